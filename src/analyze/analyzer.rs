@@ -1,0 +1,128 @@
+//! The incremental [`Analyzer`]: push text as it arrives, ask for a [`Report`] at any time.
+//!
+//! Pasting a transcript is one `push`; a live stream pushes every delta. Both give the same
+//! numbers because they run the same code. The word and line scanners only ever see complete
+//! words and lines, so each byte is scanned once however the text was cut; the unfinished last
+//! word and line are counted tentatively in `report` without changing the scanners.
+
+use super::gzip_ratio::gzip_size;
+use super::judge::{self, Evidence};
+use super::line_repeats::LineCounter;
+use super::report::{Metrics, Report, Span, SpanKind, Verdict};
+use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
+use super::thresholds::Thresholds;
+use super::word_runs::{RunScanner, WordRun};
+
+/// Accumulates a text and analyses it.
+#[derive(Clone, Debug, Default)]
+pub struct Analyzer {
+    text: String,
+    thresholds: Thresholds,
+    runs: RunScanner,
+    flagged_runs: Vec<WordRun>,
+    /// Words are scanned up to here (just after the last whitespace character).
+    words_done: usize,
+    lines: LineCounter,
+    /// Lines are counted up to here (just after the last line break).
+    lines_done: usize,
+}
+
+impl Analyzer {
+    /// An analyzer with the seed's thresholds.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn with_thresholds(thresholds: Thresholds) -> Self {
+        Self { thresholds, ..Self::default() }
+    }
+
+    /// The text pushed so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Appends `chunk` and scans every word and line it completes.
+    pub fn push(&mut self, chunk: &str) {
+        let from = self.text.len();
+        self.text.push_str(chunk);
+        let to = self.text.len();
+        let t = self.thresholds;
+        if let Some(end) = end_of_last(&self.text, from..to, is_py_whitespace) {
+            self.runs.scan(&self.text, self.words_done..end, t.maxrun_warn, &mut self.flagged_runs);
+            self.words_done = end;
+        }
+        if let Some(end) = end_of_last(&self.text, from..to, is_py_line_break) {
+            self.lines.add_lines(&self.text, self.lines_done..end, t.maxline_warn);
+            self.lines_done = end;
+        }
+    }
+
+    /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
+    /// unfinished last word and line; the text itself is not rescanned.
+    pub fn report(&self) -> Report {
+        let text = self.text.as_str();
+        let t = &self.thresholds;
+
+        let mut runs = self.runs;
+        let mut tail_runs = Vec::new();
+        runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
+        let longest_run = runs.finish(t.maxrun_warn, &mut tail_runs);
+        let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
+
+        let gzip_bytes = gzip_size(text.as_bytes());
+        let metrics = Metrics {
+            maxrun: longest_run.as_ref().map_or(0, |r| r.count),
+            maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
+            gzip_ratio: if text.is_empty() { 1.0 } else { gzip_bytes as f64 / text.len() as f64 },
+            gzip_bytes: if text.is_empty() { 0 } else { gzip_bytes },
+        };
+
+        let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
+        let mut spans: Vec<Span> = self
+            .flagged_runs
+            .iter()
+            .chain(&tail_runs)
+            .map(|r| Span {
+                start: r.start,
+                end: r.end,
+                kind: SpanKind::WordRun,
+                count: r.count,
+                level: level(r.count, t.maxrun_fail),
+            })
+            .chain(lines.flagged.iter().map(|(r, n)| Span {
+                start: r.start,
+                end: r.end,
+                kind: SpanKind::RepeatedLine,
+                count: *n,
+                level: level(*n, t.maxline_fail),
+            }))
+            .collect();
+        spans.sort_by_key(|s| (s.start, s.end));
+
+        let checks = judge::checks(&metrics, t);
+        let too_short = text.trim_matches(is_py_whitespace).len() < t.min_bytes.max(1);
+        let evidence = Evidence {
+            longest_run: longest_run.as_ref().map(|r| (&text[r.word.clone()], r.start)),
+            most_repeated_line: lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]),
+        };
+        let reasons = judge::reasons(&checks, &metrics, &evidence, too_short.then_some((text.len(), t.min_bytes)));
+        Report {
+            bytes: text.len(),
+            verdict: judge::verdict(&checks),
+            reasons,
+            metrics,
+            checks,
+            spans,
+            too_short,
+            thresholds: *t,
+        }
+    }
+}
+
+/// Analyses a whole text at once (one `push`, one `report`).
+pub fn analyze(text: &str) -> Report {
+    let mut a = Analyzer::new();
+    a.push(text);
+    a.report()
+}

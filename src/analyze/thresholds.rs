@@ -1,0 +1,36 @@
+//! The WARN and FAIL thresholds of each heuristic (the seed's values by default).
+
+use serde::Serialize;
+
+/// Where each heuristic starts to WARN and to FAIL. Counts trip at or above their threshold;
+/// the gzip ratio trips below its threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Thresholds {
+    pub maxrun_warn: usize,
+    pub maxrun_fail: usize,
+    pub maxline_warn: usize,
+    pub maxline_fail: usize,
+    pub gzip_ratio_warn: f64,
+    pub gzip_ratio_fail: f64,
+    /// Texts shorter than this many bytes (or only whitespace) are too short to judge.
+    pub min_bytes: usize,
+}
+
+impl Thresholds {
+    /// The seed script's thresholds (section H of the original diagnostic).
+    pub const SEED: Thresholds = Thresholds {
+        maxrun_warn: 6,
+        maxrun_fail: 12,
+        maxline_warn: 5,
+        maxline_fail: 12,
+        gzip_ratio_warn: 0.15,
+        gzip_ratio_fail: 0.10,
+        min_bytes: 20,
+    };
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self::SEED
+    }
+}

@@ -1,0 +1,24 @@
+//! # Coherency Analyzer
+//!
+//! Catches *repetition collapse* in large-language-model output: the failure where a model
+//! spirals into loops of the same words, lines or paragraphs. Give it a text, get a verdict
+//! (PASS / WARN / FAIL), the reasons in words, every metric against its thresholds, and the
+//! byte ranges of the degenerate spans.
+//!
+//! ```
+//! let report = coherency::analyze::analyze(&"the ".repeat(4000));
+//! assert_eq!(report.verdict, coherency::analyze::Verdict::Fail);
+//! assert_eq!(report.metrics.maxrun, 4000);
+//! ```
+//!
+//! For streamed text, push deltas into an [`analyze::Analyzer`] and call `report` whenever
+//! the view needs it; the result is the same as analysing the whole text at once.
+//!
+//! The crate is a pure core (`analyze`, `samples`) used by three shells: the native CLI
+//! (`src/bin/coherency.rs`), the Yew page (`app`, compiled for wasm32 only), and the tests.
+
+pub mod analyze;
+pub mod samples;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
