@@ -180,9 +180,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report as the CLI's `--json` object (plus `file`, which the caller adds).
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("a report is plain data and always serialises")
+    /// The report as pretty JSON, fields in declaration order (the golden-file format).
+    pub fn to_pretty_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report is plain data and always serialises") + "\n"
     }
 
     /// The check of one metric.
