@@ -1,0 +1,121 @@
+//! The `coherency` command line as a user runs it: files, stdin, exit codes, JSON fields,
+//! invalid UTF-8 and unreadable inputs.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_coherency"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(out.stdout.clone()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("coherency-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn exit_code_is_the_worst_verdict() {
+    assert_eq!(run(&["analyze", "tests/data/warn_list.txt"], b"").status.code(), Some(1));
+    assert_eq!(run(&["analyze", "tests/data/line_x400.txt"], b"").status.code(), Some(2));
+    assert_eq!(run(&["analyze", "tests/data/warn_list.txt", "tests/data/the_x4000.txt"], b"").status.code(), Some(2));
+    let prose = "www/samples/prose.txt";
+    assert_eq!(run(&["analyze", prose], b"").status.code(), Some(0));
+}
+
+#[test]
+fn json_has_the_stable_fields() {
+    let out = run(&["analyze", "--json", "tests/data/line_x400.txt", "tests/data/the_x4000.txt"], b"");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    let r = &lines[0];
+    assert_eq!(r["file"], "tests/data/line_x400.txt");
+    assert_eq!(r["bytes"], 17_599);
+    assert_eq!(r["verdict"], "FAIL");
+    assert!(r["reasons"][0].as_str().unwrap().starts_with("maxline 400 ≥ 12: the line 'All work and no play"));
+    assert_eq!(r["metrics"]["maxrun"], 1);
+    assert_eq!(r["metrics"]["maxline"], 400);
+    assert_eq!(format!("{:.4}", r["metrics"]["gzip_ratio"].as_f64().unwrap()), "0.0074");
+    let spans = r["spans"].as_array().unwrap();
+    assert_eq!(spans.len(), 400);
+    assert_eq!((spans[0]["start"].as_u64(), spans[0]["end"].as_u64()), (Some(0), Some(43)));
+    assert_eq!(spans[0]["kind"], "repeated_line");
+    assert_eq!(lines[1]["metrics"]["maxrun"], 4000);
+    assert_eq!(lines[1]["spans"][0]["kind"], "word_run");
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let out =
+        run(&["analyze", "--json", "-"], "loop loop loop loop loop loop loop loop loop loop loop loop\n".as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["file"], "-");
+    assert_eq!(r["metrics"]["maxrun"], 12);
+}
+
+#[test]
+fn invalid_utf8_is_replaced_and_reported() {
+    let path = temp_file("bad.txt", b"caf\xe9 au lait, \xff\xfe then a plain and coherent ending.\n");
+    let out = run(&["analyze", "--json", &path], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let r = &json_lines(&out)[0];
+    // \xe9, \xff and \xfe are three invalid sequences (as Python's errors="replace" sees them);
+    // each becomes U+FFFD, 3 bytes.
+    assert_eq!(r["replaced_invalid_utf8"], 3);
+    assert_eq!(r["bytes"], 51 - 3 + 9);
+    let text = run(&["analyze", &path], b"");
+    assert!(String::from_utf8(text.stdout).unwrap().contains("3 invalid UTF-8 sequence(s) were replaced"));
+}
+
+#[test]
+fn an_unreadable_input_exits_3_and_the_others_are_still_reported() {
+    let out = run(&["analyze", "--json", "tests/data/no-such-file.txt", "tests/data/warn_list.txt"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["file"], "tests/data/no-such-file.txt");
+    assert!(lines[0]["error"].as_str().unwrap().contains("No such file"));
+    assert_eq!(lines[1]["verdict"], "WARN");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("cannot read tests/data/no-such-file.txt"));
+}
+
+#[test]
+fn text_output_puts_the_verdict_first() {
+    let out = run(&["analyze", "tests/data/the_x4000.txt"], b"");
+    let s = String::from_utf8(out.stdout).unwrap();
+    let first = s.lines().next().unwrap();
+    assert_eq!(first, "tests/data/the_x4000.txt: FAIL (15,999 bytes)");
+    assert!(s.contains("the word 'the' repeats 4,000 times in a row, from byte 0"));
+}
+
+#[test]
+fn short_input_says_so_instead_of_judging() {
+    let out = run(&["analyze", "-"], b"ok\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("-: TOO SHORT (3 bytes)"));
+}
+
+#[test]
+fn a_bad_command_line_prints_usage() {
+    for args in [&[][..], &["analyze"][..], &["frobnicate"][..], &["analyze", "--bogus", "x"][..]] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(String::from_utf8(out.stderr).unwrap().contains("usage: coherency analyze"));
+    }
+    assert_eq!(run(&["--help"], b"").status.code(), Some(0));
+}
