@@ -6,6 +6,8 @@ mod analyzer;
 pub mod gzip_ratio;
 mod judge;
 pub mod line_repeats;
+#[cfg(test)]
+mod naive;
 mod report;
 pub mod text_units;
 mod thresholds;
