@@ -15,82 +15,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// splitmix64: a tiny deterministic generator, so every run checks the same texts.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
-
-const WORDS: &[&str] = &[
-    "the",
-    "kernel",
-    "page",
-    "scheduler",
-    "memory",
-    "of",
-    "a",
-    "and",
-    "to",
-    "is",
-    "thread",
-    "list",
-    "when",
-    "which",
-    "cache",
-    "reclaim",
-    "disk",
-    "latency",
-    "process",
-    "every",
-    "writes",
-    "under",
-    "load",
-    "in",
-    "that",
-    "it",
-    "first",
-    "queue",
-    "lock",
-    "request",
-    "because",
-    "server",
-    "model",
-    "token",
-    "stream",
-    "buffer",
-    "its",
-    "with",
-    "not",
-];
-const CJK: &[&str] = &["模型", "内存", "调度", "页面", "的", "是", "在", "。", "，", "缓存", "线程", "回收"];
-
-/// Prose-like text of about `len` bytes: sentences of random words, paragraphs.
-fn prose(rng: &mut Rng, len: usize, vocab: &[&str], sep: &str) -> String {
-    let mut s = String::new();
-    while s.len() < len {
-        let n = 5 + rng.below(15);
-        for i in 0..n {
-            if i > 0 {
-                s.push_str(sep);
-            }
-            s.push_str(rng.pick(vocab));
-        }
-        s.push_str(if rng.below(6) == 0 { ".\n\n" } else { ". " });
-    }
-    s
-}
+#[path = "support/textgen.rs"]
+mod textgen;
+use textgen::{prose, Rng, CJK, WORDS};
 
 fn generated_inputs() -> Vec<(String, String)> {
     let mut rng = Rng(0xC0FFEE);
