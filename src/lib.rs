@@ -20,5 +20,6 @@
 pub mod analyze;
 pub mod samples;
 
-#[cfg(target_arch = "wasm32")]
+// The page is wasm32-only; natively only its pure view model is compiled, for its unit tests.
+#[cfg(any(target_arch = "wasm32", test))]
 mod app;

@@ -1,1 +1,26 @@
 //! The Yew page (wasm32 only): mounts the app and renders what the core reports.
+//!
+//! `model` is pure (the view model: text segments for highlighting, wording) and is also
+//! compiled natively for its unit tests; everything touching the browser is wasm32-only.
+//! Components never compute metrics: every number on the page comes from a `Report`.
+
+// Natively this module is compiled only for its unit tests, which do not use every item.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod dom;
+#[cfg(target_arch = "wasm32")]
+mod state;
+
+/// Mounts the page into `#app` (or `<body>` if the shell has no such element).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    match dom::element_by_id("app") {
+        Some(root) => yew::Renderer::<components::app::App>::with_root(root).render(),
+        None => yew::Renderer::<components::app::App>::new().render(),
+    };
+}

@@ -1,0 +1,91 @@
+//! The three heuristics: meaning, value, thresholds and whether each tripped. A row whose metric
+//! has a highlighted span is a control (click, Enter or Space): it scrolls to that span.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::analyze::{format_threshold, Check, Metric, Verdict};
+use crate::app::model::{level_key, Analysis};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub analysis: Rc<Analysis>,
+    pub on_jump: Callback<Metric>,
+}
+
+#[component]
+pub fn ChecksTable(props: &Props) -> Html {
+    let rows = props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
+    html! {
+        <table class="checks">
+            <caption>{ "Heuristics" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "Heuristic" }</th>
+                    <th scope="col">{ "Measures" }</th>
+                    <th scope="col" class="num">{ "Value" }</th>
+                    <th scope="col" class="num">{ "WARN at" }</th>
+                    <th scope="col" class="num">{ "FAIL at" }</th>
+                    <th scope="col">{ "Status" }</th>
+                </tr>
+            </thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
+
+fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html {
+    let metric = c.metric;
+    let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
+    let status = match c.level {
+        Verdict::Pass => "not tripped",
+        Verdict::Warn | Verdict::Fail => "tripped",
+    };
+    let key = serde_key(metric);
+    let cells = html! {
+        <>
+            <th scope="row">
+                { metric.label() }
+                if first_span.is_some() { <span class="jump" aria-hidden="true">{ " ↧" }</span> }
+            </th>
+            <td class="meaning">{ metric.meaning() }</td>
+            <td class="num value">{ c.value_text() }</td>
+            <td class="num">{ threshold(c.warn_at) }</td>
+            <td class="num">{ threshold(c.fail_at) }</td>
+            <td><span class={classes!("badge", level_key(c.level))}>{ c.level.as_str() }</span>{ " " }<span class="status-text">{ status }</span></td>
+        </>
+    };
+    if first_span.is_none() {
+        return html! { <tr data-metric={key} class={classes!(format!("row-{}", level_key(c.level)))}>{ cells }</tr> };
+    }
+    let onclick = {
+        let on_jump = on_jump.clone();
+        Callback::from(move |_: MouseEvent| on_jump.emit(metric))
+    };
+    let onkeydown = {
+        let on_jump = on_jump.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                on_jump.emit(metric);
+            }
+        })
+    };
+    html! {
+        <tr data-metric={key} class={classes!("jumpable", format!("row-{}", level_key(c.level)))} tabindex="0"
+            aria-label={format!("{}: {}. Show its first highlighted span in the text.", metric.label(), c.value_text())}
+            {onclick} {onkeydown}>
+            { cells }
+        </tr>
+    }
+}
+
+/// The metric's JSON name, a stable hook for tests and styles.
+fn serde_key(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Maxrun => "maxrun",
+        Metric::Maxline => "maxline",
+        Metric::GzipRatio => "gzip_ratio",
+    }
+}

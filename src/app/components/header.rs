@@ -1,0 +1,20 @@
+//! The page header: title, one line on what the tool does, the theme toggle.
+
+use yew::prelude::*;
+
+use super::theme_toggle::ThemeToggle;
+
+#[component]
+pub fn Header() -> Html {
+    html! {
+        <header class="header">
+            <div>
+                <h1>{ "Coherency Analyzer" }</h1>
+                <p class="tagline">
+                    { "Catches repetition collapse in LLM output: a model stuck repeating words, lines or paragraphs." }
+                </p>
+            </div>
+            <ThemeToggle />
+        </header>
+    }
+}

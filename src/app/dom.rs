@@ -1,0 +1,86 @@
+//! Small browser helpers for the components: text box access, scrolling to a span, theme
+//! storage, the clock and the URL. Failures (no window, storage disabled) degrade quietly.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
+use yew::NodeRef;
+
+const THEME_KEY: &str = "coherency-theme";
+
+pub fn element_by_id(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// The text box's current value ("" if it is not mounted).
+pub fn textarea_value(node: &NodeRef) -> String {
+    node.cast::<HtmlTextAreaElement>().map(|t| t.value()).unwrap_or_default()
+}
+
+pub fn set_textarea_value(node: &NodeRef, text: &str) {
+    if let Some(t) = node.cast::<HtmlTextAreaElement>() {
+        t.set_value(text);
+    }
+}
+
+/// Milliseconds from `performance.now()`.
+pub fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+/// The page's query string, e.g. `?sample=line-loop`.
+pub fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// Scrolls `element` into view, centred (smooth unless the user prefers reduced motion: the
+/// stylesheet's `scroll-behavior` decides).
+pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {
+    let options = ScrollIntoViewOptions::new();
+    options.set_block(block);
+    element.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
+/// Scrolls to highlighted span `index` (element `#span-INDEX`) and briefly emphasises every
+/// piece of it (elements with `data-span="INDEX"`).
+pub fn show_span(index: usize) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(first) = document.get_element_by_id(&format!("span-{index}")) else { return };
+    scroll_to(&first, ScrollLogicalPosition::Center);
+    let Ok(pieces) = document.query_selector_all(&format!("[data-span=\"{index}\"]")) else { return };
+    for i in 0..pieces.length() {
+        let Some(piece) = pieces.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else { continue };
+        let classes = piece.class_list();
+        let _ = classes.remove_1("flash");
+        // Reading the layout restarts the CSS animation when the class comes back.
+        let _ = piece.offset_width();
+        let _ = classes.add_1("flash");
+    }
+}
+
+/// Whether the page is dark now: the stored choice, else the system preference.
+pub fn dark_theme_active() -> bool {
+    match stored_theme().as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+fn stored_theme() -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item(THEME_KEY).ok()?
+}
+
+/// Applies and remembers the theme (`data-theme` on `<html>`, `localStorage`).
+pub fn set_theme(dark: bool) {
+    let name = if dark { "dark" } else { "light" };
+    if let Some(window) = web_sys::window() {
+        if let Some(root) = window.document().and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("data-theme", name);
+        }
+        if let Ok(Some(storage)) = window.local_storage() {
+            let _ = storage.set_item(THEME_KEY, name);
+        }
+    }
+}
