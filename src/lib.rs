@@ -14,11 +14,17 @@
 //! For streamed text, push deltas into an [`analyze::Analyzer`] and call `report` whenever
 //! the view needs it; the result is the same as analysing the whole text at once.
 //!
-//! The crate is a pure core (`analyze`, `samples`) used by three shells: the native CLI
-//! (`src/bin/coherency.rs`), the Yew page (`app`, compiled for wasm32 only), and the tests.
+//! Transcripts in other shapes (SSE captures, chat JSON, JSONL logs, agent sessions) go
+//! through [`ingest`], which detects the format and yields messages to analyse one by one;
+//! [`stream`] holds its sans-IO SSE decoder and delta assembler.
+//!
+//! The crate is a pure core (`analyze`, `ingest`, `stream`, `samples`) used by three shells:
+//! the native CLI (`src/bin/coherency.rs`), the Yew page (`app`, compiled for wasm32 only), and the tests.
 
 pub mod analyze;
+pub mod ingest;
 pub mod samples;
+pub mod stream;
 
 // The page is wasm32-only; natively only its pure view model is compiled, for its unit tests.
 #[cfg(any(target_arch = "wasm32", test))]

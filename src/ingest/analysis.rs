@@ -1,0 +1,121 @@
+//! Per-message analysis of a transcript: each message on its own, plus reasoning and content
+//! combined for every reply that has both, so a loop hidden in the reasoning behind a clean
+//! answer shows up as the reasoning message's FAIL. The overall verdict is the worst one.
+
+use super::transcript::{Channel, Transcript};
+use crate::analyze::{analyze, Report, Verdict};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The analysis of one text of a transcript.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessageReport {
+    /// Indices into [`Transcript::messages`] of the analysed text: one message, or for a
+    /// combined report the reasoning and content messages of one reply, in order.
+    pub messages: Vec<usize>,
+    /// Reasoning and content of one reply analysed together (joined by a blank line).
+    pub combined: bool,
+    pub report: Report,
+}
+
+/// Every report of a transcript, in message order (a combined report follows its reply).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TranscriptReport {
+    pub reports: Vec<MessageReport>,
+    /// The worst verdict of all reports; `None` when there was nothing to analyse.
+    pub verdict: Option<Verdict>,
+}
+
+impl TranscriptReport {
+    /// The reports, worst verdict first; at equal verdicts single messages come before
+    /// combined ones (they point at the culprit), then input order.
+    pub fn worst_first(&self) -> Vec<&MessageReport> {
+        let mut out: Vec<&MessageReport> = self.reports.iter().collect();
+        out.sort_by_key(|r| (std::cmp::Reverse(r.report.verdict), r.combined));
+        out
+    }
+
+    /// The report that sets the overall verdict.
+    pub fn worst(&self) -> Option<&MessageReport> {
+        self.worst_first().into_iter().next()
+    }
+}
+
+/// Analyses every message of `t` (identical texts once: request logs repeat their history)
+/// and every reply's reasoning + content.
+pub fn analyze_transcript(t: &Transcript) -> TranscriptReport {
+    let mut reports: Vec<MessageReport> = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let msgs = &t.messages;
+    let mut i = 0;
+    while i < msgs.len() {
+        // One reply: the run of messages sharing conversation and turn.
+        let mut j = i + 1;
+        while j < msgs.len() && (msgs[j].conversation, msgs[j].index) == (msgs[i].conversation, msgs[i].index) {
+            j += 1;
+        }
+        for (k, m) in msgs.iter().enumerate().take(j).skip(i) {
+            let report = match seen.get(m.text.as_str()) {
+                Some(&r) => reports[r].report.clone(),
+                None => {
+                    seen.insert(&m.text, reports.len());
+                    analyze(&m.text)
+                }
+            };
+            reports.push(MessageReport { messages: vec![k], combined: false, report });
+        }
+        let parts: Vec<usize> = (i..j).filter(|&k| msgs[k].channel != Channel::Tool).collect();
+        let has = |c: Channel| parts.iter().any(|&k| msgs[k].channel == c);
+        if has(Channel::Reasoning) && has(Channel::Content) {
+            let text = parts.iter().map(|&k| msgs[k].text.as_str()).collect::<Vec<_>>().join("\n\n");
+            reports.push(MessageReport { messages: parts, combined: true, report: analyze(&text) });
+        }
+        i = j;
+    }
+    let verdict = reports.iter().map(|r| r.report.verdict).max();
+    TranscriptReport { reports, verdict }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{Format, Message};
+
+    fn msg(index: usize, channel: Channel, text: String) -> Message {
+        Message {
+            conversation: 0,
+            index,
+            role: "assistant".into(),
+            channel,
+            name: None,
+            text,
+            source: 0..0,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn loop_in_reasoning_behind_clean_answer_fails_the_reasoning() {
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
+        t.messages.push(msg(0, Channel::Content, "The total is 42, as computed from the three invoices.".into()));
+        let r = analyze_transcript(&t);
+        assert_eq!(r.verdict, Some(Verdict::Fail));
+        assert_eq!(r.reports.len(), 3);
+        assert_eq!(r.reports[1].report.verdict, Verdict::Pass);
+        assert!(r.reports[2].combined);
+        let worst = r.worst().unwrap();
+        assert_eq!((worst.messages.as_slice(), worst.combined), (&[0][..], false));
+    }
+
+    #[test]
+    fn nothing_to_analyse_has_no_verdict_and_duplicates_share_reports() {
+        assert_eq!(analyze_transcript(&Transcript::new(Format::Binary)).verdict, None);
+        let mut t = Transcript::new(Format::Jsonl);
+        t.messages.push(msg(0, Channel::Content, "same text here, long enough to judge".into()));
+        t.messages.push(msg(1, Channel::Content, "same text here, long enough to judge".into()));
+        let r = analyze_transcript(&t);
+        assert_eq!(r.reports[0].report, r.reports[1].report);
+        assert_eq!(r.verdict, Some(Verdict::Pass));
+    }
+}

@@ -1,0 +1,106 @@
+//! The parsers' common sink: collects messages and diagnostics, with line numbers.
+
+use super::lines::LineIndex;
+use super::transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
+use super::Format;
+use crate::stream::Turn;
+use std::ops::Range;
+
+pub struct Builder<'a> {
+    input: &'a [u8],
+    /// Built on first use: JSONL readers know their line numbers without it.
+    lines: Option<LineIndex>,
+    pub t: Transcript,
+    /// Diagnostics beyond [`MAX_DIAGNOSTICS`], only counted.
+    dropped: usize,
+}
+
+/// Where a message or diagnostic came from: its bytes, and its line when already known.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub range: Range<usize>,
+    pub line: Option<usize>,
+}
+
+impl Origin {
+    pub fn new(range: Range<usize>, line: Option<usize>) -> Self {
+        Self { range, line }
+    }
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(input: &'a [u8], format: Format) -> Self {
+        Self { input, lines: None, t: Transcript::new(format), dropped: 0 }
+    }
+
+    fn line_of(&mut self, offset: usize) -> usize {
+        let input = self.input;
+        self.lines.get_or_insert_with(|| LineIndex::new(input)).line_of(offset)
+    }
+
+    pub fn diag(&mut self, at: Origin, message: impl Into<String>) {
+        if self.t.diagnostics.len() >= MAX_DIAGNOSTICS {
+            self.dropped += 1;
+            return;
+        }
+        let line = at.line.unwrap_or_else(|| self.line_of(at.range.start));
+        self.t.diagnostics.push(Diagnostic { line: Some(line), range: at.range, message: message.into() });
+    }
+
+    /// Adds one message; `conversation` and `index` place it.
+    pub fn message(
+        &mut self,
+        place: (usize, usize),
+        role: &str,
+        channel: Channel,
+        name: Option<&str>,
+        text: String,
+        at: Origin,
+    ) {
+        let line = at.line.unwrap_or_else(|| self.line_of(at.range.start));
+        self.t.messages.push(Message {
+            conversation: place.0,
+            index: place.1,
+            role: role.to_string(),
+            channel,
+            name: name.filter(|n| !n.is_empty()).map(str::to_string),
+            text,
+            source: at.range,
+            line: Some(line),
+        });
+    }
+
+    /// Adds the messages of one reply: reasoning, content (the tool channel for a `tool`
+    /// turn), then each tool call (its arguments). Empty texts are skipped. Sources default to
+    /// `at` when the turn has none of its own.
+    pub fn turn(&mut self, place: (usize, usize), turn: Turn, at: &Origin) {
+        let role = turn.role.as_deref().unwrap_or("assistant").to_string();
+        let role = role.as_str();
+        let own = |r: &Option<Range<usize>>| match r {
+            Some(r) => Origin::new(r.clone(), None),
+            None => at.clone(),
+        };
+        if !turn.reasoning.is_empty() {
+            self.message(place, role, Channel::Reasoning, None, turn.reasoning, own(&turn.reasoning_source));
+        }
+        if !turn.content.is_empty() {
+            let channel = if role == "tool" { Channel::Tool } else { Channel::Content };
+            self.message(place, role, channel, None, turn.content, own(&turn.content_source));
+        }
+        for call in turn.tool_calls {
+            self.message(place, role, Channel::Tool, Some(&call.name), call.arguments, own(&call.source));
+        }
+    }
+
+    pub fn finish(mut self) -> Transcript {
+        if self.dropped > 0 {
+            let end = self.input.len();
+            self.t.diagnostics.push(Diagnostic {
+                line: None,
+                range: end..end,
+                message: format!("… and {} more problems not listed", self.dropped),
+            });
+        }
+        self.t
+    }
+}

@@ -1,0 +1,223 @@
+//! JSONL request/response logs: one record per line, each record one conversation.
+//!
+//! A record may hold the request (`request.messages`, `request.body.messages`, `body.messages`
+//! as in OpenAI batch files, or top-level `messages`, or a `prompt` string) and the response
+//! (`response`, `response.body` as in batch output, `completion`, `output`: a chat completion,
+//! an Ollama reply, or a plain string), or be a bare chat completion. Every request message
+//! and every reply becomes messages of that conversation, in order. A bad line is one
+//! diagnostic; the other lines are still read.
+
+use super::builder::{Builder, Origin};
+use super::lines::jsonl_lines;
+use super::openai::{message_turn, push_completion};
+use super::transcript::{Channel, Transcript};
+use super::Format;
+use crate::stream::lenient_text;
+use crate::stream::openai_wire::{Choice, Completion, MessageIn, UsageIn};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+
+#[derive(Default, Deserialize)]
+struct Record {
+    #[serde(default)]
+    request: Option<Request>,
+    #[serde(default)]
+    body: Option<Request>,
+    #[serde(default)]
+    messages: Option<Vec<MessageIn>>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    prompt: Option<String>,
+    #[serde(default, alias = "completion", alias = "output")]
+    response: Option<ResponseField>,
+    #[serde(default)]
+    choices: Option<Vec<Choice>>,
+    #[serde(default)]
+    usage: Option<UsageIn>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
+}
+
+#[derive(Default, Deserialize)]
+struct Request {
+    #[serde(default)]
+    messages: Option<Vec<MessageIn>>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    prompt: Option<String>,
+    #[serde(default)]
+    body: Option<Box<Request>>,
+}
+
+impl Request {
+    fn into_parts(self) -> (Option<Vec<MessageIn>>, Option<String>) {
+        match (self.messages, self.prompt, self.body) {
+            (None, None, Some(body)) => body.into_parts(),
+            (m, p, _) => (m, p),
+        }
+    }
+}
+
+#[derive(Default, Deserialize)]
+struct Response {
+    #[serde(default)]
+    choices: Option<Vec<Choice>>,
+    #[serde(default)]
+    usage: Option<UsageIn>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
+    #[serde(default)]
+    detail: Option<serde_json::Value>,
+    /// Ollama native reply.
+    #[serde(default)]
+    message: Option<MessageIn>,
+    /// Batch output wraps the completion: `{"status_code":200,"body":{…}}`.
+    #[serde(default)]
+    body: Option<Box<Response>>,
+}
+
+/// A response object, or a plain string (the reply's text).
+enum ResponseField {
+    Text(String),
+    Object(Box<Response>),
+}
+
+impl<'de> Deserialize<'de> for ResponseField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ResponseField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a response object or its text")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ResponseField, E> {
+                Ok(ResponseField::Text(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<ResponseField, E> {
+                Ok(ResponseField::Text(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseField, A::Error> {
+                Response::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|r| ResponseField::Object(Box::new(r)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Response {
+    /// Unwraps batch-output nesting and turns an Ollama reply into a completion.
+    fn into_completion(self) -> Completion {
+        match self {
+            Response { choices: None, message: None, body: Some(inner), .. } => inner.into_completion(),
+            r => {
+                let choices = match (r.choices, r.message) {
+                    (None, Some(m)) => Some(vec![Choice { message: Some(m), ..Choice::default() }]),
+                    (c, _) => c,
+                };
+                Completion { model: r.model, choices, usage: r.usage, error: r.error, detail: r.detail }
+            }
+        }
+    }
+}
+
+pub fn parse(input: &[u8]) -> Transcript {
+    let mut b = Builder::new(input, Format::Jsonl);
+    let mut conversation = 0;
+    for (line_no, range) in jsonl_lines(input) {
+        let at = Origin::new(range.clone(), Some(line_no));
+        let record = match serde_json::from_slice::<Record>(&input[range]) {
+            Ok(r) => r,
+            Err(e) => {
+                b.diag(at, format!("not a request/response record: {e}"));
+                continue;
+            }
+        };
+        let first = b.t.messages.len();
+        let errors = b.t.diagnostics.len();
+        let (messages, prompt) = match (record.request.or(record.body), record.messages, record.prompt) {
+            (Some(req), None, None) => req.into_parts(),
+            (_, m, p) => (m, p),
+        };
+        let mut index = 0;
+        if let Some(p) = prompt {
+            b.message((conversation, index), "user", Channel::Content, None, p, at.clone());
+            index += 1;
+        }
+        for m in messages.into_iter().flatten() {
+            b.turn((conversation, index), message_turn(m), &at);
+            index += 1;
+        }
+        let response = match record.response {
+            Some(ResponseField::Object(r)) => Some(r.into_completion()),
+            Some(ResponseField::Text(text)) => {
+                b.message((conversation, index), "assistant", Channel::Content, None, text, at.clone());
+                None
+            }
+            None if record.choices.is_some() || record.error.is_some() => Some(Completion {
+                choices: record.choices,
+                usage: record.usage,
+                error: record.error,
+                ..Completion::default()
+            }),
+            None => None,
+        };
+        if let Some(c) = response {
+            let mut choice_conv = conversation;
+            // Several choices are alternatives at the same turn of the same conversation.
+            let before = b.t.messages.len();
+            push_completion(&mut b, c, &mut choice_conv, index, &at);
+            for m in &mut b.t.messages[before..] {
+                m.conversation = conversation;
+            }
+        }
+        if b.t.messages.len() > first {
+            conversation += 1;
+        } else if b.t.diagnostics.len() == errors {
+            b.diag(at, "no request messages or response text in this record");
+        }
+    }
+    b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(t: &Transcript) -> Vec<String> {
+        t.messages
+            .iter()
+            .map(|m| format!("{}.{} {} {} {:?}", m.conversation, m.index, m.role, m.channel.as_str(), m.text))
+            .collect()
+    }
+
+    #[test]
+    fn record_shapes() {
+        let input = br#"{"request":{"messages":[{"role":"user","content":"q1"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a1"}}]}}
+{"custom_id":"x","response":{"status_code":200,"body":{"choices":[{"message":{"content":"a2"}}]}}}
+oops
+{"messages":[{"role":"system","content":[{"type":"text","text":"s"}]},{"role":"tool","content":"r"}],"response":"a3"}
+{"prompt":"p","response":{"message":{"role":"assistant","content":"a4","thinking":"t4"},"done":true}}
+{"unrelated":1}
+"#;
+        let t = parse(input);
+        assert_eq!(
+            summary(&t),
+            vec![
+                "0.0 user content \"q1\"",
+                "0.1 assistant content \"a1\"",
+                "1.0 assistant content \"a2\"",
+                "2.0 system content \"s\"",
+                "2.1 tool tool \"r\"",
+                "2.2 assistant content \"a3\"",
+                "3.0 user content \"p\"",
+                "3.1 assistant reasoning \"t4\"",
+                "3.1 assistant content \"a4\"",
+            ]
+        );
+        let lines: Vec<Option<usize>> = t.diagnostics.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![Some(3), Some(6)]);
+        assert_eq!(t.messages[2].line, Some(2));
+    }
+}

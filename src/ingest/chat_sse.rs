@@ -1,0 +1,38 @@
+//! OpenAI chat-completion SSE captures (vLLM, SGLang, llama.cpp, Ollama `/v1`, OpenRouter,
+//! DeepSeek…): the SSE decoder feeds the delta assembler; each choice is a conversation.
+
+use super::builder::{Builder, Origin};
+use super::transcript::Transcript;
+use super::Format;
+use crate::stream::{decode_all, ChatAssembler, SseEvent};
+
+pub fn parse(input: &[u8]) -> Transcript {
+    let mut b = Builder::new(input, Format::Sse);
+    let mut a = ChatAssembler::new();
+    for event in decode_all(input) {
+        match event {
+            SseEvent::Message(m) => {
+                if let Err(e) = a.push(&m.data, m.range.clone()) {
+                    b.diag(Origin::new(m.range, Some(m.line)), e);
+                }
+            }
+            SseEvent::Comment { .. } => a.comment(),
+            SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
+        }
+    }
+    let (turns, info) = a.finish();
+    if input.iter().all(u8::is_ascii_whitespace) {
+        b.diag(
+            Origin::new(0..input.len(), Some(1)),
+            "the stream is empty (a server that ran out of context may answer 200 with an empty body)",
+        );
+    } else if turns.is_empty() {
+        b.diag(Origin::new(0..0, Some(1)), "no chunk in the stream carries a choice");
+    }
+    let whole = Origin::new(0..input.len(), Some(1));
+    for (conversation, turn) in turns.into_iter().enumerate() {
+        b.turn((conversation, 0), turn, &whole);
+    }
+    b.t.stream = Some(info);
+    b.finish()
+}

@@ -1,0 +1,97 @@
+//! The input formats the ingest layer reads, with the names the CLI and the page use.
+
+use serde::Serialize;
+
+/// An input format. [`crate::ingest::detect`] picks one; a user may override it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Plain text (UTF-8, BOM dropped): one message.
+    Text,
+    /// A non-streamed OpenAI chat completion: one JSON object or an array of them.
+    OpenaiJson,
+    /// An OpenAI chat-completions SSE capture (`data:` chunks), any server dialect.
+    Sse,
+    /// An OpenAI Responses API event stream.
+    ResponsesSse,
+    /// An Anthropic Messages event stream.
+    AnthropicSse,
+    /// Ollama's native `/api/chat` (or `/api/generate`) NDJSON stream.
+    OllamaNdjson,
+    /// A JSONL log: one request and/or response record per line, one conversation each.
+    Jsonl,
+    /// An agent session log (Claude Code style): one event per line with content blocks.
+    SessionJsonl,
+    /// Not text: nothing to analyse.
+    Binary,
+}
+
+impl Format {
+    /// Every format, in the order a menu lists them.
+    pub const ALL: [Format; 9] = [
+        Format::Text,
+        Format::OpenaiJson,
+        Format::Sse,
+        Format::ResponsesSse,
+        Format::AnthropicSse,
+        Format::OllamaNdjson,
+        Format::Jsonl,
+        Format::SessionJsonl,
+        Format::Binary,
+    ];
+
+    /// The short name (`--format` value, JSON field).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::OpenaiJson => "openai-json",
+            Format::Sse => "sse",
+            Format::ResponsesSse => "responses-sse",
+            Format::AnthropicSse => "anthropic-sse",
+            Format::OllamaNdjson => "ollama-ndjson",
+            Format::Jsonl => "jsonl",
+            Format::SessionJsonl => "session-jsonl",
+            Format::Binary => "binary",
+        }
+    }
+
+    /// What a person would call it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Text => "plain text",
+            Format::OpenaiJson => "OpenAI chat completion (JSON)",
+            Format::Sse => "OpenAI chat completion stream (SSE)",
+            Format::ResponsesSse => "OpenAI Responses stream (SSE)",
+            Format::AnthropicSse => "Anthropic Messages stream (SSE)",
+            Format::OllamaNdjson => "Ollama native stream (NDJSON)",
+            Format::Jsonl => "request/response log (JSONL)",
+            Format::SessionJsonl => "agent session log (JSONL)",
+            Format::Binary => "binary (not text)",
+        }
+    }
+
+    /// The format with this short name.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Format;
+
+    #[test]
+    fn names_round_trip_and_match_serde() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(f));
+            assert_eq!(serde_json::to_string(&f).unwrap(), format!("\"{}\"", f.name()));
+        }
+        assert_eq!(Format::from_name("auto"), None);
+    }
+}

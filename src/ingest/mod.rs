@@ -1,0 +1,82 @@
+//! Ingest: reads what users have — plain text, chat-completion JSON, SSE captures, Responses
+//! and Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
+//! [`Transcript`] of messages to analyse.
+//!
+//! [`detect`] names the format from the first bytes; [`parse`] reads a document in a given
+//! format; [`read`] does both. Parsers never fail a document: what cannot be read becomes a
+//! [`Diagnostic`] with its line and byte range, and the rest is still read. Every message
+//! keeps the byte range of the input it came from. [`analyze_transcript`] analyses each
+//! message, and reasoning + content of each reply together.
+//!
+//! ```
+//! use coherency::ingest::{self, Channel, Format};
+//! let capture = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Hmm.\",\"content\":\"Hi\"}}]}\n\ndata: [DONE]\n\n";
+//! let t = ingest::read(capture);
+//! assert_eq!(t.format, Format::Sse);
+//! assert_eq!(t.messages[0].channel, Channel::Reasoning);
+//! assert_eq!(t.messages[1].text, "Hi");
+//! assert!(t.stream.unwrap().saw_done);
+//! ```
+//!
+//! Pure code: bytes in, data out; no files, sockets or browser.
+
+mod analysis;
+mod anthropic_sse;
+mod builder;
+mod chat_json;
+mod chat_log;
+mod chat_sse;
+mod detect;
+mod format;
+mod json_scan;
+mod lines;
+mod ollama;
+mod openai;
+mod responses_sse;
+mod session_log;
+mod text;
+mod transcript;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod fuzz;
+
+pub use analysis::{analyze_transcript, MessageReport, TranscriptReport};
+pub use detect::{binary_reason, detect};
+pub use format::Format;
+pub use lines::LineIndex;
+pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
+
+/// Reads `input` as `format`. Never fails: problems are diagnostics in the transcript.
+pub fn parse(input: &[u8], format: Format) -> Transcript {
+    match format {
+        Format::Text => text::parse(input),
+        Format::OpenaiJson => chat_json::parse(input),
+        Format::Sse => chat_sse::parse(input),
+        Format::ResponsesSse => responses_sse::parse(input),
+        Format::AnthropicSse => anthropic_sse::parse(input),
+        Format::OllamaNdjson => ollama::parse(input),
+        Format::Jsonl => chat_log::parse(input),
+        Format::SessionJsonl => session_log::parse(input),
+        Format::Binary => binary(input),
+    }
+}
+
+/// Detects the format of `input` and reads it.
+pub fn read(input: &[u8]) -> Transcript {
+    parse(input, detect(input))
+}
+
+/// A binary input: one diagnostic saying what it seems to be, no messages.
+fn binary(input: &[u8]) -> Transcript {
+    let why = binary_reason(input).unwrap_or_else(|| "it was read as binary".into());
+    Transcript {
+        format: Format::Binary,
+        messages: Vec::new(),
+        stream: None,
+        diagnostics: vec![Diagnostic {
+            line: None,
+            range: 0..input.len(),
+            message: format!("Not a text file: {why}. Nothing to analyse."),
+        }],
+    }
+}

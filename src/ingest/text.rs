@@ -1,0 +1,45 @@
+//! Plain text: the whole input is one message. UTF-8 with a BOM dropped; invalid bytes are
+//! replaced by U+FFFD and reported once.
+
+use super::builder::{Builder, Origin};
+use super::transcript::{Channel, Transcript};
+use super::Format;
+
+pub fn parse(input: &[u8]) -> Transcript {
+    let mut b = Builder::new(input, Format::Text);
+    let start = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let body = &input[start..];
+    let text = match std::str::from_utf8(body) {
+        Ok(s) => s.to_string(),
+        Err(e) => {
+            let lossy = String::from_utf8_lossy(body).into_owned();
+            let bad = lossy.matches('\u{fffd}').count()
+                - String::from_utf8_lossy(&body[..e.valid_up_to()]).matches('\u{fffd}').count();
+            let at = start + e.valid_up_to();
+            b.diag(
+                Origin::new(at..at + e.error_len().unwrap_or(1).min(input.len() - at), None),
+                format!("not valid UTF-8 from byte {at} on ({bad} bad sequences); they are shown as U+FFFD"),
+            );
+            lossy
+        }
+    };
+    b.message((0, 0), "text", Channel::Content, None, text, Origin::new(start..input.len(), Some(1)));
+    b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bom_dropped_and_bad_bytes_reported() {
+        let t = parse("\u{feff}héllo".as_bytes());
+        assert_eq!((t.messages[0].text.as_str(), t.messages[0].source.clone()), ("héllo", 3..9));
+        assert!(t.diagnostics.is_empty());
+        let t = parse(b"ok\xff\xfe then \xff");
+        assert_eq!(t.messages[0].text, "ok\u{fffd}\u{fffd} then \u{fffd}");
+        assert_eq!(t.diagnostics.len(), 1);
+        assert_eq!(t.diagnostics[0].range, 2..3);
+        assert!(t.diagnostics[0].message.contains("3 bad sequences"), "{}", t.diagnostics[0].message);
+    }
+}

@@ -1,0 +1,85 @@
+//! What a parser returns: the messages of a document, what its stream said, and what could not
+//! be read. Plain, serialisable data; every message and diagnostic points back into the input.
+
+use super::format::Format;
+use crate::stream::StreamInfo;
+use serde::Serialize;
+use std::ops::Range;
+
+/// Which part of a reply a message holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// Reasoning / thinking, shown or not to the end user.
+    Reasoning,
+    /// The visible text.
+    Content,
+    /// A tool call's arguments, or a tool's result.
+    Tool,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Reasoning => "reasoning",
+            Channel::Content => "content",
+            Channel::Tool => "tool",
+        }
+    }
+}
+
+/// One text to analyse.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Message {
+    /// Which conversation of the file (0-based): a record of a JSONL log, a session of an
+    /// agent log, an element of a JSON array, a choice of a stream with several.
+    pub conversation: usize,
+    /// The turn within its conversation (0-based). The reasoning, content and tool calls of
+    /// one reply share a turn.
+    pub index: usize,
+    /// `system`, `user`, `assistant`, `tool`…, as the input says; `text` for plain text.
+    pub role: String,
+    pub channel: Channel,
+    /// The tool's name, for tool calls and results that give it.
+    pub name: Option<String>,
+    pub text: String,
+    /// The bytes of the input the message came from (for a stream: from its first chunk to
+    /// its last; for a JSON document: the reply or record that holds it).
+    pub source: Range<usize>,
+    /// 1-based line of `source.start`.
+    pub line: Option<usize>,
+}
+
+/// Something in the input that could not be read, or that the reader should know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// 1-based line of `range.start`.
+    pub line: Option<usize>,
+    pub range: Range<usize>,
+    pub message: String,
+}
+
+/// A parsed document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Transcript {
+    pub format: Format,
+    pub messages: Vec<Message>,
+    /// For stream captures: chunk count, end marker, finish reason, usage, errors.
+    pub stream: Option<StreamInfo>,
+    /// In input order; at most [`MAX_DIAGNOSTICS`] plus one line saying how many more.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Diagnostics kept per document: a file of a million bad lines needs a summary, not a list.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
+impl Transcript {
+    pub fn new(format: Format) -> Self {
+        Self { format, messages: Vec::new(), stream: None, diagnostics: Vec::new() }
+    }
+
+    /// As pretty JSON, fields in declaration order (the golden-file format).
+    pub fn to_pretty_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+}

@@ -1,0 +1,306 @@
+//! The delta assembler: OpenAI chat-completion chunks in, one [`Turn`] per choice out.
+//!
+//! Feed it the `data:` payload of each event as it arrives ([`ChatAssembler::push`]); read
+//! [`ChatAssembler::turns`] at any time; [`ChatAssembler::finish`] at the end. Each push
+//! costs one JSON parse of that chunk and appends its text: nothing is re-read, so a live
+//! view can call it per chunk. What it rebuilds:
+//! - content, and reasoning from `reasoning_content`, `reasoning` or `reasoning_details[]`
+//!   (the first non-empty, since servers that send several send the same text), plus inline
+//!   `<think>…</think>` split out of the content ([`ThinkSplitter`]);
+//! - tool calls joined by `index`, told apart by `id` when several share one index (Ollama);
+//! - `finish_reason`, usage (from any chunk, including usage-only ones with `choices` empty or
+//!   `null`), several `choices[].index` kept apart, `[DONE]`, `{"error":…}` chunks.
+//!
+//! Texts only grow, with one exception: a lone `</think>` moves the content so far into the
+//! reasoning (see [`ThinkSplitter`]).
+
+use super::openai_wire::{error_text, Completion, MessageIn, ToolCallIn};
+use super::think::ThinkSplitter;
+use super::turn::{widen, StreamInfo, ToolCall, Turn};
+use std::ops::Range;
+
+/// Incremental assembler of chat-completion chunks. See the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct ChatAssembler {
+    turns: Vec<Turn>,
+    /// One per turn, same order.
+    splitters: Vec<ThinkSplitter>,
+    info: StreamInfo,
+}
+
+impl ChatAssembler {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads one `data:` payload that came from `source` (bytes of the input). An error is a
+    /// payload that is neither a chunk nor `[DONE]`, in words; the stream goes on.
+    pub fn push(&mut self, data: &str, source: Range<usize>) -> Result<(), String> {
+        let data = data.trim();
+        if data.is_empty() {
+            return Ok(());
+        }
+        if data == "[DONE]" {
+            self.info.saw_done = true;
+            return Ok(());
+        }
+        self.info.chunks += 1;
+        let chunk: Completion =
+            serde_json::from_str(data).map_err(|e| format!("chunk is not a chat-completion chunk: {e}"))?;
+        self.push_completion(chunk, source);
+        Ok(())
+    }
+
+    /// Reads an already parsed chunk, or a whole non-streamed completion.
+    pub fn push_completion(&mut self, chunk: Completion, source: Range<usize>) {
+        if let Some(e) = chunk.error.as_ref().or(chunk.detail.as_ref()) {
+            self.info.errors.push(error_text(e));
+        }
+        if self.info.model.is_none() {
+            self.info.model = chunk.model;
+        }
+        if let Some(u) = chunk.usage {
+            self.info.usage = Some(u.into());
+        }
+        for (n, c) in chunk.choices.into_iter().flatten().enumerate() {
+            let i = self.turn_at(c.index.unwrap_or(n as u64));
+            if let Some(m) = c.delta.or(c.message) {
+                self.push_message(i, m, &source);
+            }
+            if let Some(text) = c.text {
+                self.push_content(i, &text, &source);
+            }
+            if c.finish_reason.is_some() {
+                self.turns[i].finish_reason = c.finish_reason;
+            }
+        }
+    }
+
+    /// Counts a keep-alive comment.
+    pub fn comment(&mut self) {
+        self.info.comments += 1;
+    }
+
+    /// The turns so far, in order of first appearance.
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    pub fn info(&self) -> &StreamInfo {
+        &self.info
+    }
+
+    /// Ends the stream: flushes held tag fragments; turns sorted by index; the stream's
+    /// `finish_reason` is the first turn's.
+    pub fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+        for (t, s) in self.turns.iter_mut().zip(&mut self.splitters) {
+            let before = t.reasoning.len();
+            s.finish(&mut t.reasoning, &mut t.content);
+            if t.reasoning.len() > before {
+                if let Some(r) = t.content_source.clone() {
+                    widen(&mut t.reasoning_source, r);
+                }
+            }
+        }
+        self.turns.sort_by_key(|t| t.index);
+        self.info.finish_reason = self.turns.iter().find_map(|t| t.finish_reason.clone());
+        (self.turns, self.info)
+    }
+
+    fn turn_at(&mut self, index: u64) -> usize {
+        match self.turns.iter().position(|t| t.index == index) {
+            Some(i) => i,
+            None => {
+                self.turns.push(Turn::new(index));
+                self.splitters.push(ThinkSplitter::new());
+                self.turns.len() - 1
+            }
+        }
+    }
+
+    fn push_message(&mut self, i: usize, mut m: MessageIn, source: &Range<usize>) {
+        let t = &mut self.turns[i];
+        if m.role.is_some() {
+            t.role = m.role.take();
+        }
+        if let Some(r) = m.take_reasoning() {
+            t.reasoning.push_str(&r);
+            widen(&mut t.reasoning_source, source.clone());
+        }
+        if let Some(c) = m.content.take() {
+            self.push_content(i, &c, source);
+        }
+        for (n, call) in m.tool_calls.into_iter().flatten().enumerate() {
+            merge_tool_call(&mut self.turns[i].tool_calls, call, n, source);
+        }
+    }
+
+    fn push_content(&mut self, i: usize, text: &str, source: &Range<usize>) {
+        if text.is_empty() {
+            return;
+        }
+        let t = &mut self.turns[i];
+        let (r0, c0) = (t.reasoning.len(), t.content.len());
+        if self.splitters[i].feed(text, &mut t.reasoning, &mut t.content) {
+            if let Some(r) = t.content_source.take() {
+                widen(&mut t.reasoning_source, r);
+            }
+        }
+        if t.reasoning.len() > r0 {
+            widen(&mut t.reasoning_source, source.clone());
+        }
+        if t.content.len() > c0 {
+            widen(&mut t.content_source, source.clone());
+        }
+    }
+}
+
+/// Adds a tool-call fragment: to the call with the same `id`, else to the last call at the
+/// same `index`, else as a new call. `n` is the fragment's position, used when `index` is
+/// missing.
+pub(crate) fn merge_tool_call(calls: &mut Vec<ToolCall>, frag: ToolCallIn, n: usize, source: &Range<usize>) {
+    let index = frag.index.unwrap_or(n as u64);
+    let id = frag.id.filter(|s| !s.is_empty());
+    let found = match &id {
+        Some(id) => calls
+            .iter()
+            .position(|c| c.id.as_deref() == Some(id))
+            .or_else(|| calls.iter().rposition(|c| c.index == index && c.id.is_none())),
+        None => calls.iter().rposition(|c| c.index == index),
+    };
+    let call = match found {
+        Some(k) => &mut calls[k],
+        None => {
+            calls.push(ToolCall { index, ..ToolCall::default() });
+            let last = calls.len() - 1;
+            &mut calls[last]
+        }
+    };
+    if call.id.is_none() {
+        call.id = id;
+    }
+    if let Some(f) = frag.function {
+        if let Some(name) = f.name.filter(|s| !s.is_empty()) {
+            if call.name.is_empty() {
+                call.name = name;
+            } else if call.name != name {
+                call.name.push_str(&name);
+            }
+        }
+        if let Some(a) = f.arguments {
+            call.arguments.push_str(&a);
+        }
+    }
+    widen(&mut call.source, source.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(chunks: &[&str]) -> (Vec<Turn>, StreamInfo) {
+        let mut a = ChatAssembler::new();
+        for (i, c) in chunks.iter().enumerate() {
+            let _ = a.push(c, i * 10..i * 10 + 9);
+        }
+        a.finish()
+    }
+
+    #[test]
+    fn content_reasoning_finish_usage_done() {
+        let (turns, info) = run(&[
+            r#"{"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}"#,
+            r#"{"choices":null,"usage":null}"#,
+            "[DONE]",
+        ]);
+        assert_eq!(turns.len(), 1);
+        let t = &turns[0];
+        assert_eq!((t.role.as_deref(), t.reasoning.as_str(), t.content.as_str()), (Some("assistant"), "hmm", "Hello"));
+        assert_eq!((t.reasoning_source.clone(), t.content_source.clone()), (Some(10..19), Some(20..39)));
+        assert_eq!(info.finish_reason.as_deref(), Some("stop"));
+        assert_eq!(info.usage.as_ref().and_then(|u| u.total_tokens), Some(11));
+        assert!(info.saw_done);
+        assert_eq!(info.chunks, 7);
+        assert_eq!(info.model.as_deref(), Some("m"));
+    }
+
+    #[test]
+    fn reasoning_field_variants_are_not_doubled() {
+        let (turns, _) = run(&[
+            r#"{"choices":[{"delta":{"reasoning":"a","reasoning_details":[{"type":"reasoning.text","text":"a"}]}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.text","text":"b"}]}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning":"c"}}]}"#,
+        ]);
+        assert_eq!(turns[0].reasoning, "abc");
+    }
+
+    #[test]
+    fn inline_think_split_across_chunks() {
+        let (turns, _) = run(&[
+            r#"{"choices":[{"delta":{"content":"<thi"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"nk>plan</th"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"ink>\n\nAnswer"}}]}"#,
+        ]);
+        assert_eq!((turns[0].reasoning.as_str(), turns[0].content.as_str()), ("plan", "\n\nAnswer"));
+        assert_eq!((turns[0].reasoning_source.clone(), turns[0].content_source.clone()), (Some(10..19), Some(20..29)));
+    }
+
+    #[test]
+    fn lone_close_tag_moves_content_and_its_source() {
+        let (turns, _) = run(&[
+            r#"{"choices":[{"delta":{"content":"think"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"ing</think>"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"Hi"}}]}"#,
+        ]);
+        assert_eq!((turns[0].reasoning.as_str(), turns[0].content.as_str()), ("thinking", "Hi"));
+        assert_eq!((turns[0].reasoning_source.clone(), turns[0].content_source.clone()), (Some(0..19), Some(20..29)));
+    }
+
+    #[test]
+    fn tool_calls_by_index_and_by_id() {
+        let (turns, info) = run(&[
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"now","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"Paris\"}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"o1","function":{"name":"a","arguments":{"x":1}}},{"index":0,"id":"o2","function":{"name":"b","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        let calls: Vec<(&str, &str)> =
+            turns[0].tool_calls.iter().map(|c| (c.name.as_str(), c.arguments.as_str())).collect();
+        assert_eq!(
+            calls,
+            vec![("get_weather", "{\"city\":\"Paris\"}"), ("now", "{}"), ("a", "{\"x\":1}"), ("b", "{}")]
+        );
+        assert_eq!(turns[0].tool_calls[0].source, Some(0..39));
+        assert_eq!(info.finish_reason.as_deref(), Some("tool_calls"));
+    }
+
+    #[test]
+    fn choices_kept_apart_and_sorted() {
+        let (turns, _) = run(&[
+            r#"{"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"}}]}"#,
+            r#"{"choices":[{"index":1,"delta":{"content":"b"}}]}"#,
+        ]);
+        let got: Vec<(u64, &str)> = turns.iter().map(|t| (t.index, t.content.as_str())).collect();
+        assert_eq!(got, vec![(0, "A"), (1, "Bb")]);
+    }
+
+    #[test]
+    fn errors_and_garbage() {
+        let mut a = ChatAssembler::new();
+        assert!(a.push("{not json", 0..1).is_err());
+        assert!(a.push(r#"{"error":{"message":"overloaded","type":"server_error"}}"#, 1..2).is_ok());
+        assert!(a.push(r#"{"choices":[{"delta":{"content":5}}]}"#, 2..3).is_ok());
+        let (turns, info) = a.finish();
+        assert_eq!(info.errors, vec!["overloaded".to_string()]);
+        assert_eq!(info.chunks, 3);
+        assert_eq!(turns[0].content, "5");
+        assert!(!info.saw_done);
+    }
+}

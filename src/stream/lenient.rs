@@ -1,0 +1,117 @@
+//! Lenient readers for JSON fields whose shape varies between servers.
+//!
+//! A message's `content` is a string in most replies, `null` beside tool calls, and an array
+//! of parts (`[{"type":"text","text":"…"}]`) in requests and in Anthropic-style blocks. These
+//! helpers read any of them as text without buffering the value twice, so a field of an
+//! unexpected shape never costs the whole chunk.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+/// Reads a string, `null`, a number or boolean (as written), a part `{"text":…}`, or an array
+/// of parts (their texts joined with `\n`) as optional text. Anything else is `None`.
+pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    d.deserialize_any(TextVisitor)
+}
+
+struct TextVisitor;
+
+/// One part of a content array: only its text matters (`text`, or nested `content` as in
+/// Anthropic `tool_result` blocks).
+#[derive(serde::Deserialize)]
+struct Part {
+    #[serde(default, deserialize_with = "text")]
+    text: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    content: Option<String>,
+}
+
+impl<'de> Visitor<'de> for TextVisitor {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("text, null, or an array of text parts")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out: Option<String> = None;
+        while let Some(part) = seq.next_element::<PartOrText>()? {
+            if let Some(t) = part.0 {
+                match &mut out {
+                    Some(o) => {
+                        o.push('\n');
+                        o.push_str(&t);
+                    }
+                    None => out = Some(t),
+                }
+            }
+        }
+        Ok(out)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let part = Part::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(part.text.or(part.content))
+    }
+}
+
+/// An element of a parts array: a part object or a bare string.
+struct PartOrText(Option<String>);
+
+impl<'de> Deserialize<'de> for PartOrText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        text(d).map(PartOrText)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[derive(serde::Deserialize)]
+    struct M {
+        #[serde(default, deserialize_with = "super::text")]
+        content: Option<String>,
+    }
+
+    fn content(json: &str) -> Option<String> {
+        serde_json::from_str::<M>(json).unwrap().content
+    }
+
+    #[test]
+    fn every_shape_reads_as_text() {
+        assert_eq!(content(r#"{"content":"a\u00e9"}"#).as_deref(), Some("aé"));
+        assert_eq!(content(r#"{"content":null}"#), None);
+        assert_eq!(content(r#"{}"#), None);
+        assert_eq!(
+            content(r#"{"content":[{"type":"text","text":"a"},{"type":"image"},"b"]}"#).as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(content(r#"{"content":[{"type":"tool_result","content":[{"text":"x"}]}]}"#).as_deref(), Some("x"));
+        assert_eq!(content(r#"{"content":{"text":"t"}}"#).as_deref(), Some("t"));
+        assert_eq!(content(r#"{"content":3}"#).as_deref(), Some("3"));
+    }
+}

@@ -1,0 +1,352 @@
+//! A sans-IO decoder of Server-Sent Events: bytes in, events out, each with its byte range.
+//!
+//! [`SseDecoder::feed`] takes whatever bytes arrived (a network read, or a whole saved file)
+//! and returns the events those bytes completed; [`SseDecoder::finish`] flushes the rest at
+//! the end of the input. The result does not depend on how the input was cut: a CR at the end
+//! of one feed and an LF at the start of the next are one line end, a UTF-8 character split
+//! across feeds is decoded whole, and a leading BOM is dropped even when it arrives byte by
+//! byte. Reading sockets or files is the caller's business.
+//!
+//! Follows the WHATWG `text/event-stream` rules (fields `event`, `data`, `id`, `retry`;
+//! several `data:` lines joined with `\n`; one space after the colon dropped), with two
+//! choices made for saved captures: comments are kept as events (servers use them for
+//! keep-alives, and the count is worth showing), and [`SseDecoder::finish`] dispatches a last
+//! event that lacks its closing blank line instead of dropping it, so a cut stream keeps its
+//! last chunk. Lines that are not valid UTF-8 are decoded lossily and reported.
+
+use serde::Serialize;
+use std::ops::Range;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A dispatched event: its `event:` name (if any), its data, its `id:` (if any).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SseMessage {
+    pub event: Option<String>,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+    pub id: Option<String>,
+    /// From the start of its first field line to the start of the blank line that ended it
+    /// (or to the end of the input when [`SseDecoder::finish`] dispatched it).
+    pub range: Range<usize>,
+    /// 1-based line of its first field line.
+    pub line: usize,
+}
+
+/// What the decoder read, in input order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SseEvent {
+    Message(SseMessage),
+    /// A `:` line: `text` is what follows the colon, one leading space dropped.
+    /// `range` covers the line without its line end.
+    Comment {
+        text: String,
+        range: Range<usize>,
+        line: usize,
+    },
+    /// Something a reader should hear about (a line that is not UTF-8, an unknown field);
+    /// decoding goes on. `range` covers the line without its line end.
+    Problem {
+        message: String,
+        range: Range<usize>,
+        line: usize,
+    },
+}
+
+impl SseEvent {
+    /// The bytes of the input the event came from.
+    pub fn range(&self) -> Range<usize> {
+        match self {
+            SseEvent::Message(m) => m.range.clone(),
+            SseEvent::Comment { range, .. } | SseEvent::Problem { range, .. } => range.clone(),
+        }
+    }
+}
+
+/// The event being built from field lines until a blank line dispatches it.
+#[derive(Clone, Debug, Default)]
+struct Pending {
+    start: usize,
+    line: usize,
+    event: Option<String>,
+    data: Option<String>,
+    id: Option<String>,
+}
+
+/// Incremental `text/event-stream` decoder. See the module doc.
+#[derive(Clone, Debug)]
+pub struct SseDecoder {
+    /// Bytes of the line being read (no line end yet).
+    buf: Vec<u8>,
+    /// Offset in the whole input of `buf[0]`.
+    buf_start: usize,
+    /// `buf[..scanned]` holds no line end.
+    scanned: usize,
+    /// The last line ended in CR: an LF right after it belongs to that line end.
+    skip_lf: bool,
+    /// Whether the leading BOM question is settled.
+    bom_done: bool,
+    /// 1-based number of the line being read.
+    line: usize,
+    pending: Option<Pending>,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SseDecoder {
+    pub fn new() -> Self {
+        Self { buf: Vec::new(), buf_start: 0, scanned: 0, skip_lf: false, bom_done: false, line: 1, pending: None }
+    }
+
+    /// Takes the next bytes of the input; returns the events they completed.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+        let mut out = Vec::new();
+        self.buf.extend_from_slice(bytes);
+        self.drain(&mut out);
+        out
+    }
+
+    /// Ends the input: reads an unterminated last line and dispatches a pending event.
+    /// The decoder is then ready for a new input.
+    pub fn finish(&mut self) -> Vec<SseEvent> {
+        let mut out = Vec::new();
+        if !self.bom_done {
+            self.settle_bom(true);
+        }
+        self.drain(&mut out);
+        let end = self.buf_start + self.buf.len();
+        if !self.buf.is_empty() {
+            let line = std::mem::take(&mut self.buf);
+            self.line_done(&line, self.buf_start, &mut out);
+        }
+        if let Some(p) = self.pending.take() {
+            if let Some(data) = p.data {
+                out.push(SseEvent::Message(SseMessage {
+                    event: p.event,
+                    data,
+                    id: p.id,
+                    range: p.start..end,
+                    line: p.line,
+                }));
+            }
+        }
+        *self = Self::new();
+        out
+    }
+
+    /// Drops a leading BOM once enough bytes are known (or the input ended).
+    fn settle_bom(&mut self, at_end: bool) {
+        if !at_end && self.buf.len() < BOM.len() && BOM.starts_with(&self.buf) {
+            return;
+        }
+        if self.buf.starts_with(BOM) {
+            self.buf.drain(..BOM.len());
+            self.buf_start += BOM.len();
+        }
+        self.bom_done = true;
+    }
+
+    /// Reads every complete line in `buf`.
+    fn drain(&mut self, out: &mut Vec<SseEvent>) {
+        if !self.bom_done {
+            self.settle_bom(false);
+            if !self.bom_done {
+                return;
+            }
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let mut line_start = 0;
+        let mut at = self.scanned;
+        loop {
+            if self.skip_lf {
+                match buf.get(at) {
+                    None => break,
+                    Some(&b) => {
+                        self.skip_lf = false;
+                        if b == b'\n' {
+                            at += 1;
+                            line_start = at;
+                        }
+                    }
+                }
+            }
+            let Some(k) = buf[at..].iter().position(|&b| b == b'\n' || b == b'\r').map(|k| at + k) else {
+                break;
+            };
+            self.line_done(&buf[line_start..k], self.buf_start + line_start, out);
+            self.skip_lf = buf[k] == b'\r';
+            self.line += 1;
+            at = k + 1;
+            line_start = at;
+        }
+        let mut buf = buf;
+        buf.drain(..line_start);
+        self.buf_start += line_start;
+        self.scanned = buf.len();
+        self.buf = buf;
+    }
+
+    /// Interprets one line (without its line end) starting at `start` in the input.
+    fn line_done(&mut self, bytes: &[u8], start: usize, out: &mut Vec<SseEvent>) {
+        let line = self.line;
+        let range = start..start + bytes.len();
+        let text = match std::str::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(e) => {
+                out.push(SseEvent::Problem {
+                    message: format!(
+                        "not valid UTF-8 (first bad byte at offset {}); decoded with U+FFFD",
+                        start + e.valid_up_to()
+                    ),
+                    range: range.clone(),
+                    line,
+                });
+                String::from_utf8_lossy(bytes)
+            }
+        };
+        if text.is_empty() {
+            if let Some(p) = self.pending.take() {
+                if let Some(data) = p.data {
+                    let m = SseMessage { event: p.event, data, id: p.id, range: p.start..start, line: p.line };
+                    out.push(SseEvent::Message(m));
+                }
+            }
+            return;
+        }
+        if let Some(comment) = text.strip_prefix(':') {
+            let text = comment.strip_prefix(' ').unwrap_or(comment).to_string();
+            out.push(SseEvent::Comment { text, range, line });
+            return;
+        }
+        let (field, value) = match text.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (&*text, ""),
+        };
+        let p = self.pending.get_or_insert_with(|| Pending { start, line, ..Pending::default() });
+        match field {
+            "data" => match &mut p.data {
+                Some(d) => {
+                    d.push('\n');
+                    d.push_str(value);
+                }
+                None => p.data = Some(value.to_string()),
+            },
+            "event" => p.event = Some(value.to_string()),
+            "id" => p.id = Some(value.to_string()),
+            "retry" => {}
+            _ => out.push(SseEvent::Problem {
+                message: format!("unknown SSE field '{}' ignored", crate::analyze::quote(field)),
+                range,
+                line,
+            }),
+        }
+    }
+}
+
+/// Decodes a whole input at once (one `feed`, then `finish`).
+pub fn decode_all(bytes: &[u8]) -> Vec<SseEvent> {
+    let mut d = SseDecoder::new();
+    let mut out = d.feed(bytes);
+    out.extend(d.finish());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(data: &str, range: Range<usize>, line: usize) -> SseEvent {
+        SseEvent::Message(SseMessage { event: None, data: data.into(), id: None, range, line })
+    }
+
+    fn bytewise(input: &[u8]) -> Vec<SseEvent> {
+        let mut d = SseDecoder::new();
+        let mut out: Vec<SseEvent> = input.iter().flat_map(|b| d.feed(std::slice::from_ref(b))).collect();
+        out.extend(d.finish());
+        out
+    }
+
+    #[test]
+    fn data_lines_join_and_blank_line_dispatches() {
+        let input = b"data: a\ndata:b\n\ndata: c\n\n";
+        assert_eq!(decode_all(input), vec![msg("a\nb", 0..15, 1), msg("c", 16..24, 4)]);
+    }
+
+    #[test]
+    fn line_ends_crlf_cr_lf_mix() {
+        let input = b"data: x\r\n\r\ndata: y\r\rdata: z\n\n";
+        let want = vec![msg("x", 0..9, 1), msg("y", 11..19, 3), msg("z", 20..28, 5)];
+        assert_eq!(decode_all(input), want);
+        assert_eq!(bytewise(input), want);
+    }
+
+    #[test]
+    fn cr_then_lf_in_the_next_feed_is_one_line_end() {
+        let mut d = SseDecoder::new();
+        let mut got = d.feed(b"data: a\r");
+        got.extend(d.feed(b"\n\r"));
+        got.extend(d.feed(b"\ndata: b\n\n"));
+        got.extend(d.finish());
+        assert_eq!(got, vec![msg("a", 0..9, 1), msg("b", 11..19, 3)]);
+    }
+
+    #[test]
+    fn comments_names_ids_and_bom() {
+        let input = "\u{feff}: ping - 2026\nevent: delta\nid: 7\ndata: {}\n\n".as_bytes();
+        let got = decode_all(input);
+        assert_eq!(
+            got,
+            vec![
+                SseEvent::Comment { text: "ping - 2026".into(), range: 3..16, line: 1 },
+                SseEvent::Message(SseMessage {
+                    event: Some("delta".into()),
+                    data: "{}".into(),
+                    id: Some("7".into()),
+                    range: 17..45,
+                    line: 2
+                }),
+            ]
+        );
+        assert_eq!(bytewise(input), got);
+    }
+
+    #[test]
+    fn last_event_without_blank_line_is_kept_at_finish() {
+        assert_eq!(decode_all(b"data: [DONE]"), vec![msg("[DONE]", 0..12, 1)]);
+        assert_eq!(decode_all(b"data: [DONE]\n"), vec![msg("[DONE]", 0..13, 1)]);
+    }
+
+    #[test]
+    fn event_without_data_is_not_dispatched() {
+        assert_eq!(decode_all(b"event: ping\n\n"), vec![]);
+        assert_eq!(decode_all(b"data\n\n"), vec![msg("", 0..5, 1)]);
+    }
+
+    #[test]
+    fn split_utf8_and_invalid_bytes() {
+        let input = "data: é😀\n\n".as_bytes();
+        assert_eq!(bytewise(input), decode_all(input));
+        let got = decode_all(b"data: \xff\n\n");
+        assert!(matches!(&got[0], SseEvent::Problem { line: 1, .. }));
+        assert_eq!(got[1], msg("\u{fffd}", 0..8, 1));
+    }
+
+    #[test]
+    fn unknown_fields_are_reported_not_fatal() {
+        let got = decode_all(b"{\"x\":1}\ndata: a\n\n");
+        assert!(matches!(&got[0], SseEvent::Problem { line: 1, .. }));
+        assert_eq!(got[1], msg("a", 0..16, 1));
+    }
+
+    #[test]
+    fn bom_alone_or_partial() {
+        assert_eq!(decode_all(b"\xEF\xBB\xBF"), vec![]);
+        let got = decode_all(b"\xEF\xBB");
+        assert!(got.iter().all(|e| matches!(e, SseEvent::Problem { range, .. } if *range == (0..2))), "{got:?}");
+    }
+}
