@@ -3,8 +3,10 @@
 //!
 //! `thinking` blocks are reasoning, `text` blocks content, `tool_use` blocks tool calls (their
 //! `input` as JSON text), `tool_result` blocks tool results (role `tool`, named after the call
-//! they answer); a `content` string is one text block. Each event line is a turn; each
-//! `sessionId` a conversation. Lines without a message (summaries, snapshots) are skipped.
+//! they answer); a `content` string is one text block. Each event line is a turn, except that
+//! consecutive lines of one API message (same `message.id`: Claude Code writes each block on
+//! its own line) share a turn; each `sessionId` is a conversation. Lines without a message
+//! (summaries, snapshots) are skipped.
 
 use super::builder::{Builder, Origin};
 use super::lines::jsonl_lines;
@@ -29,6 +31,8 @@ struct Event {
 
 #[derive(Default, Deserialize)]
 struct SessionMessage {
+    #[serde(default)]
+    id: Option<String>,
     #[serde(default)]
     role: Option<String>,
     #[serde(default)]
@@ -93,8 +97,8 @@ impl<'de> Deserialize<'de> for Blocks {
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::SessionJsonl);
     let mut sessions: HashMap<String, usize> = HashMap::new();
-    // Next turn index of each conversation.
-    let mut turns: Vec<usize> = Vec::new();
+    // Per conversation: the next turn index, and the message id of the last turn.
+    let mut turns: Vec<(usize, Option<String>)> = Vec::new();
     let mut tool_names: HashMap<String, String> = HashMap::new();
     let mut current = 0;
     for (line_no, range) in jsonl_lines(input) {
@@ -113,9 +117,11 @@ pub fn parse(input: &[u8]) -> Transcript {
         let Some(message) = event.message else { continue };
         let role = message.role.or(event.kind).unwrap_or_else(|| "unknown".into());
         if turns.len() <= current {
-            turns.resize(current + 1, 0);
+            turns.resize(current + 1, (0, None));
         }
-        let place = (current, turns[current]);
+        let (next, last_id) = &turns[current];
+        let same_message = message.id.is_some() && message.id == *last_id && *next > 0;
+        let place = (current, if same_message { next - 1 } else { *next });
         let mut any = false;
         for block in message.content.map(|c| c.0).unwrap_or_default() {
             let (role, channel, name, text) = match block.kind.as_deref() {
@@ -138,8 +144,8 @@ pub fn parse(input: &[u8]) -> Transcript {
                 any = true;
             }
         }
-        if any {
-            turns[current] += 1;
+        if any && !same_message {
+            turns[current] = (place.1 + 1, message.id);
         }
     }
     b.finish()
@@ -153,7 +159,8 @@ mod tests {
     fn blocks_sessions_and_tool_names() {
         let input = br#"{"type":"summary","summary":"s","leafUuid":"l"}
 {"type":"user","sessionId":"A","message":{"role":"user","content":"fix it"}}
-{"type":"assistant","sessionId":"A","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"x"},{"type":"text","text":"ok"},{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a"}}]}}
+{"type":"assistant","sessionId":"A","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"x"},{"type":"text","text":"ok"}]}}
+{"type":"assistant","sessionId":"A","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a"}}]}}
 {"type":"user","sessionId":"A","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"data"}]}]}}
 {"type":"user","sessionId":"B","message":{"role":"user","content":"other"}}
 {broken
@@ -178,6 +185,6 @@ mod tests {
             ]
         );
         assert_eq!(t.diagnostics.len(), 1);
-        assert_eq!(t.diagnostics[0].line, Some(6));
+        assert_eq!(t.diagnostics[0].line, Some(7));
     }
 }
