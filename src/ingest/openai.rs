@@ -4,10 +4,10 @@
 use super::builder::{Builder, Origin};
 use crate::stream::assemble::merge_tool_call;
 use crate::stream::openai_wire::{error_text, Completion, MessageIn};
-use crate::stream::{ChatAssembler, ThinkSplitter, Turn};
+use crate::stream::{ThinkSplitter, Turn};
 
-/// One request or history message as a turn. Reasoning fields and tool calls are kept;
-/// inline `<think>` is split out of assistant content only.
+/// One request, history or reply message as a turn. Reasoning fields and tool calls are
+/// kept; inline `<think>` is split out of assistant content only. Texts are moved, not copied.
 pub fn message_turn(mut m: MessageIn) -> Turn {
     let mut t = Turn::new(0);
     t.role = m.role.take();
@@ -15,7 +15,8 @@ pub fn message_turn(mut m: MessageIn) -> Turn {
         t.reasoning = r;
     }
     if let Some(c) = m.content.take() {
-        if t.role.as_deref().is_none_or(|r| r == "assistant") {
+        let tagged = c.contains("</think>") || c.trim_start().starts_with("<think>");
+        if tagged && t.role.as_deref().is_none_or(|r| r == "assistant") {
             let mut s = ThinkSplitter::new();
             s.feed(&c, &mut t.reasoning, &mut t.content);
             s.finish(&mut t.reasoning, &mut t.content);
@@ -36,17 +37,18 @@ pub fn message_turn(mut m: MessageIn) -> Turn {
 /// `*conversation` on (bumped past them), at turn `index`. Error bodies and completions with no
 /// choice become diagnostics.
 pub fn push_completion(b: &mut Builder, c: Completion, conversation: &mut usize, index: usize, at: &Origin) {
-    let mut a = ChatAssembler::new();
-    let error = c.error.as_ref().or(c.detail.as_ref()).map(error_text);
-    let had_choices = c.choices.as_ref().is_some_and(|cs| !cs.is_empty());
-    a.push_completion(c, at.range.clone());
-    let (turns, _) = a.finish();
-    if let Some(e) = error {
-        b.diag(at.clone(), format!("the reply is an error: {e}"));
-    } else if !had_choices {
+    if let Some(e) = c.error.as_ref().or(c.detail.as_ref()) {
+        b.diag(at.clone(), format!("the reply is an error: {}", error_text(e)));
+    } else if c.choices.as_ref().is_none_or(|cs| cs.is_empty()) {
         b.diag(at.clone(), "the reply has no choices");
     }
-    for turn in turns {
+    let mut choices = c.choices.unwrap_or_default();
+    choices.sort_by_key(|c| c.index);
+    for choice in choices {
+        let mut turn = message_turn(choice.message.or(choice.delta).unwrap_or_default());
+        if let Some(text) = choice.text {
+            turn.content.push_str(&text);
+        }
         b.turn((*conversation, index), turn, at);
         *conversation += 1;
     }

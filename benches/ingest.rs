@@ -1,0 +1,93 @@
+//! Speed of ingest (+ per-message analysis) of a JSONL request/response log, against
+//! serde_json merely parsing every line of the same file.
+//!
+//! `cargo bench --bench ingest` generates a ~50 MB log in memory (thousands of conversations:
+//! system, user and history messages, replies with reasoning and content, some of them
+//! looping) and prints best-of-3 times and MB/s for: serde_json parsing each line into a
+//! `Value`, `ingest::read` (detection + parsing into a transcript), and `ingest::read` +
+//! `analyze_transcript`. The aim is ingest < 2 × the plain parse. Analysis runs a gzip-9 pass
+//! over every distinct message, so the last line is bounded by gzip, not by ingest. Without
+//! `--bench` (as `cargo test --benches` runs it) it uses ~2 MB and one run.
+
+#[path = "../tests/support/textgen.rs"]
+mod textgen;
+
+use coherency::ingest::{self, analyze_transcript};
+use serde_json::json;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
+
+fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// A log of about `target` bytes: one conversation per line, histories growing within a
+/// session the way a chat client resends them.
+fn generate_log(target: usize) -> (Vec<u8>, usize) {
+    let mut rng = Rng(7);
+    let mut out = Vec::with_capacity(target + 100_000);
+    let (mut records, mut history): (usize, Vec<serde_json::Value>) = (0, Vec::new());
+    while out.len() < target {
+        if history.is_empty() || rng.below(4) == 0 {
+            history = vec![json!({"role": "system", "content": prose(&mut rng, 300, WORDS, " ")})];
+        }
+        let (user_len, reasoning_len, content_len) =
+            (200 + rng.below(800), 1000 + rng.below(3000), 500 + rng.below(2000));
+        history.push(json!({"role": "user", "content": prose(&mut rng, user_len, WORDS, " ")}));
+        let looping = rng.below(10) == 0;
+        let reasoning =
+            if looping { prose_turning_into_loop(&mut rng, 3000) } else { prose(&mut rng, reasoning_len, WORDS, " ") };
+        let content = prose(&mut rng, content_len, WORDS, " ");
+        let record = json!({
+            "ts": format!("2026-12-02T10:{:02}:{:02}Z", records / 60 % 60, records % 60),
+            "request": {"model": "m", "messages": history},
+            "response": {"id": format!("chatcmpl-{records}"), "object": "chat.completion", "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "reasoning_content": reasoning},
+                "finish_reason": "stop"
+            }], "usage": {"prompt_tokens": 100, "completion_tokens": 200, "total_tokens": 300}}
+        });
+        out.extend_from_slice(serde_json::to_string(&record).unwrap_or_default().as_bytes());
+        out.push(b'\n');
+        history.push(json!({"role": "assistant", "content": content}));
+        records += 1;
+    }
+    (out, records)
+}
+
+fn main() {
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let (mb, runs) = if quick { (2, 1) } else { (50, 3) };
+    let (log, records) = generate_log(mb * 1_000_000);
+    let size = log.len() as f64 / 1e6;
+
+    let parse = best_of(runs, || {
+        for line in log.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            black_box(serde_json::from_slice::<serde_json::Value>(line).ok());
+        }
+    });
+    let mut messages = 0;
+    let ingest = best_of(runs, || messages = black_box(ingest::read(&log)).messages.len());
+    let mut verdict = None;
+    let full = best_of(runs, || {
+        let t = ingest::read(&log);
+        verdict = black_box(analyze_transcript(&t)).verdict;
+    });
+
+    println!("JSONL log: {size:.1} MB, {records} records, {messages} messages, overall verdict {verdict:?}");
+    println!("{:<34} {:>10} {:>10} {:>10}", "pass", "ms", "MB/s", "× parse");
+    for (name, d) in
+        [("serde_json::Value per line", parse), ("ingest::read", ingest), ("ingest::read + analyze_transcript", full)]
+    {
+        let s = d.as_secs_f64();
+        println!("{:<34} {:>10.1} {:>10.1} {:>10.2}", name, s * 1e3, size / s, s / parse.as_secs_f64());
+    }
+}
