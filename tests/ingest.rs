@@ -78,7 +78,20 @@ fn check(path: &Path) {
     }
     let want = fs::read_to_string(&golden)
         .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_GOLDEN=1", golden.display()));
-    assert_eq!(got, want, "transcript of {} differs from its golden file", path.display());
+    if got != want {
+        let (n, (g, w)) = got
+            .lines()
+            .zip(want.lines())
+            .enumerate()
+            .find(|(_, (g, w))| g != w)
+            .unwrap_or((got.lines().count().min(want.lines().count()), ("(end)", "(end)")));
+        panic!(
+            "transcript of {} differs from {} at line {}:\n  got:  {g}\n  want: {w}\n(UPDATE_GOLDEN=1 refreshes)",
+            path.display(),
+            golden.display(),
+            n + 1
+        );
+    }
 }
 
 #[test]

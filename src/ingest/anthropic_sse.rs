@@ -195,7 +195,7 @@ pub fn parse(input: &[u8]) -> Transcript {
                     Ok(ev) => ev,
                     Err(e) => {
                         r.info.chunks += 1;
-                        b.diag(Origin::new(m.range, Some(m.line)), format!("event is not an Anthropic event: {e}"));
+                        b.json_diag(Origin::new(m.range, Some(m.line)), "event is not an Anthropic event", &e);
                         continue;
                     }
                 };

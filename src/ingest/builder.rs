@@ -3,7 +3,7 @@
 use super::lines::LineIndex;
 use super::transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 use super::Format;
-use crate::stream::Turn;
+use crate::stream::{json_problem_at, Turn};
 use std::ops::Range;
 
 pub struct Builder<'a> {
@@ -45,6 +45,13 @@ impl<'a> Builder<'a> {
         }
         let line = at.line.unwrap_or_else(|| self.line_of(at.range.start));
         self.t.diagnostics.push(Diagnostic { line: Some(line), range: at.range, message: message.into() });
+    }
+
+    /// Reports that the JSON at `at` failed to parse as `what`, with the error's line in the
+    /// whole input.
+    pub fn json_diag(&mut self, at: Origin, what: &str, e: &serde_json::Error) {
+        let first = at.line.unwrap_or_else(|| self.line_of(at.range.start));
+        self.diag(Origin::new(at.range, Some(first)), json_problem_at(what, e, Some(first)));
     }
 
     /// Adds one message; `conversation` and `index` place it.

@@ -25,7 +25,7 @@ pub fn parse(input: &[u8]) -> Transcript {
         let at = Origin::new(range.clone(), None);
         match serde_json::from_slice::<Completion>(&input[range]) {
             Ok(c) => push_completion(&mut b, c, &mut conversation, 0, &at),
-            Err(e) => b.diag(at, format!("not a chat completion: {e}")),
+            Err(e) => b.json_diag(at, "not a chat completion", &e),
         }
     }
     b.finish()

@@ -130,7 +130,7 @@ pub fn parse(input: &[u8]) -> Transcript {
         let record = match serde_json::from_slice::<Record>(&input[range]) {
             Ok(r) => r,
             Err(e) => {
-                b.diag(at, format!("not a request/response record: {e}"));
+                b.json_diag(at, "not a request/response record", &e);
                 continue;
             }
         };

@@ -12,7 +12,10 @@ pub fn parse(input: &[u8]) -> Transcript {
     for event in decode_all(input) {
         match event {
             SseEvent::Message(m) => {
-                if let Err(e) = a.push(&m.data, m.range.clone()) {
+                let plain_error = m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{');
+                if plain_error {
+                    a.error(m.data);
+                } else if let Err(e) = a.push(&m.data, m.range.clone()) {
                     b.diag(Origin::new(m.range, Some(m.line)), e);
                 }
             }
@@ -35,4 +38,21 @@ pub fn parse(input: &[u8]) -> Transcript {
     }
     b.t.stream = Some(info);
     b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_comments_and_empty_bodies() {
+        let t = parse(b": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\nevent: error\ndata: upstream timed out\n\n");
+        let s = t.stream.as_ref().unwrap();
+        assert_eq!((s.comments, s.errors.as_slice(), s.saw_done), (1, &["upstream timed out".to_string()][..], false));
+        assert_eq!(t.messages[0].text, "Hi");
+        assert!(t.diagnostics.is_empty());
+        let t = parse(b"");
+        assert!(t.messages.is_empty());
+        assert!(t.diagnostics[0].message.starts_with("the stream is empty"));
+    }
 }

@@ -43,7 +43,7 @@ pub fn parse(input: &[u8]) -> Transcript {
         let line = match serde_json::from_slice::<Line>(&input[range.clone()]) {
             Ok(l) => l,
             Err(e) => {
-                b.diag(at, format!("not an Ollama stream line: {e}"));
+                b.json_diag(at, "not an Ollama stream line", &e);
                 continue;
             }
         };

@@ -171,9 +171,7 @@ pub fn parse(input: &[u8]) -> Transcript {
                 r.info.chunks += 1;
                 match serde_json::from_str::<Event>(&m.data) {
                     Ok(ev) => r.event(ev, m.event.as_deref(), m.range),
-                    Err(e) => {
-                        b.diag(Origin::new(m.range, Some(m.line)), format!("event is not a Responses event: {e}"))
-                    }
+                    Err(e) => b.json_diag(Origin::new(m.range, Some(m.line)), "event is not a Responses event", &e),
                 }
             }
             SseEvent::Comment { .. } => r.info.comments += 1,

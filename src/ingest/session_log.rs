@@ -106,7 +106,7 @@ pub fn parse(input: &[u8]) -> Transcript {
         let event = match serde_json::from_slice::<Event>(&input[range]) {
             Ok(e) => e,
             Err(e) => {
-                b.diag(at, format!("not a session event: {e}"));
+                b.json_diag(at, "not a session event", &e);
                 continue;
             }
         };

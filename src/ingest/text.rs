@@ -13,8 +13,7 @@ pub fn parse(input: &[u8]) -> Transcript {
         Ok(s) => s.to_string(),
         Err(e) => {
             let lossy = String::from_utf8_lossy(body).into_owned();
-            let bad = lossy.matches('\u{fffd}').count()
-                - String::from_utf8_lossy(&body[..e.valid_up_to()]).matches('\u{fffd}').count();
+            let bad = invalid_sequences(body);
             let at = start + e.valid_up_to();
             b.diag(
                 Origin::new(at..at + e.error_len().unwrap_or(1).min(input.len() - at), None),
@@ -27,6 +26,16 @@ pub fn parse(input: &[u8]) -> Transcript {
     b.finish()
 }
 
+/// How many invalid UTF-8 sequences `bytes` holds (each becomes one U+FFFD).
+fn invalid_sequences(mut bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while let Err(e) = std::str::from_utf8(bytes) {
+        n += 1;
+        bytes = &bytes[e.valid_up_to() + e.error_len().unwrap_or(bytes.len() - e.valid_up_to())..];
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,10 +45,10 @@ mod tests {
         let t = parse("\u{feff}héllo".as_bytes());
         assert_eq!((t.messages[0].text.as_str(), t.messages[0].source.clone()), ("héllo", 3..9));
         assert!(t.diagnostics.is_empty());
-        let t = parse(b"ok\xff\xfe then \xff");
-        assert_eq!(t.messages[0].text, "ok\u{fffd}\u{fffd} then \u{fffd}");
+        let t = parse("ok\u{fffd}\u{fffd}".bytes().chain(*b"\xff\xfe then \xff").collect::<Vec<u8>>().as_slice());
+        assert_eq!(t.messages[0].text, "ok\u{fffd}\u{fffd}\u{fffd}\u{fffd} then \u{fffd}");
         assert_eq!(t.diagnostics.len(), 1);
-        assert_eq!(t.diagnostics[0].range, 2..3);
+        assert_eq!(t.diagnostics[0].range, 8..9);
         assert!(t.diagnostics[0].message.contains("3 bad sequences"), "{}", t.diagnostics[0].message);
     }
 }

@@ -14,6 +14,7 @@
 //! Texts only grow, with one exception: a lone `</think>` moves the content so far into the
 //! reasoning (see [`ThinkSplitter`]).
 
+use super::lenient::json_problem;
 use super::openai_wire::{error_text, Completion, MessageIn, ToolCallIn};
 use super::think::ThinkSplitter;
 use super::turn::{widen, StreamInfo, ToolCall, Turn};
@@ -46,7 +47,7 @@ impl ChatAssembler {
         }
         self.info.chunks += 1;
         let chunk: Completion =
-            serde_json::from_str(data).map_err(|e| format!("chunk is not a chat-completion chunk: {e}"))?;
+            serde_json::from_str(data).map_err(|e| json_problem("chunk is not a chat-completion chunk", &e))?;
         self.push_completion(chunk, source);
         Ok(())
     }
@@ -79,6 +80,12 @@ impl ChatAssembler {
     /// Counts a keep-alive comment.
     pub fn comment(&mut self) {
         self.info.comments += 1;
+    }
+
+    /// Records an error the stream reported outside a chunk (an `event: error` with a plain
+    /// text body).
+    pub fn error(&mut self, message: impl Into<String>) {
+        self.info.errors.push(message.into());
     }
 
     /// The turns so far, in order of first appearance.

@@ -1,4 +1,5 @@
-//! Lenient readers for JSON fields whose shape varies between servers.
+//! Lenient readers for JSON fields whose shape varies between servers, and JSON errors in
+//! words.
 //!
 //! A message's `content` is a string in most replies, `null` beside tool calls, and an array
 //! of parts (`[{"type":"text","text":"…"}]`) in requests and in Anthropic-style blocks. These
@@ -86,6 +87,25 @@ struct PartOrText(Option<String>);
 impl<'de> Deserialize<'de> for PartOrText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         text(d).map(PartOrText)
+    }
+}
+
+/// `what` failed to parse: serde's message with its position, e.g. `chunk is not JSON: EOF
+/// while parsing a string (column 40)`. Positions are relative to the parsed text.
+pub fn json_problem(what: &str, e: &serde_json::Error) -> String {
+    json_problem_at(what, e, None)
+}
+
+/// Like [`json_problem`]; when the parsed text starts on line `first_line` of a bigger input,
+/// a position past its first line is given as a line of that input.
+pub fn json_problem_at(what: &str, e: &serde_json::Error, first_line: Option<usize>) -> String {
+    let full = e.to_string();
+    let msg = full.rfind(" at line ").map_or(full.as_str(), |k| &full[..k]);
+    match (e.line(), e.column(), first_line) {
+        (0, _, _) => format!("{what}: {msg}"),
+        (1, c, _) => format!("{what}: {msg} (column {c})"),
+        (l, c, Some(first)) => format!("{what}: {msg} (line {}, column {c})", first + l - 1),
+        (l, c, None) => format!("{what}: {msg} (line {l} of it, column {c})"),
     }
 }
 

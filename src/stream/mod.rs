@@ -11,7 +11,7 @@ pub mod sse;
 pub mod think;
 pub mod turn;
 
-pub(crate) use lenient::text as lenient_text;
+pub(crate) use lenient::{json_problem_at, text as lenient_text};
 
 pub use assemble::ChatAssembler;
 pub use sse::{decode_all, SseDecoder, SseEvent, SseMessage};
