@@ -206,6 +206,25 @@ fn sources_point_at_the_input() {
     }
 }
 
+/// A capture cut anywhere (a dropped connection, a partial copy) still reads: no panic,
+/// sources inside the input, and what was complete before the cut is kept.
+#[test]
+fn every_cut_of_every_fixture_reads_in_every_format() {
+    for path in fixtures() {
+        let bytes = fs::read(&path).unwrap();
+        let format = ingest::detect(&bytes);
+        for at in (0..=bytes.len()).step_by(13) {
+            let cut = &bytes[..at];
+            for f in [format, Format::Text, Format::Sse, Format::Jsonl] {
+                let t = ingest::parse(cut, f);
+                let inside = |r: &std::ops::Range<usize>| r.start <= r.end && r.end <= at;
+                assert!(t.messages.iter().all(|m| inside(&m.source)), "{} cut at {at} as {f}", path.display());
+                assert!(t.diagnostics.iter().all(|d| inside(&d.range)), "{} cut at {at} as {f}", path.display());
+            }
+        }
+    }
+}
+
 #[test]
 fn binary_input_gets_one_clear_message() {
     let (_, t) = read("binary.bin");

@@ -51,6 +51,8 @@ mod tests {
         assert_eq!((s.comments, s.errors.as_slice(), s.saw_done), (1, &["upstream timed out".to_string()][..], false));
         assert_eq!(t.messages[0].text, "Hi");
         assert!(t.diagnostics.is_empty());
+        let t = parse(b"data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"multi-line\"}}]}\n\n");
+        assert_eq!(t.messages[0].text, "multi-line");
         let t = parse(b"");
         assert!(t.messages.is_empty());
         assert!(t.diagnostics[0].message.starts_with("the stream is empty"));
