@@ -311,3 +311,61 @@ mod tests {
         assert!(!info.saw_done);
     }
 }
+
+/// Property: however a reply is cut into chunks, the assembler rebuilds the same turn as from
+/// one chunk holding it all.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::ChatAssembler;
+    use proptest::prelude::*;
+
+    fn text() -> impl Strategy<Value = String> {
+        let pieces = vec!["<think>", "</think>", "<", "the ", "loop ", "\n", "é", "😀", "\"", "\\"];
+        prop::collection::vec(prop::sample::select(pieces), 0..30).prop_map(|v| v.concat())
+    }
+
+    fn chunk(field: &str, piece: &str) -> String {
+        let piece = serde_json::to_string(piece).unwrap_or_default();
+        format!(r#"{{"choices":[{{"index":0,"delta":{{"{field}":{piece}}}}}]}}"#)
+    }
+
+    fn assemble(reasoning: &[&str], content: &[&str]) -> (String, String) {
+        let mut a = ChatAssembler::new();
+        for p in reasoning {
+            let _ = a.push(&chunk("reasoning_content", p), 0..1);
+        }
+        for p in content {
+            let _ = a.push(&chunk("content", p), 1..2);
+        }
+        let (turns, _) = a.finish();
+        turns.into_iter().next().map(|t| (t.reasoning, t.content)).unwrap_or_default()
+    }
+
+    fn cut<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+        let mut cuts: Vec<usize> =
+            cuts.iter().map(|c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+        cuts.sort_unstable();
+        cuts.push(text.len());
+        let mut from = 0;
+        cuts.into_iter()
+            .map(|c| {
+                let p = &text[from..c];
+                from = c;
+                p
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn chunking_does_not_change_the_turn(
+            reasoning in text(),
+            content in text(),
+            rc in prop::collection::vec(any::<usize>(), 0..5),
+            cc in prop::collection::vec(any::<usize>(), 0..8),
+        ) {
+            let whole = assemble(&[&reasoning], &[&content]);
+            prop_assert_eq!(assemble(&cut(&reasoning, &rc), &cut(&content, &cc)), whole);
+        }
+    }
+}

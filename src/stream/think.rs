@@ -191,3 +191,49 @@ mod tests {
         assert_eq!((r.as_str(), c.as_str()), ("abc", "d"));
     }
 }
+
+/// The naive twin: the same rules read off the whole text with `find`, and the property test
+/// that piecewise feeding, cut anywhere, agrees with it.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::{ThinkSplitter, CLOSE, OPEN};
+    use proptest::prelude::*;
+
+    fn naive(text: &str) -> (String, String) {
+        let open = text.find(OPEN).filter(|&o| text[..o].trim().is_empty());
+        let close = text.find(CLOSE);
+        match (open, close) {
+            (Some(o), c) if c.is_none_or(|c| o < c) => {
+                let after = &text[o + OPEN.len()..];
+                match after.find(CLOSE) {
+                    Some(k) => (after[..k].to_string(), text[..o].to_string() + &after[k + CLOSE.len()..]),
+                    None => (after.to_string(), text[..o].to_string()),
+                }
+            }
+            (_, Some(c)) => (text[..c].to_string(), text[c + CLOSE.len()..].to_string()),
+            _ => (String::new(), text.to_string()),
+        }
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        let pieces = vec!["<think>", "</think>", "<", "</", "</th", "<thi", "think>", ">", " ", "\n", "a", "é", "bc"];
+        prop::collection::vec(prop::sample::select(pieces), 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn piecewise_equals_naive(text in text(), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+            cuts.sort_unstable();
+            let (mut r, mut c) = (String::new(), String::new());
+            let mut s = ThinkSplitter::new();
+            let mut from = 0;
+            for cut in cuts.into_iter().chain(std::iter::once(text.len())) {
+                s.feed(&text[from..cut], &mut r, &mut c);
+                from = cut;
+            }
+            s.finish(&mut r, &mut c);
+            prop_assert_eq!((r, c), naive(&text));
+        }
+    }
+}
