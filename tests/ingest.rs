@@ -100,7 +100,7 @@ fn every_fixture_matches_its_golden_transcript() {
     for path in &all {
         check(path);
     }
-    assert!(all.len() >= 17, "expected the fixtures under {DIR}, found {}", all.len());
+    assert!(all.len() >= 19, "expected the fixtures under {DIR}, found {}", all.len());
 }
 
 #[test]
@@ -111,9 +111,11 @@ fn each_fixture_is_detected_as_its_format() {
         ("binary.bin", Format::Binary),
         ("chat.json", Format::OpenaiJson),
         ("chat_array.json", Format::OpenaiJson),
+        ("chunks.jsonl", Format::Jsonl),
         ("claude_session.jsonl", Format::SessionJsonl),
         ("deepseek_reasoning_loop.sse", Format::Sse),
         ("llamacpp.sse", Format::Sse),
+        ("no_blank_lines.sse", Format::Sse),
         ("ollama.ndjson", Format::OllamaNdjson),
         ("ollama_v1.sse", Format::Sse),
         ("openai_midstream_error.sse", Format::Sse),

@@ -7,12 +7,13 @@
 //! recorded.
 
 use super::builder::{Builder, Origin};
+use super::chat_sse::JOINED;
 use super::transcript::Transcript;
 use super::Format;
 use crate::stream::lenient_text;
 use crate::stream::openai_wire::{error_text, json_text, UsageIn};
 use crate::stream::turn::widen;
-use crate::stream::{decode_all, SseEvent, StreamInfo, ToolCall, Turn, Usage};
+use crate::stream::{decode_all, split_joined, SseEvent, StreamInfo, ToolCall, Turn, Usage};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -191,19 +192,28 @@ pub fn parse(input: &[u8]) -> Transcript {
     for event in decode_all(input) {
         match event {
             SseEvent::Message(m) => {
-                let ev = match serde_json::from_str::<Event>(&m.data) {
-                    Ok(ev) => ev,
-                    Err(e) => {
+                let at = Origin::new(m.range.clone(), Some(m.line));
+                let parts = split_joined(&m.data);
+                if parts.is_some() {
+                    b.diag(at.clone(), JOINED);
+                }
+                // Run-together events lost their names: their data's `type` says.
+                let name = if parts.is_some() { None } else { m.event.as_deref() };
+                for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                    let ev = match serde_json::from_str::<Event>(data) {
+                        Ok(ev) => ev,
+                        Err(e) => {
+                            r.info.chunks += 1;
+                            b.json_diag(at.clone(), "event is not an Anthropic event", &e);
+                            continue;
+                        }
+                    };
+                    if ev.kind.as_deref().or(name) == Some("ping") {
+                        r.info.comments += 1;
+                    } else {
                         r.info.chunks += 1;
-                        b.json_diag(Origin::new(m.range, Some(m.line)), "event is not an Anthropic event", &e);
-                        continue;
+                        r.event(ev, name, m.range.clone());
                     }
-                };
-                if ev.kind.as_deref().or(m.event.as_deref()) == Some("ping") {
-                    r.info.comments += 1;
-                } else {
-                    r.info.chunks += 1;
-                    r.event(ev, m.event.as_deref(), m.range);
                 }
             }
             SseEvent::Comment { .. } => r.info.comments += 1,

@@ -4,8 +4,10 @@
 //! as in OpenAI batch files, or top-level `messages`, or a `prompt` string) and the response
 //! (`response`, `response.body` as in batch output, `completion`, `output`: a chat completion,
 //! an Ollama reply, or a plain string), or be a bare chat completion. Every request message
-//! and every reply becomes messages of that conversation, in order. A bad line is one
-//! diagnostic; the other lines are still read.
+//! and every reply becomes messages of that conversation, in order. Lines that are streamed
+//! chunks (`chat.completion.chunk`: a stream saved as JSON lines) are assembled into one more
+//! conversation, with its stream info. A bad line is one diagnostic; the other lines are
+//! still read.
 
 use super::builder::{Builder, Origin};
 use super::lines::jsonl_lines;
@@ -14,12 +16,17 @@ use super::transcript::{Channel, Transcript};
 use super::Format;
 use crate::stream::lenient_text;
 use crate::stream::openai_wire::{Choice, Completion, MessageIn, UsageIn};
+use crate::stream::ChatAssembler;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
 
 #[derive(Default, Deserialize)]
 struct Record {
+    #[serde(default)]
+    object: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
     #[serde(default)]
     request: Option<Request>,
     #[serde(default)]
@@ -125,15 +132,27 @@ impl Response {
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::Jsonl);
     let mut conversation = 0;
+    let mut chunks: Option<ChatAssembler> = None;
     for (line_no, range) in jsonl_lines(input) {
         let at = Origin::new(range.clone(), Some(line_no));
-        let record = match serde_json::from_slice::<Record>(&input[range]) {
+        let record = match serde_json::from_slice::<Record>(&input[range.clone()]) {
             Ok(r) => r,
             Err(e) => {
                 b.json_diag(at, "not a request/response record", &e);
                 continue;
             }
         };
+        if record.object.as_deref().is_some_and(|o| o.starts_with("chat.completion.chunk")) {
+            let c = Completion {
+                model: record.model,
+                choices: record.choices,
+                usage: record.usage,
+                error: record.error,
+                detail: None,
+            };
+            chunks.get_or_insert_with(ChatAssembler::new).push_completion(c, range);
+            continue;
+        }
         let first = b.t.messages.len();
         let errors = b.t.diagnostics.len();
         let (messages, prompt) = match (record.request.or(record.body), record.messages, record.prompt) {
@@ -159,7 +178,8 @@ pub fn parse(input: &[u8]) -> Transcript {
                 choices: record.choices,
                 usage: record.usage,
                 error: record.error,
-                ..Completion::default()
+                model: record.model,
+                detail: None,
             }),
             None => None,
         };
@@ -177,6 +197,15 @@ pub fn parse(input: &[u8]) -> Transcript {
         } else if b.t.diagnostics.len() == errors {
             b.diag(at, "no request messages or response text in this record");
         }
+    }
+    if let Some(a) = chunks {
+        let (turns, info) = a.finish();
+        let whole = Origin::new(0..input.len(), Some(1));
+        for turn in turns {
+            b.turn((conversation, 0), turn, &whole);
+            conversation += 1;
+        }
+        b.t.stream = Some(info);
     }
     b.finish()
 }
@@ -219,5 +248,18 @@ oops
         let lines: Vec<Option<usize>> = t.diagnostics.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![Some(3), Some(6)]);
         assert_eq!(t.messages[2].line, Some(2));
+    }
+
+    #[test]
+    fn streamed_chunks_saved_as_lines_are_assembled() {
+        let input = br#"{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":"r"}}]}
+{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"}}]}
+{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}]}
+"#;
+        let t = parse(input);
+        assert_eq!(summary(&t), vec!["0.0 assistant reasoning \"r\"", "0.0 assistant content \"ab\""]);
+        let s = t.stream.unwrap();
+        assert_eq!((s.chunks, s.finish_reason.as_deref()), (3, Some("stop")));
+        assert_eq!(t.messages[1].source, 93..281);
     }
 }

@@ -1,10 +1,15 @@
 //! OpenAI chat-completion SSE captures (vLLM, SGLang, llama.cpp, Ollama `/v1`, OpenRouter,
 //! DeepSeek…): the SSE decoder feeds the delta assembler; each choice is a conversation.
+//! A capture saved without the blank lines between events is read line by line (with a note).
 
 use super::builder::{Builder, Origin};
 use super::transcript::Transcript;
 use super::Format;
-use crate::stream::{decode_all, ChatAssembler, SseEvent};
+use crate::stream::{decode_all, split_joined, ChatAssembler, SseEvent};
+
+/// The note for a capture whose events were run together.
+pub const JOINED: &str =
+    "events are not separated by blank lines (the capture lost them?): each data line is read as its own event";
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::Sse);
@@ -12,11 +17,20 @@ pub fn parse(input: &[u8]) -> Transcript {
     for event in decode_all(input) {
         match event {
             SseEvent::Message(m) => {
+                let at = Origin::new(m.range.clone(), Some(m.line));
                 let plain_error = m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{');
                 if plain_error {
                     a.error(m.data);
-                } else if let Err(e) = a.push(&m.data, m.range.clone()) {
-                    b.diag(Origin::new(m.range, Some(m.line)), e);
+                    continue;
+                }
+                let parts = split_joined(&m.data);
+                if parts.is_some() {
+                    b.diag(at.clone(), JOINED);
+                }
+                for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                    if let Err(e) = a.push(data, m.range.clone()) {
+                        b.diag(at.clone(), e);
+                    }
                 }
             }
             SseEvent::Comment { .. } => a.comment(),
@@ -53,6 +67,9 @@ mod tests {
         assert!(t.diagnostics.is_empty());
         let t = parse(b"data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"multi-line\"}}]}\n\n");
         assert_eq!(t.messages[0].text, "multi-line");
+        let t = parse(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\ndata: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\ndata: [DONE]\n");
+        assert_eq!((t.messages[0].text.as_str(), t.stream.as_ref().unwrap().saw_done), ("ab", true));
+        assert_eq!(t.diagnostics.len(), 1);
         let t = parse(b"");
         assert!(t.messages.is_empty());
         assert!(t.diagnostics[0].message.starts_with("the stream is empty"));

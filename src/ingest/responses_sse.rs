@@ -7,12 +7,13 @@
 //! recorded.
 
 use super::builder::{Builder, Origin};
+use super::chat_sse::JOINED;
 use super::transcript::Transcript;
 use super::Format;
 use crate::stream::lenient_text;
 use crate::stream::openai_wire::{error_text, UsageIn};
 use crate::stream::turn::widen;
-use crate::stream::{decode_all, SseEvent, StreamInfo, ToolCall, Turn};
+use crate::stream::{decode_all, split_joined, SseEvent, StreamInfo, ToolCall, Turn};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -168,10 +169,19 @@ pub fn parse(input: &[u8]) -> Transcript {
     for event in decode_all(input) {
         match event {
             SseEvent::Message(m) => {
-                r.info.chunks += 1;
-                match serde_json::from_str::<Event>(&m.data) {
-                    Ok(ev) => r.event(ev, m.event.as_deref(), m.range),
-                    Err(e) => b.json_diag(Origin::new(m.range, Some(m.line)), "event is not a Responses event", &e),
+                let at = Origin::new(m.range.clone(), Some(m.line));
+                let parts = split_joined(&m.data);
+                if parts.is_some() {
+                    b.diag(at.clone(), JOINED);
+                }
+                // Run-together events lost their names: their data's `type` says.
+                let name = if parts.is_some() { None } else { m.event.as_deref() };
+                for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                    r.info.chunks += 1;
+                    match serde_json::from_str::<Event>(data) {
+                        Ok(ev) => r.event(ev, name, m.range.clone()),
+                        Err(e) => b.json_diag(at.clone(), "event is not a Responses event", &e),
+                    }
                 }
             }
             SseEvent::Comment { .. } => r.info.comments += 1,

@@ -45,15 +45,20 @@ impl ChatAssembler {
             self.info.saw_done = true;
             return Ok(());
         }
-        self.info.chunks += 1;
-        let chunk: Completion =
-            serde_json::from_str(data).map_err(|e| json_problem("chunk is not a chat-completion chunk", &e))?;
+        let chunk: Completion = match serde_json::from_str(data) {
+            Ok(c) => c,
+            Err(e) => {
+                self.info.chunks += 1;
+                return Err(json_problem("chunk is not a chat-completion chunk", &e));
+            }
+        };
         self.push_completion(chunk, source);
         Ok(())
     }
 
-    /// Reads an already parsed chunk, or a whole non-streamed completion.
+    /// Reads an already parsed chunk (or a whole non-streamed completion).
     pub fn push_completion(&mut self, chunk: Completion, source: Range<usize>) {
+        self.info.chunks += 1;
         if let Some(e) = chunk.error.as_ref().or(chunk.detail.as_ref()) {
             self.info.errors.push(error_text(e));
         }

@@ -248,6 +248,19 @@ impl SseDecoder {
     }
 }
 
+/// The lines of a `data` value that is really several events' payloads run together: a
+/// capture saved without the blank lines between events joins every `data:` line into one
+/// event. `Some` when there are at least two lines and each is a JSON object or `[DONE]`
+/// (a JSON value spread over several `data:` lines has lines that are not).
+pub fn split_joined(data: &str) -> Option<Vec<&str>> {
+    if !data.contains('\n') {
+        return None;
+    }
+    let lines: Vec<&str> = data.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let whole = |l: &&str| (l.starts_with('{') && l.ends_with('}')) || *l == "[DONE]";
+    (lines.len() >= 2 && lines.iter().all(whole)).then_some(lines)
+}
+
 /// Decodes a whole input at once (one `feed`, then `finish`).
 pub fn decode_all(bytes: &[u8]) -> Vec<SseEvent> {
     let mut d = SseDecoder::new();
@@ -341,6 +354,13 @@ mod tests {
         let got = decode_all(b"{\"x\":1}\ndata: a\n\n");
         assert!(matches!(&got[0], SseEvent::Problem { line: 1, .. }));
         assert_eq!(got[1], msg("a", 0..16, 1));
+    }
+
+    #[test]
+    fn joined_payloads_are_split_only_when_each_line_is_whole() {
+        assert_eq!(split_joined("{\"a\":1}\n{\"b\":2}\n[DONE]"), Some(vec!["{\"a\":1}", "{\"b\":2}", "[DONE]"]));
+        assert_eq!(split_joined("{\"a\":\n1}"), None);
+        assert_eq!(split_joined("{\"a\":1}"), None);
     }
 
     #[test]
