@@ -13,7 +13,7 @@ use super::Format;
 use crate::stream::lenient_text;
 use crate::stream::openai_wire::{error_text, json_text, UsageIn};
 use crate::stream::turn::widen;
-use crate::stream::{decode_all, split_joined, SseEvent, StreamInfo, ToolCall, Turn, Usage};
+use crate::stream::{for_each_event, split_joined, SseEvent, StreamInfo, ToolCall, Turn, Usage};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -189,37 +189,35 @@ impl Reader {
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::AnthropicSse);
     let mut r = Reader::default();
-    for event in decode_all(input) {
-        match event {
-            SseEvent::Message(m) => {
-                let at = Origin::new(m.range.clone(), Some(m.line));
-                let parts = split_joined(&m.data);
-                if parts.is_some() {
-                    b.diag(at.clone(), JOINED);
-                }
-                // Run-together events lost their names: their data's `type` says.
-                let name = if parts.is_some() { None } else { m.event.as_deref() };
-                for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                    let ev = match serde_json::from_str::<Event>(data) {
-                        Ok(ev) => ev,
-                        Err(e) => {
-                            r.info.chunks += 1;
-                            b.json_diag(at.clone(), "event is not an Anthropic event", &e);
-                            continue;
-                        }
-                    };
-                    if ev.kind.as_deref().or(name) == Some("ping") {
-                        r.info.comments += 1;
-                    } else {
+    for_each_event(input, |event| match event {
+        SseEvent::Message(m) => {
+            let at = Origin::new(m.range.clone(), Some(m.line));
+            let parts = split_joined(&m.data);
+            if parts.is_some() {
+                b.diag(at.clone(), JOINED);
+            }
+            // Run-together events lost their names: their data's `type` says.
+            let name = if parts.is_some() { None } else { m.event.as_deref() };
+            for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                let ev = match serde_json::from_str::<Event>(data) {
+                    Ok(ev) => ev,
+                    Err(e) => {
                         r.info.chunks += 1;
-                        r.event(ev, name, m.range.clone());
+                        b.json_diag(at.clone(), "event is not an Anthropic event", &e);
+                        continue;
                     }
+                };
+                if ev.kind.as_deref().or(name) == Some("ping") {
+                    r.info.comments += 1;
+                } else {
+                    r.info.chunks += 1;
+                    r.event(ev, name, m.range.clone());
                 }
             }
-            SseEvent::Comment { .. } => r.info.comments += 1,
-            SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
         }
-    }
+        SseEvent::Comment { .. } => r.info.comments += 1,
+        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
+    });
     r.info.finish_reason = r.turn.finish_reason.clone();
     if r.info.chunks == 0 {
         b.diag(Origin::new(0..input.len(), Some(1)), "the stream holds no event");

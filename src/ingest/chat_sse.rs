@@ -5,7 +5,7 @@
 use super::builder::{Builder, Origin};
 use super::transcript::Transcript;
 use super::Format;
-use crate::stream::{decode_all, split_joined, ChatAssembler, SseEvent};
+use crate::stream::{for_each_event, split_joined, ChatAssembler, SseEvent};
 
 /// The note for a capture whose events were run together.
 pub const JOINED: &str =
@@ -14,29 +14,27 @@ pub const JOINED: &str =
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::Sse);
     let mut a = ChatAssembler::new();
-    for event in decode_all(input) {
-        match event {
-            SseEvent::Message(m) => {
-                let at = Origin::new(m.range.clone(), Some(m.line));
-                let plain_error = m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{');
-                if plain_error {
-                    a.error(m.data);
-                    continue;
-                }
-                let parts = split_joined(&m.data);
-                if parts.is_some() {
-                    b.diag(at.clone(), JOINED);
-                }
-                for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                    if let Err(e) = a.push(data, m.range.clone()) {
-                        b.diag(at.clone(), e);
-                    }
+    for_each_event(input, |event| match event {
+        SseEvent::Message(m) => {
+            let at = Origin::new(m.range.clone(), Some(m.line));
+            let plain_error = m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{');
+            if plain_error {
+                a.error(m.data);
+                return;
+            }
+            let parts = split_joined(&m.data);
+            if parts.is_some() {
+                b.diag(at.clone(), JOINED);
+            }
+            for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                if let Err(e) = a.push(data, m.range.clone()) {
+                    b.diag(at.clone(), e);
                 }
             }
-            SseEvent::Comment { .. } => a.comment(),
-            SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
         }
-    }
+        SseEvent::Comment { .. } => a.comment(),
+        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
+    });
     let (turns, info) = a.finish();
     if input.iter().all(u8::is_ascii_whitespace) {
         b.diag(

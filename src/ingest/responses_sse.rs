@@ -13,7 +13,7 @@ use super::Format;
 use crate::stream::lenient_text;
 use crate::stream::openai_wire::{error_text, UsageIn};
 use crate::stream::turn::widen;
-use crate::stream::{decode_all, split_joined, SseEvent, StreamInfo, ToolCall, Turn};
+use crate::stream::{for_each_event, split_joined, SseEvent, StreamInfo, ToolCall, Turn};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -166,28 +166,26 @@ pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::ResponsesSse);
     let mut r = Reader::default();
     r.turn.role = Some("assistant".into());
-    for event in decode_all(input) {
-        match event {
-            SseEvent::Message(m) => {
-                let at = Origin::new(m.range.clone(), Some(m.line));
-                let parts = split_joined(&m.data);
-                if parts.is_some() {
-                    b.diag(at.clone(), JOINED);
-                }
-                // Run-together events lost their names: their data's `type` says.
-                let name = if parts.is_some() { None } else { m.event.as_deref() };
-                for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                    r.info.chunks += 1;
-                    match serde_json::from_str::<Event>(data) {
-                        Ok(ev) => r.event(ev, name, m.range.clone()),
-                        Err(e) => b.json_diag(at.clone(), "event is not a Responses event", &e),
-                    }
+    for_each_event(input, |event| match event {
+        SseEvent::Message(m) => {
+            let at = Origin::new(m.range.clone(), Some(m.line));
+            let parts = split_joined(&m.data);
+            if parts.is_some() {
+                b.diag(at.clone(), JOINED);
+            }
+            // Run-together events lost their names: their data's `type` says.
+            let name = if parts.is_some() { None } else { m.event.as_deref() };
+            for data in parts.unwrap_or_else(|| vec![&m.data]) {
+                r.info.chunks += 1;
+                match serde_json::from_str::<Event>(data) {
+                    Ok(ev) => r.event(ev, name, m.range.clone()),
+                    Err(e) => b.json_diag(at.clone(), "event is not a Responses event", &e),
                 }
             }
-            SseEvent::Comment { .. } => r.info.comments += 1,
-            SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
         }
-    }
+        SseEvent::Comment { .. } => r.info.comments += 1,
+        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
+    });
     r.info.finish_reason = r.turn.finish_reason.clone();
     if r.info.chunks == 0 {
         b.diag(Origin::new(0..input.len(), Some(1)), "the stream holds no event");

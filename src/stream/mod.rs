@@ -14,6 +14,6 @@ pub mod turn;
 pub(crate) use lenient::{json_problem_at, text as lenient_text};
 
 pub use assemble::ChatAssembler;
-pub use sse::{decode_all, split_joined, SseDecoder, SseEvent, SseMessage};
+pub use sse::{decode_all, for_each_event, split_joined, SseDecoder, SseEvent, SseMessage};
 pub use think::{split_think, ThinkSplitter};
 pub use turn::{StreamInfo, ToolCall, Turn, Usage};
