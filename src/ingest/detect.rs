@@ -5,7 +5,7 @@
 
 use super::format::Format;
 use super::lines::jsonl_lines;
-use crate::stream::{SseDecoder, SseEvent};
+use crate::stream::{split_joined, SseDecoder, SseEvent};
 use serde::Deserialize;
 
 /// How much of the input the binary check and the SSE sniffing look at.
@@ -190,7 +190,8 @@ fn json_flavor(body: &[u8]) -> Format {
     }
 }
 
-/// Which event stream: Responses, Anthropic, or OpenAI chat chunks (the default).
+/// Which event stream: Responses, Anthropic, or OpenAI chat chunks. `Text` when the lines
+/// that look like SSE fields carry no JSON (prose that happens to start with `data:` or `:`).
 fn sse_flavor(body: &[u8]) -> Format {
     #[derive(Deserialize)]
     struct Typed {
@@ -200,10 +201,25 @@ fn sse_flavor(body: &[u8]) -> Format {
     let mut d = SseDecoder::new();
     let mut events = d.feed(&body[..body.len().min(HEAD)]);
     events.extend(d.finish());
+    let (mut chat, mut comments, mut problems) = (false, 0, 0);
     for e in events.iter().take(64) {
-        let SseEvent::Message(m) = e else { continue };
-        let typed = serde_json::from_str::<Typed>(&m.data).ok().and_then(|t| t.kind);
-        let name = typed.as_deref().or(m.event.as_deref()).unwrap_or("");
+        let m = match e {
+            SseEvent::Message(m) => m,
+            SseEvent::Comment { .. } => {
+                comments += 1;
+                continue;
+            }
+            SseEvent::Problem { .. } => {
+                problems += 1;
+                continue;
+            }
+        };
+        let data = split_joined(&m.data).and_then(|lines| lines.first().copied()).unwrap_or(&m.data);
+        let Ok(typed) = serde_json::from_str::<Typed>(data) else {
+            chat |= data.trim() == "[DONE]";
+            continue;
+        };
+        let name = typed.kind.as_deref().or(m.event.as_deref()).unwrap_or("");
         if name.starts_with("response.") {
             return Format::ResponsesSse;
         }
@@ -213,11 +229,14 @@ fn sse_flavor(body: &[u8]) -> Format {
         ) {
             return Format::AnthropicSse;
         }
-        if m.data.trim_start().starts_with('{') && name.is_empty() {
-            return Format::Sse;
-        }
+        chat = true;
     }
-    Format::Sse
+    // Only keep-alive comments (a stream that never got to its first chunk) is still a stream.
+    if chat || (comments > 0 && problems == 0) {
+        Format::Sse
+    } else {
+        Format::Text
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +251,10 @@ mod tests {
             ("{ not json at all", Format::Text),
             ("\u{feff}data: {\"choices\":[]}\n\n", Format::Sse),
             (": keep-alive\n\ndata: {}\n\n", Format::Sse),
+            (": keep-alive\n\n", Format::Sse),
+            ("data: the new oil, they said.\nAnd so on.\n", Format::Text),
+            (":) fine\nthanks\n", Format::Text),
+            ("data: {\"choices\":[]}\ndata: {\"choices\":[]}\n", Format::Sse),
             ("event: response.created\ndata: {}\n\n", Format::ResponsesSse),
             ("data: {\"type\":\"message_start\"}\n\n", Format::AnthropicSse),
             ("event: ping\ndata: {\"type\": \"ping\"}\n\nevent: message_start\ndata: {}\n\n", Format::AnthropicSse),
