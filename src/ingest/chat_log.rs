@@ -185,10 +185,12 @@ pub fn parse(input: &[u8]) -> Transcript {
         };
         if let Some(c) = response {
             let mut choice_conv = conversation;
-            // Several choices are alternatives at the same turn of the same conversation.
+            // push_completion numbers choices as conversations; here they stay in the record's
+            // conversation, as consecutive turns (so two choices are never analysed combined).
             let before = b.t.messages.len();
             push_completion(&mut b, c, &mut choice_conv, index, &at);
             for m in &mut b.t.messages[before..] {
+                m.index = index + (m.conversation - conversation);
                 m.conversation = conversation;
             }
         }
@@ -229,6 +231,7 @@ oops
 {"messages":[{"role":"system","content":[{"type":"text","text":"s"}]},{"role":"tool","content":"r"}],"response":"a3"}
 {"prompt":"p","response":{"message":{"role":"assistant","content":"a4","thinking":"t4"},"done":true}}
 {"unrelated":1}
+{"messages":[{"role":"user","content":"q"}],"response":{"choices":[{"index":1,"message":{"content":"y"}},{"index":0,"message":{"content":"x"}}]}}
 "#;
         let t = parse(input);
         assert_eq!(
@@ -243,6 +246,9 @@ oops
                 "3.0 user content \"p\"",
                 "3.1 assistant reasoning \"t4\"",
                 "3.1 assistant content \"a4\"",
+                "4.0 user content \"q\"",
+                "4.1 assistant content \"x\"",
+                "4.2 assistant content \"y\"",
             ]
         );
         let lines: Vec<Option<usize>> = t.diagnostics.iter().map(|d| d.line).collect();
