@@ -3,7 +3,7 @@
 //! answer shows up as the reasoning message's FAIL. The overall verdict is the worst one.
 
 use super::transcript::{Channel, Transcript};
-use crate::analyze::{analyze, Report, Verdict};
+use crate::analyze::{analyze, Metric, Report, Verdict};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -27,18 +27,70 @@ pub struct TranscriptReport {
 }
 
 impl TranscriptReport {
-    /// The reports, worst verdict first; at equal verdicts single messages come before
-    /// combined ones (they point at the culprit), then input order.
+    /// Indices into `reports`, worst verdict first; at equal verdicts single messages come
+    /// before combined ones (they point at the culprit), then input order.
+    pub fn worst_first_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.reports.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(self.reports[i].report.verdict), self.reports[i].combined));
+        order
+    }
+
+    /// The reports in [`Self::worst_first_order`].
     pub fn worst_first(&self) -> Vec<&MessageReport> {
-        let mut out: Vec<&MessageReport> = self.reports.iter().collect();
-        out.sort_by_key(|r| (std::cmp::Reverse(r.report.verdict), r.combined));
-        out
+        self.worst_first_order().into_iter().map(|i| &self.reports[i]).collect()
     }
 
     /// The report that sets the overall verdict.
     pub fn worst(&self) -> Option<&MessageReport> {
         self.worst_first().into_iter().next()
     }
+
+    /// One table row per report, worst first: what the page's message table and the CLI's
+    /// per-message output show. `t` must be the transcript these reports were made from.
+    pub fn rows(&self, t: &Transcript) -> Vec<MessageRow> {
+        self.worst_first_order()
+            .into_iter()
+            .filter_map(|i| {
+                let r = &self.reports[i];
+                let first = t.messages.get(*r.messages.first()?)?;
+                let tripped =
+                    r.report.checks.iter().filter(|c| c.level == r.report.verdict && c.level != Verdict::Pass);
+                Some(MessageRow {
+                    report: i,
+                    conversation: first.conversation,
+                    index: first.index,
+                    line: first.line,
+                    role: first.role.clone(),
+                    channel: if r.combined { "combined" } else { first.channel.as_str() },
+                    name: first.name.clone(),
+                    bytes: r.report.bytes,
+                    verdict: r.report.verdict,
+                    tripped: tripped.map(|c| c.metric).next(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// One row of the per-message table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessageRow {
+    /// Index into [`TranscriptReport::reports`] (for the full analysis of the row).
+    pub report: usize,
+    pub conversation: usize,
+    pub index: usize,
+    /// 1-based line of the message in the input.
+    pub line: Option<usize>,
+    pub role: String,
+    /// `reasoning`, `content`, `tool`, or `combined` (reasoning + content of one reply).
+    pub channel: &'static str,
+    /// The tool's name, for tool calls and results.
+    pub name: Option<String>,
+    /// Size of the analysed text in UTF-8 bytes.
+    pub bytes: usize,
+    pub verdict: Verdict,
+    /// The first metric (in [`Metric::ALL`] order) at the verdict's level; `None` for PASS.
+    pub tripped: Option<Metric>,
 }
 
 /// Analyses every message of `t` (identical texts once: request logs repeat their history)
@@ -106,6 +158,17 @@ mod tests {
         assert!(r.reports[2].combined);
         let worst = r.worst().unwrap();
         assert_eq!((worst.messages.as_slice(), worst.combined), (&[0][..], false));
+        let rows = r.rows(&t);
+        let got: Vec<(&str, Verdict, Option<Metric>, usize)> =
+            rows.iter().map(|row| (row.channel, row.verdict, row.tripped, row.report)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("reasoning", Verdict::Fail, Some(Metric::Maxline), 0),
+                ("combined", Verdict::Fail, Some(Metric::Maxline), 2),
+                ("content", Verdict::Pass, None, 1),
+            ]
+        );
     }
 
     #[test]

@@ -40,7 +40,7 @@ mod transcript;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod fuzz;
 
-pub use analysis::{analyze_transcript, MessageReport, TranscriptReport};
+pub use analysis::{analyze_transcript, MessageReport, MessageRow, TranscriptReport};
 pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;
