@@ -1,0 +1,447 @@
+//! End-to-end: the built page (dist/, from scripts/build-page) served on 127.0.0.1, driven in
+//! real headless Chromium through chromedriver (fantoccini): paste → Analyze → verdict and spans.
+//!
+//! Run: `scripts/build-page && cargo test --test e2e -- --ignored --test-threads=1`
+//! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
+//! Each test starts its own file server, chromedriver and browser profile, and stops them even
+//! when it fails.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn pasted_line_loop_fails_with_one_span_per_line() {
+    let page = Page::open().await;
+    let text = format!("I will look into it.\n{}", "Let me check the config file again.\n".repeat(20));
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+
+    page.expect_verdict("FAIL").await;
+    let badge = page.text("#verdict").await;
+    assert!(badge.contains("FAIL"), "the badge says FAIL in words, got {badge:?}");
+    assert_eq!(page.text("#span-count").await, "20 highlighted spans");
+    assert_eq!(page.count(".span").await, 20, "one .span element per highlighted span");
+    assert_eq!(page.count(".span[data-kind=\"repeated_line\"]").await, 20);
+    let reasons = page.text(".reasons").await;
+    assert!(reasons.contains("maxline 20 ≥ 12"), "reasons name the tripped heuristic: {reasons}");
+    // The text box keeps what the user pasted.
+    assert_eq!(page.input_value().await, text);
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn ctrl_enter_analyses_and_coherent_text_passes() {
+    let page = Page::open().await;
+    let input = page.client.find(Locator::Css("#input")).await.expect("the text box");
+    input.click().await.expect("focus the text box");
+    input
+        .send_keys(
+            "Reclaim starts when free memory falls below the low watermark. The kernel then scans \
+             the inactive list, writes back dirty pages, and frees clean ones until the high \
+             watermark is reached again.",
+        )
+        .await
+        .expect("type into the text box");
+    let chord: String = [Key::Control, Key::Enter, Key::Null].into_iter().map(char::from).collect();
+    input.send_keys(&chord).await.expect("press Ctrl+Enter");
+
+    page.expect_verdict("PASS").await;
+    assert_eq!(page.text("#span-count").await, "0 highlighted spans");
+    assert_eq!(page.count(".span").await, 0);
+    assert!(page.text(".reasons").await.contains("No heuristic reached its WARN threshold"));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn empty_blank_and_short_inputs_get_a_message_not_a_verdict() {
+    let page = Page::open().await;
+    for (input, message) in [
+        ("", "The text box is empty"),
+        ("   \n\t  \n", "The text box holds only whitespace"),
+        ("hi there", "Too short to judge: 8 bytes"),
+    ] {
+        page.set_input(input).await;
+        page.click("#analyze").await;
+        page.wait_for_js(
+            &format!(
+                "const e = document.querySelector('#too-short'); return !!e && e.textContent.includes({message:?});"
+            ),
+            &format!("a too-short message {message:?}"),
+        )
+        .await;
+        assert_eq!(page.count("#verdict").await, 0, "no verdict badge for {input:?}");
+        assert_eq!(page.input_value().await, input, "the text box keeps {input:?}");
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn line_loop_sample_fails_and_the_users_text_can_be_restored() {
+    let page = Page::open().await;
+    let mine = "My own draft transcript, not to be lost.";
+    page.set_input(mine).await;
+    page.click("[data-sample=\"line-loop\"]").await;
+
+    page.expect_verdict("FAIL").await;
+    page.wait_for_js("return document.querySelector('#span-count')?.dataset.count === '200';", "200 spans").await;
+    assert_eq!(page.count(".span").await, 200);
+    assert!(page.input_value().await.starts_with("I will check the reclaim counters"));
+
+    page.click("#restore").await;
+    page.wait_for_js(&format!("return document.querySelector('#input').value === {mine:?};"), "the user's text back")
+        .await;
+    page.expect_verdict("PASS").await;
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_metric_row_scrolls_to_its_first_span_by_click_and_by_keyboard() {
+    let page = Page::open().await;
+    let preamble: String =
+        (1..=150).map(|i| format!("Line {i} of the preamble says something new about topic number {i}.\n")).collect();
+    page.set_input(&format!("{preamble}{}", "This line repeats itself.\n".repeat(20))).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+
+    let first = "document.querySelector('.span[data-kind=\"repeated_line\"]')";
+    let visible = format!(
+        "const r = {first}.getBoundingClientRect(); \
+         const box = document.getElementById('analysed-text').getBoundingClientRect(); \
+         return r.height > 0 && r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(innerHeight, box.bottom) + 1;"
+    );
+    page.settle_scrolling().await;
+    assert_eq!(page.js(&visible).await, json!(false), "the first repeated line starts out of view");
+
+    page.click("tr[data-metric=\"maxline\"]").await;
+    page.wait_for_js(&visible, "the first repeated line scrolled into view").await;
+    assert_eq!(page.js(&format!("return {first}.classList.contains('flash');")).await, json!(true));
+
+    // Back to the top, then the same with the keyboard.
+    page.js("window.scrollTo({top: 0, behavior: 'instant'}); \
+         document.getElementById('analysed-text').scrollTo({top: 0, behavior: 'instant'}); return null;")
+        .await;
+    page.wait_for_js(&format!("return !(() => {{ {visible} }})();"), "scrolled back to the top").await;
+    let row = page.client.find(Locator::Css("tr[data-metric=\"maxline\"]")).await.expect("the maxline row");
+    page.js("document.querySelector('tr[data-metric=\"maxline\"]').focus(); return null;").await;
+    row.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the row");
+    page.wait_for_js(&visible, "the first repeated line scrolled into view by keyboard").await;
+    page.close().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+
+/// A browser session on the served page, with everything it started.
+struct Page {
+    client: Client,
+    // Dropped after `client`, in this order: browser session, driver, profile dir, file server.
+    _driver: Driver,
+    _profile: TempDir,
+    _server: FileServer,
+}
+
+impl Page {
+    async fn open() -> Page {
+        let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+        assert!(
+            dist.join("index.html").is_file() && dist.join("pkg").is_dir(),
+            "{} has no built page: run scripts/build-page first",
+            dist.display()
+        );
+        let server = FileServer::start(dist);
+        let profile = TempDir::new("coherency-e2e-profile");
+        let driver = Driver::start();
+
+        let chrome = std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".to_string());
+        let args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".to_string(),
+            "--disable-gpu".to_string(),
+            "--disable-dev-shm-usage".to_string(),
+            "--disable-quic".to_string(),
+            "--no-first-run".to_string(),
+            "--disable-background-networking".to_string(),
+            "--disable-component-update".to_string(),
+            "--disable-sync".to_string(),
+            "--window-size=1280,900".to_string(),
+            format!("--user-data-dir={}", profile.0.display()),
+        ];
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome, "args": args }));
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+            .unwrap_or_else(|e| panic!("could not start a Chromium session through chromedriver: {e}"));
+
+        let page = Page { client, _driver: driver, _profile: profile, _server: server };
+        page.client.goto(&format!("http://127.0.0.1:{}/", page._server.port)).await.expect("load the page");
+        page.client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css("#analyze"))
+            .await
+            .expect("the app mounted (wasm loaded)");
+        page
+    }
+
+    async fn close(self) {
+        let Page { client, _driver, _profile, _server } = self;
+        let _ = client.close().await;
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Polls `script` (which returns a boolean) until it is true, for up to 10 s.
+    async fn wait_for_js(&self, script: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if self.client.execute(script, vec![]).await.ok() == Some(json!(true)) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the page has stopped (smooth-)scrolling, for up to 5 s.
+    async fn settle_scrolling(&self) {
+        let mut last = Value::Null;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            let now = self.js("return window.scrollY;").await;
+            if now == last {
+                return;
+            }
+            last = now;
+        }
+    }
+
+    /// Puts `text` in the text box as a paste would (value + input event).
+    async fn set_input(&self, text: &str) {
+        self.client
+            .execute(
+                "const t = document.getElementById('input'); t.value = arguments[0]; \
+                 t.dispatchEvent(new Event('input', {bubbles: true}));",
+                vec![json!(text)],
+            )
+            .await
+            .expect("set the text box");
+    }
+
+    async fn input_value(&self) -> String {
+        self.js("return document.getElementById('input').value;").await.as_str().unwrap_or_default().to_string()
+    }
+
+    async fn click(&self, css: &str) {
+        let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+        el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    async fn text(&self, css: &str) -> String {
+        let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+        el.text().await.unwrap_or_else(|e| panic!("text of {css}: {e}"))
+    }
+
+    async fn count(&self, css: &str) -> usize {
+        self.client.find_all(Locator::Css(css)).await.map(|v| v.len()).unwrap_or_else(|e| panic!("find {css}: {e}"))
+    }
+
+    /// Waits up to 10 s for the verdict badge to say `want` (its `data-verdict`).
+    async fn expect_verdict(&self, want: &str) {
+        let script = format!("return document.querySelector('#verdict')?.dataset.verdict === {want:?};");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.client.execute(&script, vec![]).await.ok() != Some(json!(true)) {
+            if Instant::now() > deadline {
+                let got = self.js("return document.querySelector('#verdict')?.dataset.verdict ?? null;").await;
+                panic!("expected verdict {want}, the page shows {got}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// chromedriver on a free loopback port, in its own process group so that the browsers it
+/// starts go with it.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        use std::os::unix::process::CommandExt;
+        let bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_string());
+        let port = free_port();
+        let child = Command::new(&bin)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("could not start chromedriver at {bin} (set CHROMEDRIVER): {e}"));
+        let driver = Driver { child, port };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen on port {port} within 15 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // The whole group: chromedriver and any browser a failed test left behind.
+        signal_group(self.child.id(), libc::SIGTERM);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        signal_group(self.child.id(), libc::SIGKILL);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `signal` to the process group led by `pid` (a child started with `process_group(0)`).
+fn signal_group(pid: u32, signal: libc::c_int) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return };
+    if pid > 1 {
+        // SAFETY: kill(2) takes plain integers; a negative pid names the group this test created.
+        unsafe {
+            libc::kill(-pid, signal);
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free loopback port")
+}
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(prefix: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let name = format!("{prefix}-{}-{}-{nanos}", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A tiny static file server for `root` on 127.0.0.1 (GET only, one thread per connection).
+struct FileServer {
+    port: u16,
+    stop: Arc<AtomicBool>,
+}
+
+impl FileServer {
+    fn start(root: PathBuf) -> FileServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the file server");
+        let port = listener.local_addr().expect("file server address").port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let root = root.clone();
+                std::thread::spawn(move || serve(stream, &root));
+            }
+        });
+        FileServer { port, stop }
+    }
+}
+
+impl Drop for FileServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+fn serve(mut stream: TcpStream, root: &Path) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut request = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 64 * 1024 {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&request);
+    let mut parts = head.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let path = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+    let rel = Path::new(path.trim_start_matches('/'));
+    let safe = rel.components().all(|c| matches!(c, Component::Normal(_)));
+    let body = if method == "GET" && safe { std::fs::read(root.join(rel)).ok() } else { None };
+    let response = match body {
+        Some(body) => {
+            let mut head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                mime(rel),
+                body.len()
+            )
+            .into_bytes();
+            head.extend_from_slice(&body);
+            head
+        }
+        None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+    };
+    let _ = stream.write_all(&response);
+}
+
+fn mime(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "json" => "application/json",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
