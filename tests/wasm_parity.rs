@@ -33,7 +33,12 @@ fn samples_get_the_verdicts_their_titles_promise() {
     let got: Vec<(&str, Verdict)> = samples().iter().map(|s| (s.id, analyze(&s.text).verdict)).collect();
     assert_eq!(
         got,
-        [("prose", Verdict::Pass), ("word-loop", Verdict::Fail), ("line-loop", Verdict::Fail), ("late-loop", Verdict::Fail)]
+        [
+            ("prose", Verdict::Pass),
+            ("word-loop", Verdict::Fail),
+            ("line-loop", Verdict::Fail),
+            ("late-loop", Verdict::Fail)
+        ]
     );
 }
 

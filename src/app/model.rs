@@ -49,7 +49,8 @@ impl Analysis {
             return None;
         }
         if self.text.trim().is_empty() {
-            let what = if self.text.is_empty() { "The text box is empty" } else { "The text box holds only whitespace" };
+            let what =
+                if self.text.is_empty() { "The text box is empty" } else { "The text box holds only whitespace" };
             return Some(format!("{what}: nothing to analyse yet. Paste a transcript above, or pick a sample."));
         }
         Some(
@@ -327,7 +328,10 @@ mod tests {
     fn wording() {
         let a = Analysis::new(1, Source::Input, "x".repeat(17_599));
         assert_eq!(measured_line(&a.report, None), "Analysed 17,599 bytes · 3 heuristics (seed thresholds)");
-        assert_eq!(measured_line(&a.report, Some(12.3)), "Analysed 17,599 bytes in 12 ms · 3 heuristics (seed thresholds)");
+        assert_eq!(
+            measured_line(&a.report, Some(12.3)),
+            "Analysed 17,599 bytes in 12 ms · 3 heuristics (seed thresholds)"
+        );
         assert_eq!(span_count_text(1), "1 highlighted span");
         assert_eq!(span_count_text(1200), "1,200 highlighted spans");
         assert_eq!(duration_text(0.0), "< 0.1 ms");

@@ -28,7 +28,11 @@ pub fn App() -> Html {
     let analyze_input = {
         let (dispatcher, input) = (state.dispatcher(), input.clone());
         Callback::from(move |()| {
-            dispatcher.dispatch(Action::Analyze { text: dom::textarea_value(&input), source: Source::Input, replaced: None })
+            dispatcher.dispatch(Action::Analyze {
+                text: dom::textarea_value(&input),
+                source: Source::Input,
+                replaced: None,
+            })
         })
     };
 
@@ -39,7 +43,11 @@ pub fn App() -> Html {
             let current = dom::textarea_value(&input);
             let replaced = worth_stashing(&current, &samples).then_some(current);
             dom::set_textarea_value(&input, &sample.text);
-            dispatcher.dispatch(Action::Analyze { text: sample.text.clone(), source: Source::Sample(sample.id), replaced });
+            dispatcher.dispatch(Action::Analyze {
+                text: sample.text.clone(),
+                source: Source::Sample(sample.id),
+                replaced,
+            });
         })
     };
 

@@ -16,7 +16,8 @@ pub struct Props {
 
 #[component]
 pub fn ChecksTable(props: &Props) -> Html {
-    let rows = props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
+    let rows =
+        props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
     html! {
         <table class="checks">
             <caption>{ "Heuristics" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
