@@ -1,10 +1,14 @@
 //! The SSE decoder is sans-IO: for every fixture under `tests/data/formats/`, splitting the
 //! input at every byte offset (two feeds), or feeding it one byte at a time, gives exactly
 //! the events of one feed. The chat assembler, fed those events as they come, rebuilds the
-//! same turns.
+//! same turns, whatever the dialect.
 #![cfg(not(target_arch = "wasm32"))]
 
-use coherency::stream::{decode_all, ChatAssembler, SseDecoder, SseEvent};
+use coherency::ingest::{self, Format};
+use coherency::stream::{
+    decode_all, AnthropicAssembler, Assembler, ChatAssembler, ResponsesAssembler, SseDecoder, SseEvent, StreamInfo,
+    Turn,
+};
 use std::fs;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
@@ -62,34 +66,40 @@ fn events_map_back_onto_the_input() {
     }
 }
 
-/// What a live view does: decode each network read, push each event into the assembler.
+/// What a live view does: decode each network read, push each event into the dialect's
+/// assembler as it completes. Any way of cutting the body gives the same replies.
 #[test]
 fn live_assembly_matches_whole_file_assembly() {
     for (name, bytes) in fixtures().into_iter().filter(|(n, _)| n.ends_with(".sse")) {
-        let assemble = |pieces: &[&[u8]]| {
-            let mut d = SseDecoder::new();
-            let mut a = ChatAssembler::new();
-            let mut take = |events: Vec<SseEvent>| {
-                for e in events {
-                    match e {
-                        SseEvent::Message(m) => {
-                            let _ = a.push(&m.data, m.range);
-                        }
-                        SseEvent::Comment { .. } => a.comment(),
-                        SseEvent::Problem { .. } => {}
-                    }
-                }
-            };
-            for p in pieces {
-                take(d.feed(p));
-            }
-            take(d.finish());
-            a.finish()
+        let check = |pieces: &[&[u8]]| match ingest::detect(&bytes) {
+            Format::AnthropicSse => format!("{:?}", live(AnthropicAssembler::new(), pieces)),
+            Format::ResponsesSse => format!("{:?}", live(ResponsesAssembler::new(), pieces)),
+            _ => format!("{:?}", live(ChatAssembler::new(), pieces)),
         };
-        let whole = assemble(&[&bytes]);
+        let whole = check(&[&bytes]);
         for size in [1, 7, 64] {
             let pieces: Vec<&[u8]> = bytes.chunks(size).collect();
-            assert_eq!(assemble(&pieces), whole, "{name} in pieces of {size}");
+            assert_eq!(check(&pieces), whole, "{name} in pieces of {size}");
         }
     }
+}
+
+fn live<A: Assembler>(mut a: A, pieces: &[&[u8]]) -> (Vec<Turn>, StreamInfo) {
+    let mut d = SseDecoder::new();
+    let mut take = |events: Vec<SseEvent>| {
+        for e in events {
+            match e {
+                SseEvent::Message(m) => {
+                    let _ = a.push_event(m.event.as_deref(), &m.data, m.range);
+                }
+                SseEvent::Comment { .. } => a.comment(),
+                SseEvent::Problem { .. } => {}
+            }
+        }
+    };
+    for p in pieces {
+        take(d.feed(p));
+    }
+    take(d.finish());
+    a.finish()
 }

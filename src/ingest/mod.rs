@@ -21,19 +21,17 @@
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
 mod analysis;
-mod anthropic_sse;
 mod builder;
 mod chat_json;
 mod chat_log;
-mod chat_sse;
 mod detect;
 mod format;
 mod json_scan;
 mod lines;
 mod ollama;
 mod openai;
-mod responses_sse;
 mod session_log;
+mod sse_capture;
 mod text;
 mod transcript;
 
@@ -46,14 +44,16 @@ pub use format::Format;
 pub use lines::LineIndex;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 
+use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
+
 /// Reads `input` as `format`. Never fails: problems are diagnostics in the transcript.
 pub fn parse(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),
         Format::OpenaiJson => chat_json::parse(input),
-        Format::Sse => chat_sse::parse(input),
-        Format::ResponsesSse => responses_sse::parse(input),
-        Format::AnthropicSse => anthropic_sse::parse(input),
+        Format::Sse => sse_capture::parse(input, format, ChatAssembler::new()),
+        Format::ResponsesSse => sse_capture::parse(input, format, ResponsesAssembler::new()),
+        Format::AnthropicSse => sse_capture::parse(input, format, AnthropicAssembler::new()),
         Format::OllamaNdjson => ollama::parse(input),
         Format::Jsonl => chat_log::parse(input),
         Format::SessionJsonl => session_log::parse(input),

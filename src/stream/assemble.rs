@@ -14,6 +14,7 @@
 //! Texts only grow, with one exception: a lone `</think>` moves the content so far into the
 //! reasoning (see [`ThinkSplitter`]).
 
+use super::assembler::Assembler;
 use super::lenient::json_problem;
 use super::openai_wire::{error_text, Completion, MessageIn, ToolCallIn};
 use super::think::ThinkSplitter;
@@ -164,6 +165,33 @@ impl ChatAssembler {
         if t.content.len() > c0 {
             widen(&mut t.content_source, source.clone());
         }
+    }
+}
+
+impl Assembler for ChatAssembler {
+    /// An `event: error` whose data is plain text is recorded as a stream error.
+    fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
+        if event == Some("error") && !data.trim_start().starts_with('{') {
+            self.error(data);
+            return Ok(());
+        }
+        self.push(data, source)
+    }
+
+    fn comment(&mut self) {
+        ChatAssembler::comment(self);
+    }
+
+    fn turns(&self) -> &[Turn] {
+        ChatAssembler::turns(self)
+    }
+
+    fn info(&self) -> &StreamInfo {
+        ChatAssembler::info(self)
+    }
+
+    fn finish(self) -> (Vec<Turn>, StreamInfo) {
+        ChatAssembler::finish(self)
     }
 }
 

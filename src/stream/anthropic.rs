@@ -1,19 +1,15 @@
-//! Anthropic Messages event streams: content blocks rebuilt into one assistant turn.
+//! The Anthropic Messages stream assembler: events in, one assistant [`Turn`] out.
 //!
 //! `thinking` blocks (`thinking_delta`) are reasoning, `text` blocks (`text_delta`) content,
 //! `tool_use` blocks (`input_json_delta` fragments) tool calls; several blocks of one kind are
 //! joined by a blank line. `message_delta` gives the stop reason and output tokens,
 //! `message_stop` ends the stream, `ping` events count as keep-alives, `error` events are
-//! recorded.
+//! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
 
-use super::builder::{Builder, Origin};
-use super::chat_sse::JOINED;
-use super::transcript::Transcript;
-use super::Format;
-use crate::stream::lenient_text;
-use crate::stream::openai_wire::{error_text, json_text, UsageIn};
-use crate::stream::turn::widen;
-use crate::stream::{for_each_event, split_joined, SseEvent, StreamInfo, ToolCall, Turn, Usage};
+use super::assembler::Assembler;
+use super::lenient::{json_problem, text as lenient_text};
+use super::openai_wire::{error_text, json_text, UsageIn};
+use super::turn::{widen, StreamInfo, ToolCall, Turn, Usage};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -75,15 +71,16 @@ struct Delta {
     stop_reason: Option<String>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Text,
     Thinking,
     Tool,
 }
 
-#[derive(Default)]
-struct Reader {
+/// Incremental assembler of Anthropic Messages events. See the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct AnthropicAssembler {
     turn: Turn,
     info: StreamInfo,
     /// `(index, kind)` of each block started.
@@ -93,7 +90,7 @@ struct Reader {
     last_text: Option<u64>,
 }
 
-impl Reader {
+impl AnthropicAssembler {
     fn append(&mut self, kind: Kind, index: u64, text: &str, range: Range<usize>) {
         if text.is_empty() {
             return;
@@ -186,43 +183,84 @@ impl Reader {
     }
 }
 
-pub fn parse(input: &[u8]) -> Transcript {
-    let mut b = Builder::new(input, Format::AnthropicSse);
-    let mut r = Reader::default();
-    for_each_event(input, |event| match event {
-        SseEvent::Message(m) => {
-            let at = Origin::new(m.range.clone(), Some(m.line));
-            let parts = split_joined(&m.data);
-            if parts.is_some() {
-                b.diag(at.clone(), JOINED);
-            }
-            // Run-together events lost their names: their data's `type` says.
-            let name = if parts.is_some() { None } else { m.event.as_deref() };
-            for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                let ev = match serde_json::from_str::<Event>(data) {
-                    Ok(ev) => ev,
-                    Err(e) => {
-                        r.info.chunks += 1;
-                        b.json_diag(at.clone(), "event is not an Anthropic event", &e);
-                        continue;
-                    }
-                };
-                if ev.kind.as_deref().or(name) == Some("ping") {
-                    r.info.comments += 1;
-                } else {
-                    r.info.chunks += 1;
-                    r.event(ev, name, m.range.clone());
-                }
-            }
-        }
-        SseEvent::Comment { .. } => r.info.comments += 1,
-        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
-    });
-    r.info.finish_reason = r.turn.finish_reason.clone();
-    if r.info.chunks == 0 {
-        b.diag(Origin::new(0..input.len(), Some(1)), "the stream holds no event");
+impl AnthropicAssembler {
+    pub fn new() -> Self {
+        Self::default()
     }
-    b.turn((0, 0), r.turn, &Origin::new(0..input.len(), Some(1)));
-    b.t.stream = Some(r.info);
-    b.finish()
+}
+
+impl Assembler for AnthropicAssembler {
+    fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
+        let ev = match serde_json::from_str::<Event>(data) {
+            Ok(ev) => ev,
+            Err(e) => {
+                self.info.chunks += 1;
+                return Err(json_problem("event is not an Anthropic event", &e));
+            }
+        };
+        if ev.kind.as_deref().or(event) == Some("ping") {
+            self.info.comments += 1;
+        } else {
+            self.info.chunks += 1;
+            self.event(ev, event, source);
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self) {
+        self.info.comments += 1;
+    }
+
+    fn turns(&self) -> &[Turn] {
+        std::slice::from_ref(&self.turn)
+    }
+
+    fn info(&self) -> &StreamInfo {
+        &self.info
+    }
+
+    fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+        self.info.finish_reason = self.turn.finish_reason.clone();
+        (vec![self.turn], self.info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_usage_ping_and_errors() {
+        let mut a = AnthropicAssembler::new();
+        let events = [
+            r#"{"type":"message_start","message":{"role":"assistant","model":"c","usage":{"input_tokens":5,"output_tokens":1}}}"#,
+            r#"{"type":"ping"}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}"#,
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"A"}}"#,
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"B"}}"#,
+            r#"{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}"#,
+            r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"1}"}}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}"#,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            r#"{"type":"message_stop"}"#,
+        ];
+        for (i, e) in events.iter().enumerate() {
+            a.push_event(None, e, i..i + 1).unwrap();
+        }
+        assert!(a.push_event(None, "{", 99..100).is_err());
+        let (turns, info) = a.finish();
+        let t = &turns[0];
+        assert_eq!((t.reasoning.as_str(), t.content.as_str()), ("hm", "A\n\nB"));
+        assert_eq!((t.tool_calls[0].name.as_str(), t.tool_calls[0].arguments.as_str()), ("f", "{\"a\":1}"));
+        assert_eq!((t.reasoning_source.clone(), t.content_source.clone()), (Some(3..4), Some(5..8)));
+        assert_eq!((info.chunks, info.comments, info.saw_done), (14, 1, true));
+        assert_eq!(info.finish_reason.as_deref(), Some("tool_use"));
+        let usage = info.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens, u.total_tokens));
+        assert_eq!(usage, Some((Some(5), Some(9), Some(14))));
+        assert_eq!(info.errors, vec!["Overloaded".to_string()]);
+    }
 }

@@ -1,19 +1,15 @@
-//! OpenAI Responses API event streams: `response.*` events rebuilt into one assistant turn.
+//! The OpenAI Responses stream assembler: `response.*` events in, one assistant [`Turn`] out.
 //!
 //! Text from `response.output_text.delta` (and `refusal.delta`), reasoning from
 //! `response.reasoning_summary_text.delta` and `response.reasoning_text.delta` (parts joined by
 //! a blank line), tool calls from `response.output_item.added` + `function_call_arguments.delta`.
 //! The stream ends with `response.completed`, `.incomplete` or `.failed`; `error` events are
-//! recorded.
+//! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
 
-use super::builder::{Builder, Origin};
-use super::chat_sse::JOINED;
-use super::transcript::Transcript;
-use super::Format;
-use crate::stream::lenient_text;
-use crate::stream::openai_wire::{error_text, UsageIn};
-use crate::stream::turn::widen;
-use crate::stream::{for_each_event, split_joined, SseEvent, StreamInfo, ToolCall, Turn};
+use super::assembler::Assembler;
+use super::lenient::{json_problem, text as lenient_text};
+use super::openai_wire::{error_text, UsageIn};
+use super::turn::{widen, StreamInfo, ToolCall, Turn};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -73,9 +69,9 @@ struct Incomplete {
     reason: Option<String>,
 }
 
-/// The state of the one reply being rebuilt.
-#[derive(Default)]
-struct Reader {
+/// Incremental assembler of Responses API events. See the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct ResponsesAssembler {
     turn: Turn,
     info: StreamInfo,
     /// Tool call item ids, same order as `turn.tool_calls`.
@@ -84,7 +80,7 @@ struct Reader {
     reasoning_part: Option<(Option<String>, Option<u64>, Option<u64>)>,
 }
 
-impl Reader {
+impl ResponsesAssembler {
     fn event(&mut self, ev: Event, name: Option<&str>, range: Range<usize>) {
         let kind = ev.kind.as_deref().or(name).unwrap_or("");
         match kind {
@@ -162,35 +158,71 @@ impl Reader {
     }
 }
 
-pub fn parse(input: &[u8]) -> Transcript {
-    let mut b = Builder::new(input, Format::ResponsesSse);
-    let mut r = Reader::default();
-    r.turn.role = Some("assistant".into());
-    for_each_event(input, |event| match event {
-        SseEvent::Message(m) => {
-            let at = Origin::new(m.range.clone(), Some(m.line));
-            let parts = split_joined(&m.data);
-            if parts.is_some() {
-                b.diag(at.clone(), JOINED);
-            }
-            // Run-together events lost their names: their data's `type` says.
-            let name = if parts.is_some() { None } else { m.event.as_deref() };
-            for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                r.info.chunks += 1;
-                match serde_json::from_str::<Event>(data) {
-                    Ok(ev) => r.event(ev, name, m.range.clone()),
-                    Err(e) => b.json_diag(at.clone(), "event is not a Responses event", &e),
-                }
-            }
-        }
-        SseEvent::Comment { .. } => r.info.comments += 1,
-        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
-    });
-    r.info.finish_reason = r.turn.finish_reason.clone();
-    if r.info.chunks == 0 {
-        b.diag(Origin::new(0..input.len(), Some(1)), "the stream holds no event");
+impl ResponsesAssembler {
+    pub fn new() -> Self {
+        Self { turn: Turn { role: Some("assistant".into()), ..Turn::default() }, ..Self::default() }
     }
-    b.turn((0, 0), r.turn, &Origin::new(0..input.len(), Some(1)));
-    b.t.stream = Some(r.info);
-    b.finish()
+}
+
+impl Assembler for ResponsesAssembler {
+    fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
+        self.info.chunks += 1;
+        let ev = serde_json::from_str::<Event>(data).map_err(|e| json_problem("event is not a Responses event", &e))?;
+        self.event(ev, event, source);
+        Ok(())
+    }
+
+    fn comment(&mut self) {
+        self.info.comments += 1;
+    }
+
+    fn turns(&self) -> &[Turn] {
+        std::slice::from_ref(&self.turn)
+    }
+
+    fn info(&self) -> &StreamInfo {
+        &self.info
+    }
+
+    fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+        self.info.finish_reason = self.turn.finish_reason.clone();
+        (vec![self.turn], self.info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_reasoning_parts_tool_call_and_end() {
+        let mut a = ResponsesAssembler::new();
+        let events = [
+            (Some("response.created"), r#"{"response":{"model":"o"}}"#),
+            (None, r#"{"type":"response.reasoning_summary_text.delta","item_id":"r","summary_index":0,"delta":"a"}"#),
+            (None, r#"{"type":"response.reasoning_summary_text.delta","item_id":"r","summary_index":1,"delta":"b"}"#),
+            (None, r#"{"type":"response.output_text.delta","item_id":"m","delta":"Hi"}"#),
+            (
+                None,
+                r#"{"type":"response.output_item.added","output_index":2,"item":{"type":"function_call","id":"fc","call_id":"c","name":"f"}}"#,
+            ),
+            (None, r#"{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":2,"delta":"{}"}"#),
+            (None, r#"{"type":"error","message":"slow down"}"#),
+            (
+                None,
+                r#"{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}}"#,
+            ),
+        ];
+        for (i, (name, data)) in events.iter().enumerate() {
+            a.push_event(*name, data, i..i + 1).unwrap();
+        }
+        let (turns, info) = a.finish();
+        let t = &turns[0];
+        assert_eq!((t.reasoning.as_str(), t.content.as_str()), ("a\n\nb", "Hi"));
+        assert_eq!((t.tool_calls[0].id.as_deref(), t.tool_calls[0].arguments.as_str()), (Some("c"), "{}"));
+        let end = (info.saw_done, info.finish_reason.as_deref(), info.model.as_deref());
+        assert_eq!(end, (true, Some("max_output_tokens"), Some("o")));
+        assert_eq!(info.usage.as_ref().and_then(|u| u.total_tokens), Some(7));
+        assert_eq!(info.errors, vec!["slow down".to_string()]);
+    }
 }

@@ -1,0 +1,26 @@
+//! The interface every stream assembler offers, so a capture reader and the live view drive
+//! any dialect the same way: SSE events in, [`Turn`]s and [`StreamInfo`] out.
+
+use super::turn::{StreamInfo, Turn};
+use std::ops::Range;
+
+/// Rebuilds replies from a stream's events, one event at a time.
+pub trait Assembler {
+    /// Reads one event: its `event:` name (if any), its data, and the bytes of the input it
+    /// came from. An error is an event that could not be read, in words; the stream goes on.
+    fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String>;
+
+    /// Counts a keep-alive comment.
+    fn comment(&mut self);
+
+    /// The replies so far (texts grow as events arrive).
+    fn turns(&self) -> &[Turn];
+
+    /// What the stream has said about itself so far.
+    fn info(&self) -> &StreamInfo;
+
+    /// Ends the stream: the replies, in index order, and the stream info.
+    fn finish(self) -> (Vec<Turn>, StreamInfo)
+    where
+        Self: Sized;
+}
