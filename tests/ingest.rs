@@ -100,7 +100,7 @@ fn every_fixture_matches_its_golden_transcript() {
     for path in &all {
         check(path);
     }
-    assert!(all.len() >= 19, "expected the fixtures under {DIR}, found {}", all.len());
+    assert!(all.len() >= 21, "expected the fixtures under {DIR}, found {}", all.len());
 }
 
 #[test]
@@ -113,6 +113,8 @@ fn each_fixture_is_detected_as_its_format() {
         ("chat_array.json", Format::OpenaiJson),
         ("chunks.jsonl", Format::Jsonl),
         ("claude_session.jsonl", Format::SessionJsonl),
+        ("curl_i_401.http", Format::OpenaiJson),
+        ("curl_i_stream.http", Format::Sse),
         ("deepseek_reasoning_loop.sse", Format::Sse),
         ("llamacpp.sse", Format::Sse),
         ("no_blank_lines.sse", Format::Sse),
@@ -225,6 +227,18 @@ fn every_cut_of_every_fixture_reads_in_every_format() {
             }
         }
     }
+}
+
+#[test]
+fn saved_http_responses_are_read_from_their_body() {
+    let (bytes, t) = read("curl_i_stream.http");
+    assert_eq!(t.messages[0].text, "Headers first, then the stream.");
+    assert!(bytes[t.messages[0].source.clone()].starts_with(b"data: "));
+    assert_eq!(t.messages[0].line, Some(9));
+    assert!(t.diagnostics.is_empty());
+    let (_, t) = read("curl_i_401.http");
+    let said: Vec<&str> = t.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(said, ["the server answered HTTP/1.1 401 Unauthorized", "the reply is an error: Invalid API key"]);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! whole file, except to tell a single pretty-printed JSON document from a JSONL log.
 
 use super::format::Format;
+use super::http_head::http_head;
 use super::lines::jsonl_lines;
 use crate::stream::{split_joined, SseDecoder, SseEvent};
 use serde::Deserialize;
@@ -11,11 +12,16 @@ use serde::Deserialize;
 /// How much of the input the binary check and the SSE sniffing look at.
 const HEAD: usize = 16 * 1024;
 
-/// Names the format of `input`. Falls back to [`Format::Text`].
+/// Names the format of `input`. Falls back to [`Format::Text`]. A saved HTTP response
+/// (`curl -i`) is named by its body.
 pub fn detect(input: &[u8]) -> Format {
     if binary_reason(input).is_some() {
         return Format::Binary;
     }
+    let input = match http_head(input) {
+        Some(head) => &input[head.body_start..],
+        None => input,
+    };
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
     let rest = &body[start..];
@@ -267,6 +273,8 @@ mod tests {
             ("{not json\n{\"messages\":[]}\n", Format::Jsonl),
             ("{\"type\":\"user\",\"uuid\":\"u\",\"message\":{}}\n{}\n", Format::SessionJsonl),
             ("{\"a\":1}\n{\"b\":2}\n", Format::Text),
+            ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: {\"choices\":[]}\r\n\r\n", Format::Sse),
+            ("HTTP/1.1 401 Unauthorized\r\n\r\n{\"detail\":\"Invalid API key\"}", Format::OpenaiJson),
         ];
         for (input, want) in cases {
             assert_eq!(detect(input.as_bytes()), *want, "{input:?}");

@@ -26,6 +26,7 @@ mod chat_json;
 mod chat_log;
 mod detect;
 mod format;
+mod http_head;
 mod json_scan;
 mod lines;
 mod ollama;
@@ -45,9 +46,36 @@ pub use lines::LineIndex;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 
 use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
+use http_head::http_head;
 
 /// Reads `input` as `format`. Never fails: problems are diagnostics in the transcript.
+/// A saved HTTP response (`curl -i`) is read from its body on, unless read as text; a status
+/// other than 2xx is reported.
 pub fn parse(input: &[u8], format: Format) -> Transcript {
+    let head = http_head(input).filter(|_| !matches!(format, Format::Text | Format::Binary));
+    let Some(head) = head else { return parse_body(input, format) };
+    let mut t = parse_body(&input[head.body_start..], format);
+    let (shift, lines) = (head.body_start, head.lines);
+    for m in &mut t.messages {
+        m.source = m.source.start + shift..m.source.end + shift;
+        m.line = m.line.map(|l| l + lines);
+    }
+    for d in &mut t.diagnostics {
+        d.range = d.range.start + shift..d.range.end + shift;
+        d.line = d.line.map(|l| l + lines);
+    }
+    if !head.ok {
+        let status = Diagnostic {
+            line: Some(1),
+            range: 0..head.status.len().min(input.len()),
+            message: format!("the server answered {}", head.status),
+        };
+        t.diagnostics.insert(0, status);
+    }
+    t
+}
+
+fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),
         Format::OpenaiJson => chat_json::parse(input),
