@@ -9,6 +9,7 @@ use proptest::prelude::*;
 /// with arbitrary bytes.
 fn inputs() -> impl Strategy<Value = Vec<u8>> {
     let pieces: Vec<&'static [u8]> = vec![
+        b"HTTP/1.1 200 OK\r\n",
         b"data: ",
         b"event: ",
         b": ping\n",
