@@ -147,6 +147,33 @@ async fn a_metric_row_scrolls_to_its_first_span_by_click_and_by_keyboard() {
     page.close().await;
 }
 
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_one_megabyte_paste_is_analysed_and_highlighted() {
+    let page = Page::open().await;
+    let prose: String =
+        (0..11_000).map(|i| format!("Note {i}: the scan of zone {} found {} pages.\n", i % 97, i * 7)).collect();
+    let text = format!("{prose}{}", "The same line, once again.\n".repeat(20_000));
+    assert!(text.len() > 1_000_000);
+    let want = coherency::analyze::analyze(&text).spans.len();
+
+    let started = Instant::now();
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.wait_for_js(
+        &format!("return document.querySelector('#span-count')?.dataset.count === '{want}';"),
+        "the span count of the 1 MB paste",
+    )
+    .await;
+    page.expect_verdict("FAIL").await;
+    let measured = page.text("#verdict-card .measured").await;
+    eprintln!("1 MB paste: {want} spans shown {:?} after the paste; the page says: {measured}", started.elapsed());
+    assert_eq!(page.count(".span").await, want);
+    let shown = page.js("return document.getElementById('analysed-text').textContent.length;").await;
+    assert_eq!(shown, json!(text.len()), "the whole (ASCII) text is rendered");
+    page.close().await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Harness
 

@@ -19,12 +19,13 @@ pub fn ChecksTable(props: &Props) -> Html {
     let rows =
         props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
     html! {
+        <div class="table-wrap">
         <table class="checks">
             <caption>{ "Heuristics" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
             <thead>
                 <tr>
                     <th scope="col">{ "Heuristic" }</th>
-                    <th scope="col">{ "Measures" }</th>
+                    <th scope="col" class="meaning">{ "Measures" }</th>
                     <th scope="col" class="num">{ "Value" }</th>
                     <th scope="col" class="num">{ "WARN at" }</th>
                     <th scope="col" class="num">{ "FAIL at" }</th>
@@ -33,6 +34,7 @@ pub fn ChecksTable(props: &Props) -> Html {
             </thead>
             <tbody>{ for rows }</tbody>
         </table>
+        </div>
     }
 }
 

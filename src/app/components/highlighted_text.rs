@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::legend::Legend;
 use crate::analyze::Span;
+use crate::app::dom;
 use crate::app::model::{kind_key, level_key, span_count_text, span_title, Analysis, Segment};
 
 #[derive(Properties, PartialEq)]
@@ -20,13 +21,23 @@ pub fn HighlightedText(props: &Props) -> Html {
     let a = &props.analysis;
     let spans = &a.report.spans;
     let pieces = a.segments.iter().map(|seg| segment(&a.text, seg, spans));
+    let first = (!spans.is_empty()).then(|| {
+        html! {
+            <button type="button" id="show-first" class="button chip" onclick={Callback::from(|_: MouseEvent| dom::show_span(0))}>
+                { "↧ Show the first" }
+            </button>
+        }
+    });
     html! {
         <section class="card text-card" aria-labelledby="text-heading">
             <div class="text-head">
-                <h2 id="text-heading">{ "Where it repeats" }</h2>
-                <p id="span-count" class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                <h2 id="text-heading">{ "The analysed text" }</h2>
+                <div class="text-tools">
+                    <p id="span-count" class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                    { for first }
+                </div>
             </div>
-            <Legend />
+            if !spans.is_empty() { <Legend /> }
             <pre id="analysed-text" class="text" tabindex="0" aria-label="The analysed text with repeated spans highlighted">{ for pieces }</pre>
         </section>
     }
