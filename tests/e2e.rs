@@ -149,6 +149,26 @@ async fn a_metric_row_scrolls_to_its_first_span_by_click_and_by_keyboard() {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_theme_toggle_switches_and_is_remembered() {
+    let page = Page::open().await;
+    let pressed = || page.js("return document.getElementById('theme-toggle').getAttribute('aria-pressed');");
+    let theme = || page.js("return document.documentElement.dataset.theme ?? null;");
+    let before = pressed().await;
+    page.click("#theme-toggle").await;
+    let want = if before == json!("true") { "light" } else { "dark" };
+    page.wait_for_js(&format!("return document.documentElement.dataset.theme === {want:?};"), "the theme switched")
+        .await;
+    assert_ne!(pressed().await, before);
+
+    page.client.refresh().await.expect("reload");
+    page.client.wait().for_element(Locator::Css("#theme-toggle")).await.expect("the app mounted again");
+    assert_eq!(theme().await, json!(want), "the choice survives a reload");
+    assert_eq!(pressed().await, json!((want == "dark").to_string()));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_one_megabyte_paste_is_analysed_and_highlighted() {
     let page = Page::open().await;
     let prose: String =

@@ -32,7 +32,7 @@ pub fn location_search() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
-/// Scrolls `element` into view, centred (smooth unless the user prefers reduced motion: the
+/// Scrolls `element` into view at `block` (smoothly unless the user prefers reduced motion: the
 /// stylesheet's `scroll-behavior` decides).
 pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {
     let options = ScrollIntoViewOptions::new();
