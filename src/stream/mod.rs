@@ -24,6 +24,7 @@ pub mod anthropic;
 pub mod assemble;
 mod assembler;
 mod lenient;
+pub mod line_split;
 pub mod ollama;
 pub mod openai_wire;
 pub mod responses;
@@ -37,6 +38,7 @@ pub use anthropic::AnthropicAssembler;
 
 pub use assemble::ChatAssembler;
 pub use assembler::Assembler;
+pub use line_split::LineSplitter;
 pub use ollama::OllamaAssembler;
 pub use responses::ResponsesAssembler;
 pub use sse::{decode_all, for_each_event, split_joined, SseDecoder, SseEvent, SseMessage};

@@ -2,10 +2,11 @@
 //!
 //! [`SseDecoder::feed`] takes whatever bytes arrived (a network read, or a whole saved file)
 //! and returns the events those bytes completed; [`SseDecoder::finish`] flushes the rest at
-//! the end of the input. The result does not depend on how the input was cut: a CR at the end
-//! of one feed and an LF at the start of the next are one line end, a UTF-8 character split
-//! across feeds is decoded whole, and a leading BOM is dropped even when it arrives byte by
-//! byte. Reading sockets or files is the caller's business.
+//! the end of the input. The result does not depend on how the input was cut: lines come from
+//! [`LineSplitter`] (a CR at the end of one feed and an LF at the start of the next are one
+//! line end; a leading BOM is dropped even when it arrives byte by byte), and each line is
+//! decoded whole, so a UTF-8 character split across feeds is too. Reading sockets or files is
+//! the caller's business.
 //!
 //! Follows the WHATWG `text/event-stream` rules (fields `event`, `data`, `id`, `retry`;
 //! several `data:` lines joined with `\n`; one space after the colon dropped), with two
@@ -14,10 +15,9 @@
 //! event that lacks its closing blank line instead of dropping it, so a cut stream keeps its
 //! last chunk. Lines that are not valid UTF-8 are decoded lossily and reported.
 
+use super::line_split::LineSplitter;
 use serde::Serialize;
 use std::ops::Range;
-
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A dispatched event: its `event:` name (if any), its data, its `id:` (if any).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -75,39 +75,28 @@ struct Pending {
 }
 
 /// Incremental `text/event-stream` decoder. See the module doc.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SseDecoder {
-    /// Bytes of the line being read (no line end yet).
-    buf: Vec<u8>,
-    /// Offset in the whole input of `buf[0]`.
-    buf_start: usize,
-    /// `buf[..scanned]` holds no line end.
-    scanned: usize,
-    /// The last line ended in CR: an LF right after it belongs to that line end.
-    skip_lf: bool,
-    /// Whether the leading BOM question is settled.
-    bom_done: bool,
-    /// 1-based number of the line being read.
-    line: usize,
-    pending: Option<Pending>,
+    lines: LineSplitter,
+    fields: Fields,
 }
 
-impl Default for SseDecoder {
-    fn default() -> Self {
-        Self::new()
-    }
+/// What the field lines have said so far.
+#[derive(Clone, Debug, Default)]
+struct Fields {
+    pending: Option<Pending>,
 }
 
 impl SseDecoder {
     pub fn new() -> Self {
-        Self { buf: Vec::new(), buf_start: 0, scanned: 0, skip_lf: false, bom_done: false, line: 1, pending: None }
+        Self::default()
     }
 
     /// Takes the next bytes of the input; returns the events they completed.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
-        self.buf.extend_from_slice(bytes);
-        self.drain(&mut out);
+        let fields = &mut self.fields;
+        self.lines.feed(bytes, |line, range, n| fields.line(line, range, n, &mut out));
         out
     }
 
@@ -115,16 +104,9 @@ impl SseDecoder {
     /// The decoder is then ready for a new input.
     pub fn finish(&mut self) -> Vec<SseEvent> {
         let mut out = Vec::new();
-        if !self.bom_done {
-            self.settle_bom(true);
-        }
-        self.drain(&mut out);
-        let end = self.buf_start + self.buf.len();
-        if !self.buf.is_empty() {
-            let line = std::mem::take(&mut self.buf);
-            self.line_done(&line, self.buf_start, &mut out);
-        }
-        if let Some(p) = self.pending.take() {
+        let fields = &mut self.fields;
+        let end = self.lines.finish(|line, range, n| fields.line(line, range, n, &mut out));
+        if let Some(p) = self.fields.pending.take() {
             if let Some(data) = p.data {
                 out.push(SseEvent::Message(SseMessage {
                     event: p.event,
@@ -135,66 +117,14 @@ impl SseDecoder {
                 }));
             }
         }
-        *self = Self::new();
         out
     }
+}
 
-    /// Drops a leading BOM once enough bytes are known (or the input ended).
-    fn settle_bom(&mut self, at_end: bool) {
-        if !at_end && self.buf.len() < BOM.len() && BOM.starts_with(&self.buf) {
-            return;
-        }
-        if self.buf.starts_with(BOM) {
-            self.buf.drain(..BOM.len());
-            self.buf_start += BOM.len();
-        }
-        self.bom_done = true;
-    }
-
-    /// Reads every complete line in `buf`.
-    fn drain(&mut self, out: &mut Vec<SseEvent>) {
-        if !self.bom_done {
-            self.settle_bom(false);
-            if !self.bom_done {
-                return;
-            }
-        }
-        let buf = std::mem::take(&mut self.buf);
-        let mut line_start = 0;
-        let mut at = self.scanned;
-        loop {
-            if self.skip_lf {
-                match buf.get(at) {
-                    None => break,
-                    Some(&b) => {
-                        self.skip_lf = false;
-                        if b == b'\n' {
-                            at += 1;
-                            line_start = at;
-                        }
-                    }
-                }
-            }
-            let Some(k) = buf[at..].iter().position(|&b| b == b'\n' || b == b'\r').map(|k| at + k) else {
-                break;
-            };
-            self.line_done(&buf[line_start..k], self.buf_start + line_start, out);
-            self.skip_lf = buf[k] == b'\r';
-            self.line += 1;
-            at = k + 1;
-            line_start = at;
-        }
-        let mut buf = buf;
-        buf.drain(..line_start);
-        self.buf_start += line_start;
-        self.scanned = buf.len();
-        self.buf = buf;
-    }
-
-    /// Interprets one line (without its line end) starting at `start` in the input.
-    fn line_done(&mut self, bytes: &[u8], start: usize, out: &mut Vec<SseEvent>) {
-        let line = self.line;
-        let range = start..start + bytes.len();
+impl Fields {
+    /// Interprets one line (without its line end).
+    fn line(&mut self, bytes: &[u8], range: Range<usize>, line: usize, out: &mut Vec<SseEvent>) {
+        let start = range.start;
         let text = match std::str::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
             Err(e) => {
