@@ -6,7 +6,8 @@ mod analyzer;
 pub mod gzip_ratio;
 mod judge;
 pub mod line_repeats;
-#[cfg(test)]
+// proptest is a native-only dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod naive;
 mod report;
 pub mod text_units;

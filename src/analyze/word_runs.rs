@@ -77,7 +77,7 @@ impl RunScanner {
 
     /// The longest run so far (the first one, on a tie), or `None` before the first word.
     pub fn longest(&self) -> Option<WordRun> {
-        (self.best_len > 0).then(|| WordRun {
+        (self.best_len > 0).then_some(WordRun {
             start: self.best_start,
             end: self.best_end,
             count: self.best_len,
