@@ -119,3 +119,51 @@ fn a_bad_command_line_prints_usage() {
     }
     assert_eq!(run(&["--help"], b"").status.code(), Some(0));
 }
+
+#[test]
+fn a_reasoning_loop_behind_a_clean_answer_fails_and_names_the_reasoning() {
+    let out = run(&["analyze", "--json", "tests/data/formats/deepseek_reasoning_loop.sse"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "sse");
+    assert_eq!(r["verdict"], "FAIL");
+    let messages = r["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["channel"], "reasoning");
+    assert_eq!(messages[0]["verdict"], "FAIL");
+    assert_eq!(messages[0]["metrics"]["maxline"], r["metrics"]["maxline"]);
+    let content = messages.iter().find(|m| m["channel"] == "content").unwrap();
+    assert_eq!(content["verdict"], "PASS");
+    assert_eq!(r["stream"]["saw_done"], true);
+}
+
+#[test]
+fn bad_lines_become_diagnostics_and_the_rest_is_analysed() {
+    let out = run(&["analyze", "--json", "tests/data/formats/requests.jsonl"], b"");
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "jsonl");
+    assert!(r["messages"].as_array().unwrap().len() >= 5);
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["line"], 3);
+    assert!(d["message"].as_str().unwrap().contains("not a request/response record"), "{d}");
+}
+
+#[test]
+fn format_can_be_forced() {
+    // Read as plain text, an SSE capture is one message: its JSON plumbing, not the reasoning.
+    let out = run(&["analyze", "--json", "--format", "text", "tests/data/formats/deepseek_reasoning_loop.sse"], b"");
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "text");
+    assert_eq!(r["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(r["bytes"], r["input_bytes"]);
+    let out = run(&["analyze", "--format", "yaml", "x"], b"");
+    assert_eq!(out.status.code(), Some(64));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown format 'yaml'"));
+}
+
+#[test]
+fn a_binary_file_gets_one_clear_message() {
+    let out = run(&["analyze", "--json", "tests/data/formats/binary.bin"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let r = &json_lines(&out)[0];
+    assert!(r["error"].as_str().unwrap().starts_with("Not a text file"), "{r}");
+}

@@ -1,12 +1,16 @@
 //! `coherency`: the native command line on the same analysis core as the page.
 //!
 //! ```text
-//! coherency analyze [--json] FILE...     (FILE "-" reads standard input)
+//! coherency analyze [--json] [--format NAME] FILE...     (FILE "-" reads standard input)
 //! ```
-//! Exit status: 0 every input PASSes, 1 the worst is WARN, 2 the worst is FAIL, 3 an input
-//! could not be read (the others are still analysed), 64 the command line is wrong.
+//! Each input is read in its detected format (or the one given), every message is analysed on
+//! its own, and the worst one sets the file's verdict. Exit status: 0 every input PASSes, 1 the
+//! worst is WARN, 2 the worst is FAIL, 3 an input could not be read or holds no text (the
+//! others are still analysed), 64 the command line is wrong.
 
-use coherency::analyze::{analyze, format_threshold, thousands, Report, SpanKind, Verdict};
+use coherency::analyze::{format_threshold, thousands, Metric, Metrics, Report, Span, SpanKind, Verdict};
+use coherency::ingest::{self, Diagnostic, Format, MessageRow, Transcript, TranscriptReport};
+use coherency::stream::StreamInfo;
 use serde::Serialize;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -14,26 +18,47 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 Coherency Analyzer — catch repetition loops in LLM output.
 
-usage: coherency analyze [--json] FILE...
+usage: coherency analyze [--json] [--format NAME] FILE...
        coherency --help | --version
 
-  FILE     a text file to analyse; - reads standard input
-  --json   print one JSON object per file (one per line) instead of text
+  FILE           a file to analyse; - reads standard input
+  --json         print one JSON object per file (one per line) instead of text
+  --format NAME  read every FILE as NAME instead of detecting it: auto (default), text,
+                 openai-json, sse, responses-sse, anthropic-sse, ollama-ndjson, jsonl,
+                 session-jsonl
 
-exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL, 3 an input could not be read,
-             64 bad command line";
+exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL, 3 an input could not be read
+             or holds no text, 64 bad command line";
 
 const EXIT_UNREADABLE: u8 = 3;
 const EXIT_USAGE: u8 = 64;
 
-/// One file's `--json` line: the report plus where it came from.
+/// One file's `--json` line: the worst message's report at the top level (for a plain text
+/// file, the report of the text), then every message and what the reader noticed.
 #[derive(Serialize)]
 struct FileReport<'a> {
     file: &'a str,
-    /// Invalid UTF-8 sequences replaced by U+FFFD before analysis.
+    format: Format,
+    /// Size of the input file; `bytes` is the size of the text the top-level report analysed.
+    input_bytes: usize,
+    /// Invalid UTF-8 sequences in the input, replaced by U+FFFD before analysis.
     replaced_invalid_utf8: usize,
     #[serde(flatten)]
     report: &'a Report,
+    /// Every analysed message (and reasoning + content combined per reply), worst first.
+    messages: Vec<MessageJson<'a>>,
+    diagnostics: &'a [Diagnostic],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<&'a StreamInfo>,
+}
+
+#[derive(Serialize)]
+struct MessageJson<'a> {
+    #[serde(flatten)]
+    row: &'a MessageRow,
+    reasons: &'a [String],
+    metrics: &'a Metrics,
+    spans: &'a [Span],
 }
 
 #[derive(Serialize)]
@@ -66,11 +91,21 @@ fn usage_error(msg: &str) -> ExitCode {
 
 fn run_analyze(args: &[String]) -> ExitCode {
     let mut json = false;
+    let mut format: Option<Format> = None;
     let mut files = Vec::new();
     let mut only_files = false;
-    for a in args {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--json" if !only_files => json = true,
+            "--format" if !only_files => match it.next().map(String::as_str) {
+                Some("auto") => format = None,
+                Some(name) => match Format::from_name(name).filter(|f| *f != Format::Binary) {
+                    Some(f) => format = Some(f),
+                    None => return usage_error(&format!("unknown format '{name}'")),
+                },
+                None => return usage_error("--format needs a NAME"),
+            },
             "--" if !only_files => only_files = true,
             flag if flag.starts_with("--") && !only_files => return usage_error(&format!("unknown option '{flag}'")),
             file => files.push(file),
@@ -87,25 +122,33 @@ fn run_analyze(args: &[String]) -> ExitCode {
     for file in files {
         let written = match read_input(file) {
             Ok(bytes) => {
-                let (text, replaced) = decode_lossy(&bytes);
-                let report = analyze(&text);
-                worst = worst.max(report.verdict);
-                if json {
-                    let line = FileReport { file, replaced_invalid_utf8: replaced, report: &report };
-                    writeln!(out, "{}", serde_json::to_string(&line).expect("plain data serialises"))
-                } else {
-                    write_text_report(&mut out, file, replaced, &report)
+                let transcript = match format {
+                    Some(f) => ingest::parse(&bytes, f),
+                    None => ingest::read(&bytes),
+                };
+                let analysis = ingest::analyze_transcript(&transcript);
+                let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+                match analysis.worst() {
+                    Some(w) => {
+                        worst = worst.max(w.report.verdict);
+                        if json {
+                            let line = file_json(file, bytes.len(), replaced, &transcript, &analysis, &w.report);
+                            writeln!(out, "{line}")
+                        } else {
+                            write_text_report(&mut out, file, replaced, &transcript, &analysis, &w.report)
+                        }
+                    }
+                    None => {
+                        unreadable = true;
+                        let why =
+                            transcript.diagnostics.first().map_or("no text to analyse".into(), |d| d.message.clone());
+                        report_error(&mut out, json, file, why)
+                    }
                 }
             }
             Err(e) => {
                 unreadable = true;
-                eprintln!("coherency: cannot read {file}: {e}");
-                if json {
-                    let line = FileError { file, error: e.to_string() };
-                    writeln!(out, "{}", serde_json::to_string(&line).expect("plain data serialises"))
-                } else {
-                    Ok(())
-                }
+                report_error(&mut out, json, file, e.to_string())
             }
         };
         if written.is_err() {
@@ -121,6 +164,15 @@ fn run_analyze(args: &[String]) -> ExitCode {
     })
 }
 
+fn report_error(out: &mut impl Write, json: bool, file: &str, error: String) -> io::Result<()> {
+    eprintln!("coherency: cannot read {file}: {error}");
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&FileError { file, error }).expect("plain data serialises"))
+    } else {
+        Ok(())
+    }
+}
+
 fn read_input(file: &str) -> io::Result<Vec<u8>> {
     if file == "-" {
         let mut buf = Vec::new();
@@ -131,15 +183,62 @@ fn read_input(file: &str) -> io::Result<Vec<u8>> {
     }
 }
 
-/// Decodes UTF-8, replacing each invalid sequence with U+FFFD; returns how many were replaced.
-fn decode_lossy(bytes: &[u8]) -> (String, usize) {
-    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    (String::from_utf8_lossy(bytes).into_owned(), replaced)
+fn file_json(
+    file: &str,
+    input_bytes: usize,
+    replaced: usize,
+    t: &Transcript,
+    analysis: &TranscriptReport,
+    worst: &Report,
+) -> String {
+    let rows = analysis.rows(t);
+    let messages = rows
+        .iter()
+        .map(|row| {
+            let r = &analysis.reports[row.report].report;
+            MessageJson { row, reasons: &r.reasons, metrics: &r.metrics, spans: &r.spans }
+        })
+        .collect();
+    let line = FileReport {
+        file,
+        format: t.format,
+        input_bytes,
+        replaced_invalid_utf8: replaced,
+        report: worst,
+        messages,
+        diagnostics: &t.diagnostics,
+        stream: t.stream.as_ref(),
+    };
+    serde_json::to_string(&line).expect("plain data serialises")
 }
 
-fn write_text_report(out: &mut impl Write, file: &str, replaced: usize, r: &Report) -> io::Result<()> {
-    let verdict = if r.too_short { "TOO SHORT".to_string() } else { r.verdict.as_str().to_string() };
-    writeln!(out, "{file}: {verdict} ({} bytes)", thousands(r.bytes))?;
+fn write_text_report(
+    out: &mut impl Write,
+    file: &str,
+    replaced: usize,
+    t: &Transcript,
+    analysis: &TranscriptReport,
+    r: &Report,
+) -> io::Result<()> {
+    let verdict = if r.too_short { "TOO SHORT" } else { r.verdict.as_str() };
+    let rows = analysis.rows(t);
+    if t.format == Format::Text {
+        writeln!(out, "{file}: {verdict} ({} bytes)", thousands(r.bytes))?;
+    } else {
+        writeln!(out, "{file}: {verdict} ({}, {} analysed texts)", t.format.label(), rows.len())?;
+        if let Some(row) = rows.first() {
+            let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
+            writeln!(
+                out,
+                "  worst: {} {} of conversation {}, turn {}{line} ({} bytes)",
+                row.role,
+                row.channel,
+                row.conversation,
+                row.index,
+                thousands(row.bytes)
+            )?;
+        }
+    }
     if replaced > 0 {
         writeln!(out, "  note: {replaced} invalid UTF-8 sequence(s) were replaced with U+FFFD before analysis")?;
     }
@@ -158,8 +257,7 @@ fn write_text_report(out: &mut impl Write, file: &str, replaced: usize, r: &Repo
         )?;
     }
     let count = |k: SpanKind| r.spans.iter().filter(|s| s.kind == k).count();
-    if !r.spans.is_empty() {
-        let first = &r.spans[0];
+    if let Some(first) = r.spans.first() {
         writeln!(
             out,
             "  spans: {} ({} {}, {} {}); first at bytes {}..{}",
@@ -171,6 +269,48 @@ fn write_text_report(out: &mut impl Write, file: &str, replaced: usize, r: &Repo
             first.start,
             first.end
         )?;
+    }
+    if t.format != Format::Text {
+        writeln!(out, "  messages, worst first:")?;
+        for row in &rows {
+            let line = row.line.map(|l| format!("line {l}")).unwrap_or_default();
+            let tripped = row.tripped.map(Metric::label).unwrap_or("");
+            let who = match &row.name {
+                Some(name) => format!("{} {} ({name})", row.role, row.channel),
+                None => format!("{} {}", row.role, row.channel),
+            };
+            writeln!(
+                out,
+                "    {:<4}  conv {:<3} turn {:<3} {:<28} {:>10} B  {:<10} {tripped}",
+                row.verdict.as_str(),
+                row.conversation,
+                row.index,
+                who,
+                thousands(row.bytes),
+                line
+            )?;
+        }
+    }
+    if let Some(s) = &t.stream {
+        let n = |v: Option<u64>| v.map_or("?".to_string(), |v| thousands(v as usize));
+        let usage = s.usage.as_ref().map_or("no usage reported".into(), |u| {
+            format!("usage {} prompt + {} completion tokens", n(u.prompt_tokens), n(u.completion_tokens))
+        });
+        writeln!(
+            out,
+            "  stream: {} chunks, finish_reason {}, {}, {}",
+            thousands(s.chunks),
+            s.finish_reason.as_deref().unwrap_or("none"),
+            if s.saw_done { "ended cleanly" } else { "no end marker (cut or incomplete)" },
+            usage
+        )?;
+        for e in &s.errors {
+            writeln!(out, "  stream error: {e}")?;
+        }
+    }
+    for d in &t.diagnostics {
+        let at = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        writeln!(out, "  diagnostic: {at}{}", d.message)?;
     }
     Ok(())
 }
