@@ -84,3 +84,15 @@ pub fn set_theme(dark: bool) {
         }
     }
 }
+
+/// Puts an alert at the top of the page after an internal error (the app may be stuck after it).
+pub fn show_fatal_error(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let (Some(body), Ok(alert)) = (document.body(), document.create_element("p")) else { return };
+    alert.set_class_name("load-error fatal");
+    let _ = alert.set_attribute("role", "alert");
+    alert.set_text_content(Some(&format!(
+        "The analyzer stopped on an internal error ({message}). Your text is still in the text box: copy it, then reload the page."
+    )));
+    let _ = body.prepend_with_node_1(&alert);
+}

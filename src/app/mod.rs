@@ -19,6 +19,11 @@ mod state;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
+    // A bug must not leave a blank page: log it, and tell the user their text is still there.
+    yew::set_custom_panic_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        dom::show_fatal_error(&info.to_string());
+    }));
     match dom::element_by_id("app") {
         Some(root) => yew::Renderer::<components::app::App>::with_root(root).render(),
         None => yew::Renderer::<components::app::App>::new().render(),
