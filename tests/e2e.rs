@@ -1,5 +1,7 @@
 //! End-to-end: the built page (dist/, from scripts/build-page) served on 127.0.0.1, driven in
-//! real headless Chromium through chromedriver (fantoccini): paste → Analyze → verdict and spans.
+//! real headless Chromium through chromedriver (fantoccini): paste → Analyze → verdict and spans;
+//! every fixture format uploaded through the real file input (and dropped) → the format, message
+//! table and verdict the core gives natively.
 //!
 //! Run: `scripts/build-page && cargo test --test e2e -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
@@ -194,6 +196,241 @@ async fn a_one_megabyte_paste_is_analysed_and_highlighted() {
     page.close().await;
 }
 
+/// What the core says about a fixture, to hold the page to: the CLI's `format`, `verdict` and
+/// `messages` (`coherency analyze --json`) come from the same calls.
+struct Expected {
+    format: &'static str,
+    rows: usize,
+    /// The worst message's verdict; `None` when nothing could be analysed.
+    verdict: Option<&'static str>,
+    all_too_short: bool,
+    first_channel: Option<&'static str>,
+}
+
+fn fixture_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/formats").join(name)
+}
+
+fn expected(name: &str) -> Expected {
+    use coherency::ingest;
+    let bytes = std::fs::read(fixture_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let t = ingest::read(&bytes);
+    let r = ingest::analyze_transcript(&t);
+    let rows = r.rows(&t);
+    Expected {
+        format: t.format.name(),
+        rows: rows.len(),
+        verdict: r.verdict.map(|v| v.as_str()),
+        all_too_short: !r.reports.is_empty() && r.reports.iter().all(|m| m.report.too_short),
+        first_channel: rows.first().map(|row| row.channel),
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn every_fixture_format_uploaded_shows_the_cores_format_rows_and_verdict() {
+    let page = Page::open().await;
+    let fixtures = [
+        "vllm.sse",
+        "deepseek_reasoning_loop.sse",
+        "anthropic.sse",
+        "anthropic_overloaded.sse",
+        "responses.sse",
+        "ollama.ndjson",
+        "chat.json",
+        "chat_array.json",
+        "requests.jsonl",
+        "claude_session.jsonl",
+        "curl_i_stream.http",
+        "curl_i_401.http",
+        "plain_bom.txt",
+        "binary.bin",
+    ];
+    for name in fixtures {
+        let want = expected(name);
+        page.upload(&fixture_path(name)).await;
+        let detected = page.js("return document.getElementById('detected-format')?.dataset.format ?? null;").await;
+        assert_eq!(detected, json!(want.format), "{name}: detected format");
+        match want.format {
+            "binary" => {
+                let msg = page.text("#not-text").await;
+                assert!(msg.contains("Not a text file: this is a PNG image"), "{name}: {msg}");
+                assert_eq!(page.count("#verdict, #overall-verdict, #message-table").await, 0, "{name}: no verdict");
+            }
+            "text" => {
+                page.expect_verdict(want.verdict.unwrap_or("?")).await;
+                assert_eq!(page.count("#message-table, #document").await, 0, "{name}: plain text has no table");
+                let raw = std::fs::read_to_string(fixture_path(name)).expect("UTF-8 fixture");
+                let shown = page.js("return document.getElementById('analysed-text').textContent;").await;
+                assert_eq!(shown, json!(raw.trim_start_matches('\u{feff}')), "{name}: the text, BOM dropped");
+            }
+            _ => {
+                let rows = page.count("#message-table tbody tr").await;
+                assert_eq!(rows, want.rows, "{name}: message rows");
+                let overall = page.js("return document.getElementById('document').dataset.overall;").await;
+                match want.verdict {
+                    _ if want.all_too_short => assert_eq!(overall, json!("too-short"), "{name}"),
+                    Some(v) => {
+                        let shown = page.js("return document.getElementById('overall-verdict').dataset.verdict;").await;
+                        assert_eq!(shown, json!(v), "{name}: overall verdict");
+                    }
+                    None => assert_eq!(overall, json!("nothing"), "{name}"),
+                }
+                if let Some(channel) = want.first_channel {
+                    let first =
+                        page.js("return document.querySelector('#message-table tbody tr').dataset.channel;").await;
+                    assert_eq!(first, json!(channel), "{name}: first row");
+                }
+            }
+        }
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text() {
+    let page = Page::open().await;
+    page.upload(&fixture_path("deepseek_reasoning_loop.sse")).await;
+    let overall = "return document.getElementById('overall-verdict')?.dataset.verdict ?? null;";
+    assert_eq!(page.js(overall).await, json!("FAIL"));
+    let first = "#message-table tbody tr:first-child";
+    assert_eq!(
+        page.js(&format!("return document.querySelector('{first}').dataset.channel;")).await,
+        json!("reasoning")
+    );
+    assert_eq!(page.js(&format!("return document.querySelector('{first}').ariaSelected;")).await, json!("true"));
+    // The worst row is shown in full: the reasoning, its 36 repeated lines highlighted.
+    page.expect_verdict("FAIL").await;
+    assert_eq!(page.count(".span").await, 36);
+    assert!(page.text("#analysed-text").await.starts_with("The invoices are 120, 80 and 45 euros."));
+    let stream = page.text("#stream-info").await;
+    assert!(stream.contains("cleanly, with data: [DONE]") && stream.contains("stop"), "{stream}");
+
+    // Click the answer: its own, clean analysis.
+    page.click("#message-table tr[data-channel=\"content\"]").await;
+    page.expect_verdict("PASS").await;
+    let content = page.text("#analysed-text").await;
+    assert_eq!(content, "The three invoices total 245 euros (120 + 80 + 45).");
+    assert!(page.text("#detail-heading").await.contains("assistant content"));
+    assert_eq!(page.js(overall).await, json!("FAIL"), "the overall verdict stays the worst message's");
+
+    // Enter on the reasoning row brings the loop back.
+    page.js("document.querySelector('#message-table tr[data-channel=\"reasoning\"]').focus(); return null;").await;
+    let row = page.client.find(Locator::Css("#message-table tr[data-channel=\"reasoning\"]")).await.expect("row");
+    row.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the row");
+    page.expect_verdict("FAIL").await;
+    page.wait_for_js("return document.querySelectorAll('.span').length === 36;", "the reasoning's 36 spans").await;
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_file_dropped_anywhere_is_read_and_the_overlay_shows_while_dragging() {
+    let page = Page::open().await;
+    let bytes = std::fs::read(fixture_path("ollama.ndjson")).expect("fixture");
+    let text = String::from_utf8(bytes).expect("UTF-8 fixture");
+    page.client
+        .execute(
+            "window.__dt = new DataTransfer(); \
+             window.__dt.items.add(new File([arguments[0]], 'ollama.ndjson', {type: 'application/x-ndjson'})); \
+             document.querySelector('.footer').dispatchEvent(new DragEvent('dragenter', {bubbles: true, cancelable: true, dataTransfer: window.__dt})); \
+             return null;",
+            vec![json!(text)],
+        )
+        .await
+        .expect("drag a file over the page");
+    page.wait_for_js("return document.getElementById('drop-overlay').classList.contains('shown');", "the drop overlay")
+        .await;
+    page.js("document.getElementById('drop-overlay').dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: window.__dt})); return null;")
+        .await;
+    page.wait_for_js(
+        "return document.getElementById('detected-format')?.dataset.format === 'ollama-ndjson';",
+        "the dropped file read",
+    )
+    .await;
+    assert_eq!(
+        page.js("return document.getElementById('drop-overlay').classList.contains('shown');").await,
+        json!(false)
+    );
+    assert_eq!(page.count("#message-table tbody tr").await, expected("ollama.ndjson").rows);
+    assert!(page.text("#format-bar").await.contains("file ollama.ndjson"));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_format_menu_rereads_the_same_bytes() {
+    let page = Page::open().await;
+    page.upload(&fixture_path("vllm.sse")).await;
+    assert_eq!(page.count("#message-table tbody tr").await, expected("vllm.sse").rows);
+    let select = page.client.find(Locator::Css("#format-select")).await.expect("the format menu");
+    select.select_by_value("text").await.expect("read as plain text");
+    page.wait_for_js(
+        "return !document.getElementById('message-table') && !!document.getElementById('verdict');",
+        "plain text view",
+    )
+    .await;
+    let raw = std::fs::read_to_string(fixture_path("vllm.sse")).expect("fixture");
+    let shown = page.js("return document.getElementById('analysed-text').textContent;").await;
+    assert_eq!(shown, json!(raw), "the same bytes, now as text");
+    assert_eq!(page.js("return document.getElementById('detected-format').dataset.format;").await, json!("sse"));
+
+    let select = page.client.find(Locator::Css("#format-select")).await.expect("the format menu");
+    select.select_by_value("auto").await.expect("back to Auto");
+    page.wait_for_js("return !!document.getElementById('message-table');", "the table back").await;
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_pasted_capture_is_detected_and_the_stream_sample_fails_in_its_reasoning() {
+    let page = Page::open().await;
+    let capture = std::fs::read_to_string(fixture_path("requests.jsonl")).expect("fixture");
+    page.set_input(&capture).await;
+    page.click("#analyze").await;
+    page.wait_for_js(
+        "return document.getElementById('detected-format')?.dataset.format === 'jsonl';",
+        "JSONL detected",
+    )
+    .await;
+    assert_eq!(page.count("#message-table tbody tr").await, expected("requests.jsonl").rows);
+    // The unreadable line is listed with its number; the rest was analysed.
+    assert_eq!(page.count("#diagnostics li[data-line=\"3\"]").await, 1);
+    assert_eq!(page.input_value().await, capture, "the text box keeps the paste");
+
+    page.click("[data-sample=\"reasoning-loop-sse\"]").await;
+    page.wait_for_js("return document.getElementById('detected-format')?.dataset.format === 'sse';", "SSE detected")
+        .await;
+    assert_eq!(page.js("return document.getElementById('overall-verdict').dataset.verdict;").await, json!("FAIL"));
+    let first = page.js("return document.querySelector('#message-table tbody tr').dataset.channel;").await;
+    assert_eq!(first, json!("reasoning"));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn screenshots_of_a_multi_message_file_in_light_and_dark() {
+    // Saved only when SCREENSHOT_DIR is set; otherwise this just checks both themes render.
+    let page = Page::open().await;
+    page.client.set_window_size(1280, 2000).await.expect("resize");
+    for (file, theme) in
+        [("requests.jsonl", "light"), ("requests.jsonl", "dark"), ("deepseek_reasoning_loop.sse", "dark")]
+    {
+        page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
+        page.upload(&fixture_path(file)).await;
+        page.js("window.scrollTo({top: 0, behavior: 'instant'}); return null;").await;
+        page.settle_scrolling().await;
+        if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+            let png = page.client.screenshot().await.expect("screenshot");
+            let path = Path::new(&dir).join(format!("{}-{theme}.png", file.replace('.', "_")));
+            std::fs::write(&path, png).expect("write the screenshot");
+            eprintln!("saved {}", path.display());
+        }
+    }
+    page.close().await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Harness
 
@@ -303,6 +540,14 @@ impl Page {
     }
 
     async fn click(&self, css: &str) {
+        // In view first, at once (the page scrolls smoothly, and a moving target is missed).
+        self.client
+            .execute(
+                "document.querySelector(arguments[0])?.scrollIntoView({block: 'center', behavior: 'instant'}); return null;",
+                vec![json!(css)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("scroll to {css}: {e}"));
         let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
         el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
@@ -314,6 +559,22 @@ impl Page {
 
     async fn count(&self, css: &str) -> usize {
         self.client.find_all(Locator::Css(css)).await.map(|v| v.len()).unwrap_or_else(|e| panic!("find {css}: {e}"))
+    }
+
+    /// Chooses `path` in the page's real file input (as a user would in the file dialog) and
+    /// waits until the page shows that file.
+    async fn upload(&self, path: &Path) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let input = self.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+        input.send_keys(&path.display().to_string()).await.expect("choose the file");
+        self.wait_for_js(
+            &format!(
+                "const bar = document.querySelector('#format-bar .detected');                  return !document.getElementById('status')?.textContent.startsWith('Reading') &&                    !!bar && bar.textContent.includes({:?});",
+                format!("file {name} ")
+            ),
+            &format!("the page to show {name}"),
+        )
+        .await;
     }
 
     /// Waits up to 10 s for the verdict badge to say `want` (its `data-verdict`).

@@ -1,8 +1,10 @@
-//! Small browser helpers for the components: text box access, scrolling to a span, theme
-//! storage, the clock and the URL. Failures (no window, storage disabled) degrade quietly.
+//! Small browser helpers for the components: text box access, reading a file's bytes, scrolling
+//! to a span, theme storage, the clock and the URL. Failures (no window, storage disabled)
+//! degrade quietly; a file that cannot be read is an error in words.
 
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Element, File, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::NodeRef;
 
 const THEME_KEY: &str = "coherency-theme";
@@ -95,4 +97,41 @@ pub fn show_fatal_error(message: &str) {
         "The analyzer stopped on an internal error ({message}). Your text is still in the text box: copy it, then reload the page."
     )));
     let _ = body.prepend_with_node_1(&alert);
+}
+
+/// A file's bytes exactly as stored (no text decoding: the core detects binary and bad UTF-8).
+pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|e| js_error_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Waits for the next turn of the event loop, so the page can paint a status first.
+pub async fn next_tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let scheduled = web_sys::window()
+            .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).is_ok())
+            .unwrap_or(false);
+        if !scheduled {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+fn js_error_text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the browser gave no reason".to_string())
+}
+
+/// Scrolls element `id` to the top of the view unless its top is already in the upper part
+/// of the view (a row picked in a long table brings its analysis into sight).
+pub fn reveal(id: &str) {
+    let Some(el) = element_by_id(id) else { return };
+    let height = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let top = el.get_bounding_client_rect().top();
+    if top < 0.0 || top > height * 0.6 {
+        scroll_to(&el, ScrollLogicalPosition::Start);
+    }
 }

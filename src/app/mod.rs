@@ -1,10 +1,13 @@
 //! The Yew page (wasm32 only): mounts the app and renders what the core reports.
 //!
-//! `model` is pure (the view model: text segments for highlighting, wording) and is also
-//! compiled natively for its unit tests; everything touching the browser is wasm32-only.
+//! `model` and `document` are pure (the view model: a document read in its format, its rows
+//! worst first, text segments for highlighting, wording) and are also compiled natively for
+//! their unit tests; everything touching the browser is wasm32-only.
 //! Components never compute metrics: every number on the page comes from a `Report`.
 
-// Natively this module is compiled only for its unit tests, which do not use every item.
+// Natively these modules are compiled only for their unit tests, which do not use every item.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod document;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod model;
 

@@ -14,6 +14,8 @@ pub enum Source {
     Input,
     /// A built-in sample, by id.
     Sample(&'static str),
+    /// A file chosen with the upload button or dropped on the page, by name.
+    File(Rc<str>),
 }
 
 /// One analysed text with its report and the segments the highlighted view renders.
@@ -39,6 +41,11 @@ impl Analysis {
     /// Analyses `text` with the core and lays out its spans.
     pub fn new(seq: u64, source: Source, text: String) -> Self {
         let report = analyze(&text);
+        Self::with_report(seq, source, text, report)
+    }
+
+    /// Lays out the spans of `report`, the core's report of exactly `text`.
+    pub fn with_report(seq: u64, source: Source, text: String, report: Report) -> Self {
         let segments = segments(&text, &report.spans).into();
         Analysis { seq, source, text: text.into(), report: Rc::new(report), segments, millis: None }
     }
@@ -49,8 +56,12 @@ impl Analysis {
             return None;
         }
         if self.text.trim().is_empty() {
-            let what =
-                if self.text.is_empty() { "The text box is empty" } else { "The text box holds only whitespace" };
+            let what = match (&self.source, self.text.is_empty()) {
+                (Source::File(_), true) => "The file is empty",
+                (Source::File(_), false) => "The file holds only whitespace",
+                (_, true) => "The text box is empty",
+                (_, false) => "The text box holds only whitespace",
+            };
             return Some(format!("{what}: nothing to analyse yet. Paste a transcript above, or pick a sample."));
         }
         Some(

@@ -1,4 +1,5 @@
-//! The root component: owns the state reducer and the text box, wires the other components.
+//! The root component: owns the state reducer and the text box, wires the other components,
+//! and reads files (upload or drop) into the reducer.
 
 use std::rc::Rc;
 
@@ -6,22 +7,33 @@ use web_sys::ScrollLogicalPosition;
 use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
+use super::diagnostics::Diagnostics;
+use super::document_summary::DocumentSummary;
+use super::drop_overlay::DropOverlay;
+use super::format_bar::FormatBar;
 use super::header::Header;
 use super::highlighted_text::HighlightedText;
 use super::input_panel::InputPanel;
+use super::message_detail::MessageDetail;
+use super::message_table::MessageTable;
+use super::not_text::NotText;
 use super::sample_menu::SampleMenu;
+use super::stream_info::StreamInfoView;
 use super::too_short::TooShort;
+use super::upload_button::UploadButton;
 use super::verdict_card::VerdictCard;
 use crate::analyze::Metric;
+use crate::app::document::Document;
 use crate::app::dom;
 use crate::app::model::{sample_param, worth_stashing, Source};
 use crate::app::state::{Action, State};
-use crate::samples::samples;
+use crate::ingest::Format;
+use crate::samples::{capture_samples, samples};
 
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(State::default);
-    let samples = use_memo((), |_| samples());
+    let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();
 
@@ -59,10 +71,34 @@ pub fn App() -> Html {
         })
     });
 
+    let open_file = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |file: web_sys::File| read_file(dispatcher.clone(), file, None))
+    };
+    let drop_files = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |files: Vec<web_sys::File>| {
+            let n = files.len();
+            let Some(file) = files.into_iter().next() else { return };
+            let note = (n > 1).then(|| format!("{n} files were dropped; this is the first, {}.", file.name()));
+            read_file(dispatcher.clone(), file, note);
+        })
+    };
+
+    let choose_format = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |f: Option<Format>| dispatcher.dispatch(Action::ChooseFormat(f)))
+    };
+    let select = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |index: usize| dispatcher.dispatch(Action::Select(index)))
+    };
+
     let jump = {
         let state = state.clone();
         Callback::from(move |metric: Metric| {
-            if let Some(index) = state.analysis.as_ref().and_then(|a| a.first_span_index(metric)) {
+            let detail = state.doc.as_ref().and_then(|d| d.detail.as_ref());
+            if let Some(index) = detail.and_then(|a| a.first_span_index(metric)) {
                 dom::show_span(index);
             }
         })
@@ -78,10 +114,10 @@ pub fn App() -> Html {
         });
     }
 
-    // After each analysis, bring the verdict (the first result) into view if it is not.
+    // After each new document, bring the verdict (the first result) into view if it is not.
     {
         let results = results.clone();
-        use_effect_with(state.analysis.as_ref().map(|a| a.seq), move |seq| {
+        use_effect_with(state.doc.as_ref().map(|d| d.seq), move |seq| {
             if seq.is_some() {
                 if let Some(first) = results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()) {
                     dom::scroll_to(&first, ScrollLogicalPosition::Nearest);
@@ -89,11 +125,30 @@ pub fn App() -> Html {
             }
         });
     }
+    // After the user picks a message, bring its analysis into view.
+    {
+        let reveal = state.reveal_detail;
+        use_effect_with(state.doc.as_ref().and_then(|d| d.detail.as_ref().map(|a| a.seq)), move |_| {
+            if reveal {
+                dom::reveal("message-detail");
+            }
+        });
+    }
 
-    let active_sample = state.analysis.as_ref().and_then(|a| match a.source {
+    let active_sample = state.doc.as_ref().and_then(|d| match d.source {
         Source::Sample(id) => Some(id),
-        Source::Input => None,
+        _ => None,
     });
+    let format_bar = state.doc.clone().map(|doc| html! { <FormatBar {doc} on_choose={choose_format} /> });
+    let status = match (&state.loading, &state.notice) {
+        (Some(name), _) => {
+            Some(html! { <p id="status" class="status" role="status">{ format!("Reading {name}…") }</p> })
+        }
+        (None, Some(notice)) => {
+            Some(html! { <p id="status" class="status notice-line" role="status">{ notice.to_string() }</p> })
+        }
+        (None, None) => None,
+    };
 
     html! {
         <>
@@ -102,34 +157,77 @@ pub fn App() -> Html {
                 <section class="card input-card" aria-labelledby="input-heading">
                     <h2 id="input-heading" class="visually-hidden">{ "Input" }</h2>
                     <SampleMenu samples={Rc::clone(&samples)} active={active_sample} on_pick={pick_sample} />
-                    <InputPanel textarea={input} on_analyze={analyze_input} on_restore={restore} />
+                    <InputPanel textarea={input} on_analyze={analyze_input} on_restore={restore}>
+                        <UploadButton on_file={open_file} />
+                    </InputPanel>
+                    // A stable wrapper: a list growing here must not re-create the text box.
+                    <div class="format-slot">{ for format_bar }</div>
                 </section>
                 <div ref={results} class="results">
-                    { results_view(state.analysis.clone(), jump) }
+                    { for status }
+                    { results_view(state.doc.clone(), jump, select) }
                 </div>
             </main>
             <footer class="footer">
-                { "Runs entirely in your browser: the text never leaves this page." }
+                { "Runs entirely in your browser: the text and files never leave this page." }
             </footer>
+            <DropOverlay on_drop={drop_files} />
         </>
     }
 }
 
-fn results_view(analysis: Option<Rc<crate::app::model::Analysis>>, jump: Callback<Metric>) -> Html {
-    let Some(analysis) = analysis else {
+/// Reads `file`'s bytes, then analyses them (after a paint, so "Reading…" shows).
+fn read_file(dispatcher: UseReducerDispatcher<State>, file: web_sys::File, note: Option<String>) {
+    let name = file.name();
+    dispatcher.dispatch(Action::Loading { name: name.clone() });
+    wasm_bindgen_futures::spawn_local(async move {
+        match dom::read_file(&file).await {
+            Ok(bytes) => {
+                dom::next_tick().await;
+                dispatcher.dispatch(Action::Load { name, bytes, note });
+            }
+            Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
+        }
+    });
+}
+
+fn results_view(doc: Option<Rc<Document>>, jump: Callback<Metric>, select: Callback<usize>) -> Html {
+    let Some(doc) = doc else {
         return html! {
-            <p class="hint">{ "Paste a transcript and press Analyze, or try one of the samples." }</p>
+            <p class="hint">{ "Paste a transcript and press Analyze, open or drop a file, or try one of the samples." }</p>
         };
     };
-    if let Some(message) = analysis.too_short_message() {
-        return html! { <TooShort {message} analysis={analysis} /> };
+    if let Some(message) = doc.not_text_message() {
+        return html! { <NotText message={message.to_string()} /> };
     }
+    if doc.is_plain_text() {
+        // Plain text: exactly the page as before formats existed.
+        let Some(analysis) = doc.detail.clone() else { return html! {} };
+        if let Some(message) = analysis.too_short_message() {
+            return html! { <TooShort {message} analysis={analysis} /> };
+        }
+        return html! {
+            <>
+                <VerdictCard analysis={Rc::clone(&analysis)}>
+                    <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
+                </VerdictCard>
+                <HighlightedText {analysis} />
+            </>
+        };
+    }
+    let stream = doc.transcript.stream.clone().map(|info| html! { <StreamInfoView format={doc.format()} {info} /> });
+    let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| html! { <Diagnostics doc={Rc::clone(&doc)} /> });
+    let table = (!doc.rows.is_empty()).then(|| html! { <MessageTable doc={Rc::clone(&doc)} on_select={select} /> });
+    let detail =
+        doc.detail.clone().map(|analysis| html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} /> });
     html! {
         <>
-            <VerdictCard analysis={Rc::clone(&analysis)}>
-                <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
-            </VerdictCard>
-            <HighlightedText {analysis} />
+            <DocumentSummary doc={Rc::clone(&doc)}>
+                { for stream }
+                { for diagnostics }
+            </DocumentSummary>
+            { for table }
+            { for detail }
         </>
     }
 }

@@ -2,11 +2,20 @@
 
 pub mod app;
 mod checks_table;
+mod diagnostics;
+mod document_summary;
+mod drop_overlay;
+mod format_bar;
 mod header;
 mod highlighted_text;
 mod input_panel;
 mod legend;
+mod message_detail;
+mod message_table;
+mod not_text;
 mod sample_menu;
+mod stream_info;
 mod theme_toggle;
 mod too_short;
+mod upload_button;
 mod verdict_card;
