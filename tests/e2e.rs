@@ -299,7 +299,8 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
         page.js(&format!("return document.querySelector('{first}').dataset.channel;")).await,
         json!("reasoning")
     );
-    assert_eq!(page.js(&format!("return document.querySelector('{first}').ariaSelected;")).await, json!("true"));
+    let current = format!("return document.querySelector('{first}').getAttribute('aria-current');");
+    assert_eq!(page.js(&current).await, json!("true"));
     // The worst row is shown in full: the reasoning, its 36 repeated lines highlighted.
     page.expect_verdict("FAIL").await;
     assert_eq!(page.count(".span").await, 36);
@@ -334,6 +335,7 @@ async fn a_file_dropped_anywhere_is_read_and_the_overlay_shows_while_dragging() 
         .execute(
             "window.__dt = new DataTransfer(); \
              window.__dt.items.add(new File([arguments[0]], 'ollama.ndjson', {type: 'application/x-ndjson'})); \
+             window.__dt.items.add(new File(['second'], 'second.txt', {type: 'text/plain'})); \
              document.querySelector('.footer').dispatchEvent(new DragEvent('dragenter', {bubbles: true, cancelable: true, dataTransfer: window.__dt})); \
              return null;",
             vec![json!(text)],
@@ -355,6 +357,8 @@ async fn a_file_dropped_anywhere_is_read_and_the_overlay_shows_while_dragging() 
     );
     assert_eq!(page.count("#message-table tbody tr").await, expected("ollama.ndjson").rows);
     assert!(page.text("#format-bar").await.contains("file ollama.ndjson"));
+    let status = page.text("#status").await;
+    assert!(status.contains("2 files were dropped; this is the first, ollama.ndjson."), "{status}");
     page.close().await;
 }
 
@@ -362,6 +366,10 @@ async fn a_file_dropped_anywhere_is_read_and_the_overlay_shows_while_dragging() 
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_format_menu_rereads_the_same_bytes() {
     let page = Page::open().await;
+    // The upload control is a real, labelled file input that the keyboard reaches.
+    let input = "const i = document.querySelector('input[type=file]'); \
+                 return i.tabIndex === 0 && !i.disabled && document.querySelector(`label[for=\"${i.id}\"]`) !== null;";
+    assert_eq!(page.js(input).await, json!(true));
     page.upload(&fixture_path("vllm.sse")).await;
     assert_eq!(page.count("#message-table tbody tr").await, expected("vllm.sse").rows);
     let select = page.client.find(Locator::Css("#format-select")).await.expect("the format menu");
@@ -414,9 +422,15 @@ async fn screenshots_of_a_multi_message_file_in_light_and_dark() {
     // Saved only when SCREENSHOT_DIR is set; otherwise this just checks both themes render.
     let page = Page::open().await;
     page.client.set_window_size(1280, 2000).await.expect("resize");
-    for (file, theme) in
-        [("requests.jsonl", "light"), ("requests.jsonl", "dark"), ("deepseek_reasoning_loop.sse", "dark")]
-    {
+    let shots = [
+        ("requests.jsonl", "light"),
+        ("requests.jsonl", "dark"),
+        ("deepseek_reasoning_loop.sse", "dark"),
+        ("anthropic.sse", "light"),
+        ("curl_i_401.http", "light"),
+        ("binary.bin", "dark"),
+    ];
+    for (file, theme) in shots {
         page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
         page.upload(&fixture_path(file)).await;
         page.js("window.scrollTo({top: 0, behavior: 'instant'}); return null;").await;
@@ -427,6 +441,17 @@ async fn screenshots_of_a_multi_message_file_in_light_and_dark() {
             std::fs::write(&path, png).expect("write the screenshot");
             eprintln!("saved {}", path.display());
         }
+    }
+    // The drop overlay, while a file is dragged over the page.
+    page.js("const dt = new DataTransfer(); dt.items.add(new File(['x'], 'x.txt')); \
+         document.body.dispatchEvent(new DragEvent('dragenter', {bubbles: true, cancelable: true, dataTransfer: dt})); \
+         return null;")
+        .await;
+    page.wait_for_js("return document.getElementById('drop-overlay').classList.contains('shown');", "the overlay")
+        .await;
+    if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+        let png = page.client.screenshot().await.expect("screenshot");
+        std::fs::write(Path::new(&dir).join("drop-overlay.png"), png).expect("write the screenshot");
     }
     page.close().await;
 }

@@ -250,7 +250,7 @@ pub fn stream_facts(format: Format, s: &StreamInfo) -> Vec<(&'static str, String
 
 /// The format menu's entries: `(value, label)`, Auto first, then every format but binary.
 pub fn format_options(detected: Format) -> Vec<(&'static str, String)> {
-    let mut out = vec![("auto", format!("Auto ({})", detected.label()))];
+    let mut out = vec![("auto", format!("Auto: {}", detected.label()))];
     out.extend(Format::ALL.into_iter().filter(|f| *f != Format::Binary).map(|f| (f.name(), f.label().to_string())));
     out
 }
@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(format_choice("jsonl"), Some(Format::Jsonl));
         let options = format_options(Format::Sse);
         assert_eq!(options.len(), Format::ALL.len());
-        assert_eq!(options[0], ("auto", "Auto (OpenAI chat completion stream (SSE))".to_string()));
+        assert_eq!(options[0], ("auto", "Auto: OpenAI chat completion stream (SSE)".to_string()));
     }
 
     #[test]

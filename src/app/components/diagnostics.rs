@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::analyze::thousands;
 use crate::app::document::Document;
-use crate::app::model::plural;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -26,8 +26,10 @@ pub fn Diagnostics(props: &Props) -> Html {
     });
     html! {
         <section id="diagnostics" class="subsection" aria-labelledby="diagnostics-heading">
-            <h3 id="diagnostics-heading">{ "Read with " }{ plural(props.doc.transcript.diagnostics.len(), "note", "notes") }</h3>
-            <p class="help">{ "The rest of the document was read and analysed." }</p>
+            <h3 id="diagnostics-heading">{ format!("Notes from reading ({})", thousands(props.doc.transcript.diagnostics.len())) }</h3>
+            if !props.doc.rows.is_empty() {
+                <p class="help">{ "Everything else in the document was read and analysed." }</p>
+            }
             <ul class="problems">{ for items }</ul>
         </section>
     }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::analyze::Verdict;
 use crate::app::document::{row_place, Document, Overall};
 use crate::app::model::{duration_text, level_key, verdict_headline, verdict_icon};
 
@@ -23,7 +24,8 @@ pub fn DocumentSummary(props: &Props) -> Html {
     let measured = html! { <p class="measured">{ doc.counts_line() }{ took }</p> };
     let (key, head) = match doc.overall() {
         Overall::Verdict(v) => {
-            let worst = doc.rows.first().map(|row| {
+            // "Worst" only means something when a text tripped a heuristic.
+            let worst = doc.rows.first().filter(|_| v != Verdict::Pass).map(|row| {
                 let tripped = row.tripped.map(|m| format!(": {} tripped", m.label())).unwrap_or_default();
                 html! { <p id="worst" class="worst">{ "Worst: " }<strong>{ row_place(row) }</strong>{ tripped }</p> }
             });

@@ -90,7 +90,7 @@ fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Ht
     html! {
         <tr class={classes!("jumpable", selected.then_some("selected"), format!("row-{}", level_key(row.verdict)))}
             data-report={index.to_string()} data-verdict={row.verdict.as_str()} data-channel={row.channel}
-            tabindex="0" aria-selected={selected.to_string()}
+            tabindex="0" aria-current={selected.then_some("true")}
             aria-label={format!("{}, {} {}, line {line}: show its analysis", row.verdict.as_str(), row.role, channel_text(row))}
             {onclick} {onkeydown}>
             <td>{ verdict }</td>
@@ -98,7 +98,7 @@ fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Ht
             <td class="num">{ thousands(row.index) }</td>
             <td class="num">{ line }</td>
             <td>{ &row.role }</td>
-            <td>{ channel_text(row) }</td>
+            <td title={(row.channel == "combined").then_some("reasoning and content of one reply, analysed together")}>{ channel_text(row) }</td>
             <td class="num">{ thousands(row.bytes) }</td>
             <td class="tripped">{ tripped }</td>
         </tr>

@@ -11,7 +11,7 @@ pub struct Props {
 pub fn NotText(props: &Props) -> Html {
     html! {
         <section id="not-text" class="card notice" role="status">
-            <h2>{ "Not a text file" }</h2>
+            <h2>{ "Cannot read this as text" }</h2>
             <p class="notice-text">{ &props.message }</p>
         </section>
     }
