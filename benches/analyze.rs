@@ -7,23 +7,14 @@
 
 #[path = "../tests/support/textgen.rs"]
 mod textgen;
+#[path = "support/timing.rs"]
+mod timing;
 
 use flate2::{write::GzEncoder, Compression};
 use std::hint::black_box;
 use std::io::Write;
-use std::time::{Duration, Instant};
 use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
-
-fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
+use timing::best_of;
 
 /// Counts the bytes written to it, so the gzip pass allocates no output.
 struct ByteCounter(usize);

@@ -15,24 +15,15 @@
 
 #[path = "../tests/support/textgen.rs"]
 mod textgen;
+#[path = "support/timing.rs"]
+mod timing;
 
 use coherency::ingest::{self, analyze_transcript};
 use coherency::stream::{ChatAssembler, SseDecoder, SseEvent};
 use serde_json::json;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
-
-fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
+use timing::best_of;
 
 /// A log of about `target` bytes: one conversation per line, histories growing within a
 /// session the way a chat client resends them.
