@@ -80,8 +80,13 @@ pub fn DropOverlay(props: &Props) -> Html {
             }
         });
     }
+    // A click hides it, should a cancelled drag ever leave it up.
+    let onclick = {
+        let visible = visible.clone();
+        Callback::from(move |_: MouseEvent| visible.set(false))
+    };
     html! {
-        <div ref={overlay} id="drop-overlay" class={classes!("drop-overlay", (*visible).then_some("shown"))} aria-hidden="true">
+        <div ref={overlay} id="drop-overlay" {onclick} class={classes!("drop-overlay", (*visible).then_some("shown"))} aria-hidden="true">
             <div class="drop-box">
                 <p class="drop-title">{ "Drop the file to analyse it" }</p>
                 <p class="drop-help">{ "Plain text, chat-completion JSON, SSE captures, NDJSON and JSONL logs. It stays in this browser." }</p>

@@ -39,7 +39,7 @@ pub fn FormatBar(props: &Props) -> Html {
                 <strong id="detected-format" data-format={doc.detected.name()}>{ doc.detected.label() }</strong>
             </p>
             <label class="read-as">
-                { "Read as " }
+                <span class="nowrap">{ "Read as" }</span>
                 <select id="format-select" {onchange}>{ for options }</select>
             </label>
         </div>
