@@ -322,6 +322,15 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
     row.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the row");
     page.expect_verdict("FAIL").await;
     page.wait_for_js("return document.querySelectorAll('.span').length === 36;", "the reasoning's 36 spans").await;
+
+    // From the analysis back up to the table.
+    page.js("document.getElementById('analysed-text').scrollIntoView({behavior: 'instant'}); return null;").await;
+    page.click("#back-to-messages").await;
+    page.wait_for_js(
+        "const t = document.getElementById('messages').getBoundingClientRect().top; return t >= -1 && t < innerHeight / 2;",
+        "the message table in view",
+    )
+    .await;
     page.close().await;
 }
 
@@ -406,6 +415,22 @@ async fn a_pasted_capture_is_detected_and_the_stream_sample_fails_in_its_reasoni
     // The unreadable line is listed with its number; the rest was analysed.
     assert_eq!(page.count("#diagnostics li[data-line=\"3\"]").await, 1);
     assert_eq!(page.input_value().await, capture, "the text box keeps the paste");
+
+    // Hundreds of bad lines: the core's first ones by line, then how many more; the rest read.
+    let bad = format!(
+        "{}\n{}",
+        r#"{"request":{"messages":[{"role":"user","content":"hello there, how are you today, my friend?"}]}}"#,
+        "not json at all\n".repeat(300)
+    );
+    page.set_input(&bad).await;
+    page.click("#analyze").await;
+    page.wait_for_js("return document.querySelectorAll('#diagnostics li').length > 10;", "the diagnostics").await;
+    let listed = coherency::ingest::read(bad.as_bytes()).diagnostics;
+    assert_eq!(page.count("#diagnostics li").await, listed.len());
+    assert_eq!(page.count("#diagnostics li[data-line=\"2\"]").await, 1);
+    let last = page.js("return document.querySelector('#diagnostics li:last-child').textContent;").await;
+    assert_eq!(last, json!(listed.last().map(|d| d.message.clone())));
+    assert_eq!(page.count("#message-table tbody tr").await, 1, "the good line is still analysed");
 
     page.click("[data-sample=\"reasoning-loop-sse\"]").await;
     page.wait_for_js("return document.getElementById('detected-format')?.dataset.format === 'sse';", "SSE detected")

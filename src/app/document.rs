@@ -161,10 +161,10 @@ impl Document {
         format!("{}: {}", plural(reports.len(), "analysed text", "analysed texts"), parts.join(", "))
     }
 
-    /// "file vllm.sse · 2,771 bytes", "pasted text · 120 bytes", "sample · 3,210 bytes".
+    /// "file vllm.sse · 2,771 bytes", "your text · 120 bytes", "a built-in sample · 3,210 bytes".
     pub fn origin_text(&self) -> String {
         let what = match &self.source {
-            Source::Input => "the text box".to_string(),
+            Source::Input => "your text".to_string(),
             Source::Sample(_) => "a built-in sample".to_string(),
             Source::File(name) => format!("file {name}"),
         };

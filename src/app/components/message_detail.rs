@@ -11,6 +11,7 @@ use super::too_short::TooShort;
 use super::verdict_card::VerdictCard;
 use crate::analyze::Metric;
 use crate::app::document::{row_place, Document};
+use crate::app::dom;
 use crate::app::model::Analysis;
 
 #[derive(Properties, PartialEq)]
@@ -34,9 +35,14 @@ pub fn MessageDetail(props: &Props) -> Html {
     };
     html! {
         <section id="message-detail" class="message-detail" aria-labelledby="detail-heading">
-            <h2 id="detail-heading" class="detail-heading">
-                <span class="detail-kicker">{ "Analysis of " }</span>{ place }
-            </h2>
+            <div class="detail-head">
+                <h2 id="detail-heading" class="detail-heading">
+                    <span class="detail-kicker">{ "Analysis of " }</span>{ place }
+                </h2>
+                <button type="button" id="back-to-messages" class="button chip" onclick={Callback::from(|_: MouseEvent| dom::reveal("messages"))}>
+                    { "↑ All messages" }
+                </button>
+            </div>
             { body }
             <HighlightedText {analysis} />
         </section>
