@@ -205,6 +205,10 @@ struct Expected {
     verdict: Option<&'static str>,
     all_too_short: bool,
     first_channel: Option<&'static str>,
+    /// Every row, worst first: `[verdict, channel]`.
+    table: Value,
+    /// For a stream: `[chunks, saw_done]`.
+    stream: Option<(usize, bool)>,
 }
 
 fn fixture_path(name: &str) -> PathBuf {
@@ -223,6 +227,8 @@ fn expected(name: &str) -> Expected {
         verdict: r.verdict.map(|v| v.as_str()),
         all_too_short: !r.reports.is_empty() && r.reports.iter().all(|m| m.report.too_short),
         first_channel: rows.first().map(|row| row.channel),
+        table: rows.iter().map(|row| json!([row.verdict.as_str(), row.channel])).collect(),
+        stream: t.stream.as_ref().map(|s| (s.chunks, s.saw_done)),
     }
 }
 
@@ -230,23 +236,18 @@ fn expected(name: &str) -> Expected {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn every_fixture_format_uploaded_shows_the_cores_format_rows_and_verdict() {
     let page = Page::open().await;
-    let fixtures = [
-        "vllm.sse",
-        "deepseek_reasoning_loop.sse",
-        "anthropic.sse",
-        "anthropic_overloaded.sse",
-        "responses.sse",
-        "ollama.ndjson",
-        "chat.json",
-        "chat_array.json",
-        "requests.jsonl",
-        "claude_session.jsonl",
-        "curl_i_stream.http",
-        "curl_i_401.http",
-        "plain_bom.txt",
-        "binary.bin",
-    ];
-    for name in fixtures {
+    // Every fixture under tests/data/formats (the goldens aside), in name order.
+    let mut fixtures: Vec<String> = std::fs::read_dir(fixture_path(""))
+        .expect("tests/data/formats")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| !name.ends_with(".expected.json"))
+        .collect();
+    fixtures.sort();
+    for required in ["vllm.sse", "deepseek_reasoning_loop.sse", "ollama.ndjson", "claude_session.jsonl", "binary.bin"] {
+        assert!(fixtures.iter().any(|f| f == required), "fixture {required} is missing");
+    }
+    for name in &fixtures {
+        let name = name.as_str();
         let want = expected(name);
         page.upload(&fixture_path(name)).await;
         let detected = page.js("return document.getElementById('detected-format')?.dataset.format ?? null;").await;
@@ -276,6 +277,16 @@ async fn every_fixture_format_uploaded_shows_the_cores_format_rows_and_verdict()
                     }
                     None => assert_eq!(overall, json!("nothing"), "{name}"),
                 }
+                let table = page
+                    .js("return [...document.querySelectorAll('#message-table tbody tr')] \
+                         .map(r => [r.dataset.verdict, r.dataset.channel]);")
+                    .await;
+                assert_eq!(table, want.table, "{name}: every row, worst first");
+                let stream = page
+                    .js("const s = document.getElementById('stream-info'); \
+                         return s ? [Number(s.dataset.chunks), s.dataset.done === 'true'] : null;")
+                    .await;
+                assert_eq!(stream, json!(want.stream.map(|(c, d)| json!([c, d]))), "{name}: stream facts");
                 if let Some(channel) = want.first_channel {
                     let first =
                         page.js("return document.querySelector('#message-table tbody tr').dataset.channel;").await;

@@ -20,7 +20,8 @@ pub fn StreamInfoView(props: &Props) -> Html {
     });
     let errors = props.info.errors.iter().map(|e| html! { <li>{ "The stream reported an error: " }{ e }</li> });
     html! {
-        <section id="stream-info" class="subsection" aria-labelledby="stream-heading" data-done={props.info.saw_done.to_string()}>
+        <section id="stream-info" class="subsection" aria-labelledby="stream-heading" data-done={props.info.saw_done.to_string()}
+            data-chunks={props.info.chunks.to_string()}>
             <h3 id="stream-heading">{ "What the stream said" }</h3>
             <dl class="facts">{ for facts }</dl>
             if !props.info.errors.is_empty() {
