@@ -327,8 +327,12 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
     assert!(page.text("#detail-heading").await.contains("assistant content"));
     assert_eq!(page.js(overall).await, json!("FAIL"), "the overall verdict stays the worst message's");
 
-    // Enter on the reasoning row brings the loop back.
-    page.js("document.querySelector('#message-table tr[data-channel=\"reasoning\"]').focus(); return null;").await;
+    // Arrow keys move between rows; Enter on the reasoning row brings the loop back.
+    page.js("document.querySelector('#message-table tr[data-channel=\"combined\"]').focus(); return null;").await;
+    let row = page.client.find(Locator::Css("#message-table tr[data-channel=\"combined\"]")).await.expect("row");
+    row.send_keys(&char::from(Key::Up).to_string()).await.expect("press Up on the row");
+    let focused = page.js("return document.activeElement.dataset.channel ?? null;").await;
+    assert_eq!(focused, json!("reasoning"), "Up moves to the row above");
     let row = page.client.find(Locator::Css("#message-table tr[data-channel=\"reasoning\"]")).await.expect("row");
     row.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the row");
     page.expect_verdict("FAIL").await;

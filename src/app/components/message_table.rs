@@ -1,9 +1,12 @@
 //! Every analysed text of a document, worst first: verdict, where it is (conversation, turn,
 //! line), role, channel, size, and the metric that tripped. A row is a control (click, Enter
-//! or Space) that shows that text's full analysis below. Long tables render in pages.
+//! or Space) that shows that text's full analysis below; the arrow keys move between rows.
+//! Long tables render in pages.
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use crate::analyze::thousands;
@@ -39,7 +42,7 @@ pub fn MessageTable(props: &Props) -> Html {
         <section id="messages" class="card" aria-labelledby="messages-heading">
             <div class="text-head">
                 <h2 id="messages-heading">{ "Messages, worst first" }</h2>
-                <p class="help">{ "Click a row (or press Enter on it) to see that text's analysis below." }</p>
+                <p class="help">{ "Click a row (or press Enter on it; ↑ ↓ move) to see that text's analysis below." }</p>
             </div>
             <div class="table-wrap">
                 <table id="message-table" class="checks messages">
@@ -73,11 +76,29 @@ fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Ht
     };
     let onkeydown = {
         let on_select = on_select.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" || e.key() == " " {
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" | " " => {
                 e.prevent_default();
                 on_select.emit(index);
             }
+            "ArrowDown" | "ArrowUp" => {
+                // Move between rows; Enter then shows the one reached.
+                // The row the key went to (Yew delegates events, so not `current_target`).
+                let target: Option<Element> = e.target().and_then(|t| t.dyn_into().ok());
+                let row = target.and_then(|t| t.closest("tr").ok().flatten());
+                let next = row.and_then(|r| {
+                    if e.key() == "ArrowDown" {
+                        r.next_element_sibling()
+                    } else {
+                        r.previous_element_sibling()
+                    }
+                });
+                if let Some(next) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+                    e.prevent_default();
+                    let _ = next.focus();
+                }
+            }
+            _ => {}
         })
     };
     let verdict = if short {
