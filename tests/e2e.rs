@@ -634,7 +634,9 @@ impl Page {
         input.send_keys(&path.display().to_string()).await.expect("choose the file");
         self.wait_for_js(
             &format!(
-                "const bar = document.querySelector('#format-bar .detected');                  return !document.getElementById('status')?.textContent.startsWith('Reading') &&                    !!bar && bar.textContent.includes({:?});",
+                "const bar = document.querySelector('#format-bar .detected'); \
+                 const status = document.getElementById('status')?.textContent ?? ''; \
+                 return !status.startsWith('Reading') && !!bar && bar.textContent.includes({:?});",
                 format!("file {name} ")
             ),
             &format!("the page to show {name}"),

@@ -142,7 +142,7 @@ pub fn App() -> Html {
     let format_bar = state.doc.clone().map(|doc| html! { <FormatBar {doc} on_choose={choose_format} /> });
     let status = match (&state.loading, &state.notice) {
         (Some(name), _) => {
-            Some(html! { <p id="status" class="status" role="status">{ format!("Reading {name}…") }</p> })
+            Some(html! { <p id="status" class="status" role="status">{ format!("Reading and analysing {name}…") }</p> })
         }
         (None, Some(notice)) => {
             Some(html! { <p id="status" class="status notice-line" role="status">{ notice.to_string() }</p> })
