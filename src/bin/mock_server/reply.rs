@@ -1,0 +1,146 @@
+//! What the mock model answers to a request, decided before a byte is sent: reasoning and
+//! content text, a tool call, the finish reason, usage, and how the answer ends (cleanly, with
+//! a mid-stream error, or cut off). The wire formats (`stream.rs`, `completion.rs`) only
+//! render a [`Reply`].
+
+use crate::behaviour::Behaviour;
+use crate::request::ChatRequest;
+use crate::text;
+use crate::tools;
+
+/// Words of coherent text when the request sets no `max_tokens`.
+const COHERENT_WORDS: usize = 6_000;
+/// Words a loop runs to when the request sets no `max_tokens` (a loop runs to the limit).
+const LOOP_WORDS: usize = 4_000;
+/// Words sent before a mid-stream error or a dropped connection.
+const WORDS_BEFORE_TROUBLE: usize = 300;
+
+/// A tool call to send.
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// JSON text.
+    pub arguments: String,
+}
+
+/// How the answer ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// finish_reason, usage, `[DONE]`.
+    Clean,
+    /// An `{"error":…}` chunk (a 500 when not streamed), then `[DONE]`.
+    Error(String),
+    /// The connection closes mid-answer.
+    Cut,
+}
+
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub reasoning: String,
+    pub content: String,
+    pub tool_call: Option<ToolCall>,
+    pub finish_reason: &'static str,
+    pub ending: Ending,
+    pub prompt_tokens: usize,
+    pub completion_tokens: usize,
+}
+
+/// The reply of `behaviour` to `req`. `Unauthorized` and `NoCors` answer like `Coherent`
+/// (the routes deal with what sets them apart).
+pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
+    let seed = req.seed;
+    let budget = req.max_tokens;
+    let limit = |natural: usize| budget.map_or(natural, |b| b.min(natural));
+    let mut reply = Reply {
+        reasoning: String::new(),
+        content: String::new(),
+        tool_call: None,
+        finish_reason: "stop",
+        ending: Ending::Clean,
+        prompt_tokens: req.prompt_tokens,
+        completion_tokens: 0,
+    };
+    if let Some(i) = req.tool_to_call {
+        let tool = &req.tools[i];
+        let arguments = tools::arguments(&tool.parameters);
+        reply.completion_tokens = arguments.len() / 4 + 1;
+        reply.tool_call = Some(ToolCall { id: format!("call_mock_{i}"), name: tool.name.clone(), arguments });
+        reply.finish_reason = "tool_calls";
+        return reply;
+    }
+    let loop_words = budget.unwrap_or(LOOP_WORDS);
+    // Words the text would have without a limit; `None` for a loop, which runs to the limit.
+    let natural: Option<usize> = match behaviour {
+        Behaviour::Coherent | Behaviour::Unauthorized | Behaviour::NoCors => Some(COHERENT_WORDS),
+        Behaviour::Slow => Some(100),
+        Behaviour::Reasoning => Some(1_900),
+        Behaviour::ReasoningLoop => Some(loop_words),
+        Behaviour::MidStreamError | Behaviour::Dropped => Some(WORDS_BEFORE_TROUBLE),
+        Behaviour::WordLoop | Behaviour::LineLoop | Behaviour::LateLoop => None,
+    };
+    match behaviour {
+        Behaviour::Coherent | Behaviour::Slow | Behaviour::Unauthorized | Behaviour::NoCors => {
+            reply.content = text::coherent(seed, limit(natural.unwrap_or(0)));
+        }
+        Behaviour::WordLoop => reply.content = text::word_loop(seed, loop_words),
+        Behaviour::LineLoop => reply.content = text::line_loop(loop_words),
+        Behaviour::LateLoop => reply.content = text::late_loop(seed, loop_words),
+        Behaviour::Reasoning => {
+            let reasoning = limit(400);
+            reply.reasoning = text::thinking(seed.wrapping_add(1), reasoning);
+            reply.content = text::coherent(seed, limit(1_900) - reasoning);
+        }
+        Behaviour::ReasoningLoop => {
+            let answer = 120.min(loop_words);
+            let thinking = loop_words - answer;
+            let lead = 60.min(thinking);
+            let lines = text::line_loop_of("Wait, let me re-check the lock ordering once more.", thinking - lead);
+            reply.reasoning = format!("{}\n\n{lines}", text::thinking(seed.wrapping_add(1), lead));
+            reply.content = text::coherent(seed, answer);
+        }
+        Behaviour::MidStreamError => {
+            reply.content = text::coherent(seed, limit(WORDS_BEFORE_TROUBLE));
+            reply.ending = Ending::Error("the mock model crashed mid-stream (behaviour `error`)".into());
+        }
+        Behaviour::Dropped => {
+            reply.content = text::coherent(seed, limit(WORDS_BEFORE_TROUBLE));
+            reply.ending = Ending::Cut;
+        }
+    }
+    reply.completion_tokens = reply.reasoning.split_whitespace().count() + reply.content.split_whitespace().count();
+    let cut_by_limit = match natural {
+        None => true,
+        Some(n) => budget.is_some_and(|b| b < n),
+    };
+    if cut_by_limit {
+        reply.finish_reason = "length";
+    }
+    reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request;
+
+    fn req(body: &str) -> ChatRequest {
+        request::parse(body.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn budgets_and_finish_reasons() {
+        let r = plan(Behaviour::Coherent, &req(r#"{"messages":[]}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (COHERENT_WORDS, "stop"));
+        let r = plan(Behaviour::Coherent, &req(r#"{"messages":[],"max_tokens":16}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (16, "length"));
+        let r = plan(Behaviour::LineLoop, &req(r#"{"messages":[]}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (LOOP_WORDS, "length"));
+        let r = plan(Behaviour::ReasoningLoop, &req(r#"{"messages":[],"max_tokens":1000}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (1000, "stop"));
+        let r = plan(Behaviour::Reasoning, &req(r#"{"messages":[],"max_tokens":100}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (100, "length"));
+        let r = plan(Behaviour::Reasoning, &req(r#"{"messages":[]}"#));
+        assert_eq!((r.completion_tokens, r.finish_reason), (1_900, "stop"));
+    }
+}
