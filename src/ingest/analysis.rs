@@ -27,11 +27,15 @@ pub struct TranscriptReport {
 }
 
 impl TranscriptReport {
-    /// Indices into `reports`, worst verdict first; at equal verdicts single messages come
-    /// before combined ones (they point at the culprit), then input order.
+    /// Indices into `reports`, worst verdict first; at equal verdicts texts long enough to
+    /// judge come before too-short ones, single messages before combined ones (they point at
+    /// the culprit), then input order.
     pub fn worst_first_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.reports.len()).collect();
-        order.sort_by_key(|&i| (std::cmp::Reverse(self.reports[i].report.verdict), self.reports[i].combined));
+        order.sort_by_key(|&i| {
+            let r = &self.reports[i];
+            (std::cmp::Reverse(r.report.verdict), r.report.too_short, r.combined)
+        });
         order
     }
 
@@ -180,5 +184,14 @@ mod tests {
         let r = analyze_transcript(&t);
         assert_eq!(r.reports[0].report, r.reports[1].report);
         assert_eq!(r.verdict, Some(Verdict::Pass));
+    }
+
+    #[test]
+    fn among_passes_a_text_long_enough_to_judge_comes_first() {
+        let mut t = Transcript::new(Format::Jsonl);
+        t.messages.push(msg(0, Channel::Content, "ok".into()));
+        t.messages.push(msg(1, Channel::Content, "A reply long enough to be judged on its own merits.".into()));
+        let r = analyze_transcript(&t);
+        assert_eq!(r.worst_first_order(), vec![1, 0]);
     }
 }
