@@ -325,6 +325,23 @@ fn a_dropped_connection_has_no_done() {
     assert_eq!(info.finish_reason, None);
     assert_eq!(overall(&t), Some(Verdict::Pass), "what arrived is still scored");
     assert!(!assemble(&r.body).info().saw_done);
+
+    // Not streamed: the JSON body stops short of its Content-Length.
+    let plain = server.chat(r#"{"model":"mock-dropped","messages":[]}"#, &[]);
+    let promised: usize = plain.header("content-length").unwrap().parse().unwrap();
+    assert!(plain.body.len() < promised);
+    assert!(serde_json::from_slice::<Value>(&plain.body).is_err());
+}
+
+#[test]
+fn usage_only_when_asked() {
+    let server = Server::start(&[]);
+    let body = r#"{"model":"mock-coherent","messages":[],"stream":true,"max_tokens":30}"#;
+    let r = server.chat(body, &[]);
+    let info = r.transcript().stream.unwrap();
+    assert!(info.saw_done && info.usage.is_none());
+    assert_eq!(info.finish_reason.as_deref(), Some("length"));
+    assert!(events(&r.body).iter().all(|e| e.get("usage").is_none()));
 }
 
 #[test]
@@ -366,6 +383,7 @@ fn key_auth() {
     }
     let good = [("Authorization", "Bearer sekrit")];
     assert_eq!(server.get("/v1/models", &good).status, 200);
+    assert_eq!(server.get("/v1/models", &[("Authorization", "bearer sekrit")]).status, 200);
     assert_eq!(server.chat(r#"{"messages":[],"max_tokens":5}"#, &good).status, 200);
     // The browser's preflight carries no key.
     assert_eq!(request(server.port, "OPTIONS", "/v1/models", &[], None).status, 204);

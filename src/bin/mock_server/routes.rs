@@ -53,7 +53,7 @@ fn route(conn: &mut TcpStream, config: &Config, req: &Request) -> io::Result<Str
         return unauthorized(conn, config, origin, "this server rejects every key (behaviour `unauthorized`)");
     }
     if let Some(key) = &config.api_key {
-        let sent = req.header("authorization").and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
+        let sent = req.header("authorization").and_then(bearer);
         match sent {
             None => return unauthorized(conn, config, origin, "Missing API key: send `Authorization: Bearer KEY`."),
             Some(k) if k != key => return unauthorized(conn, config, origin, "Incorrect API key provided."),
@@ -77,6 +77,12 @@ fn route(conn: &mut TcpStream, config: &Config, req: &Request) -> io::Result<Str
             Ok("404".into())
         }
     }
+}
+
+/// The key of an `Authorization: Bearer KEY` header (the scheme in any case).
+fn bearer(value: &str) -> Option<&str> {
+    let (scheme, key) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(key.trim())
 }
 
 fn models(config: &Config) -> Value {
