@@ -92,12 +92,13 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
             reply.content = text::coherent(seed, limit(1_900) - reasoning);
         }
         Behaviour::ReasoningLoop => {
-            let answer = 120.min(loop_words);
+            // The loop takes most of any budget, so it shows even under a small max_tokens.
+            let answer = 120.min(loop_words / 4);
             let thinking = loop_words - answer;
-            let lead = 60.min(thinking);
+            let lead = 60.min(thinking / 4);
             let lines = text::line_loop_of("Wait, let me re-check the lock ordering once more.", thinking - lead);
             reply.reasoning = format!("{}\n\n{lines}", text::thinking(seed.wrapping_add(1), lead));
-            reply.content = text::coherent(seed, answer);
+            reply.content = text::thinking(seed, answer);
         }
         Behaviour::MidStreamError => {
             reply.content = text::coherent(seed, limit(WORDS_BEFORE_TROUBLE));
