@@ -6,6 +6,7 @@ mod analyzer;
 pub mod gzip_ratio;
 mod judge;
 pub mod line_repeats;
+mod pacing;
 // proptest is a native-only dev-dependency.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod naive;
@@ -16,5 +17,6 @@ pub mod word_runs;
 
 pub use analyzer::{analyze, Analyzer};
 pub use judge::{quote, thousands};
+pub use pacing::ReportPacer;
 pub use report::{format_metric, format_threshold, Check, Direction, Metric, Metrics, Report, Span, SpanKind, Verdict};
 pub use thresholds::Thresholds;
