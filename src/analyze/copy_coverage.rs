@@ -1,0 +1,151 @@
+//! Copy coverage: the share of the text that is a long copy of earlier text, with the copies.
+//!
+//! The text is cut into tokens (see [`super::ngram_stats::tokens`]: words, and single CJK
+//! characters or punctuation). A *shingle* is [`SHINGLE`] consecutive tokens. A shingle that
+//! already occurred anywhere earlier (unbounded look-back: a 40 KB block repeated is seen,
+//! where DEFLATE's 32 KiB window is blind) marks its tokens as copied. Copied stretches closer
+//! than [`MAX_GAP`] uncovered tokens apart merge into one span, so a paragraph repeated with a
+//! number or a word changed each time is one span, not many.
+//!
+//! Value: `coverage` = bytes of the copied spans / text bytes, in 0..=1 (0 for a text of fewer
+//! than [`SHINGLE`] tokens). The first occurrence of anything is never counted, so a text said
+//! twice scores ≈ 0.5, a loop of k copies ≈ 1 − 1/k. Prose stays near 0; a quoted passage
+//! repeated once scores its share of the text; refrains and near-identical code lines give
+//! a moderate coverage in many short spans. So a threshold means "more than this share of the
+//! text repeats what came before", and a loop drives it towards 1 from its onset, the start
+//! of the first long span.
+//!
+//! Cost: linear expected (one hash-map probe per token); memory, one map entry per distinct
+//! shingle. Shingles are compared by a 64-bit hash of their token ids.
+
+use super::ngram_stats::{ngram_id, tokens, IdBuild, Token};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
+/// Tokens per shingle: a copy must be at least this many tokens long to count.
+pub const SHINGLE: usize = 8;
+/// Uncovered tokens allowed between two copied stretches of one span (small edits).
+pub const MAX_GAP: usize = 3;
+
+/// A copied span: bytes `start..end` repeat earlier text (up to small edits); `source` is the
+/// byte offset of the earliest occurrence of the span's first shingle; `tokens` its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopySpan {
+    pub start: usize,
+    pub end: usize,
+    pub source: usize,
+    pub tokens: usize,
+}
+
+/// The copied spans of a text and the share of it they cover.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopyCoverage {
+    pub spans: Vec<CopySpan>,
+    pub copied_bytes: usize,
+    pub coverage: f64,
+}
+
+impl CopyCoverage {
+    /// The longest span (the first on a tie).
+    pub fn longest(&self) -> Option<&CopySpan> {
+        self.spans.iter().fold(
+            None,
+            |b: Option<&CopySpan>, s| {
+                if b.is_none_or(|b| s.end - s.start > b.end - b.start) {
+                    Some(s)
+                } else {
+                    b
+                }
+            },
+        )
+    }
+}
+
+/// Copy coverage of `text`.
+pub fn copy_coverage(text: &str) -> CopyCoverage {
+    copy_coverage_of(text, &tokens(text))
+}
+
+/// Copy coverage of `text` cut into `toks`.
+pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
+    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    let mut first: HashMap<u64, u32, IdBuild> = HashMap::with_capacity_and_hasher(ids.len(), IdBuild::default());
+    let mut cover = SpanBuilder::default();
+    for (i, w) in ids.windows(SHINGLE).enumerate() {
+        match first.entry(ngram_id(w)) {
+            Entry::Occupied(j) => cover.add(i, *j.get() as usize),
+            Entry::Vacant(v) => {
+                v.insert(i as u32);
+            }
+        }
+    }
+    cover.finish(text, toks)
+}
+
+/// Merges copied shingles (token index, source token index), in increasing order, into spans.
+#[derive(Default)]
+pub(crate) struct SpanBuilder {
+    open: Option<(usize, usize, usize)>,
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl SpanBuilder {
+    pub(crate) fn add(&mut self, i: usize, source: usize) {
+        match &mut self.open {
+            Some((_, end, _)) if i <= *end + MAX_GAP => *end = (*end).max(i + SHINGLE),
+            _ => {
+                self.spans.extend(self.open.take());
+                self.open = Some((i, i + SHINGLE, source));
+            }
+        }
+    }
+
+    pub(crate) fn finish(mut self, text: &str, toks: &[Token]) -> CopyCoverage {
+        self.spans.extend(self.open.take());
+        let spans: Vec<CopySpan> = self
+            .spans
+            .into_iter()
+            .map(|(s, e, src)| CopySpan {
+                start: toks[s].range.start,
+                end: toks[e - 1].range.end,
+                source: toks[src].range.start,
+                tokens: e - s,
+            })
+            .collect();
+        let copied_bytes = spans.iter().map(|s| s.end - s.start).sum();
+        let coverage = if text.is_empty() { 0.0 } else { copied_bytes as f64 / text.len() as f64 };
+        CopyCoverage { spans, copied_bytes, coverage }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paragraph_repeated_with_a_changed_number_is_one_span() {
+        let para =
+            |n: usize| format!("The reclaim thread scans the list again and evicts the oldest pages of list {n}.\n");
+        let first = para(1);
+        let text = format!("{first}{}{}", para(2), para(3));
+        let c = copy_coverage(&text);
+        assert_eq!(c.spans.len(), 1, "{c:?}");
+        let s = &c.spans[0];
+        // Copied up to the last changed number: "3." is new.
+        assert_eq!((s.start, s.end, s.source), (first.len(), text.len() - 4, 0));
+        assert!((c.coverage - (s.end - s.start) as f64 / text.len() as f64).abs() < 1e-12);
+    }
+
+    #[test]
+    fn prose_and_short_texts_have_no_copies() {
+        assert_eq!(copy_coverage("one two three four five six seven eight nine ten").coverage, 0.0);
+        assert_eq!(copy_coverage("a a a").spans, vec![]);
+        assert_eq!(copy_coverage("").coverage, 0.0);
+    }
+
+    #[test]
+    fn a_loop_of_one_token_is_copied_from_its_second_token() {
+        let c = copy_coverage(&"la ".repeat(20));
+        assert_eq!(c.spans, vec![CopySpan { start: 3, end: 59, source: 0, tokens: 19 }]);
+    }
+}

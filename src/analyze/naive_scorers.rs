@@ -1,0 +1,126 @@
+//! Naive twins of the new scorers (tandem repeats, copy coverage, n-gram figures), and the
+//! property tests that hold them equal on small inputs.
+//!
+//! The oracles try every period at every position and compare strings, never hashes; they
+//! are O(n²) or worse, and short enough to read.
+
+use super::copy_coverage::{copy_coverage, CopyCoverage, SpanBuilder, MAX_GAP, SHINGLE};
+use super::ngram_stats::{ngram_stats, tokens};
+use super::tandem::{self, line_items, word_items, Level, Tandem, TandemBest, Tandems};
+use proptest::prelude::*;
+use std::collections::HashSet;
+use std::ops::Range;
+
+/// Every maximal run of period 1..=max at least two periods long, by brute force:
+/// `(p, start, end)` in item indices.
+fn naive_runs<T: Eq>(seq: &[T], max: usize) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for p in 1..=max {
+        let mut i = 0;
+        while i + p < seq.len() {
+            let mut j = i + p;
+            while j < seq.len() && seq[j] == seq[j - p] {
+                j += 1;
+            }
+            if j - i >= 2 * p {
+                out.push((p, i, j));
+            }
+            i = if j > i + p { j - p + 1 } else { i + 1 };
+        }
+    }
+    out
+}
+
+fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize) -> TandemBest {
+    let strs: Vec<&str> = items.iter().map(|r| &text[r.clone()]).collect();
+    let mut best = TandemBest::default();
+    for (p, i, j) in naive_runs(&strs, max) {
+        best.offer(Tandem {
+            level,
+            unit: items[i].start..items[i + p].start,
+            period: p,
+            count: (j - i) / p,
+            start: items[i].start,
+            end: items[j - 1].end,
+        });
+    }
+    best
+}
+
+fn naive_tandems(text: &str) -> Tandems {
+    let mut t = Tandems::default();
+    for (p, i, j) in naive_runs(text.as_bytes(), tandem::MAX_CHAR_PERIOD) {
+        let s = (i..=j).find(|&s| text.is_char_boundary(s)).unwrap();
+        let e = (i..=j).rev().find(|&e| text.is_char_boundary(e)).unwrap();
+        if e >= s + 2 * p {
+            t.char.offer(Tandem {
+                level: Level::Char,
+                unit: s..s + p,
+                period: p,
+                count: (e - s) / p,
+                start: s,
+                end: e,
+            });
+        }
+    }
+    t.word = naive_item_best(text, &word_items(text), Level::Word, tandem::MAX_WORD_PERIOD);
+    t.line = naive_item_best(text, &line_items(text), Level::Line, tandem::MAX_LINE_PERIOD);
+    t
+}
+
+/// Copy coverage by comparing every shingle's strings with every earlier one.
+fn naive_copy_coverage(text: &str) -> CopyCoverage {
+    let toks = tokens(text);
+    let strs: Vec<&str> = toks.iter().map(|t| &text[t.range.clone()]).collect();
+    let mut b = SpanBuilder::default();
+    for i in 0..strs.len().saturating_sub(SHINGLE - 1) {
+        if let Some(j) = (0..i).find(|&j| strs[j..j + SHINGLE] == strs[i..i + SHINGLE]) {
+            b.add(i, j);
+        }
+    }
+    b.finish(text, &toks)
+}
+
+/// Texts made of pieces that loop easily: short units, multi-byte characters, line breaks.
+fn loopy_text() -> impl Strategy<Value = String> {
+    const PIECES: &[&str] = &[
+        "a", "a", "b", "ab", "la", "No", " ", " ", "\n", "\n", "  ", "the ", "cat ", "模", "😂", "é", "-", ". ", "x\n",
+        "ab ab ", "1", "2",
+    ];
+    prop::collection::vec(prop::sample::select(PIECES), 0..120).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tandems_agree_with_the_naive_oracle(text in loopy_text()) {
+        prop_assert_eq!(tandem::tandems(&text), naive_tandems(&text));
+    }
+
+    #[test]
+    fn copy_coverage_agrees_with_the_naive_oracle(text in loopy_text()) {
+        prop_assert_eq!(copy_coverage(&text), naive_copy_coverage(&text));
+    }
+
+    #[test]
+    fn ngram_figures_agree_with_counting_strings(text in loopy_text()) {
+        let toks = tokens(&text);
+        let strs: Vec<&str> = toks.iter().map(|t| &text[t.range.clone()]).collect();
+        let s = ngram_stats(&text);
+        for n in 1..=4 {
+            let expected = if strs.len() < n {
+                1.0
+            } else {
+                strs.windows(n).collect::<HashSet<_>>().len() as f64 / (strs.len() + 1 - n) as f64
+            };
+            prop_assert!((s.distinct[n - 1] - expected).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn the_merge_gap_tolerates_small_edits_only() {
+    // Sanity of the constants the oracles share with the fast code.
+    const { assert!(MAX_GAP < SHINGLE) };
+}

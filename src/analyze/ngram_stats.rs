@@ -1,0 +1,161 @@
+//! distinct-n and rep-n for n = 1..4: how varied the text's token n-grams are (shown, not gating).
+//!
+//! Tokens ([`tokens`]): a run of letters and digits outside the CJK blocks is one token; every
+//! other non-whitespace character (a CJK ideograph, kana, hangul, punctuation, an emoji) is a
+//! token of its own, so texts without spaces still have tokens. Each token gets a 64-bit id
+//! hashed from its bytes (two different tokens share an id with odds of about m²/2⁶⁴).
+//!
+//! Values, both in 0..=1: distinct-n = unique n-grams / n-grams (1.0 when the text has fewer
+//! than n tokens) and rep-n = 1 − distinct-n (Welleck et al., 2019). Coherent prose keeps
+//! distinct-4 near 1 at any length while distinct-1 falls as the vocabulary saturates; a loop
+//! drives every distinct-n towards 0 (a text that is the same 4-gram 1000 times: distinct-4 =
+//! 0.001). They are figures to show beside the verdict: long legit texts (tables, logs) also
+//! have a low distinct-1, so no threshold on them would mean "the model is looping".
+//!
+//! Cost: one pass to tokenise, one hash-set insertion per token and n.
+
+use super::text_units::is_py_whitespace;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+
+/// A token: its bytes in the text and its id (a hash of those bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub range: Range<usize>,
+    pub id: u64,
+}
+
+/// Ideographs, kana, hangul, full-width forms: scripts written without spaces between words.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}'
+            | '\u{20000}'..='\u{2ffff}')
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
+}
+
+/// The tokens of `text`, in order (see the module header).
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::with_capacity(text.len() / 5 + 1);
+    let mut word_start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if is_word_char(c) {
+            word_start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = word_start.take() {
+            out.push(Token { range: s..i, id: hash_bytes(&text.as_bytes()[s..i]) });
+        }
+        if !is_py_whitespace(c) {
+            let r = i..i + c.len_utf8();
+            out.push(Token { id: hash_bytes(&text.as_bytes()[r.clone()]), range: r });
+        }
+    }
+    if let Some(s) = word_start {
+        out.push(Token { range: s..text.len(), id: hash_bytes(&text.as_bytes()[s..]) });
+    }
+    out
+}
+
+/// A 64-bit hash of `bytes` (FNV-1a, then a splitmix finaliser so every bit is mixed).
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    mix(h)
+}
+
+/// splitmix64's finaliser.
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The id of the n-gram of `ids` (order matters).
+pub fn ngram_id(ids: &[u64]) -> u64 {
+    ids.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| mix(h.rotate_left(17) ^ id))
+}
+
+/// A hasher for keys that are already well-mixed 64-bit hashes: it passes them through.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Hash maps and sets keyed by ids.
+pub type IdBuild = BuildHasherDefault<IdHasher>;
+
+/// distinct-n and rep-n for n = 1..=4 (index n − 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NgramStats {
+    pub tokens: usize,
+    pub distinct: [f64; 4],
+    pub rep: [f64; 4],
+}
+
+/// The n-gram figures of `text`.
+pub fn ngram_stats(text: &str) -> NgramStats {
+    let ids: Vec<u64> = tokens(text).into_iter().map(|t| t.id).collect();
+    ngram_stats_of(&ids)
+}
+
+/// The n-gram figures of a token-id sequence.
+pub fn ngram_stats_of(ids: &[u64]) -> NgramStats {
+    let mut distinct = [1.0; 4];
+    let mut seen: HashSet<u64, IdBuild> = HashSet::with_capacity_and_hasher(ids.len(), IdBuild::default());
+    for (k, d) in distinct.iter_mut().enumerate() {
+        let n = k + 1;
+        if ids.len() < n {
+            break;
+        }
+        seen.clear();
+        seen.extend(ids.windows(n).map(ngram_id));
+        *d = seen.len() as f64 / (ids.len() + 1 - n) as f64;
+    }
+    NgramStats { tokens: ids.len(), distinct, rep: distinct.map(|d| 1.0 - d) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(text: &str) -> Vec<&str> {
+        tokens(text).into_iter().map(|t| &text[t.range]).collect()
+    }
+
+    #[test]
+    fn words_are_tokens_and_cjk_characters_and_punctuation_stand_alone() {
+        assert_eq!(texts("Hello, wörld 42x!"), ["Hello", ",", "wörld", "42x", "!"]);
+        assert_eq!(texts("模型，内存😂😂"), ["模", "型", "，", "内", "存", "😂", "😂"]);
+        assert_eq!(texts(" \u{3000}\n"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_loop_has_low_distinct_n_and_prose_high() {
+        let s = ngram_stats(&"a b c d ".repeat(250));
+        assert_eq!(s.tokens, 1000);
+        assert!((s.distinct[3] - 4.0 / 997.0).abs() < 1e-12);
+        assert!((s.rep[0] - (1.0 - 4.0 / 1000.0)).abs() < 1e-12);
+        let p = ngram_stats("one two three four five six");
+        assert_eq!(p.distinct, [1.0; 4]);
+        assert_eq!(ngram_stats("").distinct, [1.0; 4]);
+        assert_eq!(ngram_stats("x y").distinct, [1.0; 4]);
+    }
+}

@@ -1,0 +1,237 @@
+//! Tandem repeats: a unit repeated k times in a row, at character, word and line level.
+//!
+//! A tandem repeat is a stretch `start..end` of a sequence where every item equals the item one
+//! period `p` before it, at least two periods long: text = prefix + uᵏ + a part of u + rest,
+//! with `k = count ≥ 2`. The sequence is the text's bytes at [`Level::Char`] (runs are then
+//! trimmed to character boundaries, so "😂😂😂" is a 4-byte unit three times), its
+//! whitespace-separated words at [`Level::Word`], its trimmed non-empty lines at
+//! [`Level::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
+//! words, [`MAX_LINE_PERIOD`] lines): a longer unit is the business of copy coverage.
+//!
+//! Per level we report the *longest* run (most copies) and the *most covering* run (most
+//! bytes). Ranges: `count` ≥ 2; `end − start` up to the text length; a run's coverage is
+//! `(end − start) / text length` in 0..=1. What thresholds would mean: prose has char-level
+//! runs like "ll" or "..." (count 2–3, a few bytes) and rarely a word said twice; a loop has a
+//! count in the tens or thousands and covers most of the text from its `start` (the onset).
+//! Legit repetition (tables, logs, refrains) has near-copies, not exact consecutive copies, so
+//! a gate on "count ≥ C and coverage ≥ X" is specific; see tests/scorer_evidence.rs.
+//!
+//! Cost: for each period `p`, only every p-th position is probed (a run two periods long
+//! contains a multiple of `p` among its matching positions) and each run is extended once, so
+//! the scan is O(n · log P) plus the length of the runs found — on a loop with period q,
+//! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
+
+use super::ngram_stats::hash_bytes;
+use super::text_units::{lines, trim, words};
+use std::ops::Range;
+
+/// Longest period searched at character level, in bytes.
+pub const MAX_CHAR_PERIOD: usize = 64;
+/// Longest period searched at word level, in words.
+pub const MAX_WORD_PERIOD: usize = 128;
+/// Longest period searched at line level, in lines.
+pub const MAX_LINE_PERIOD: usize = 64;
+
+/// The sequence a tandem repeat is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Char,
+    Word,
+    Line,
+}
+
+/// A tandem repeat: `count` full copies of the unit `text[unit]` from byte `start` (the unit's
+/// first copy starts there), the run (with a last partial copy) ending at byte `end`.
+/// `period` is the unit's length in items: bytes, words or lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tandem {
+    pub level: Level,
+    pub unit: Range<usize>,
+    pub period: usize,
+    pub count: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Tandem {
+    /// Bytes covered by the run.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the run covers no bytes (never, for a reported run).
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// The longest and the most covering run of one level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TandemBest {
+    pub longest: Option<Tandem>,
+    pub covering: Option<Tandem>,
+}
+
+impl TandemBest {
+    /// Considers one run. Most copies wins `longest` (then more bytes, shorter period, earlier);
+    /// most bytes wins `covering` (then shorter period, earlier).
+    pub fn offer(&mut self, t: Tandem) {
+        let longer = |a: &Tandem, b: &Tandem| {
+            (a.count, a.len(), std::cmp::Reverse(a.period), std::cmp::Reverse(a.start))
+                > (b.count, b.len(), std::cmp::Reverse(b.period), std::cmp::Reverse(b.start))
+        };
+        let covers = |a: &Tandem, b: &Tandem| {
+            (a.len(), std::cmp::Reverse(a.period), std::cmp::Reverse(a.start))
+                > (b.len(), std::cmp::Reverse(b.period), std::cmp::Reverse(b.start))
+        };
+        if self.covering.as_ref().is_none_or(|b| covers(&t, b)) {
+            self.covering = Some(t.clone());
+        }
+        if self.longest.as_ref().is_none_or(|b| longer(&t, b)) {
+            self.longest = Some(t);
+        }
+    }
+}
+
+/// The three levels' best runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tandems {
+    pub char: TandemBest,
+    pub word: TandemBest,
+    pub line: TandemBest,
+}
+
+impl Tandems {
+    /// The run covering the most bytes at any level (the character level on a tie).
+    pub fn covering(&self) -> Option<&Tandem> {
+        [&self.char, &self.word, &self.line]
+            .into_iter()
+            .filter_map(|b| b.covering.as_ref())
+            .fold(None, |best: Option<&Tandem>, t| if best.is_none_or(|b| t.len() > b.len()) { Some(t) } else { best })
+    }
+}
+
+/// Every maximal run of `seq` with a period `p` in `1..=max_period` at least two periods long,
+/// as `visit(p, start, end)` (item indices); periods in increasing order, then by position.
+pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, usize, usize)) {
+    let n = seq.len();
+    for p in 1..=max_period.min(n / 2) {
+        // Matching positions k ≥ p have seq[k] == seq[k - p]; a run is a stretch of them at
+        // least p long, so it holds a multiple of p.
+        let mut k = p;
+        while k < n {
+            if seq[k] != seq[k - p] {
+                k += p;
+                continue;
+            }
+            let mut a = k;
+            while a > p && seq[a - 1] == seq[a - 1 - p] {
+                a -= 1;
+            }
+            let mut c = k + 1;
+            while c < n && seq[c] == seq[c - p] {
+                c += 1;
+            }
+            if c - a >= p {
+                visit(p, a - p, c);
+            }
+            k = (c / p + 1) * p;
+        }
+    }
+}
+
+/// Character-level runs: on bytes, trimmed to character boundaries.
+pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
+    runs(text.as_bytes(), MAX_CHAR_PERIOD, |p, i, j| {
+        let mut s = i;
+        while !text.is_char_boundary(s) {
+            s += 1;
+        }
+        let mut e = j;
+        while !text.is_char_boundary(e) {
+            e -= 1;
+        }
+        if e >= s + 2 * p {
+            visit(Tandem { level: Level::Char, unit: s..s + p, period: p, count: (e - s) / p, start: s, end: e });
+        }
+    });
+}
+
+/// Runs over a sequence of byte ranges of `text` (words or lines), compared by hash.
+fn item_tandems(text: &str, items: &[Range<usize>], level: Level, max: usize, mut visit: impl FnMut(Tandem)) {
+    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[r.clone()])).collect();
+    runs(&ids, max, |p, i, j| {
+        visit(Tandem {
+            level,
+            unit: items[i].start..items[i + p].start,
+            period: p,
+            count: (j - i) / p,
+            start: items[i].start,
+            end: items[j - 1].end,
+        })
+    });
+}
+
+/// The words of `text` (as `str.split()`).
+pub fn word_items(text: &str) -> Vec<Range<usize>> {
+    words(text, 0..text.len()).collect()
+}
+
+/// The trimmed non-empty lines of `text`.
+pub fn line_items(text: &str) -> Vec<Range<usize>> {
+    lines(text, 0..text.len()).map(|l| trim(text, l)).filter(|l| !l.is_empty()).collect()
+}
+
+/// Word-level runs.
+pub fn word_tandems(text: &str, visit: impl FnMut(Tandem)) {
+    item_tandems(text, &word_items(text), Level::Word, MAX_WORD_PERIOD, visit)
+}
+
+/// Line-level runs.
+pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
+    item_tandems(text, &line_items(text), Level::Line, MAX_LINE_PERIOD, visit)
+}
+
+/// The longest and the most covering run at each level.
+pub fn tandems(text: &str) -> Tandems {
+    let mut t = Tandems::default();
+    char_tandems(text, |r| t.char.offer(r));
+    word_tandems(text, |r| t.word.offer(r));
+    line_tandems(text, |r| t.line.offer(r));
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phrase_loop_on_one_line_is_found_at_each_level() {
+        let unit = "Let me check the file again. ";
+        let text = format!("Hmm.\n{}", unit.repeat(10));
+        let t = tandems(&text);
+        let c = t.char.covering.unwrap();
+        assert_eq!((c.start, c.period, c.count, &text[c.unit.clone()]), (5, unit.len(), 10, unit));
+        assert_eq!(c.end, text.len());
+        let w = t.word.longest.unwrap();
+        assert_eq!((w.start, w.period, w.count), (5, 6, 10));
+        assert!(t.line.longest.is_none());
+    }
+
+    #[test]
+    fn sub_word_and_multibyte_loops() {
+        let c = tandems("NoNoNoNoNo").char.longest.unwrap();
+        assert_eq!((c.period, c.count, c.start, c.end), (2, 5, 0, 10));
+        let c = tandems("x😂😂😂").char.longest.unwrap();
+        assert_eq!((c.period, c.count, c.start, c.end), (4, 3, 1, 13));
+        let c = tandems("好好好好").char.longest.unwrap();
+        assert_eq!((c.period, c.count), (3, 4));
+    }
+
+    #[test]
+    fn line_loops_ignore_blank_lines_and_indentation() {
+        let t = tandems("a\n  b\n\nb\nb\nc");
+        let l = t.line.longest.unwrap();
+        assert_eq!((l.period, l.count, l.start, l.end), (1, 3, 4, 10));
+    }
+}
