@@ -23,6 +23,7 @@
 
 pub mod analyze;
 pub mod ingest;
+pub mod live;
 pub mod samples;
 pub mod stream;
 

@@ -167,6 +167,7 @@ impl Document {
             Source::Input => "your text".to_string(),
             Source::Sample(_) => "a built-in sample".to_string(),
             Source::File(name) => format!("file {name}"),
+            Source::Live => "the live stream".to_string(),
         };
         format!("{what} · {}", plural(self.bytes.len(), "byte", "bytes"))
     }

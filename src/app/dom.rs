@@ -135,3 +135,17 @@ pub fn reveal(id: &str) {
         scroll_to(&el, ScrollLogicalPosition::Start);
     }
 }
+
+/// A value from `localStorage` (`None` when absent or storage is disabled).
+pub fn stored(key: &str) -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+/// Stores `value` under `key` in `localStorage`, or removes the key when `value` is `None`.
+pub fn store(key: &str, value: Option<&str>) {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return };
+    let _ = match value {
+        Some(v) => storage.set_item(key, v),
+        None => storage.remove_item(key),
+    };
+}

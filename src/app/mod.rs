@@ -9,12 +9,16 @@
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod document;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod live_view;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod model;
 
 #[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod dom;
+#[cfg(target_arch = "wasm32")]
+mod fetch;
 #[cfg(target_arch = "wasm32")]
 mod state;
 

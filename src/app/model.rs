@@ -16,6 +16,8 @@ pub enum Source {
     Sample(&'static str),
     /// A file chosen with the upload button or dropped on the page, by name.
     File(Rc<str>),
+    /// Streamed from an endpoint in live mode.
+    Live,
 }
 
 /// One analysed text with its report and the segments the highlighted view renders.

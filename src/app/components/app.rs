@@ -14,6 +14,7 @@ use super::format_bar::FormatBar;
 use super::header::Header;
 use super::highlighted_text::HighlightedText;
 use super::input_panel::InputPanel;
+use super::live_panel::LivePanel;
 use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
 use super::not_text::NotText;
@@ -33,6 +34,8 @@ use crate::samples::{capture_samples, samples};
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(State::default);
+    // Which input is shown: a text or file (false), or a live endpoint (true; `?mode=live`).
+    let live = use_state(|| dom::location_search().contains("mode=live"));
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();
@@ -150,10 +153,29 @@ pub fn App() -> Html {
         (None, None) => None,
     };
 
+    let tab = |id: &'static str, label: &'static str, to_live: bool| {
+        let live = live.clone();
+        let selected = *live == to_live;
+        html! {
+            <button type="button" role="tab" {id} class="tab" aria-selected={selected.to_string()}
+                aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| live.set(to_live))}>
+                { label }
+            </button>
+        }
+    };
+
     html! {
         <>
             <Header />
             <main>
+                <div class="tabs" role="tablist" aria-label="Input">
+                    { tab("tab-text", "Text or file", false) }
+                    { tab("tab-live", "Live endpoint", true) }
+                </div>
+                <div id="live-mode" role="tabpanel" aria-labelledby="tab-live" hidden={!*live}>
+                    <LivePanel />
+                </div>
+                <div id="text-mode" role="tabpanel" aria-labelledby="tab-text" hidden={*live}>
                 <section class="card input-card" aria-labelledby="input-heading">
                     <h2 id="input-heading" class="visually-hidden">{ "Input" }</h2>
                     <SampleMenu samples={Rc::clone(&samples)} active={active_sample} on_pick={pick_sample} />
@@ -167,9 +189,10 @@ pub fn App() -> Html {
                     { for status }
                     { results_view(state.doc.clone(), jump, select) }
                 </div>
+                </div>
             </main>
             <footer class="footer">
-                { "Runs entirely in your browser: the text and files never leave this page." }
+                { "Runs entirely in your browser: the text and files never leave this page. Live mode talks only to the endpoint you give it." }
             </footer>
             <DropOverlay on_drop={drop_files} />
         </>

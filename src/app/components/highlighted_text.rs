@@ -20,7 +20,7 @@ pub struct Props {
 pub fn HighlightedText(props: &Props) -> Html {
     let a = &props.analysis;
     let spans = &a.report.spans;
-    let pieces = a.segments.iter().map(|seg| segment(&a.text, seg, spans));
+    let pieces = a.segments.iter().map(|seg| segment(&a.text, seg, spans, ""));
     let first = (!spans.is_empty()).then(|| {
         html! {
             <button type="button" id="show-first" class="button chip" onclick={Callback::from(|_: MouseEvent| dom::show_span(0))}>
@@ -43,7 +43,8 @@ pub fn HighlightedText(props: &Props) -> Html {
     }
 }
 
-fn segment(text: &str, seg: &Segment, spans: &[Span]) -> Html {
+/// One segment of `text` inside its `<mark>`s; the first piece of span N gets `id="{id_prefix}span-N"`.
+pub(super) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
     let mut node = Html::from(text.get(seg.start..seg.end).unwrap_or_default().to_string());
     for layer in seg.layers.iter().rev() {
         let Some(span) = spans.get(layer.span) else { continue };
@@ -54,7 +55,7 @@ fn segment(text: &str, seg: &Segment, spans: &[Span]) -> Html {
             format!("l-{}", level_key(span.level))
         );
         let index = layer.span.to_string();
-        let id = layer.first.then(|| format!("span-{index}"));
+        let id = layer.first.then(|| format!("{id_prefix}span-{index}"));
         node = html! {
             <mark {class} {id} data-span={index} data-kind={kind_key(span.kind)} data-level={span.level.as_str()}
                 title={span_title(span)}>{ node }</mark>

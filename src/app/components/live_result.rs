@@ -1,0 +1,63 @@
+//! A live run's result: the verdict with the speed beside it and how the stream ended, the
+//! stream's timings and counts, errors the stream reported, then the reasoning and the answer.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::live_text::LiveText;
+use crate::app::live_view::{live_headline, speed_line, stat_rows, LiveView};
+use crate::app::model::{level_key, verdict_icon};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub view: Rc<LiveView>,
+}
+
+#[component]
+pub fn LiveResult(props: &Props) -> Html {
+    let v = &props.view;
+    let badge = match v.worst {
+        Some((verdict, channel)) => html! {
+            <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
+                data-channel={channel}>
+                <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
+                <span class="badge-text">{ verdict.as_str() }</span>
+            </div>
+        },
+        None => html! { <div id="live-verdict" class="badge badge-big pending" data-verdict="">{ "…" }</div> },
+    };
+    let level = v.worst.map_or("pending", |(verdict, _)| level_key(verdict));
+    let facts = stat_rows(&v.stats, v.running)
+        .into_iter()
+        .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
+    let errors = v.stats.errors.iter().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
+    let show_reasoning = !v.reasoning.text.is_empty();
+    html! {
+        <>
+            <section id="live-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} data-running={v.running.to_string()}
+                data-ending={v.ending_key} aria-labelledby="live-heading">
+                <div class="verdict-head" role="status">
+                    { badge }
+                    <div>
+                        <h2 id="live-heading">{ live_headline(v.worst, v.running) }</h2>
+                        <p id="live-speed" class="measured">{ speed_line(&v.stats) }</p>
+                        <p id="live-ending" class="measured" data-ending={v.ending_key}>{ &v.ending_text }</p>
+                    </div>
+                </div>
+                if v.worst.is_some() {
+                    <ul class="reasons" aria-label="Reasons">{ for v.reasons().iter().map(|r| html! { <li>{ r }</li> }) }</ul>
+                }
+                if !v.stats.errors.is_empty() {
+                    <ul id="live-errors" class="problems">{ for errors }</ul>
+                }
+                <dl id="live-stats" class="facts" data-chunks={v.stats.chunks.to_string()} data-done={v.stats.saw_done.to_string()}
+                    data-finish={v.stats.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
+            </section>
+            if show_reasoning {
+                <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" />
+            }
+            <LiveText analysis={Rc::clone(&v.content)} channel="answer" />
+        </>
+    }
+}

@@ -1,0 +1,93 @@
+//! Words for a live run that failed: a fetch that got no response at all (the browser only says
+//! "TypeError: Failed to fetch"), and an HTTP error status with its body.
+
+use crate::stream::openai_wire::error_text;
+
+/// Why a fetch of `url` from a page at `page_origin` most likely failed before any response:
+/// CORS, a private-network block, or the server not running. `detail` is the browser's message.
+pub fn explain_fetch_failure(url: &str, page_origin: &str, detail: &str) -> String {
+    let mut out = format!(
+        "No response from {url} (the browser said: {detail}). The browser hides the reason; most likely the server \
+         does not allow this page's origin ({page_origin}) by CORS, or it is not running. To allow the page: vLLM \
+         `--allowed-origins '[\"*\"]'`, SGLang allows any origin by default, Ollama `OLLAMA_ORIGINS=*` (or this \
+         origin), llama.cpp's server `--cors-origins` / its CORS options (recent builds allow any origin). The \
+         server must also allow the Authorization and Content-Type headers for a key to be sent."
+    );
+    if is_local(url) && !is_local(page_origin) {
+        out.push_str(
+            " This page is not served from localhost and the server is on a local address: Chromium's Local \
+             Network Access may block that. Serve the page from localhost (scripts/serve) or allow local \
+             network access for this site.",
+        );
+    }
+    out
+}
+
+/// "HTTP 401 Unauthorized: Invalid API key — the server rejected the key" and the like.
+pub fn http_error_text(status: u16, body: &str) -> String {
+    let said = serde_json::from_str::<serde_json::Value>(body)
+        .map(|v| error_text(&v))
+        .unwrap_or_else(|_| body.trim().chars().take(300).collect());
+    let hint = match status {
+        401 | 403 => " The server rejected the API key (or needs one): check the key field.",
+        404 => " Check the base URL (it usually ends in /v1) and the model id.",
+        _ => "",
+    };
+    let said = if said.is_empty() { String::new() } else { format!(": {said}") };
+    format!("HTTP {status}{said}.{hint}")
+}
+
+/// Whether `url`'s host is loopback or a private address (a rough check, for wording only).
+fn is_local(url: &str) -> bool {
+    let rest = url.split("://").nth(1).unwrap_or(url);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = if host.starts_with('[') {
+        host.split(']').next().unwrap_or(host)
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    let host = host.trim_start_matches('[');
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.starts_with("127.")
+        || host == "::1"
+        || host.starts_with("10.")
+        || host.starts_with("192.168.")
+        || (host.starts_with("172.")
+            && host.split('.').nth(1).and_then(|o| o.parse::<u8>().ok()).is_some_and(|o| (16..32).contains(&o)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_fetch_names_cors_and_the_server_flags() {
+        let e = explain_fetch_failure("http://127.0.0.1:1/v1/chat/completions", "http://127.0.0.1:8080", "TypeError");
+        for flag in ["CORS", "--allowed-origins", "OLLAMA_ORIGINS", "llama.cpp", "http://127.0.0.1:8080"] {
+            assert!(e.contains(flag), "{flag} in {e}");
+        }
+        assert!(!e.contains("Local Network Access"), "a localhost page is not blocked that way");
+    }
+
+    #[test]
+    fn a_public_page_fetching_a_local_server_hears_about_private_network_access() {
+        let e = explain_fetch_failure("http://localhost:30000/v1/models", "https://example.org", "TypeError");
+        assert!(e.contains("Local Network Access"), "{e}");
+        assert!(is_local("http://[::1]:8000/v1") && is_local("http://172.20.0.1/v1"));
+        assert!(!is_local("https://api.example.com/v1") && !is_local("http://172.40.0.1/"));
+    }
+
+    #[test]
+    fn http_errors_quote_the_servers_message() {
+        let e = http_error_text(401, r#"{"error":{"message":"Invalid API key","type":"auth"}}"#);
+        assert_eq!(
+            e,
+            "HTTP 401: Invalid API key. The server rejected the API key (or needs one): check the key field."
+        );
+        assert_eq!(http_error_text(500, "boom\n"), "HTTP 500: boom.");
+        assert_eq!(http_error_text(502, ""), "HTTP 502.");
+        assert!(http_error_text(401, r#"{"detail":"Invalid API key"}"#).contains("Invalid API key"));
+    }
+}

@@ -1,0 +1,421 @@
+//! One live run: response bytes in as they arrive, the growing texts, their reports and the
+//! speed figures out. Each network read goes through the SSE decoder and the chat assembler
+//! once, and only the new text is pushed into the three [`Analyzer`]s (reasoning, answer, and
+//! both in arrival order), so feeding costs time proportional to the bytes read.
+//!
+//! A full [`Report`] is not free (one gzip-9 pass over the text so far), so the page asks for
+//! one only when [`LiveSession::report_due`] says so (a [`ReportPacer`]: at most every
+//! [`REPORT_EVERY_MS`], and within a CPU budget) and once more at the end.
+
+use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
+use crate::stream::{ChatAssembler, SseDecoder, SseEvent, Usage};
+
+/// The least time between two full reports while streaming.
+pub const REPORT_EVERY_MS: f64 = 250.0;
+
+/// How a run ended (or that it has not).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Running,
+    /// The body ended normally (with or without `[DONE]`: see [`LiveStats::saw_done`]).
+    Closed,
+    /// The user pressed Stop.
+    Stopped,
+    /// The connection failed mid-body; the browser's words.
+    Cut(String),
+}
+
+/// What the page shows beside the text: timings, speed, counts and how the stream ended.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveStats {
+    /// Milliseconds from the request to the response headers, the first body byte and the
+    /// first token of text.
+    pub to_headers_ms: Option<f64>,
+    pub to_first_byte_ms: Option<f64>,
+    pub to_first_token_ms: Option<f64>,
+    /// Milliseconds from the first token to the last one.
+    pub generation_ms: Option<f64>,
+    pub chunks: usize,
+    pub bytes: usize,
+    /// Completion tokens: from the server's usage when sent, else estimated.
+    pub tokens: u64,
+    pub tokens_estimated: bool,
+    /// Tokens per second over the generation (first token to last), when measurable.
+    pub tokens_per_s: Option<f64>,
+    pub finish_reason: Option<String>,
+    pub usage: Option<Usage>,
+    pub saw_done: bool,
+    pub errors: Vec<String>,
+}
+
+/// The state of one live run. See the module doc.
+#[derive(Clone, Debug)]
+pub struct LiveSession {
+    decoder: SseDecoder,
+    chat: ChatAssembler,
+    reasoning: Analyzer,
+    content: Analyzer,
+    combined: Analyzer,
+    pushed_reasoning: usize,
+    pushed_content: usize,
+    /// Which text the combined analyzer got last (true: the answer), for a break between them.
+    combined_in_content: bool,
+    started_ms: f64,
+    headers_ms: Option<f64>,
+    first_byte_ms: Option<f64>,
+    first_token_ms: Option<f64>,
+    last_token_ms: Option<f64>,
+    bytes: usize,
+    /// Lines the decoder could not read, in words.
+    problems: Vec<String>,
+    pacer: ReportPacer,
+    ending: Ending,
+}
+
+impl LiveSession {
+    /// A run whose request was sent at `started_ms`.
+    pub fn new(started_ms: f64) -> Self {
+        LiveSession {
+            decoder: SseDecoder::new(),
+            chat: ChatAssembler::new(),
+            reasoning: Analyzer::new(),
+            content: Analyzer::new(),
+            combined: Analyzer::new(),
+            pushed_reasoning: 0,
+            pushed_content: 0,
+            combined_in_content: false,
+            started_ms,
+            headers_ms: None,
+            first_byte_ms: None,
+            first_token_ms: None,
+            last_token_ms: None,
+            bytes: 0,
+            problems: Vec::new(),
+            pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
+            ending: Ending::Running,
+        }
+    }
+
+    /// The response headers arrived at `now_ms`.
+    pub fn headers(&mut self, now_ms: f64) {
+        self.headers_ms.get_or_insert(now_ms);
+    }
+
+    /// Reads the body bytes of one network read that arrived at `now_ms`.
+    pub fn feed(&mut self, bytes: &[u8], now_ms: f64) {
+        if bytes.is_empty() {
+            return;
+        }
+        self.first_byte_ms.get_or_insert(now_ms);
+        self.bytes += bytes.len();
+        let events = self.decoder.feed(bytes);
+        self.take(events);
+        self.sync(now_ms);
+    }
+
+    /// Ends the run at `now_ms`: reads whatever the decoder still holds.
+    pub fn end(&mut self, ending: Ending, now_ms: f64) {
+        let events = self.decoder.finish();
+        self.take(events);
+        // Flush a held `<think>` fragment: the finished turns are the final texts.
+        let (turns, _) = self.chat.clone().finish();
+        if let Some(t) = turns.first() {
+            let (r, c) = (t.reasoning.clone(), t.content.clone());
+            self.sync_to(&r, &c, now_ms);
+        }
+        self.ending = ending;
+    }
+
+    pub fn ending(&self) -> &Ending {
+        &self.ending
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.ending == Ending::Running
+    }
+
+    /// Whether a full report is due at `now_ms` while streaming (see the module doc).
+    pub fn report_due(&self, now_ms: f64) -> bool {
+        self.pacer.due(now_ms)
+    }
+
+    /// Records that reports were made at `now_ms`, taking `cost_ms`.
+    pub fn reported(&mut self, now_ms: f64, cost_ms: f64) {
+        self.pacer.reported(now_ms, cost_ms);
+    }
+
+    pub fn reasoning_text(&self) -> &str {
+        self.reasoning.text()
+    }
+
+    pub fn content_text(&self) -> &str {
+        self.content.text()
+    }
+
+    /// Full reports of the reasoning, the answer and both (one gzip pass each: not per chunk).
+    pub fn reports(&self) -> (Report, Report, Report) {
+        (self.reasoning.report(), self.content.report(), self.combined.report())
+    }
+
+    /// The timings, counts and speed so far.
+    pub fn stats(&self) -> LiveStats {
+        let info = self.chat.info();
+        let since = |t: Option<f64>| t.map(|t| (t - self.started_ms).max(0.0));
+        let usage = info.usage.clone();
+        let (tokens, tokens_estimated) = match usage.as_ref().and_then(|u| u.completion_tokens) {
+            Some(n) => (n, false),
+            None => (estimate_tokens(self.reasoning.text()) + estimate_tokens(self.content.text()), true),
+        };
+        let generation_ms = self.first_token_ms.zip(self.last_token_ms).map(|(a, b)| b - a);
+        let mut errors = info.errors.clone();
+        errors.extend(self.problems.iter().cloned());
+        LiveStats {
+            to_headers_ms: since(self.headers_ms),
+            to_first_byte_ms: since(self.first_byte_ms),
+            to_first_token_ms: since(self.first_token_ms),
+            generation_ms,
+            chunks: info.chunks,
+            bytes: self.bytes,
+            tokens,
+            tokens_estimated,
+            tokens_per_s: generation_ms.and_then(|ms| tokens_per_second(tokens, ms)),
+            finish_reason: self.chat.turns().iter().find_map(|t| t.finish_reason.clone()),
+            usage,
+            saw_done: info.saw_done,
+            errors,
+        }
+    }
+
+    fn take(&mut self, events: Vec<SseEvent>) {
+        for event in events {
+            match event {
+                SseEvent::Message(m) => {
+                    if m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{') {
+                        self.chat.error(m.data.trim());
+                    } else if let Err(e) = self.chat.push(&m.data, m.range) {
+                        self.problems.push(e);
+                    }
+                }
+                SseEvent::Comment { .. } => self.chat.comment(),
+                SseEvent::Problem { message, .. } => self.problems.push(message),
+            }
+        }
+    }
+
+    /// Pushes the text the assembler has gained since the last call into the analyzers.
+    fn sync(&mut self, now_ms: f64) {
+        let Some(t) = self.chat.turns().first() else { return };
+        let calls = !t.tool_calls.is_empty();
+        let (r, c) = (t.reasoning.clone(), t.content.clone());
+        if calls && self.first_token_ms.is_none() {
+            self.first_token_ms = Some(now_ms);
+            self.last_token_ms = Some(now_ms);
+        }
+        self.sync_to(&r, &c, now_ms);
+    }
+
+    fn sync_to(&mut self, reasoning: &str, content: &str, now_ms: f64) {
+        let (new_r, new_c) = match (reasoning.get(self.pushed_reasoning..), content.get(self.pushed_content..)) {
+            (Some(r), Some(c)) => (r, c),
+            // A text shrank (a lone `</think>` moved the answer so far into the reasoning):
+            // start the analyzers again from the texts as they now are.
+            _ => {
+                self.reasoning = Analyzer::new();
+                self.content = Analyzer::new();
+                self.combined = Analyzer::new();
+                self.pushed_reasoning = 0;
+                self.pushed_content = 0;
+                self.combined_in_content = false;
+                (reasoning, content)
+            }
+        };
+        if new_r.is_empty() && new_c.is_empty() {
+            return;
+        }
+        self.first_token_ms.get_or_insert(now_ms);
+        self.last_token_ms = Some(now_ms);
+        if !new_r.is_empty() {
+            self.reasoning.push(new_r);
+            if self.combined_in_content {
+                self.combined.push("\n\n");
+                self.combined_in_content = false;
+            }
+            self.combined.push(new_r);
+        }
+        if !new_c.is_empty() {
+            self.content.push(new_c);
+            if !self.combined_in_content && !self.combined.text().is_empty() {
+                self.combined.push("\n\n");
+            }
+            self.combined_in_content = true;
+            self.combined.push(new_c);
+        }
+        self.pushed_reasoning = reasoning.len();
+        self.pushed_content = content.len();
+    }
+}
+
+/// A rough token count for `text` when the server sends no usage: one token per four bytes,
+/// the usual rule of thumb for English prose (the page labels it an estimate).
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
+/// Tokens per second over `ms` of generation; `None` when too short to mean anything.
+pub fn tokens_per_second(tokens: u64, ms: f64) -> Option<f64> {
+    (tokens > 1 && ms >= 1.0).then(|| tokens as f64 * 1000.0 / ms)
+}
+
+/// The worst verdict of the reasoning and the answer, and which of them has it
+/// (`"reasoning"`, `"answer"` or `"both"`); too-short texts do not count.
+pub fn worst_channel(reasoning: &Report, content: &Report) -> Option<(Verdict, &'static str)> {
+    match (!reasoning.too_short, !content.too_short) {
+        (false, false) => None,
+        (true, false) => Some((reasoning.verdict, "reasoning")),
+        (false, true) => Some((content.verdict, "answer")),
+        (true, true) => Some(match reasoning.verdict.cmp(&content.verdict) {
+            std::cmp::Ordering::Greater => (reasoning.verdict, "reasoning"),
+            std::cmp::Ordering::Less => (content.verdict, "answer"),
+            std::cmp::Ordering::Equal => (content.verdict, "both"),
+        }),
+    }
+}
+
+/// How the run ended, in words.
+pub fn ending_text(ending: &Ending, stats: &LiveStats) -> String {
+    let chunks = match stats.chunks {
+        1 => "1 chunk".to_string(),
+        n => format!("{n} chunks"),
+    };
+    match ending {
+        Ending::Running => format!("Streaming… {chunks} so far."),
+        Ending::Closed if stats.saw_done => format!("Complete: {chunks}, then [DONE]."),
+        Ending::Closed => {
+            format!("Ended without [DONE] after {chunks}: the server closed the stream early. What came is kept and scored.")
+        }
+        Ending::Stopped => format!("Stopped by you after {chunks}. What came is kept and scored."),
+        Ending::Cut(e) => {
+            format!("Cut: the connection failed after {chunks} ({e}), without [DONE]. What came is kept and scored.")
+        }
+    }
+}
+
+/// A short key for how the run ended: `running`, `done`, `no-done`, `stopped` or `cut`.
+pub fn ending_key(ending: &Ending, saw_done: bool) -> &'static str {
+    match ending {
+        Ending::Running => "running",
+        Ending::Closed if saw_done => "done",
+        Ending::Closed => "no-done",
+        Ending::Stopped => "stopped",
+        Ending::Cut(_) => "cut",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(field: &str, text: &str) -> String {
+        let delta = serde_json::json!({ field: text });
+        format!("data: {}\n\n", serde_json::json!({"model":"m","choices":[{"index":0,"delta":delta}]}))
+    }
+
+    #[test]
+    fn timings_and_speed_come_from_the_arrival_times() {
+        let mut s = LiveSession::new(1000.0);
+        s.headers(1050.0);
+        s.feed(b": keep-alive\n\n", 1100.0);
+        s.feed(chunk("content", "Hello there. ").as_bytes(), 1300.0);
+        s.feed(chunk("content", "General Kenobi.").as_bytes(), 2300.0);
+        let st = s.stats();
+        assert_eq!(st.to_headers_ms, Some(50.0));
+        assert_eq!(st.to_first_byte_ms, Some(100.0));
+        assert_eq!(st.to_first_token_ms, Some(300.0));
+        assert_eq!(st.generation_ms, Some(1000.0));
+        assert_eq!(st.chunks, 2);
+        assert!(st.tokens_estimated);
+        assert_eq!(st.tokens, 7, "27 bytes ≈ 7 tokens");
+        assert_eq!(st.tokens_per_s, Some(7.0));
+        assert_eq!(s.content_text(), "Hello there. General Kenobi.");
+    }
+
+    #[test]
+    fn usage_replaces_the_estimate_and_done_is_seen() {
+        let mut s = LiveSession::new(0.0);
+        s.feed(chunk("content", "abc ").as_bytes(), 10.0);
+        s.feed(chunk("content", "def").as_bytes(), 510.0);
+        s.feed(
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":50,\"total_tokens\":53}}\n\ndata: [DONE]\n\n",
+            600.0,
+        );
+        s.end(Ending::Closed, 600.0);
+        let st = s.stats();
+        assert_eq!((st.tokens, st.tokens_estimated), (50, false));
+        assert_eq!(st.tokens_per_s, Some(100.0));
+        assert_eq!(st.finish_reason.as_deref(), Some("length"));
+        assert!(st.saw_done);
+        assert_eq!(ending_key(s.ending(), st.saw_done), "done");
+        assert!(ending_text(s.ending(), &st).contains("[DONE]"));
+    }
+
+    #[test]
+    fn reasoning_and_answer_are_analysed_apart_and_together() {
+        let mut s = LiveSession::new(0.0);
+        let lp = "I should check the config again.\n".repeat(30);
+        // Split mid-line, mid-word, across reads.
+        for piece in lp.as_bytes().chunks(7) {
+            s.feed(chunk("reasoning_content", std::str::from_utf8(piece).unwrap()).as_bytes(), 1.0);
+        }
+        let answer = "The answer: reclaim runs when free memory falls under the low watermark.";
+        s.feed(chunk("content", answer).as_bytes(), 2.0);
+        s.end(Ending::Cut("network error".into()), 3.0);
+        let (r, c, both) = s.reports();
+        assert_eq!(r, crate::analyze::analyze(&lp), "pushed in pieces, the same report as at once");
+        assert_eq!(r.verdict, Verdict::Fail);
+        assert_eq!(c.verdict, Verdict::Pass);
+        assert_eq!(both.verdict, Verdict::Fail);
+        assert_eq!(worst_channel(&r, &c), Some((Verdict::Fail, "reasoning")));
+        assert_eq!(s.content_text(), answer);
+        let st = s.stats();
+        assert!(!st.saw_done);
+        assert_eq!(ending_key(s.ending(), st.saw_done), "cut");
+        assert!(ending_text(s.ending(), &st).contains("kept and scored"));
+    }
+
+    #[test]
+    fn a_late_think_close_moves_the_answer_into_the_reasoning() {
+        let mut s = LiveSession::new(0.0);
+        s.feed(chunk("content", "thinking hard about pages ").as_bytes(), 1.0);
+        s.feed(chunk("content", "and more</think>The answer.").as_bytes(), 2.0);
+        s.end(Ending::Closed, 3.0);
+        assert_eq!(s.reasoning_text(), "thinking hard about pages and more");
+        assert_eq!(s.content_text(), "The answer.");
+    }
+
+    #[test]
+    fn errors_and_unreadable_chunks_are_listed() {
+        let mut s = LiveSession::new(0.0);
+        s.feed(b"data: {\"error\":{\"message\":\"model crashed\"}}\n\ndata: nonsense\n\n", 1.0);
+        s.end(Ending::Closed, 2.0);
+        let st = s.stats();
+        assert_eq!(st.errors.len(), 2, "{:?}", st.errors);
+        assert_eq!(st.errors[0], "model crashed");
+        assert!(ending_text(s.ending(), &st).contains("without [DONE]"));
+    }
+
+    #[test]
+    fn reports_are_paced() {
+        let mut s = LiveSession::new(0.0);
+        assert!(s.report_due(0.0));
+        s.reported(0.0, 1.0);
+        assert!(!s.report_due(100.0));
+        assert!(s.report_due(REPORT_EVERY_MS));
+    }
+
+    #[test]
+    fn speed_needs_time_and_tokens() {
+        assert_eq!(tokens_per_second(1, 100.0), None);
+        assert_eq!(tokens_per_second(10, 0.0), None);
+        assert_eq!(estimate_tokens(""), 0);
+    }
+}
