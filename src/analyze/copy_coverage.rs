@@ -28,13 +28,23 @@ pub const SHINGLE: usize = 8;
 pub const MAX_GAP: usize = 3;
 
 /// A copied span: bytes `start..end` repeat earlier text (up to small edits); `source` is the
-/// byte offset of the earliest occurrence of the span's first shingle; `tokens` its length.
+/// byte offset of the earliest occurrence of the span's first shingle; `tokens` its length;
+/// `edits` the tokens inside it not covered by a copied shingle (the small edits bridged).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CopySpan {
     pub start: usize,
     pub end: usize,
     pub source: usize,
     pub tokens: usize,
+    pub edits: usize,
+}
+
+impl CopySpan {
+    /// Edits per token, 0..1: 0 for an exact copy; a template filled with new values each
+    /// time (a log line, a table row) is high, a paragraph with one changed word is low.
+    pub fn edit_density(&self) -> f64 {
+        self.edits as f64 / self.tokens as f64
+    }
 }
 
 /// The copied spans of a text and the share of it they cover.
@@ -85,17 +95,20 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 /// Merges copied shingles (token index, source token index), in increasing order, into spans.
 #[derive(Default)]
 pub(crate) struct SpanBuilder {
-    open: Option<(usize, usize, usize)>,
-    spans: Vec<(usize, usize, usize)>,
+    open: Option<(usize, usize, usize, usize)>,
+    spans: Vec<(usize, usize, usize, usize)>,
 }
 
 impl SpanBuilder {
     pub(crate) fn add(&mut self, i: usize, source: usize) {
         match &mut self.open {
-            Some((_, end, _)) if i <= *end + MAX_GAP => *end = (*end).max(i + SHINGLE),
+            Some((_, end, _, edits)) if i <= *end + MAX_GAP => {
+                *edits += i.saturating_sub(*end);
+                *end = (*end).max(i + SHINGLE);
+            }
             _ => {
                 self.spans.extend(self.open.take());
-                self.open = Some((i, i + SHINGLE, source));
+                self.open = Some((i, i + SHINGLE, source, 0));
             }
         }
     }
@@ -105,11 +118,12 @@ impl SpanBuilder {
         let spans: Vec<CopySpan> = self
             .spans
             .into_iter()
-            .map(|(s, e, src)| CopySpan {
+            .map(|(s, e, src, edits)| CopySpan {
                 start: toks[s].range.start,
                 end: toks[e - 1].range.end,
                 source: toks[src].range.start,
                 tokens: e - s,
+                edits,
             })
             .collect();
         let copied_bytes = spans.iter().map(|s| s.end - s.start).sum();
@@ -130,6 +144,7 @@ mod tests {
         let text = format!("{first}{}{}", para(2), para(3));
         let c = copy_coverage(&text);
         assert_eq!(c.spans.len(), 1, "{c:?}");
+        assert_eq!(c.spans[0].edits, 1, "the number of the second copy");
         let s = &c.spans[0];
         // Copied up to the last changed number: "3." is new.
         assert_eq!((s.start, s.end, s.source), (first.len(), text.len() - 4, 0));
@@ -146,6 +161,6 @@ mod tests {
     #[test]
     fn a_loop_of_one_token_is_copied_from_its_second_token() {
         let c = copy_coverage(&"la ".repeat(20));
-        assert_eq!(c.spans, vec![CopySpan { start: 3, end: 59, source: 0, tokens: 19 }]);
+        assert_eq!(c.spans, vec![CopySpan { start: 3, end: 59, source: 0, tokens: 19, edits: 0 }]);
     }
 }
