@@ -93,8 +93,13 @@ async fn a_mid_stream_error_and_a_dropped_connection_are_kept_and_said() {
 async fn stop_ends_a_slow_stream_and_keeps_what_came() {
     let live = Live::open(&[]).await;
     live.start("mock-slow", 400).await;
+    // The verdict card shows while the stream is still running, and grows.
     live.page
-        .wait_for_js("return Number(document.querySelector('#live-stats')?.dataset.chunks ?? 0) >= 3;", "chunks")
+        .wait_for_js(
+            "const c = document.querySelector('#live-card'); return c?.dataset.running === 'true' \
+             && Number(document.querySelector('#live-stats').dataset.chunks) >= 3;",
+            "a running card with chunks",
+        )
         .await;
     live.page.click("#live-stop").await;
     live.wait_finished().await;
@@ -176,6 +181,47 @@ async fn load_models_fills_the_list_and_bad_json_sends_nothing() {
     live.close().await;
 }
 
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn checks_a_to_g_pass_on_a_good_endpoint_and_skip_g_when_any_key_works() {
+    let live = Live::open(&[]).await;
+    live.set("#live-model", "mock-reasoning").await;
+    let got = live.run_checks().await;
+    assert_eq!(got, "A PASS B PASS C PASS D PASS E PASS F PASS G SKIP", "{}", live.page.text("#live-checks").await);
+    assert!(live.page.text("[data-check=G]").await.contains("does not check keys"));
+    assert!(live.page.text("[data-check=E]").await.contains("get_weather("));
+    live.screenshot("live-checks").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn checks_fail_a_on_path_ids_and_pass_g_when_a_key_is_required() {
+    let live = Live::open(&["--path-ids", "--api-key", "right-key"]).await;
+    live.set("#live-key", "right-key").await;
+    live.set("#live-model", "mock-coherent").await;
+    let got = live.run_checks().await;
+    assert_eq!(got, "A FAIL B PASS C PASS D SKIP E PASS F PASS G PASS", "{}", live.page.text("#live-checks").await);
+    assert!(live.page.text("[data-check=A]").await.contains("file paths"));
+    assert!(live.page.text("[data-check=G]").await.contains("401"));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_key_is_stored_only_while_remember_is_ticked() {
+    let live = Live::open(&[]).await;
+    let stored = "return localStorage.getItem('coherency-api-key');";
+    live.set("#live-key", "my-key").await;
+    assert_eq!(live.page.js(stored).await, Value::Null, "not stored unless asked");
+    live.page.click("#live-remember").await;
+    live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === 'my-key';", "the key stored").await;
+    assert!(live.page.text("#live-remember-warning").await.contains("plain text"));
+    live.page.click("#live-remember").await;
+    live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === null;", "the key forgotten").await;
+    live.close().await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Harness
 
@@ -236,6 +282,25 @@ impl Live {
         let path = std::path::Path::new(&dir).join(format!("{name}.png"));
         std::fs::write(&path, png).expect("write the screenshot");
         eprintln!("saved {}", path.display());
+    }
+
+    /// Presses Run checks and waits for all seven; "A PASS B FAIL …".
+    async fn run_checks(&self) -> String {
+        self.page.click("#live-run-checks").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let script = "const items = [...document.querySelectorAll('#live-checks [data-check]')]; \
+                      return document.querySelector('#live-checks').dataset.running === 'false' \
+                      && items.every(i => ['PASS', 'FAIL', 'SKIP'].includes(i.dataset.outcome));";
+        while self.page.client.execute(script, vec![]).await.ok() != Some(json!(true)) {
+            assert!(Instant::now() < deadline, "the checks did not finish within 30 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let v = self
+            .page
+            .js("return [...document.querySelectorAll('#live-checks [data-check]')] \
+                 .map(i => i.dataset.check + ' ' + i.dataset.outcome).join(' ');")
+            .await;
+        v.as_str().unwrap_or_default().to_string()
     }
 
     async fn chunks(&self) -> usize {

@@ -7,6 +7,7 @@
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
 //! aborting them and the clock are the caller's business, so all of this is tested natively.
 
+pub mod checks;
 pub mod explain;
 pub mod request;
 pub mod session;

@@ -13,6 +13,7 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortController;
 use yew::prelude::*;
 
+use super::live_checks::LiveChecks;
 use super::live_result::LiveResult;
 use crate::app::live_view::LiveView;
 use crate::app::{dom, fetch};
@@ -234,6 +235,7 @@ pub fn LivePanel() -> Html {
                     <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
+                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} />
             </section>
             <div class="results live-results">
                 { for failure_view }

@@ -10,6 +10,7 @@ mod header;
 mod highlighted_text;
 mod input_panel;
 mod legend;
+mod live_checks;
 mod live_panel;
 mod live_result;
 mod live_text;
