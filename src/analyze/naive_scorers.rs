@@ -90,8 +90,34 @@ fn loopy_text() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(PIECES), 0..120).prop_map(|v| v.concat())
 }
 
+/// Long loops (runs longer than the scan's 32-item chunks) with a prefix and a suffix.
+fn long_loop_text() -> impl Strategy<Value = String> {
+    (loopy_text(), "[ab模😂 \n]{1,6}", 0usize..120, "[ab\n]{0,3}", loopy_text()).prop_map(
+        |(pre, unit, k, edit, post)| {
+            let mut s = pre;
+            for i in 0..k {
+                s.push_str(&unit);
+                if i == k / 2 {
+                    s.push_str(&edit);
+                }
+            }
+            s + &post
+        },
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tandems_agree_with_the_naive_oracle_on_long_loops(text in long_loop_text()) {
+        prop_assert_eq!(tandem::tandems(&text), naive_tandems(&text));
+    }
+
+    #[test]
+    fn copy_coverage_agrees_with_the_naive_oracle_on_long_loops(text in long_loop_text()) {
+        prop_assert_eq!(copy_coverage(&text), naive_copy_coverage(&text));
+    }
 
     #[test]
     fn tandems_agree_with_the_naive_oracle(text in loopy_text()) {

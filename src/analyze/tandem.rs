@@ -111,6 +111,9 @@ impl Tandems {
     }
 }
 
+/// Items compared at once while extending a run.
+const CHUNK: usize = 32;
+
 /// Every maximal run of `seq` with a period `p` in `1..=max_period` at least two periods long,
 /// as `visit(p, start, end)` (item indices); periods in increasing order, then by position.
 pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, usize, usize)) {
@@ -124,11 +127,18 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
                 k += p;
                 continue;
             }
+            // Extend both ways, a chunk at a time first (slice equality is a memcmp for bytes).
             let mut a = k;
+            while a >= p + CHUNK && seq[a - CHUNK..a] == seq[a - CHUNK - p..a - p] {
+                a -= CHUNK;
+            }
             while a > p && seq[a - 1] == seq[a - 1 - p] {
                 a -= 1;
             }
             let mut c = k + 1;
+            while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
+                c += CHUNK;
+            }
             while c < n && seq[c] == seq[c - p] {
                 c += 1;
             }
