@@ -66,6 +66,19 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_in_the_reasoning() {
     assert_eq!(live.attr("#live-answer", "data-verdict").await, "PASS");
     assert!(live.page.count("#live-reasoning .span").await > 0);
     live.screenshot("live-reasoning-loop").await;
+
+    // Saving the capture offers a file (a Blob link) and leaves the page working.
+    live.page.click("#live-download").await;
+    assert_eq!(live.page.count(".fatal").await, 0);
+    // The capture read through the file path gives the same verdict, in the same channel.
+    live.page.click("#live-replay").await;
+    live.page
+        .wait_for_js("return document.getElementById('detected-format')?.dataset.format === 'sse';", "SSE detected")
+        .await;
+    assert_eq!(live.page.js("return document.getElementById('overall-verdict').dataset.verdict;").await, json!("FAIL"));
+    let first = live.page.js("return document.querySelector('#message-table tbody tr').dataset.channel;").await;
+    assert_eq!(first, json!("reasoning"));
+    assert_eq!(live.attr("#tab-text", "aria-selected").await, "true");
     live.close().await;
 }
 

@@ -149,3 +149,23 @@ pub fn store(key: &str, value: Option<&str>) {
         None => storage.remove_item(key),
     };
 }
+
+/// Offers `bytes` as a download named `name` (a Blob URL on a temporary link).
+pub fn download(name: &str, bytes: &[u8]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Some(link) = document.create_element("a").ok().and_then(|a| a.dyn_into::<HtmlElement>().ok()) {
+        let _ = link.set_attribute("href", &url);
+        let _ = link.set_attribute("download", name);
+        link.click();
+    }
+    // Freed a minute later: revoking at once can cancel the download.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
+    }
+}

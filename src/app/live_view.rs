@@ -21,6 +21,8 @@ pub struct LiveView {
     pub running: bool,
     pub ending_key: &'static str,
     pub ending_text: String,
+    /// The response body as received, once the run has ended (for replay and download).
+    pub capture: Option<Rc<[u8]>>,
 }
 
 impl PartialEq for LiveView {
@@ -45,6 +47,7 @@ impl LiveView {
             ending_key: ending_key(session.ending(), stats.saw_done),
             ending_text: ending_text(session.ending(), &stats),
             running: session.is_running(),
+            capture: (!session.is_running()).then(|| Rc::from(session.capture())),
             stats,
         }
     }
@@ -144,6 +147,7 @@ mod tests {
         assert_eq!(v.content.report.spans.len(), 20);
         assert_eq!(v.ending_key, "stopped");
         assert!(!v.running);
+        assert_eq!(v.capture.as_deref(), Some(s.capture()));
         assert!(!v.reasons().is_empty());
         assert_eq!(live_headline(v.worst, false), "Repetition collapse in the answer");
         let rows = stat_rows(&v.stats, false);

@@ -66,6 +66,8 @@ pub struct LiveSession {
     first_token_ms: Option<f64>,
     last_token_ms: Option<f64>,
     bytes: usize,
+    /// Every body byte as received: the capture, which the file path reads to the same numbers.
+    raw: Vec<u8>,
     /// Lines the decoder could not read, in words.
     problems: Vec<String>,
     pacer: ReportPacer,
@@ -90,6 +92,7 @@ impl LiveSession {
             first_token_ms: None,
             last_token_ms: None,
             bytes: 0,
+            raw: Vec::new(),
             problems: Vec::new(),
             pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
             ending: Ending::Running,
@@ -108,6 +111,7 @@ impl LiveSession {
         }
         self.first_byte_ms.get_or_insert(now_ms);
         self.bytes += bytes.len();
+        self.raw.extend_from_slice(bytes);
         let events = self.decoder.feed(bytes);
         self.take(events);
         self.sync(now_ms);
@@ -142,6 +146,11 @@ impl LiveSession {
     /// Records that reports were made at `now_ms`, taking `cost_ms`.
     pub fn reported(&mut self, now_ms: f64, cost_ms: f64) {
         self.pacer.reported(now_ms, cost_ms);
+    }
+
+    /// The response body as received so far (SSE as sent: no request, no key).
+    pub fn capture(&self) -> &[u8] {
+        &self.raw
     }
 
     pub fn reasoning_text(&self) -> &str {
@@ -376,6 +385,11 @@ mod tests {
         assert_eq!(both.verdict, Verdict::Fail);
         assert_eq!(worst_channel(&r, &c), Some((Verdict::Fail, "reasoning")));
         assert_eq!(s.content_text(), answer);
+        // The capture replays through the file path to the same reports.
+        let doc = crate::ingest::read(s.capture());
+        assert_eq!(doc.format, crate::ingest::Format::Sse);
+        let replayed: Vec<_> = crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| m.report).collect();
+        assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
         assert!(!st.saw_done);
         assert_eq!(ending_key(s.ending(), st.saw_done), "cut");

@@ -153,6 +153,18 @@ pub fn App() -> Html {
         (None, None) => None,
     };
 
+    // A finished live run's capture, read like a dropped file in the text or file view.
+    let replay_capture = {
+        let (dispatcher, live) = (state.dispatcher(), live.clone());
+        Callback::from(move |bytes: Rc<[u8]>| {
+            live.set(false);
+            dispatcher.dispatch(Action::Load {
+                name: "live-capture.sse".to_string(),
+                bytes: bytes.to_vec(),
+                note: Some("The live run's response body, read as a file.".to_string()),
+            });
+        })
+    };
     let tab = |id: &'static str, label: &'static str, to_live: bool| {
         let live = live.clone();
         let selected = *live == to_live;
@@ -173,7 +185,7 @@ pub fn App() -> Html {
                     { tab("tab-live", "Live endpoint", true) }
                 </div>
                 <div id="live-mode" role="tabpanel" aria-labelledby="tab-live" hidden={!*live}>
-                    <LivePanel />
+                    <LivePanel on_capture={replay_capture} />
                 </div>
                 <div id="text-mode" role="tabpanel" aria-labelledby="tab-text" hidden={*live}>
                 <section class="card input-card" aria-labelledby="input-heading">

@@ -78,8 +78,14 @@ struct Run {
     stopped: Rc<Cell<bool>>,
 }
 
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Reads a finished run's capture through the file path (the text or file view).
+    pub on_capture: Callback<Rc<[u8]>>,
+}
+
 #[component]
-pub fn LivePanel() -> Html {
+pub fn LivePanel(props: &Props) -> Html {
     let form = use_reducer(Form::initial);
     let models = use_state(Vec::<String>::new);
     let models_note = use_state(|| None::<String>);
@@ -239,7 +245,7 @@ pub fn LivePanel() -> Html {
             </section>
             <div class="results live-results">
                 { for failure_view }
-                if let Some(v) = (*view).clone() { <LiveResult view={v} /> }
+                if let Some(v) = (*view).clone() { <LiveResult view={v} on_replay={props.on_capture.clone()} /> }
             </div>
         </>
     }

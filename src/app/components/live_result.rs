@@ -6,12 +6,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::live_text::LiveText;
+use crate::app::dom;
 use crate::app::live_view::{live_headline, speed_line, stat_rows, LiveView};
 use crate::app::model::{level_key, verdict_icon};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: Rc<LiveView>,
+    /// Reads the finished run's capture through the file path.
+    pub on_replay: Callback<Rc<[u8]>>,
 }
 
 #[component]
@@ -33,6 +36,20 @@ pub fn LiveResult(props: &Props) -> Html {
         .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
     let errors = v.stats.errors.iter().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
     let show_reasoning = !v.reasoning.text.is_empty();
+    let capture_tools = v.capture.clone().map(|capture| {
+        let replay = {
+            let (on_replay, capture) = (props.on_replay.clone(), Rc::clone(&capture));
+            Callback::from(move |_: MouseEvent| on_replay.emit(Rc::clone(&capture)))
+        };
+        let download = Callback::from(move |_: MouseEvent| dom::download("live-capture.sse", &capture));
+        html! {
+            <div class="actions">
+                <button type="button" id="live-replay" class="button" onclick={replay}>{ "Analyse the capture as a file" }</button>
+                <button type="button" id="live-download" class="button ghost" onclick={download}>{ "⤓ Save the capture (.sse)" }</button>
+                <span class="help">{ "The response body as received: no request, no key." }</span>
+            </div>
+        }
+    });
     html! {
         <>
             <section id="live-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} data-running={v.running.to_string()}
@@ -53,6 +70,7 @@ pub fn LiveResult(props: &Props) -> Html {
                 }
                 <dl id="live-stats" class="facts" data-chunks={v.stats.chunks.to_string()} data-done={v.stats.saw_done.to_string()}
                     data-finish={v.stats.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
+                { for capture_tools }
             </section>
             if show_reasoning {
                 <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" />
