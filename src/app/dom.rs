@@ -169,3 +169,10 @@ pub fn download(name: &str, bytes: &[u8]) {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
     }
 }
+
+/// Scrolls element `id` to the middle of the view (inside any scrolled box around it).
+pub fn reveal_id(id: &str) {
+    if let Some(el) = element_by_id(id) {
+        scroll_to(&el, ScrollLogicalPosition::Center);
+    }
+}

@@ -73,9 +73,9 @@ pub fn LiveResult(props: &Props) -> Html {
                 { for capture_tools }
             </section>
             if show_reasoning {
-                <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" />
+                <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" running={v.running} />
             }
-            <LiveText analysis={Rc::clone(&v.content)} channel="answer" />
+            <LiveText analysis={Rc::clone(&v.content)} channel="answer" running={v.running} />
         </>
     }
 }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::highlighted_text::segment;
+use crate::app::dom;
 use crate::app::model::{level_key, span_count_text, Analysis};
 
 #[derive(Properties, PartialEq)]
@@ -13,6 +14,8 @@ pub struct Props {
     pub analysis: Rc<Analysis>,
     /// `reasoning` or `answer`.
     pub channel: &'static str,
+    /// While the stream runs the view follows the end of the text.
+    pub running: bool,
 }
 
 #[component]
@@ -20,6 +23,25 @@ pub fn LiveText(props: &Props) -> Html {
     let a = &props.analysis;
     let spans = &a.report.spans;
     let prefix = format!("live-{}-", props.channel);
+    let pre = use_node_ref();
+    {
+        let (pre, running) = (pre.clone(), props.running);
+        use_effect_with(a.seq, move |_| {
+            if running {
+                if let Some(el) = pre.cast::<web_sys::Element>() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            }
+        });
+    }
+    let first = (!spans.is_empty()).then(|| {
+        let id = format!("{prefix}span-0");
+        html! {
+            <button type="button" class="button chip show-first" onclick={Callback::from(move |_: MouseEvent| dom::reveal_id(&id))}>
+                { "↧ Show the first" }
+            </button>
+        }
+    });
     let pieces = a.segments.iter().map(|seg| segment(&a.text, seg, spans, &prefix));
     let title = if props.channel == "reasoning" { "Reasoning" } else { "Answer" };
     let verdict = (!a.report.too_short).then(|| {
@@ -31,9 +53,12 @@ pub fn LiveText(props: &Props) -> Html {
             data-verdict={(!a.report.too_short).then(|| a.report.verdict.as_str())} data-bytes={a.text.len().to_string()}>
             <div class="text-head">
                 <h3>{ title }{ " " }{ for verdict }</h3>
-                <p class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                <div class="text-tools">
+                    <p class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                    { for first }
+                </div>
             </div>
-            <pre class="text" tabindex="0" aria-label={format!("{title} as streamed, repeated spans highlighted")}>{ for pieces }</pre>
+            <pre ref={pre} class="text" tabindex="0" aria-label={format!("{title} as streamed, repeated spans highlighted")}>{ for pieces }</pre>
         </section>
     }
 }
