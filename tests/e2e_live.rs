@@ -38,6 +38,17 @@ async fn coherent_prose_passes_live_with_speed_usage_and_done() {
     }
     assert!(live.chunks().await > 10, "many chunks");
     assert_eq!(live.page.count("#live-reasoning").await, 0, "no reasoning section without reasoning");
+
+    // The tabs: arrow keys move between them; the text view is as it was.
+    let tab = live.page.client.find(fantoccini::Locator::Css("#tab-live")).await.expect("the live tab");
+    tab.send_keys(&char::from(fantoccini::key::Key::Left).to_string()).await.expect("press Left");
+    live.page
+        .wait_for_js(
+            "return document.activeElement.id === 'tab-text' && !document.getElementById('text-mode').hidden \
+             && document.getElementById('live-mode').hidden;",
+            "the text tab shown and focused",
+        )
+        .await;
     live.close().await;
 }
 

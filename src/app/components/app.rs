@@ -170,17 +170,38 @@ pub fn App() -> Html {
         let selected = *live == to_live;
         html! {
             <button type="button" role="tab" {id} class="tab" aria-selected={selected.to_string()}
-                aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| live.set(to_live))}>
+                tabindex={if selected { "0" } else { "-1" }} aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| live.set(to_live))}>
                 { label }
             </button>
         }
+    };
+
+    // Arrow keys move between the two tabs (the tab pattern: one tab stop, arrows inside).
+    let tab_keys = {
+        let live = live.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") {
+                e.prevent_default();
+                let to_live = match e.key().as_str() {
+                    "Home" => false,
+                    "End" => true,
+                    _ => !*live,
+                };
+                live.set(to_live);
+                if let Some(el) = dom::element_by_id(if to_live { "tab-live" } else { "tab-text" })
+                    .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
+                {
+                    let _ = el.focus();
+                }
+            }
+        })
     };
 
     html! {
         <>
             <Header />
             <main>
-                <div class="tabs" role="tablist" aria-label="Input">
+                <div class="tabs" role="tablist" aria-label="Input" onkeydown={tab_keys}>
                     { tab("tab-text", "Text or file", false) }
                     { tab("tab-live", "Live endpoint", true) }
                 </div>
