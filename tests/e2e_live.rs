@@ -180,6 +180,11 @@ async fn no_cors_headers_get_an_explanation_naming_the_server_flags() {
         assert!(said.contains(flag), "{flag} in {said}");
     }
     assert!(!said.starts_with("TypeError"));
+
+    // The checks say the same, each with the explanation as evidence.
+    live.set("#live-model", "mock-coherent").await;
+    assert_eq!(live.run_checks().await, "A FAIL B FAIL C FAIL D FAIL E FAIL F FAIL G FAIL");
+    assert!(live.page.text("[data-check=A]").await.contains("No response"));
     live.close().await;
 }
 
@@ -253,6 +258,23 @@ async fn the_key_is_stored_only_while_remember_is_ticked() {
     assert!(live.page.text("#live-remember-warning").await.contains("plain text"));
     live.page.click("#live-remember").await;
     live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === null;", "the key forgotten").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_full_length_run_keeps_up_with_the_stream() {
+    // The mock sends about 900 tokens/s (a chunk every 2 ms); the page reads, decodes, scores
+    // and redraws as it goes. Had live scoring lagged, reads would bunch up and the speed the
+    // page measures from their arrival times would fall well below the server's pace.
+    let live = Live::open(&[]).await;
+    let started = Instant::now();
+    live.run("mock-coherent", 8000).await;
+    live.expect_verdict("PASS", "answer").await;
+    let speed = live.page.text("#live-speed").await;
+    eprintln!("the default 8,000-token run in {:?}: {speed}", started.elapsed());
+    let tps: f64 = speed.split(" tokens/s").next().and_then(|n| n.parse().ok()).unwrap_or(0.0);
+    assert!(tps > 300.0, "the page kept up with the stream: {speed}");
     live.close().await;
 }
 
