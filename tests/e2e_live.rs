@@ -230,6 +230,15 @@ async fn checks_a_to_g_pass_on_a_good_endpoint_and_skip_g_when_any_key_works() {
     assert!(live.page.text("[data-check=G]").await.contains("does not check keys"));
     assert!(live.page.text("[data-check=E]").await.contains("get_weather("));
     live.screenshot("live-checks").await;
+    // A phone-width window: the form stacks into one column and nothing overflows sideways.
+    live.page.client.set_window_size(400, 1600).await.expect("resize");
+    live.page
+        .wait_for_js("return document.documentElement.scrollWidth <= window.innerWidth;", "no sideways overflow")
+        .await;
+    if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+        let png = live.page.client.screenshot().await.expect("screenshot");
+        std::fs::write(std::path::Path::new(&dir).join("live-narrow.png"), png).expect("write the screenshot");
+    }
     live.close().await;
 }
 
