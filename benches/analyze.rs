@@ -5,36 +5,17 @@
 //! pass, and their ratio. The seed's method is one gzip pass plus two linear scans; the aim is
 //! analysis ≤ 1.3 × gzip. Figures are ratios from one run: the machines are noisy.
 
+#[path = "support/gzip_pass.rs"]
+mod gzip_pass;
 #[path = "../tests/support/textgen.rs"]
 mod textgen;
 #[path = "support/timing.rs"]
 mod timing;
 
-use flate2::{write::GzEncoder, Compression};
+use gzip_pass::gzip_pass;
 use std::hint::black_box;
-use std::io::Write;
 use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
 use timing::best_of;
-
-/// Counts the bytes written to it, so the gzip pass allocates no output.
-struct ByteCounter(usize);
-
-impl Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// One plain gzip-9 pass, the way the seed script measures its ratio.
-fn gzip_pass(bytes: &[u8]) -> usize {
-    let mut enc = GzEncoder::new(ByteCounter(0), Compression::new(9));
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap().0
-}
 
 fn main() {
     // `cargo test --benches` runs benches with no arguments other than `--bench`-less flags:

@@ -7,6 +7,8 @@
 //! ≤ 1.5 × gzip for everything (the seed's analysis included) on 10 MB. Without `--bench`
 //! (as under `cargo test --benches`) only 1 MB is measured, once.
 
+#[path = "support/gzip_pass.rs"]
+mod gzip_pass;
 #[path = "../tests/support/labelled.rs"]
 mod labelled;
 #[path = "../tests/support/textgen.rs"]
@@ -15,31 +17,10 @@ mod textgen;
 mod timing;
 
 use coherency::analyze::{copy_coverage, ngram_stats, profile, tandem};
-use flate2::{write::GzEncoder, Compression};
+use gzip_pass::gzip_pass;
 use std::hint::black_box;
-use std::io::Write;
 use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
 use timing::best_of;
-
-/// Counts the bytes written to it, so the gzip pass allocates no output.
-struct ByteCounter(usize);
-
-impl Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// One plain gzip-9 pass, the way the seed script measures its ratio.
-fn gzip_pass(bytes: &[u8]) -> usize {
-    let mut enc = GzEncoder::new(ByteCounter(0), Compression::new(9));
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap().0
-}
 
 /// All four, sharing the tokens between copy coverage and the n-gram figures (as the analyzer
 /// will when they are wired in).
