@@ -62,6 +62,12 @@ pub fn abort_controller() -> Option<AbortController> {
     AbortController::new().ok()
 }
 
+/// A signal that aborts a request after `ms` milliseconds (the browser then says
+/// "TimeoutError").
+pub fn timeout_signal(ms: u32) -> AbortSignal {
+    AbortSignal::timeout_with_u32(ms)
+}
+
 /// "TypeError: Failed to fetch" and the like.
 pub fn error_text(e: &JsValue) -> String {
     match e.dyn_ref::<js_sys::Error>() {

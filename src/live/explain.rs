@@ -3,9 +3,20 @@
 
 use crate::stream::openai_wire::error_text;
 
+/// How long one health-check request may take before the page gives up on it.
+pub const CHECK_TIMEOUT_MS: u32 = 60_000;
+
 /// Why a fetch of `url` from a page at `page_origin` most likely failed before any response:
-/// CORS, a private-network block, or the server not running. `detail` is the browser's message.
+/// CORS, a private-network block, or the server not running; or it timed out. `detail` is the
+/// browser's message ("TimeoutError: …" when an `AbortSignal.timeout` fired).
 pub fn explain_fetch_failure(url: &str, page_origin: &str, detail: &str) -> String {
+    if detail.starts_with("TimeoutError") {
+        return format!(
+            "No answer from {url} within {} s: the server took the request but did not answer in time. It may be \
+             overloaded, still loading the model, or stuck; check its log.",
+            CHECK_TIMEOUT_MS / 1000
+        );
+    }
     let mut out = format!(
         "No response from {url} (the browser said: {detail}). The browser hides the reason; most likely the server \
          does not allow this page's origin ({page_origin}) by CORS, or it is not running. To allow the page: vLLM \
@@ -69,6 +80,17 @@ mod tests {
             assert!(e.contains(flag), "{flag} in {e}");
         }
         assert!(!e.contains("Local Network Access"), "a localhost page is not blocked that way");
+    }
+
+    #[test]
+    fn a_timeout_is_not_blamed_on_cors() {
+        let e = explain_fetch_failure(
+            "http://127.0.0.1:1/v1/models",
+            "http://127.0.0.1:8080",
+            "TimeoutError: signal timed out",
+        );
+        assert!(e.starts_with("No answer from http://127.0.0.1:1/v1/models within 60 s"), "{e}");
+        assert!(!e.contains("CORS"), "{e}");
     }
 
     #[test]

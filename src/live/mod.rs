@@ -12,7 +12,7 @@ pub mod explain;
 pub mod request;
 pub mod session;
 
-pub use explain::{explain_fetch_failure, http_error_text};
+pub use explain::{explain_fetch_failure, http_error_text, CHECK_TIMEOUT_MS};
 pub use request::{build_request, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats, REPORT_EVERY_MS,

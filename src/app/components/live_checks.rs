@@ -11,7 +11,7 @@ use crate::live::checks::{
     check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
     unreachable, CheckResult, Outcome, BAD_KEY, CHECKS,
 };
-use crate::live::{explain_fetch_failure, models_url, LiveSession};
+use crate::live::{explain_fetch_failure, models_url, LiveSession, CHECK_TIMEOUT_MS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -103,7 +103,9 @@ fn no_response(url: &str, e: &wasm_bindgen::JsValue) -> String {
 }
 
 async fn get(method: &str, url: &str, body: Option<&str>, key: &str) -> Result<(u16, String), String> {
-    let r = fetch::send(method, url, body, key, None).await.map_err(|e| no_response(url, &e))?;
+    let r = fetch::send(method, url, body, key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
+        .await
+        .map_err(|e| no_response(url, &e))?;
     Ok((r.status(), fetch::text(&r).await.unwrap_or_default()))
 }
 
@@ -136,10 +138,13 @@ async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
     let now = || dom::now_ms().unwrap_or(0.0);
     let start = now();
     let mut session = LiveSession::new(start);
-    let response = match fetch::send("POST", &u, Some(&stream_body(model)), key, None).await {
-        Ok(r) => r,
-        Err(e) => return unreachable('F', &no_response(&u, &e)),
-    };
+    let response =
+        match fetch::send("POST", &u, Some(&stream_body(model)), key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => return unreachable('F', &no_response(&u, &e)),
+        };
     session.headers(now());
     if let Some(reader) = fetch::reader(&response) {
         while let Ok(Some(bytes)) = fetch::read(&reader).await {
@@ -153,7 +158,15 @@ async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
 
 async fn bad_key(base: &str, model: &str) -> CheckResult {
     let u = url(base, "chat/completions");
-    let response = match fetch::send("POST", &u, Some(&completion_body(model)), BAD_KEY, None).await {
+    let response = match fetch::send(
+        "POST",
+        &u,
+        Some(&completion_body(model)),
+        BAD_KEY,
+        Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)),
+    )
+    .await
+    {
         Ok(r) => r,
         Err(e) => return unreachable('G', &no_response(&u, &e)),
     };
