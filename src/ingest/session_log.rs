@@ -12,8 +12,7 @@ use super::builder::{Builder, Origin};
 use super::lines::jsonl_lines;
 use super::transcript::{Channel, Transcript};
 use super::Format;
-use crate::stream::lenient_text;
-use crate::stream::openai_wire::json_text;
+use crate::stream::anthropic_wire::ContentBlock as Block;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -37,26 +36,6 @@ struct SessionMessage {
     role: Option<String>,
     #[serde(default)]
     content: Option<Blocks>,
-}
-
-#[derive(Default, Deserialize)]
-struct Block {
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    text: Option<String>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    thinking: Option<String>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "json_text")]
-    input: Option<String>,
-    #[serde(default)]
-    tool_use_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    content: Option<String>,
 }
 
 /// `content`: a string (one text block) or an array of blocks.

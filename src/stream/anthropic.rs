@@ -6,9 +6,10 @@
 //! `message_stop` ends the stream, `ping` events count as keep-alives, `error` events are
 //! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
 
+use super::anthropic_wire::ContentBlock;
 use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
-use super::openai_wire::{error_text, json_text, UsageIn};
+use super::openai_wire::{error_text, UsageIn};
 use super::turn::{widen, StreamInfo, ToolCall, Turn, Usage};
 use serde::Deserialize;
 use std::ops::Range;
@@ -22,7 +23,7 @@ struct Event {
     #[serde(default)]
     index: Option<u64>,
     #[serde(default)]
-    content_block: Option<Block>,
+    content_block: Option<ContentBlock>,
     #[serde(default)]
     delta: Option<Delta>,
     #[serde(default)]
@@ -39,22 +40,6 @@ struct StartMessage {
     model: Option<String>,
     #[serde(default)]
     usage: Option<UsageIn>,
-}
-
-#[derive(Default, Deserialize)]
-struct Block {
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    text: Option<String>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    thinking: Option<String>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "json_text")]
-    input: Option<String>,
 }
 
 #[derive(Default, Deserialize)]

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod anthropic;
+pub mod anthropic_wire;
 pub mod assemble;
 mod assembler;
 mod lenient;
