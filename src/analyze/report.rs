@@ -5,10 +5,10 @@
 //! shape and the export format; its field names are stable (add, don't rename).
 
 use super::thresholds::Thresholds;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// PASS < WARN < FAIL, so the worst of several is their maximum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Verdict {
     Pass,
@@ -27,7 +27,7 @@ impl Verdict {
 }
 
 /// The heuristics a report checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
     Maxrun,
@@ -67,7 +67,7 @@ impl Metric {
 }
 
 /// The raw metric values (the seed's three, exact).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     pub maxrun: usize,
     pub maxline: usize,
@@ -77,7 +77,7 @@ pub struct Metrics {
 }
 
 /// Whether a counted value trips at or above its thresholds, or a ratio below them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     AtLeast,
@@ -96,7 +96,7 @@ impl Direction {
 }
 
 /// One heuristic judged against its thresholds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     pub metric: Metric,
     pub value: f64,
@@ -130,7 +130,7 @@ pub fn format_threshold(metric: Metric, value: f64) -> String {
 }
 
 /// What flagged a span.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpanKind {
     /// A run of identical consecutive words at or above maxrun's WARN threshold.
@@ -149,7 +149,7 @@ impl SpanKind {
 }
 
 /// A flagged byte range of the analysed text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -161,7 +161,7 @@ pub struct Span {
 }
 
 /// The full result of analysing one text.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Size of the analysed text in UTF-8 bytes.
     pub bytes: usize,

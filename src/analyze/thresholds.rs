@@ -1,10 +1,10 @@
 //! The WARN and FAIL thresholds of each heuristic (the seed's values by default).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Where each heuristic starts to WARN and to FAIL. Counts trip at or above their threshold;
 /// the gzip ratio trips below its threshold.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
     pub maxrun_warn: usize,
     pub maxrun_fail: usize,
