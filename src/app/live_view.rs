@@ -144,7 +144,7 @@ mod tests {
         let v = LiveView::snapshot(3, &s);
         assert_eq!(v.worst, Some((Verdict::Fail, "answer")));
         assert_eq!(&*v.content.text, lp.as_str());
-        assert_eq!(v.content.report.spans.len(), 20);
+        assert_eq!(v.content.report.spans.len(), 21, "20 repeated lines and the loop");
         assert_eq!(v.ending_key, "stopped");
         assert!(!v.running);
         assert_eq!(v.capture.as_deref(), Some(s.capture()));
