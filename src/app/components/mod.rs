@@ -17,6 +17,7 @@ mod live_text;
 mod message_detail;
 mod message_table;
 mod not_text;
+mod profile_chart;
 mod sample_menu;
 mod stream_info;
 mod theme_toggle;
