@@ -26,10 +26,14 @@ pub struct ChartGeometry {
     pub degenerate: Vec<(f64, f64)>,
 }
 
-/// The chart of `p` for a text of `bytes` bytes; `None` when there are fewer than two windows
-/// (a single ratio is no profile: the page then shows no chart).
-pub fn geometry(p: &ProfileFigure, bytes: usize) -> Option<ChartGeometry> {
-    if p.windows.len() < 2 || bytes == 0 {
+/// Fewer windows than this make no profile worth drawing (two or three points say nothing the
+/// figures do not): the page then shows no chart.
+pub const MIN_WINDOWS: usize = 4;
+
+/// The chart of `p` for a text of `bytes` bytes, the marker at `onset` (the report's onset,
+/// which the page names elsewhere; the profile's own is only window-precise).
+pub fn geometry(p: &ProfileFigure, bytes: usize, onset: Option<usize>) -> Option<ChartGeometry> {
+    if p.windows.len() < MIN_WINDOWS || bytes == 0 {
         return None;
     }
     let top = p.windows.iter().map(|w| w.1).fold(0.0, f64::max);
@@ -60,7 +64,7 @@ pub fn geometry(p: &ProfileFigure, bytes: usize) -> Option<ChartGeometry> {
             _ => degenerate.push((a, b)),
         }
     }
-    Some(ChartGeometry { points, threshold_y: y(p.degenerate_below), y_max, onset_x: p.onset.map(x), degenerate })
+    Some(ChartGeometry { points, threshold_y: y(p.degenerate_below), y_max, onset_x: onset.map(x), degenerate })
 }
 
 /// The byte offset under `x` (in SVG units), on a window start so the text view can go there.
@@ -82,7 +86,7 @@ mod tests {
     #[test]
     fn a_loop_after_prose_drops_below_the_line_at_the_onset() {
         let p = profile(vec![(0, 0.5), (4096, 0.45), (8192, 0.02), (12288, 0.02)], Some(8000));
-        let g = geometry(&p, 16384).unwrap();
+        let g = geometry(&p, 16384, p.onset).unwrap();
         assert_eq!(g.points, "75.0,10.9 225.0,21.8 375.0,115.6 525.0,115.6");
         assert!((g.threshold_y - (HEIGHT - 0.08 / 0.55 * HEIGHT)).abs() < 1e-9);
         assert_eq!(g.onset_x, Some(8000.0 / 16384.0 * WIDTH));
@@ -94,9 +98,10 @@ mod tests {
 
     #[test]
     fn one_window_is_no_chart_and_long_texts_are_pooled_keeping_the_lowest() {
-        assert_eq!(geometry(&profile(vec![(0, 0.4)], None), 4000), None);
+        let three = profile(vec![(0, 0.4), (4096, 0.4), (8192, 0.4)], None);
+        assert_eq!(geometry(&three, 12000, None), None);
         let windows: Vec<(usize, f64)> = (0..1000).map(|i| (i * 4096, if i == 501 { 0.01 } else { 0.4 })).collect();
-        let g = geometry(&profile(windows, None), 1000 * 4096).unwrap();
+        let g = geometry(&profile(windows, None), 1000 * 4096, None).unwrap();
         let ys: Vec<f64> = g.points.split(' ').map(|p| p.split(',').nth(1).unwrap().parse().unwrap()).collect();
         assert_eq!(ys.len(), 250, "4 windows per point");
         assert_eq!(ys.iter().filter(|&&y| y > 100.0).count(), 1, "the one degenerate window survives pooling");
@@ -111,7 +116,7 @@ mod tests {
             "Let me check the file again. ".repeat(600)
         );
         let r = analyze(&text);
-        let g = geometry(&r.metrics.profile, r.bytes).unwrap();
+        let g = geometry(&r.metrics.profile, r.bytes, r.onset).unwrap();
         let onset = g.onset_x.expect("an onset");
         assert!(onset > 0.0 && onset < WIDTH / 2.0, "{onset}");
         assert!(!g.degenerate.is_empty());

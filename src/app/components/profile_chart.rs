@@ -21,7 +21,7 @@ pub struct Props {
 pub fn ProfileChart(props: &Props) -> Html {
     let report = &props.analysis.report;
     let profile = &report.metrics.profile;
-    let Some(g) = geometry(profile, report.bytes) else { return html! {} };
+    let Some(g) = geometry(profile, report.bytes, report.onset) else { return html! {} };
     let svg = use_node_ref();
     let onclick = {
         let (svg, on_show, profile, bytes) = (svg.clone(), props.on_show.clone(), profile.clone(), report.bytes);
@@ -36,7 +36,7 @@ pub fn ProfileChart(props: &Props) -> Html {
         })
     };
     let onkeydown = {
-        let (on_show, onset) = (props.on_show.clone(), profile.onset);
+        let (on_show, onset) = (props.on_show.clone(), report.onset);
         Callback::from(move |e: KeyboardEvent| {
             if let (Some(onset), "Enter" | " ") = (onset, e.key().as_str()) {
                 e.prevent_default();
@@ -59,11 +59,11 @@ pub fn ProfileChart(props: &Props) -> Html {
         profile.windows.iter().map(|w| w.1).fold(f64::INFINITY, f64::min),
         profile.windows.iter().map(|w| w.1).fold(0.0, f64::max),
         profile.degenerate_below,
-        profile.onset.map(|o| format!("; the text turns degenerate at byte {}", thousands(o))).unwrap_or_default()
+        report.onset.map(|o| format!("; the text turns degenerate at byte {}", thousands(o))).unwrap_or_default()
     );
     html! {
         <figure id="profile-chart" class="profile-chart" data-windows={profile.windows.len().to_string()}
-            data-onset={profile.onset.map(|o| o.to_string())}>
+            data-onset={report.onset.map(|o| o.to_string())}>
             <svg ref={svg} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="none" role="img" tabindex="0"
                 aria-label={label} {onclick} {onkeydown}>
                 { for bands }
@@ -74,7 +74,7 @@ pub fn ProfileChart(props: &Props) -> Html {
             <figcaption>
                 { format!("Compression ratio along the text ({} KiB windows, DEFLATE level 1; axis 0 to {:.2}). ", profile.window / 1024, g.y_max) }
                 <span class="legend-threshold">{ format!("Dashed: degenerate below {}.", profile.degenerate_below) }</span>
-                if let Some(o) = profile.onset { { format!(" Solid red: the onset, byte {}.", thousands(o)) } }
+                if let Some(o) = report.onset { { format!(" Solid red: the onset, byte {}.", thousands(o)) } }
                 { " Click the chart to show that place in the text." }
             </figcaption>
         </figure>
