@@ -15,7 +15,7 @@ use coherency::analyze::copy_coverage::{copy_coverage, CopyCoverage, CopySpan};
 use coherency::analyze::ngram_stats::{ngram_stats, NgramStats};
 use coherency::analyze::profile::{profile, Profile, WINDOW};
 use coherency::analyze::tandem::{tandems, Tandem, Tandems};
-use coherency::analyze::{analyze, Verdict};
+use coherency::analyze::{analyze, SpanKind, Verdict};
 use labelled::{corpus, Labelled, KINDS};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -169,6 +169,15 @@ fn evidence_table_and_confusion() {
             let tolerance = l.unit.as_ref().map_or(300, |u| u.len().min(300));
             if real.onset.is_none_or(|o| o.abs_diff(want) > tolerance) {
                 problems.push(format!("{} ({} B): onset {:?}, planted at {want}", l.label, l.target, real.onset));
+            }
+            // The span that shows it: the loop from the onset, or a copy of the text there.
+            let shown = real.spans.iter().any(|s| match s.kind {
+                SpanKind::Loop => s.start.abs_diff(want) <= tolerance,
+                SpanKind::Copy => s.source.is_some_and(|src| src.abs_diff(want) <= tolerance),
+                _ => false,
+            });
+            if !shown {
+                problems.push(format!("{} ({} B): no loop or copy span at the onset {want}", l.label, l.target));
             }
         }
     }
