@@ -262,7 +262,8 @@ impl Decoder {
     }
 }
 
-/// Decodes a whole [`Wire`] at once (tests, and small results).
+/// Decodes a whole [`Wire`] at once.
+#[cfg(test)]
 pub fn decode(wire: &Wire) -> Result<Loaded, String> {
     let mut d = Decoder::new(wire.pieces.clone());
     while !d.done() {
