@@ -425,7 +425,11 @@ mod tests {
             let back = crate::app::wire::decode(&crate::app::wire::encode(loaded)).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
-            assert_eq!((&w.transcript, &w.report, &w.rows), (&direct.transcript, &direct.report, &direct.rows), "{name}");
+            assert_eq!(
+                (&w.transcript, &w.report, &w.rows),
+                (&direct.transcript, &direct.report, &direct.rows),
+                "{name}"
+            );
             assert_eq!(w.selected, direct.selected, "{name}");
             let report = |d: &Document| d.detail.as_ref().map(|a| (a.text.to_string(), a.report.clone()));
             assert_eq!(report(&w), report(&direct), "{name}");

@@ -312,7 +312,8 @@ mod tests {
         // Many records repeating a history, some looping: texts shared, reports deduplicated.
         let mut log = String::new();
         for i in 0..9_000 {
-            let reply = if i % 10 == 0 { "Let me check again.\n".repeat(30) } else { format!("Answer number {i}, fine.") };
+            let reply =
+                if i % 10 == 0 { "Let me check again.\n".repeat(30) } else { format!("Answer number {i}, fine.") };
             log += &serde_json::json!({"request": {"messages": [
                 {"role": "system", "content": "You are a careful assistant who answers briefly."},
                 {"role": "user", "content": format!("Question {i}?")}]},

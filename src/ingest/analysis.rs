@@ -264,7 +264,10 @@ mod tests {
         let last = seen[seen.len() - 1];
         assert_eq!((last.texts_done, last.texts, last.bytes_done, last.bytes), (4, 4, total, total));
         let worst: Vec<Option<Verdict>> = seen.iter().map(|p| p.worst).collect();
-        assert_eq!(worst, vec![None, Some(Verdict::Pass), Some(Verdict::Fail), Some(Verdict::Fail), Some(Verdict::Fail)]);
+        assert_eq!(
+            worst,
+            vec![None, Some(Verdict::Pass), Some(Verdict::Fail), Some(Verdict::Fail), Some(Verdict::Fail)]
+        );
         assert!(seen.windows(2).all(|w| w[0].bytes_done <= w[1].bytes_done));
     }
 }
