@@ -78,9 +78,10 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
                     worker.terminate();
                     let pieces = get(&data, "pieces").as_string().unwrap_or_default();
                     let buffer = Uint8Array::new(&get(&data, "buffer"));
+                    let texts = Uint8Array::new(&get(&data, "texts"));
                     let (on_event, cancelled) = (Rc::clone(&on_event), Rc::clone(&cancelled));
                     wasm_bindgen_futures::spawn_local(async move {
-                        let result = take_in(&pieces, buffer, &on_event, &cancelled).await;
+                        let result = take_in(&pieces, buffer, texts, &on_event, &cancelled).await;
                         if !cancelled.get() {
                             on_event(match result {
                                 Ok(loaded) => Event::Done(loaded),
@@ -134,15 +135,15 @@ fn explain(message: &str) -> String {
 async fn take_in(
     pieces: &str,
     buffer: Uint8Array,
+    texts: Uint8Array,
     on_event: &Rc<dyn Fn(Event)>,
     cancelled: &Cell<bool>,
 ) -> Result<Loaded, String> {
     let ranges: Vec<Range<usize>> =
         serde_json::from_str(pieces).map_err(|e| format!("the worker's result did not read back ({e})"))?;
-    let len = buffer.length() as usize;
-    let mut read = |r: Range<usize>| {
-        if r.start <= r.end && r.end <= len {
-            buffer.subarray(r.start as u32, r.end as u32).to_vec()
+    let read = |from: &Uint8Array, r: Range<usize>| {
+        if r.start <= r.end && r.end <= from.length() as usize {
+            from.subarray(r.start as u32, r.end as u32).to_vec()
         } else {
             Vec::new()
         }
@@ -151,7 +152,7 @@ async fn take_in(
     while !decoder.done() {
         let started = dom::now_ms().unwrap_or(0.0);
         while !decoder.done() && dom::now_ms().unwrap_or(f64::MAX) - started < SLICE_MS {
-            decoder.step(&mut read)?;
+            decoder.step(&mut |r| read(&buffer, r), &mut |r| read(&texts, r))?;
         }
         let progress = Progress { stage: Stage::Preparing, prepared: Some(decoder.progress()), ..Progress::default() };
         on_event(Event::Progress(progress));

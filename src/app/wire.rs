@@ -1,7 +1,7 @@
-//! The hand-over of a file read and analysed in the Web Worker to the page: one byte buffer
-//! (transferred, not copied) holding every message text, then JSON pieces small enough for the
-//! page to decode one at a time between frames, so that taking in a 50 MB result never stalls
-//! the page for long. Pure: the round trip is unit-tested natively.
+//! The hand-over of a file read and analysed in the Web Worker to the page: the message texts
+//! one after the other (written straight into a buffer the worker transfers, not copied), and
+//! JSON pieces small enough for the page to decode one at a time between frames, so that taking
+//! in a 50 MB result never stalls the page for long. Pure: the round trip is unit-tested natively.
 //!
 //! Pieces, in order: a head (formats, stream info, diagnostics), messages (text lengths, texts
 //! left out), the distinct reports (a request log repeats its history: identical texts share
@@ -29,7 +29,8 @@ pub struct Loaded {
     pub report: TranscriptReport,
 }
 
-/// What goes over `postMessage`: the buffer, and the byte range of each piece in it.
+/// What goes over `postMessage` besides the texts: the JSON pieces in one buffer, and the byte
+/// range of each piece in it.
 #[derive(Debug, PartialEq)]
 pub struct Wire {
     pub bytes: Vec<u8>,
@@ -73,8 +74,14 @@ fn json(piece: &Piece) -> Vec<u8> {
     serde_json::to_vec(piece).unwrap_or_default()
 }
 
-/// Lays out `loaded` for the page, moving its texts into the buffer.
-pub fn encode(loaded: Loaded) -> Wire {
+/// The bytes of all message texts: the size of the texts buffer.
+pub fn texts_len(loaded: &Loaded) -> usize {
+    loaded.transcript.messages.iter().map(|m| m.text.len()).sum()
+}
+
+/// Lays out `loaded` for the page: every message text, in order, goes to `texts` (and is
+/// freed), the rest into the pieces.
+pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
     let Loaded { size, detected, chosen, mut transcript, report } = loaded;
     // Identical single texts got identical reports: keep one of each.
     let mut distinct: Vec<Report> = Vec::new();
@@ -99,8 +106,7 @@ pub fn encode(loaded: Loaded) -> Wire {
     }
     drop(by_text);
 
-    let total: usize = transcript.messages.iter().map(|m| m.text.len()).sum();
-    let mut bytes = Vec::with_capacity(total + total / 4 + 4096);
+    let mut bytes = Vec::new();
     let mut pieces = Vec::new();
     let mut push = |bytes: &mut Vec<u8>, piece: &Piece| {
         let start = bytes.len();
@@ -119,11 +125,11 @@ pub fn encode(loaded: Loaded) -> Wire {
         messages: messages.len(),
         reports: index.len(),
     };
-    // Texts first, one after the other; their lengths travel with the messages.
+    // Texts one after the other; their lengths travel with the messages.
     let mut lens = Vec::with_capacity(messages.len());
     for m in &mut messages {
         lens.push(m.text.len());
-        bytes.extend_from_slice(std::mem::take(&mut m.text).as_bytes());
+        texts(&std::mem::take(&mut m.text));
     }
     push(&mut bytes, &head);
     let mut lens = lens.into_iter();
@@ -200,8 +206,13 @@ impl Decoder {
         self.next >= self.pieces.len()
     }
 
-    /// Decodes the next piece; `read(range)` returns those bytes of the buffer.
-    pub fn step(&mut self, read: &mut dyn FnMut(Range<usize>) -> Vec<u8>) -> Result<(), String> {
+    /// Decodes the next piece; `read(range)` returns those bytes of the pieces buffer,
+    /// `text(range)` those of the texts.
+    pub fn step(
+        &mut self,
+        read: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
+        text: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
+    ) -> Result<(), String> {
         let Some(range) = self.pieces.get(self.next).cloned() else { return Ok(()) };
         self.next += 1;
         let piece: Piece = serde_json::from_slice(&read(range)).map_err(|e| format!("{CORRUPT} ({e})"))?;
@@ -225,7 +236,7 @@ impl Decoder {
                 }
                 for (mut m, len) in messages.into_iter().zip(lens) {
                     let end = self.text_at.checked_add(len).ok_or(CORRUPT)?;
-                    let text = read(self.text_at..end);
+                    let text = text(self.text_at..end);
                     if text.len() != len {
                         return Err(CORRUPT.into());
                     }
@@ -262,12 +273,21 @@ impl Decoder {
     }
 }
 
+/// Encodes `loaded` with its texts into one `Vec`, as the tests use it.
+#[cfg(test)]
+pub fn encode_all(loaded: Loaded) -> (Wire, Vec<u8>) {
+    let mut texts = Vec::with_capacity(texts_len(&loaded));
+    let wire = encode(loaded, &mut |t| texts.extend_from_slice(t.as_bytes()));
+    (wire, texts)
+}
+
 /// Decodes a whole [`Wire`] at once.
 #[cfg(test)]
-pub fn decode(wire: &Wire) -> Result<Loaded, String> {
+pub fn decode(wire: &Wire, texts: &[u8]) -> Result<Loaded, String> {
     let mut d = Decoder::new(wire.pieces.clone());
+    let get = |bytes: &[u8], r: Range<usize>| bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default();
     while !d.done() {
-        d.step(&mut |r| wire.bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default())?;
+        d.step(&mut |r| get(&wire.bytes, r), &mut |r| get(texts, r))?;
     }
     d.finish()
 }
@@ -301,10 +321,12 @@ mod tests {
         assert!(names.len() > 5);
         for name in names {
             let l = loaded(&fixture(&name), None);
-            assert_eq!(decode(&encode(l.clone())).as_ref(), Ok(&l), "{name}");
+            let (wire, texts) = encode_all(l.clone());
+            assert_eq!(decode(&wire, &texts).as_ref(), Ok(&l), "{name}");
         }
         let l = loaded(&fixture("vllm.sse"), Some(Format::Text));
-        assert_eq!(decode(&encode(l.clone())), Ok(l));
+        let (wire, texts) = encode_all(l.clone());
+        assert_eq!(decode(&wire, &texts), Ok(l));
     }
 
     #[test]
@@ -323,11 +345,11 @@ mod tests {
         }
         let l = loaded(log.as_bytes(), None);
         assert_eq!(l.transcript.format, Format::Jsonl);
-        let wire = encode(l.clone());
+        let (wire, texts) = encode_all(l.clone());
         assert!(wire.pieces.len() > 8, "{} pieces", wire.pieces.len());
         let biggest = wire.pieces.iter().map(|r| r.len()).max().unwrap_or(0);
         assert!(biggest < 2_000_000, "the largest piece has {biggest} bytes");
-        assert_eq!(decode(&wire), Ok(l));
+        assert_eq!(decode(&wire, &texts), Ok(l));
     }
 
     #[test]
@@ -335,20 +357,21 @@ mod tests {
         let text = "The same line again.\n".repeat(20_000);
         let l = loaded(text.as_bytes(), None);
         assert_eq!(l.report.reports[0].report.spans.len(), 20_000);
-        let wire = encode(l.clone());
+        let (wire, texts) = encode_all(l.clone());
         assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
-        assert_eq!(decode(&wire), Ok(l));
+        assert_eq!(decode(&wire, &texts), Ok(l));
     }
 
     #[test]
     fn a_damaged_wire_is_an_error_not_a_panic() {
-        let mut wire = encode(loaded(&fixture("requests.jsonl"), None));
+        let (mut wire, texts) = encode_all(loaded(&fixture("requests.jsonl"), None));
         let mut cut = Wire { bytes: wire.bytes.clone(), pieces: wire.pieces[..wire.pieces.len() - 1].to_vec() };
-        assert!(decode(&cut).is_err(), "a missing piece");
+        assert!(decode(&cut, &texts).is_err(), "a missing piece");
         cut.pieces = vec![0..3];
-        assert!(decode(&cut).is_err(), "not JSON");
+        assert!(decode(&cut, &texts).is_err(), "not JSON");
+        assert!(decode(&wire, &texts[..texts.len() - 1]).is_err(), "texts cut short");
         let last = wire.pieces.len() - 1;
         wire.pieces[last] = wire.pieces[last].start..wire.bytes.len() + 10;
-        assert!(decode(&wire).is_err(), "out of range");
+        assert!(decode(&wire, &texts).is_err(), "out of range");
     }
 }

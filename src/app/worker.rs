@@ -10,7 +10,7 @@ use js_sys::{Array, Function, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::load_view::{Progress, Stage};
-use super::wire::{encode, Loaded};
+use super::wire::{encode, texts_len, Loaded};
 use crate::ingest::{self, AnalysisProgress, Format};
 
 /// Bytes per `Blob.slice` read.
@@ -47,7 +47,8 @@ impl Reporter<'_> {
 
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
 /// calling `post(message, transfer)` with `{kind: "progress", progress: JSON}` as it goes and
-/// finally `{kind: "done", pieces: JSON, buffer: ArrayBuffer}` (the buffer transferred).
+/// finally `{kind: "done", pieces: JSON, buffer: ArrayBuffer, texts: ArrayBuffer}` (both
+/// buffers transferred).
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Function) -> Result<(), JsValue> {
     let reporter = Reporter { post: &post, last: Cell::new(0.0) };
@@ -91,12 +92,24 @@ pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Fu
     });
 
     let loaded = Loaded { size, detected, chosen, transcript, report };
-    let wire = encode(loaded);
+    // Each text goes straight into the buffer the page gets (and is freed here at once).
+    let texts = Uint8Array::new_with_length(texts_len(&loaded) as u32);
+    let mut at = 0u32;
+    let wire = encode(loaded, &mut |t: &str| {
+        let end = at + t.len() as u32;
+        texts.subarray(at, end).copy_from(t.as_bytes());
+        at = end;
+    });
     let buffer = Uint8Array::new_with_length(wire.bytes.len() as u32);
     buffer.copy_from(&wire.bytes);
     let pieces = serde_json::to_string(&wire.pieces).unwrap_or_default();
     drop(wire);
-    let msg = object(&[("kind", &"done".into()), ("pieces", &pieces.into()), ("buffer", &buffer.buffer().into())]);
-    post.call2(&JsValue::NULL, &msg, &Array::of1(&buffer.buffer()))?;
+    let msg = object(&[
+        ("kind", &"done".into()),
+        ("pieces", &pieces.into()),
+        ("buffer", &buffer.buffer().into()),
+        ("texts", &texts.buffer().into()),
+    ]);
+    post.call2(&JsValue::NULL, &msg, &Array::of2(&buffer.buffer(), &texts.buffer()))?;
     Ok(())
 }
