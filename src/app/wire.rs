@@ -367,7 +367,7 @@ mod tests {
         let (mut wire, texts) = encode_all(loaded(&fixture("requests.jsonl"), None));
         let mut cut = Wire { bytes: wire.bytes.clone(), pieces: wire.pieces[..wire.pieces.len() - 1].to_vec() };
         assert!(decode(&cut, &texts).is_err(), "a missing piece");
-        cut.pieces = vec![0..3];
+        cut.pieces = std::iter::once(0..3).collect();
         assert!(decode(&cut, &texts).is_err(), "not JSON");
         assert!(decode(&wire, &texts[..texts.len() - 1]).is_err(), "texts cut short");
         let last = wire.pieces.len() - 1;
