@@ -47,14 +47,26 @@ fn json_has_the_stable_fields() {
     assert_eq!(r["file"], "tests/data/line_x400.txt");
     assert_eq!(r["bytes"], 17_599);
     assert_eq!(r["verdict"], "FAIL");
-    assert!(r["reasons"][0].as_str().unwrap().starts_with("maxline 400 ≥ 12: the line 'All work and no play"));
+    assert_eq!(r["seed_verdict"], "FAIL");
+    assert_eq!((r["tripped"].as_str(), r["onset"].as_u64()), (Some("loop"), Some(0)));
+    assert!(r["reasons"][0].as_str().unwrap().starts_with("loop 100 %: from byte 0 the line 'All work and no play"));
+    assert!(r["reasons"][3].as_str().unwrap().starts_with("maxline 400 ≥ 12: the line 'All work and no play"));
+    let tandem = &r["metrics"]["tandem"];
+    assert_eq!((tandem["level"].as_str(), tandem["count"].as_u64()), (Some("line"), Some(400)));
+    assert!(r["metrics"]["profile"]["windows"].as_array().unwrap().len() >= 4);
+    assert_eq!(r["metrics"]["distinct"].as_array().unwrap().len(), 4);
+    let checks: Vec<&str> = r["checks"].as_array().unwrap().iter().map(|c| c["metric"].as_str().unwrap()).collect();
+    assert_eq!(checks, ["maxrun", "maxline", "gzip_ratio", "loop", "copies", "profile"]);
     assert_eq!(r["metrics"]["maxrun"], 1);
     assert_eq!(r["metrics"]["maxline"], 400);
     assert_eq!(format!("{:.4}", r["metrics"]["gzip_ratio"].as_f64().unwrap()), "0.0074");
     let spans = r["spans"].as_array().unwrap();
-    assert_eq!(spans.len(), 400);
+    assert_eq!(spans.len(), 401, "400 repeated lines and the loop");
     assert_eq!((spans[0]["start"].as_u64(), spans[0]["end"].as_u64()), (Some(0), Some(43)));
     assert_eq!(spans[0]["kind"], "repeated_line");
+    let the_loop = spans.iter().find(|s| s["kind"] == "loop").unwrap();
+    assert_eq!((the_loop["start"].as_u64(), the_loop["end"].as_u64()), (Some(0), Some(17_599)));
+    assert_eq!((the_loop["count"].as_u64(), the_loop["period"].as_u64()), (Some(400), Some(44)));
     assert_eq!(lines[1]["metrics"]["maxrun"], 4000);
     assert_eq!(lines[1]["spans"][0]["kind"], "word_run");
 }

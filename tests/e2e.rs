@@ -39,9 +39,10 @@ async fn pasted_line_loop_fails_with_one_span_per_line() {
     page.expect_verdict("FAIL").await;
     let badge = page.text("#verdict").await;
     assert!(badge.contains("FAIL"), "the badge says FAIL in words, got {badge:?}");
-    assert_eq!(page.text("#span-count").await, "20 highlighted spans");
-    assert_eq!(page.count(".span").await, 20, "one .span element per highlighted span");
+    assert_eq!(page.text("#span-count").await, "21 highlighted spans");
+    assert_eq!(page.count(".span").await, 21, "one .span element per highlighted span");
     assert_eq!(page.count(".span[data-kind=\"repeated_line\"]").await, 20);
+    assert_eq!(page.count(".span[data-kind=\"loop\"]").await, 1, "and the loop");
     let reasons = page.text(".reasons").await;
     assert!(reasons.contains("maxline 20 ≥ 12"), "reasons name the tripped heuristic: {reasons}");
     // The text box keeps what the user pasted.
@@ -69,7 +70,7 @@ async fn ctrl_enter_analyses_and_coherent_text_passes() {
     page.expect_verdict("PASS").await;
     assert_eq!(page.text("#span-count").await, "0 highlighted spans");
     assert_eq!(page.count(".span").await, 0);
-    assert!(page.text(".reasons").await.contains("No heuristic reached its WARN threshold"));
+    assert!(page.text(".reasons").await.contains("No check reached its WARN threshold"));
     page.close().await;
 }
 
@@ -106,8 +107,8 @@ async fn line_loop_sample_fails_and_the_users_text_can_be_restored() {
     page.click("[data-sample=\"line-loop\"]").await;
 
     page.expect_verdict("FAIL").await;
-    page.wait_for_js("return document.querySelector('#span-count')?.dataset.count === '200';", "200 spans").await;
-    assert_eq!(page.count(".span").await, 200);
+    page.wait_for_js("return document.querySelector('#span-count')?.dataset.count === '201';", "201 spans").await;
+    assert_eq!(page.count(".span").await, 201, "200 repeated lines and the loop");
     assert!(page.input_value().await.starts_with("I will check the reclaim counters"));
 
     page.click("#restore").await;
@@ -315,9 +316,9 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
     );
     let current = format!("return document.querySelector('{first}').getAttribute('aria-current');");
     assert_eq!(page.js(&current).await, json!("true"));
-    // The worst row is shown in full: the reasoning, its 36 repeated lines highlighted.
+    // The worst row is shown in full: the reasoning, its 36 repeated lines and the loop highlighted.
     page.expect_verdict("FAIL").await;
-    assert_eq!(page.count(".span").await, 36);
+    assert_eq!(page.count(".span").await, 37);
     assert!(page.text("#analysed-text").await.starts_with("The invoices are 120, 80 and 45 euros."));
     let stream = page.text("#stream-info").await;
     assert!(stream.contains("cleanly, with data: [DONE]") && stream.contains("stop"), "{stream}");
@@ -339,7 +340,7 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
     let row = page.client.find(Locator::Css("#message-table tr[data-channel=\"reasoning\"]")).await.expect("row");
     row.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the row");
     page.expect_verdict("FAIL").await;
-    page.wait_for_js("return document.querySelectorAll('.span').length === 36;", "the reasoning's 36 spans").await;
+    page.wait_for_js("return document.querySelectorAll('.span').length === 37;", "the reasoning's 37 spans").await;
 
     // From the analysis back up to the table.
     page.js("document.getElementById('analysed-text').scrollIntoView({behavior: 'instant'}); return null;").await;
@@ -496,6 +497,68 @@ async fn screenshots_of_a_multi_message_file_in_light_and_dark() {
         let png = page.client.screenshot().await.expect("screenshot");
         std::fs::write(Path::new(&dir).join("drop-overlay.png"), png).expect("write the screenshot");
     }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn one_line_phrase_and_cjk_loops_fail_with_their_onset() {
+    let page = Page::open().await;
+    for (sample, unit) in [("phrase-loop", "Let me check the file again. "), ("cjk-loop", "我需要再检查一下这个文件。")]
+    {
+        page.click(&format!("[data-sample=\"{sample}\"]")).await;
+        page.expect_verdict("FAIL").await;
+        let text = page.input_value().await;
+        let planted = text.find(unit).expect("the unit in the sample");
+        page.wait_for_js("return !!document.getElementById('onset');", "the onset line").await;
+        let onset: usize =
+            page.js("return +document.getElementById('onset').dataset.onset;").await.as_u64().unwrap() as usize;
+        assert!(onset.abs_diff(planted) < unit.len(), "{sample}: onset {onset}, loop planted at {planted}");
+        assert!(page.text(".reasons li").await.starts_with("loop "), "{sample}: the loop check speaks first");
+        let from = format!("from byte {} ", coherency::analyze::thousands(onset));
+        assert!(page.text(".reasons li").await.contains(&from), "{sample}");
+        assert_eq!(page.count(".span[data-kind=\"loop\"]").await, 1, "{sample}: one loop span");
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
+    let page = Page::open().await;
+    let prose: String = (1..=300)
+        .map(|i| format!("Paragraph {i} moves the argument on: queue {i} drains while cache {} refills. ", i * 7 % 31))
+        .collect();
+    let text = format!("{prose}\n{}", "The reclaim thread evicts the oldest pages again. ".repeat(500));
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    page.wait_for_js("return !!document.getElementById('profile-chart');", "the chart").await;
+    let windows = page.js("return +document.getElementById('profile-chart').dataset.windows;").await;
+    assert!(windows.as_u64().unwrap() >= 8, "{windows}");
+    let chart_onset = page.js("return +document.getElementById('profile-chart').dataset.onset;").await;
+    assert!(chart_onset.as_u64().unwrap().abs_diff(prose.len() as u64) < 60, "{chart_onset}");
+    assert_eq!(page.count("#profile-chart .chart-onset").await, 1);
+
+    // The loop span is out of view; the onset button brings it into view.
+    let in_view = "const r = document.querySelector('.span[data-kind=\"loop\"]').getBoundingClientRect(); \
+                   const box = document.getElementById('analysed-text').getBoundingClientRect(); \
+                   return r.height > 0 && r.top < Math.min(innerHeight, box.bottom) && r.bottom > Math.max(0, box.top);";
+    page.settle_scrolling().await;
+    assert_eq!(page.js(in_view).await, json!(false), "the loop starts out of view");
+    page.click("#show-onset").await;
+    page.wait_for_js(in_view, "the loop scrolled into view by the onset button").await;
+
+    // A click on the chart's right end shows the loop too (after scrolling back up).
+    page.js("document.getElementById('analysed-text').scrollTop = 0; window.scrollTo(0, 0); return null;").await;
+    page.settle_scrolling().await;
+    page.js(
+        "const svg = document.querySelector('#profile-chart svg'); const r = svg.getBoundingClientRect(); \
+         svg.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.right - 3, clientY: r.top + r.height / 2})); \
+         return null;",
+    )
+    .await;
+    page.wait_for_js(in_view, "the loop scrolled into view by the chart").await;
     page.close().await;
 }
 

@@ -1,10 +1,10 @@
-//! Evidence for issue 5: the new scorers over the labelled corpus, as a table, and a candidate
-//! verdict rule with its confusion table (label × PASS/WARN/FAIL).
+//! Evidence for the loop checks: the scorers' figures over the labelled corpus, as a table, and
+//! the verdict's confusion table (label × PASS/WARN/FAIL).
 //!
 //! `cargo test --test scorer_evidence -- --nocapture` prints them; `EVIDENCE_1MB=1` adds the
-//! 1 MB texts. The scorers are not wired into the verdict yet: the rule below is a candidate,
-//! printed so thresholds can be chosen from the figures. The assertions pin only what holds
-//! robustly: the detectors find the planted unit, period and onset.
+//! 1 MB texts. Pinned: every loop FAILs with its onset where it was planted (within one unit,
+//! or 300 bytes for loops with edits); no legit text FAILs; the detectors find the planted
+//! unit, period and onset.
 
 #[path = "support/labelled.rs"]
 mod labelled;
@@ -15,6 +15,7 @@ use coherency::analyze::copy_coverage::{copy_coverage, CopyCoverage, CopySpan};
 use coherency::analyze::ngram_stats::{ngram_stats, NgramStats};
 use coherency::analyze::profile::{profile, Profile, WINDOW};
 use coherency::analyze::tandem::{tandems, Tandem, Tandems};
+use coherency::analyze::{analyze, Verdict};
 use labelled::{corpus, Labelled, KINDS};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -28,13 +29,6 @@ struct Figures {
 
 fn figures(text: &str) -> Figures {
     Figures { tandems: tandems(text), copy: copy_coverage(text), profile: profile(text), ngrams: ngram_stats(text) }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Verdict {
-    Pass,
-    Warn,
-    Fail,
 }
 
 /// Share of `n` bytes.
@@ -72,40 +66,6 @@ fn long_copy(c: &CopyCoverage, n: usize) -> (f64, f64, Option<usize>) {
     )
 }
 
-/// The candidate rule; returns the verdict, the detected onset and the scorer that decided.
-///
-/// FAIL: an exact loop (≥ 4 copies over half the text, ≥ 3 over three quarters, or ≥ 5
-/// running to the end of the text over a quarter of it); one long near-exact copy over 30 %
-/// of the text; a degenerate 4 KiB-window tail over a quarter of a text of ≥ 2 windows.
-/// WARN: ≥ 3 copies over a quarter; long copies over 30 % in all; any copies over half.
-fn candidate(f: &Figures, n: usize) -> (Verdict, Option<usize>, &'static str) {
-    let t = f.tandems.covering();
-    let (tcount, tcov) = t.map_or((0, 0.0), |t| (t.count, share(t.len(), n)));
-    let to_end = t.is_some_and(|t| n - t.end < t.unit.len().max(2));
-    let tandem_onset = t.map(|t| t.start);
-    let (lcov, lmax, lsrc) = long_copy(&f.copy, n);
-    let prof_tail = f.profile.onset.map_or(0.0, |o| share(n - o, n));
-    if (tcount >= 4 && tcov >= 0.5) || (tcount >= 3 && tcov >= 0.75) || (tcount >= 5 && to_end && tcov >= 0.25) {
-        return (Verdict::Fail, tandem_onset, "tandem");
-    }
-    if lmax >= 0.3 {
-        return (Verdict::Fail, lsrc, "long copy");
-    }
-    if n >= 2 * WINDOW && prof_tail >= 0.25 {
-        return (Verdict::Fail, f.profile.onset, "profile");
-    }
-    if tcount >= 3 && tcov >= 0.25 {
-        return (Verdict::Warn, tandem_onset, "tandem");
-    }
-    if lcov >= 0.3 {
-        return (Verdict::Warn, lsrc, "long copies");
-    }
-    if f.copy.coverage >= 0.5 {
-        return (Verdict::Warn, f.copy.longest().map(|s| s.source), "copy");
-    }
-    (Verdict::Pass, None, "")
-}
-
 /// Edits per copied token over all spans.
 fn edit_density(c: &CopyCoverage) -> f64 {
     let tokens: usize = c.spans.iter().map(|s| s.tokens).sum();
@@ -134,7 +94,7 @@ fn level(t: &Tandem) -> &'static str {
 
 #[test]
 #[allow(clippy::write_literal)] // The header's format mirrors the rows' so the columns line up.
-fn evidence_table_and_candidate_confusion() {
+fn evidence_table_and_confusion() {
     let corpus = corpus(&lengths());
     let mut table = String::new();
     writeln!(
@@ -158,7 +118,7 @@ fn evidence_table_and_candidate_confusion() {
         "d1",
         "d2",
         "d4",
-        "rule",
+        "verd",
         "onset",
         "by"
     )
@@ -169,7 +129,8 @@ fn evidence_table_and_candidate_confusion() {
         let n = l.text.len();
         let f = figures(&l.text);
         let t = f.tandems.covering();
-        let (v, onset, by) = candidate(&f, n);
+        let real = analyze(&l.text);
+        let (v, onset, by) = (real.verdict, real.onset, real.tripped.map_or("", |m| m.label()));
         confusion.entry(l.label).or_default()[v as usize] += 1;
         writeln!(
             table,
@@ -198,16 +159,20 @@ fn evidence_table_and_candidate_confusion() {
         )
         .unwrap();
         check_detectors(l, &f, &mut problems);
-        // The candidate rule already meets the issue's bar on this corpus; pinned so a change
-        // of generator or scorer that breaks it is seen.
         if !l.degenerate && v == Verdict::Fail {
             problems.push(format!("{} ({} B): legit text FAILs ({by})", l.label, l.target));
         }
-        if l.degenerate && v == Verdict::Pass && n >= 1000 {
-            problems.push(format!("{} ({} B): loop PASSes", l.label, l.target));
+        if l.degenerate && v != Verdict::Fail {
+            problems.push(format!("{} ({} B): loop does not FAIL", l.label, l.target));
+        }
+        if let (Some(want), true) = (l.onset, l.degenerate) {
+            let tolerance = l.unit.as_ref().map_or(300, |u| u.len().min(300));
+            if real.onset.is_none_or(|o| o.abs_diff(want) > tolerance) {
+                problems.push(format!("{} ({} B): onset {:?}, planted at {want}", l.label, l.target, real.onset));
+            }
         }
     }
-    let mut conf = String::from("\ncandidate rule: label × verdict (PASS WARN FAIL)\n");
+    let mut conf = String::from("\nverdict: label × verdict (PASS WARN FAIL)\n");
     for k in KINDS {
         if let Some(c) = confusion.get(k.label) {
             writeln!(

@@ -8,7 +8,8 @@
 use super::gzip_ratio::gzip_size;
 use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
-use super::report::{Metrics, Report, Span, SpanKind, Verdict};
+use super::loop_checks;
+use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
 use super::word_runs::{RunScanner, WordRun};
@@ -71,11 +72,18 @@ impl Analyzer {
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
         let gzip_bytes = gzip_size(text.as_bytes());
+        let found = loop_checks::find(text);
         let metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
             gzip_ratio: if text.is_empty() { 1.0 } else { gzip_bytes as f64 / text.len() as f64 },
             gzip_bytes: if text.is_empty() { 0 } else { gzip_bytes },
+            tandem: found.tandem,
+            copy_coverage: found.copy_coverage,
+            long_copy_share: found.long_copy_share,
+            copy: found.copy,
+            profile: found.profile,
+            distinct: found.distinct,
         };
 
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
@@ -89,6 +97,8 @@ impl Analyzer {
                 kind: SpanKind::WordRun,
                 count: r.count,
                 level: level(r.count, t.maxrun_fail),
+                period: None,
+                source: None,
             })
             .chain(lines.flagged.iter().map(|(r, n)| Span {
                 start: r.start,
@@ -96,20 +106,60 @@ impl Analyzer {
                 kind: SpanKind::RepeatedLine,
                 count: *n,
                 level: level(*n, t.maxline_fail),
+                period: None,
+                source: None,
             }))
+            .chain(found.spans)
             .collect();
         spans.sort_by_key(|s| (s.start, s.end));
 
-        let checks = judge::checks(&metrics, t);
         let too_short = text.trim_matches(is_py_whitespace).len() < t.min_bytes.max(1);
+        let mut checks = judge::seed_checks(&metrics, t, text.len());
+        checks.extend(found.checks);
+        if too_short {
+            // The loop checks judge nothing under the minimum size (the seed's keep their levels).
+            for c in checks.iter_mut().filter(|c| !c.metric.is_seed()) {
+                (c.level, c.judged) = (Verdict::Pass, false);
+            }
+            spans.retain(|s| matches!(s.kind, SpanKind::WordRun | SpanKind::RepeatedLine));
+        }
         let evidence = Evidence {
             longest_run: longest_run.as_ref().map(|r| (&text[r.word.clone()], r.start)),
             most_repeated_line: lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]),
         };
-        let reasons = judge::reasons(&checks, &metrics, &evidence, too_short.then_some((text.len(), t.min_bytes)));
+        let why = |m: Metric| match m {
+            Metric::Loop => found.why[0].clone(),
+            Metric::Copies => found.why[1].clone(),
+            Metric::Profile => found.why[2].clone(),
+            _ => None,
+        };
+        let reasons =
+            judge::reasons(&checks, &metrics, &evidence, &why, too_short.then_some((text.len(), t.min_bytes)));
+        let (verdict, tripped) = judge::verdict(&checks);
+        // Where each check's finding starts. The onset comes from the checks at the verdict's
+        // level, the most precise first: a loop's first copy is exact to the byte, a copy's
+        // source nearly so, the profile's onset only to about a window.
+        let start_of = |m: Metric| match m {
+            Metric::Maxrun => longest_run.as_ref().map(|r| r.start),
+            Metric::Maxline => lines.most_repeated.as_ref().map(|l| l.first.start),
+            Metric::GzipRatio => metrics.profile.onset,
+            Metric::Loop => found.starts[0],
+            Metric::Copies => found.starts[1],
+            Metric::Profile => found.starts[2],
+        };
+        let at_verdict =
+            |m: Metric| checks.iter().any(|c| c.metric == m && judge::effective_level(c, &checks) == verdict);
+        let onset = if verdict == Verdict::Pass {
+            None
+        } else {
+            judge::PREFERENCE.into_iter().filter(|&m| at_verdict(m)).find_map(start_of)
+        };
         Report {
             bytes: text.len(),
-            verdict: judge::verdict(&checks),
+            verdict,
+            tripped,
+            seed_verdict: judge::seed_verdict(&metrics, t),
+            onset,
             reasons,
             metrics,
             checks,

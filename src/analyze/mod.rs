@@ -1,4 +1,5 @@
-//! Analysis: the seed's three heuristics, judged, with the spans that show where they tripped.
+//! Analysis: the seed's three heuristics and the loop checks, judged, with the spans that show
+//! where they tripped and the onset of the degenerate text.
 //!
 //! Pure code: no I/O, no browser imports. One scorer per file; [`Analyzer`] runs them all.
 
@@ -7,6 +8,7 @@ pub mod copy_coverage;
 pub mod gzip_ratio;
 mod judge;
 pub mod line_repeats;
+pub mod loop_checks;
 mod pacing;
 pub mod profile;
 // proptest is a native-only dev-dependency.
@@ -22,7 +24,10 @@ mod thresholds;
 pub mod word_runs;
 
 pub use analyzer::{analyze, Analyzer};
-pub use judge::{quote, thousands};
+pub use judge::{percent_of, quote, thousands};
 pub use pacing::ReportPacer;
-pub use report::{format_metric, format_threshold, Check, Direction, Metric, Metrics, Report, Span, SpanKind, Verdict};
+pub use report::{
+    format_metric, format_threshold, percent, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report,
+    Span, SpanKind, TandemFigure, UnitLevel, Verdict,
+};
 pub use thresholds::Thresholds;

@@ -32,7 +32,8 @@ fn naive_runs<T: Eq>(seq: &[T], max: usize) -> Vec<(usize, usize, usize)> {
 }
 
 fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize) -> TandemBest {
-    let strs: Vec<&str> = items.iter().map(|r| &text[r.clone()]).collect();
+    let key = |r: &Range<usize>| if level == Level::Line { tandem::line_key(text, r.clone()) } else { r.clone() };
+    let strs: Vec<&str> = items.iter().map(|r| &text[key(r)]).collect();
     let mut best = TandemBest::default();
     for (p, i, j) in naive_runs(&strs, max) {
         best.offer(Tandem {

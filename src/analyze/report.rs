@@ -33,10 +33,19 @@ pub enum Metric {
     Maxrun,
     Maxline,
     GzipRatio,
+    /// The most covering tandem repeat (a unit said again and again, back to back).
+    Loop,
+    /// Long near-exact copies of earlier text.
+    Copies,
+    /// The degenerate end found by the windowed compression profile.
+    Profile,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
+    pub const ALL: [Metric; 6] =
+        [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio, Metric::Loop, Metric::Copies, Metric::Profile];
+    /// The seed script's three heuristics.
+    pub const SEED: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
 
     /// The name used in reasons and in the page.
     pub fn label(self) -> &'static str {
@@ -44,7 +53,27 @@ impl Metric {
             Metric::Maxrun => "maxrun",
             Metric::Maxline => "maxline",
             Metric::GzipRatio => "gzip ratio",
+            Metric::Loop => "loop",
+            Metric::Copies => "copies",
+            Metric::Profile => "degenerate end",
         }
+    }
+
+    /// The key used in the JSON report and in page element names.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Maxrun => "maxrun",
+            Metric::Maxline => "maxline",
+            Metric::GzipRatio => "gzip_ratio",
+            Metric::Loop => "loop",
+            Metric::Copies => "copies",
+            Metric::Profile => "profile",
+        }
+    }
+
+    /// Whether the metric is one of the seed script's three.
+    pub fn is_seed(self) -> bool {
+        Metric::SEED.contains(&self)
     }
 
     /// What the metric measures, in a few words.
@@ -53,6 +82,26 @@ impl Metric {
             Metric::Maxrun => "longest run of identical consecutive words",
             Metric::Maxline => "occurrences of the most repeated line",
             Metric::GzipRatio => "gzip-9 size ÷ raw size (low = repetitive)",
+            Metric::Loop => "share of the text that is one unit repeated back to back",
+            Metric::Copies => "share of the text that is a long near-exact copy of earlier text",
+            Metric::Profile => "share of the text, at its end, whose 4 KiB windows compress below 0.08",
+        }
+    }
+
+    /// The WARN and FAIL rules in words, where a number alone does not say it all.
+    pub fn rule(self) -> Option<&'static str> {
+        match self {
+            Metric::Maxrun | Metric::Maxline => None,
+            Metric::GzipRatio => Some("judged from 1 KiB of text"),
+            Metric::Loop => Some(
+                "WARN: ≥ 3 copies over 25 % of the text, or ≥ 8 copies over 256 bytes; FAIL: ≥ 4 copies over 50 %, \
+                 ≥ 3 over 75 %, ≥ 5 running to the end over 25 %, or ≥ 12 copies over 1 KiB",
+            ),
+            Metric::Copies => Some(
+                "copies of ≥ 32 tokens with ≤ 12 % edits count. WARN: they cover 30 % of the text, or copies of any \
+                 length cover half of it; FAIL: one covers 30 %, or copies looping on a nearby source cover 40 %",
+            ),
+            Metric::Profile => Some("judged from 8 KiB of text"),
         }
     }
 
@@ -61,7 +110,9 @@ impl Metric {
         match self {
             Metric::Maxrun => Some(SpanKind::WordRun),
             Metric::Maxline => Some(SpanKind::RepeatedLine),
-            Metric::GzipRatio => None,
+            Metric::GzipRatio | Metric::Profile => None,
+            Metric::Loop => Some(SpanKind::Loop),
+            Metric::Copies => Some(SpanKind::Copy),
         }
     }
 }
@@ -74,6 +125,78 @@ pub struct Metrics {
     pub gzip_ratio: f64,
     /// Size of the gzip-9 stream the ratio was computed from.
     pub gzip_bytes: usize,
+    /// The tandem repeat that decided the loop check (the most covering one when none trips).
+    pub tandem: Option<TandemFigure>,
+    /// Share of the text (0..=1) in copies of earlier text of at least 8 tokens.
+    pub copy_coverage: f64,
+    /// Share of the text in long near-exact copies (≥ 32 tokens, ≤ 12 % edits).
+    pub long_copy_share: f64,
+    /// The copy that decided the copies check (the longest long copy when none trips).
+    pub copy: Option<CopyFigure>,
+    pub profile: ProfileFigure,
+    /// distinct-n for n = 1..=4: unique token n-grams ÷ n-grams (shown, not gating).
+    pub distinct: [f64; 4],
+}
+
+/// What a tandem repeat is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitLevel {
+    Char,
+    Word,
+    Line,
+}
+
+impl UnitLevel {
+    pub fn label(self) -> &'static str {
+        match self {
+            UnitLevel::Char => "characters",
+            UnitLevel::Word => "words",
+            UnitLevel::Line => "lines",
+        }
+    }
+}
+
+/// A tandem repeat: `count` copies of a `unit_bytes`-byte unit back to back over `start..end`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TandemFigure {
+    pub level: UnitLevel,
+    /// The unit, shortened for display (see [`crate::analyze::quote`]).
+    pub unit: String,
+    pub unit_bytes: usize,
+    /// The unit's length in items of its level (bytes, words or lines).
+    pub period: usize,
+    pub count: usize,
+    pub start: usize,
+    pub end: usize,
+    /// (end − start) ÷ text bytes.
+    pub share: f64,
+}
+
+/// A copy: bytes `start..end` repeat the text from byte `source`, with `edits` tokens changed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CopyFigure {
+    pub start: usize,
+    pub end: usize,
+    pub source: usize,
+    pub tokens: usize,
+    pub edits: usize,
+    pub share: f64,
+}
+
+/// The compression ratio along the text in fixed windows, and where the text turns degenerate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileFigure {
+    /// Bytes per window (the last one may be up to a quarter longer).
+    pub window: usize,
+    pub degenerate_below: f64,
+    /// `[start byte, ratio]` of each window, ratio to 4 decimals.
+    pub windows: Vec<(usize, f64)>,
+    /// Start of the degenerate end, if the text has one.
+    pub onset: Option<usize>,
+    pub min_ratio: f64,
+    /// Bytes from `onset` to the end ÷ text bytes (0 with no onset).
+    pub tail_share: f64,
 }
 
 /// Whether a counted value trips at or above its thresholds, or a ratio below them.
@@ -104,6 +227,14 @@ pub struct Check {
     pub fail_at: f64,
     pub direction: Direction,
     pub level: Verdict,
+    /// False when the text is too small for this metric to mean anything (its level is then
+    /// PASS, and the page says "not judged").
+    #[serde(default = "yes")]
+    pub judged: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Check {
@@ -117,15 +248,27 @@ impl Check {
 pub fn format_metric(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.4}"),
+        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
         _ => format!("{value}"),
     }
 }
 
-/// Formats a threshold: counts as integers, ratios with 2 decimals.
+/// Formats a threshold: counts as integers, ratios with 2 decimals, shares as percentages.
 pub fn format_threshold(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.2}"),
+        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
         _ => format!("{value}"),
+    }
+}
+
+/// A share in 0..=1 as a percentage: "93 %", "0.4 %" under 1 %, "0 %".
+pub fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p == 0.0 || p >= 9.95 {
+        format!("{p:.0} %")
+    } else {
+        format!("{p:.1} %")
     }
 }
 
@@ -137,13 +280,22 @@ pub enum SpanKind {
     WordRun,
     /// One occurrence of a line repeated at least maxline's WARN threshold times.
     RepeatedLine,
+    /// A unit repeated back to back; `period` is the unit's length in bytes, `count` its copies.
+    Loop,
+    /// A long near-exact copy of earlier text; `source` is where the original starts, `count`
+    /// the copy's length in tokens.
+    Copy,
 }
 
 impl SpanKind {
+    pub const ALL: [SpanKind; 4] = [SpanKind::Loop, SpanKind::Copy, SpanKind::WordRun, SpanKind::RepeatedLine];
+
     pub fn label(self) -> &'static str {
         match self {
             SpanKind::WordRun => "repeated word run",
             SpanKind::RepeatedLine => "repeated line",
+            SpanKind::Loop => "loop",
+            SpanKind::Copy => "copy of earlier text",
         }
     }
 }
@@ -158,6 +310,12 @@ pub struct Span {
     pub count: usize,
     /// WARN or FAIL, from the count against the metric's thresholds.
     pub level: Verdict,
+    /// Loops: the unit's length in bytes (copies are banded by it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<usize>,
+    /// Copies: the byte where the copied text first occurs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<usize>,
 }
 
 /// The full result of analysing one text.
@@ -166,6 +324,13 @@ pub struct Report {
     /// Size of the analysed text in UTF-8 bytes.
     pub bytes: usize,
     pub verdict: Verdict,
+    /// The check that set the verdict (`None` for PASS).
+    pub tripped: Option<Metric>,
+    /// What the seed script alone (maxrun, maxline, gzip ratio at its thresholds) would say.
+    pub seed_verdict: Verdict,
+    /// The byte where the text turns degenerate: the earliest start of what the checks at the
+    /// verdict's level found; `None` for PASS.
+    pub onset: Option<usize>,
     /// Why the verdict is what it is, in words, worst first.
     pub reasons: Vec<String>,
     pub metrics: Metrics,

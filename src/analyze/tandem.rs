@@ -167,9 +167,17 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
     });
 }
 
-/// Runs over a sequence of byte ranges of `text` (words or lines), compared by hash.
-fn item_tandems(text: &str, items: &[Range<usize>], level: Level, max: usize, mut visit: impl FnMut(Tandem)) {
-    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[r.clone()])).collect();
+/// Runs over a sequence of byte ranges of `text` (words or lines), compared by the hash of
+/// their `key` (the item itself for words, the line without its list marker for lines).
+fn item_tandems(
+    text: &str,
+    items: &[Range<usize>],
+    key: impl Fn(&str, Range<usize>) -> Range<usize>,
+    level: Level,
+    max: usize,
+    mut visit: impl FnMut(Tandem),
+) {
+    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[key(text, r.clone())])).collect();
     runs(&ids, max, |p, i, j| {
         visit(Tandem {
             level,
@@ -192,14 +200,35 @@ pub fn line_items(text: &str) -> Vec<Range<usize>> {
     lines(text, 0..text.len()).map(|l| trim(text, l)).filter(|l| !l.is_empty()).collect()
 }
 
-/// Word-level runs.
-pub fn word_tandems(text: &str, visit: impl FnMut(Tandem)) {
-    item_tandems(text, &word_items(text), Level::Word, MAX_WORD_PERIOD, visit)
+/// A line without its list marker: "12. ", "3) ", "- ", "* ", "• ", "+ " at its start. A list
+/// that repeats one item under increasing numbers is a loop of that item.
+pub fn line_key(text: &str, line: Range<usize>) -> Range<usize> {
+    let b = &text.as_bytes()[line.clone()];
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let marker = if digits > 0 && digits <= 6 && matches!(b.get(digits), Some(b'.' | b')')) {
+        digits + 1
+    } else if b.starts_with("•".as_bytes()) {
+        "•".len()
+    } else if matches!(b.first(), Some(b'-' | b'*' | b'+')) {
+        1
+    } else {
+        0
+    };
+    if marker == 0 || !matches!(b.get(marker), Some(b' ' | b'\t')) {
+        return line;
+    }
+    let rest = b[marker..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    line.start + marker + rest..line.end
 }
 
-/// Line-level runs.
+/// Word-level runs.
+pub fn word_tandems(text: &str, visit: impl FnMut(Tandem)) {
+    item_tandems(text, &word_items(text), |_, r| r, Level::Word, MAX_WORD_PERIOD, visit)
+}
+
+/// Line-level runs, list markers ignored.
 pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
-    item_tandems(text, &line_items(text), Level::Line, MAX_LINE_PERIOD, visit)
+    item_tandems(text, &line_items(text), line_key, Level::Line, MAX_LINE_PERIOD, visit)
 }
 
 /// The longest and the most covering run at each level.
@@ -243,5 +272,20 @@ mod tests {
         let t = tandems("a\n  b\n\nb\nb\nc");
         let l = t.line.longest.unwrap();
         assert_eq!((l.period, l.count, l.start, l.end), (1, 3, 4, 10));
+    }
+
+    #[test]
+    fn one_list_item_under_increasing_numbers_is_a_line_loop() {
+        let text = "Steps:\n1. Open it.\n2. Check the cache.\n3. Check the cache.\n4. Check the cache.\n";
+        let l = tandems(text).line.longest.unwrap();
+        assert_eq!(
+            (l.count, &text[l.start..l.end]),
+            (3, "2. Check the cache.\n3. Check the cache.\n4. Check the cache.")
+        );
+        assert_eq!(&text[line_key(text, 19..38)], "Check the cache.");
+        for kept in ["-5 degrees", "1.5 ms", "12.5 ms", "*emphasis*", "•"] {
+            assert_eq!(line_key(kept, 0..kept.len()), 0..kept.len(), "{kept}");
+        }
+        assert_eq!(line_key("- item", 0..6), 2..6);
     }
 }

@@ -14,6 +14,13 @@ pub struct Thresholds {
     pub gzip_ratio_fail: f64,
     /// Texts shorter than this many bytes (or only whitespace) are too short to judge.
     pub min_bytes: usize,
+    /// The gzip ratio is judged only from this many bytes of text.
+    #[serde(default = "gzip_min_bytes")]
+    pub gzip_min_bytes: usize,
+}
+
+fn gzip_min_bytes() -> usize {
+    Thresholds::SEED.gzip_min_bytes
 }
 
 impl Thresholds {
@@ -26,6 +33,7 @@ impl Thresholds {
         gzip_ratio_warn: 0.15,
         gzip_ratio_fail: 0.10,
         min_bytes: 20,
+        gzip_min_bytes: 1024,
     };
 }
 

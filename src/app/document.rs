@@ -328,12 +328,12 @@ mod tests {
         assert_eq!((d.detected, d.format()), (Format::Sse, Format::Sse));
         assert_eq!(d.overall(), Overall::Verdict(Verdict::Fail));
         let first = &d.rows[0];
-        assert_eq!((first.channel, first.tripped), ("reasoning", Some(Metric::Maxline)));
+        assert_eq!((first.channel, first.tripped), ("reasoning", Some(Metric::Loop)));
         assert_eq!(d.selected, Some(first.report));
         let a = d.detail.as_ref().expect("a detail");
         assert_eq!(a.report.verdict, Verdict::Fail);
         assert!(a.text.starts_with("The invoices are"), "{}", &a.text[..40]);
-        assert_eq!(a.report.spans.len(), 36);
+        assert_eq!(a.report.spans.len(), 37, "36 repeated lines and the loop");
         assert_eq!(d.counts_line(), "3 analysed texts: 2 FAIL, 1 PASS");
         assert_eq!(row_place(first), "assistant reasoning · conversation 0, turn 0 · line 3");
     }

@@ -7,6 +7,8 @@
 
 // Natively these modules are compiled only for their unit tests, which do not use every item.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod chart;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod document;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod live_view;

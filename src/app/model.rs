@@ -75,6 +75,27 @@ impl Analysis {
         )
     }
 
+    /// The span to show for byte `at`: the first (outermost) span covering it, else the first
+    /// span after it; `None` when no span reaches that far.
+    pub fn span_near(&self, at: usize) -> Option<usize> {
+        let spans = &self.report.spans;
+        let covering = spans.iter().position(|s| s.start <= at && at < s.end);
+        covering.or_else(|| spans.iter().position(|s| s.start >= at))
+    }
+
+    /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an onset.
+    pub fn onset_text(&self) -> Option<String> {
+        let onset = self.report.onset?;
+        let line = self.text.as_bytes()[..onset.min(self.text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+        let share = if self.text.is_empty() { 0.0 } else { onset as f64 / self.text.len() as f64 };
+        Some(format!(
+            "Turns degenerate at byte {} (line {}, {} into the text)",
+            thousands(onset),
+            thousands(line),
+            crate::analyze::percent(share)
+        ))
+    }
+
     /// The index in `report.spans` of the first span where `metric` tripped.
     pub fn first_span_index(&self, metric: Metric) -> Option<usize> {
         let first = self.report.first_span_of(metric)?;
@@ -82,14 +103,16 @@ impl Analysis {
     }
 }
 
-/// "Analysed 17,599 bytes in 3 ms · 3 heuristics (seed thresholds)": what the report measured.
+/// "Analysed 17,599 bytes in 3 ms · 3 seed heuristics (seed thresholds) + 3 loop checks": what
+/// the report measured.
 pub fn measured_line(report: &Report, millis: Option<f64>) -> String {
     let thresholds = if report.thresholds == Thresholds::SEED { "seed thresholds" } else { "custom thresholds" };
     let took = millis.map(|ms| format!(" in {}", duration_text(ms))).unwrap_or_default();
+    let seed = report.checks.iter().filter(|c| c.metric.is_seed()).count();
     format!(
-        "Analysed {}{took} · {} heuristics ({thresholds})",
+        "Analysed {}{took} · {seed} seed heuristics ({thresholds}) + {} loop checks",
         plural(report.bytes, "byte", "bytes"),
-        report.checks.len()
+        report.checks.len() - seed
     )
 }
 
@@ -152,6 +175,8 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
     match kind {
         SpanKind::WordRun => "word_run",
         SpanKind::RepeatedLine => "repeated_line",
+        SpanKind::Loop => "loop",
+        SpanKind::Copy => "copy",
     }
 }
 
@@ -160,6 +185,14 @@ pub fn span_title(span: &Span) -> String {
     let count = match span.kind {
         SpanKind::WordRun => plural(span.count, "word", "words in a row"),
         SpanKind::RepeatedLine => plural(span.count, "occurrence", "occurrences in the text"),
+        SpanKind::Loop => match span.period {
+            Some(p) => format!("{} × {}", plural(span.count, "copy", "copies"), plural(p, "byte", "bytes")),
+            None => plural(span.count, "copy", "copies"),
+        },
+        SpanKind::Copy => match span.source {
+            Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
+            None => plural(span.count, "token", "tokens"),
+        },
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
 }
@@ -246,7 +279,7 @@ mod tests {
     use crate::analyze::Verdict;
 
     fn span(start: usize, end: usize, kind: SpanKind) -> Span {
-        Span { start, end, kind, count: 7, level: Verdict::Warn }
+        Span { start, end, kind, count: 7, level: Verdict::Warn, period: None, source: None }
     }
 
     /// Segments as `(text, [(span, first)])`, the shape the view renders.
@@ -319,12 +352,25 @@ mod tests {
         let text = "Let me look again.\n".repeat(20);
         let a = Analysis::new(1, Source::Input, text);
         assert_eq!(a.report.verdict, Verdict::Fail);
-        assert_eq!(a.report.spans.len(), 20);
+        assert_eq!(a.report.spans.len(), 21, "20 repeated lines and the loop");
         let firsts = a.segments.iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
-        assert_eq!(firsts, 20);
+        assert_eq!(firsts, 21);
         assert_eq!(a.first_span_index(Metric::Maxline), Some(0));
         assert_eq!(a.first_span_index(Metric::GzipRatio), None);
         assert_eq!(a.too_short_message(), None);
+    }
+
+    #[test]
+    fn the_onset_is_worded_and_found_among_the_spans() {
+        let text = format!("A first line.\nA second one.\n{}", "Let me check the file again. ".repeat(40));
+        let a = Analysis::new(1, Source::Input, text);
+        assert_eq!(a.report.onset, Some(28));
+        assert_eq!(a.onset_text().unwrap(), "Turns degenerate at byte 28 (line 3, 2.4 % into the text)");
+        let i = a.span_near(28).unwrap();
+        assert_eq!(a.report.spans[i].kind, SpanKind::Loop);
+        assert_eq!(a.span_near(0), Some(i), "the first span after");
+        assert_eq!(a.span_near(a.text.len()), None);
+        assert_eq!(Analysis::new(2, Source::Input, "calm prose, said once and only once".into()).onset_text(), None);
     }
 
     #[test]
@@ -340,17 +386,28 @@ mod tests {
     #[test]
     fn wording() {
         let a = Analysis::new(1, Source::Input, "x".repeat(17_599));
-        assert_eq!(measured_line(&a.report, None), "Analysed 17,599 bytes · 3 heuristics (seed thresholds)");
+        assert_eq!(
+            measured_line(&a.report, None),
+            "Analysed 17,599 bytes · 3 seed heuristics (seed thresholds) + 3 loop checks"
+        );
         assert_eq!(
             measured_line(&a.report, Some(12.3)),
-            "Analysed 17,599 bytes in 12 ms · 3 heuristics (seed thresholds)"
+            "Analysed 17,599 bytes in 12 ms · 3 seed heuristics (seed thresholds) + 3 loop checks"
         );
         assert_eq!(span_count_text(1), "1 highlighted span");
         assert_eq!(span_count_text(1200), "1,200 highlighted spans");
         assert_eq!(duration_text(0.0), "< 0.1 ms");
         assert_eq!(duration_text(0.25), "0.2 ms");
         assert_eq!(duration_text(1500.0), "1.50 s");
-        let s = Span { start: 0, end: 1, kind: SpanKind::RepeatedLine, count: 200, level: Verdict::Fail };
+        let s = Span {
+            start: 0,
+            end: 1,
+            kind: SpanKind::RepeatedLine,
+            count: 200,
+            level: Verdict::Fail,
+            period: None,
+            source: None,
+        };
         assert_eq!(span_title(&s), "repeated line · 200 occurrences in the text · FAIL");
         for v in [Verdict::Pass, Verdict::Warn, Verdict::Fail] {
             assert!(!verdict_headline(v).is_empty() && !verdict_icon(v).is_empty());

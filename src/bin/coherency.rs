@@ -245,27 +245,37 @@ fn write_text_report(
     for reason in &r.reasons {
         writeln!(out, "  {reason}")?;
     }
+    if let Some(onset) = r.onset {
+        writeln!(out, "  onset: byte {}", thousands(onset))?;
+    }
     for c in &r.checks {
         let (warn, fail) = (format_threshold(c.metric, c.warn_at), format_threshold(c.metric, c.fail_at));
         let op = c.direction.symbol(true);
+        let level = if c.judged { c.level.as_str() } else { "not judged" };
         writeln!(
             out,
-            "  {:<10} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} {}",
+            "  {:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} {level}",
             c.metric.label(),
-            c.value_text(),
-            c.level.as_str()
+            c.value_text()
         )?;
     }
-    let count = |k: SpanKind| r.spans.iter().filter(|s| s.kind == k).count();
+    for c in r.checks.iter().filter(|c| !c.metric.is_seed() && c.level > Verdict::Pass) {
+        if let Some(rule) = c.metric.rule() {
+            writeln!(out, "  {} rule: {rule}", c.metric.label())?;
+        }
+    }
     if let Some(first) = r.spans.first() {
+        let kinds: Vec<String> = SpanKind::ALL
+            .iter()
+            .map(|&k| (k, r.spans.iter().filter(|s| s.kind == k).count()))
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{n} {}", k.label()))
+            .collect();
         writeln!(
             out,
-            "  spans: {} ({} {}, {} {}); first at bytes {}..{}",
+            "  spans: {} ({}); first at bytes {}..{}",
             r.spans.len(),
-            count(SpanKind::WordRun),
-            SpanKind::WordRun.label(),
-            count(SpanKind::RepeatedLine),
-            SpanKind::RepeatedLine.label(),
+            kinds.join(", "),
             first.start,
             first.end
         )?;

@@ -57,8 +57,6 @@ impl TranscriptReport {
             .filter_map(|i| {
                 let r = &self.reports[i];
                 let first = t.messages.get(*r.messages.first()?)?;
-                let tripped =
-                    r.report.checks.iter().filter(|c| c.level == r.report.verdict && c.level != Verdict::Pass);
                 Some(MessageRow {
                     report: i,
                     conversation: first.conversation,
@@ -69,7 +67,7 @@ impl TranscriptReport {
                     name: first.name.clone(),
                     bytes: r.report.bytes,
                     verdict: r.report.verdict,
-                    tripped: tripped.map(|c| c.metric).next(),
+                    tripped: r.report.tripped,
                 })
             })
             .collect()
@@ -93,7 +91,7 @@ pub struct MessageRow {
     /// Size of the analysed text in UTF-8 bytes.
     pub bytes: usize,
     pub verdict: Verdict,
-    /// The first metric (in [`Metric::ALL`] order) at the verdict's level; `None` for PASS.
+    /// The check that set the verdict (see [`crate::analyze::Report::tripped`]); `None` for PASS.
     pub tripped: Option<Metric>,
 }
 
@@ -222,8 +220,8 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("reasoning", Verdict::Fail, Some(Metric::Maxline), 0),
-                ("combined", Verdict::Fail, Some(Metric::Maxline), 2),
+                ("reasoning", Verdict::Fail, Some(Metric::Loop), 0),
+                ("combined", Verdict::Fail, Some(Metric::Loop), 2),
                 ("content", Verdict::Pass, None, 1),
             ]
         );

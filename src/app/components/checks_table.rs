@@ -1,4 +1,5 @@
-//! The three heuristics: meaning, value, thresholds and whether each tripped. A row whose metric
+//! The checks (the seed's three heuristics and the three loop checks): meaning, value,
+//! thresholds, the rule where a number alone does not say it, and whether each tripped. A row whose metric
 //! has a highlighted span is a control (click, Enter or Space): it scrolls to that span.
 
 use std::rc::Rc;
@@ -21,10 +22,10 @@ pub fn ChecksTable(props: &Props) -> Html {
     html! {
         <div class="table-wrap">
         <table class="checks">
-            <caption>{ "Heuristics" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
+            <caption>{ "Checks" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
             <thead>
                 <tr>
-                    <th scope="col">{ "Heuristic" }</th>
+                    <th scope="col">{ "Check" }</th>
                     <th scope="col" class="meaning">{ "Measures" }</th>
                     <th scope="col" class="num">{ "Value" }</th>
                     <th scope="col" class="num">{ "WARN at" }</th>
@@ -42,6 +43,7 @@ fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html
     let metric = c.metric;
     let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
     let status = match c.level {
+        Verdict::Pass if !c.judged => "not judged: text too short",
         Verdict::Pass => "not tripped",
         Verdict::Warn | Verdict::Fail => "tripped",
     };
@@ -52,7 +54,10 @@ fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html
                 { metric.label() }
                 if first_span.is_some() { <span class="jump" aria-hidden="true">{ " ↧" }</span> }
             </th>
-            <td class="meaning">{ metric.meaning() }</td>
+            <td class="meaning">
+                { metric.meaning() }
+                if let Some(rule) = metric.rule() { <span class="rule">{ rule }</span> }
+            </td>
             <td class="num value">{ c.value_text() }</td>
             <td class="num">{ threshold(c.warn_at) }</td>
             <td class="num">{ threshold(c.fail_at) }</td>
@@ -86,9 +91,5 @@ fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html
 
 /// The metric's JSON name, a stable hook for tests and styles.
 fn serde_key(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Maxrun => "maxrun",
-        Metric::Maxline => "maxline",
-        Metric::GzipRatio => "gzip_ratio",
-    }
+    metric.key()
 }

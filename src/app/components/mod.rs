@@ -18,6 +18,7 @@ mod load_progress;
 mod message_detail;
 mod message_table;
 mod not_text;
+mod profile_chart;
 mod sample_menu;
 mod stream_info;
 mod theme_toggle;

@@ -1,0 +1,469 @@
+//! The loop checks: tandem repeats, long copies and the windowed compression profile, judged
+//! against their rules, with the spans that show them, where each starts, and the reasons.
+//!
+//! The seed's three heuristics miss loops without newlines, sub-word and CJK loops, loops with
+//! small edits, blocks longer than DEFLATE's window and loops that start late in a long text.
+//! These checks see them; their thresholds were chosen on the labelled corpus of
+//! tests/support/labelled.rs (`cargo test --test scorer_evidence -- --nocapture` prints the
+//! figures and the confusion table) for precision as much as recall: refrains, numbered lists,
+//! tables, logs, similar code lines and a quotation said twice stay at PASS or WARN.
+//!
+//! - **loop** (value: share of the text covered by a tandem repeat): FAIL when ≥ 4 copies cover
+//!   half the text, ≥ 3 cover three quarters, ≥ 5 run to the end over a quarter, or ≥ 12 copies
+//!   span 1 KiB anywhere; WARN from ≥ 3 copies over a quarter or ≥ 8 copies over 256 bytes.
+//! - **copies** (value: share of the text in long near-exact copies, ≥ 32 tokens with ≤ 12 %
+//!   of them edited): FAIL when one such copy covers 30 % of the text, or copies looping on a
+//!   nearby source (the copy is at least twice as long as its distance from the source, so the
+//!   text says the same thing three times or more) cover 40 %; WARN when long copies cover
+//!   30 % in all, looping copies 25 %, or copies of any length (≥ 8 tokens) half the text.
+//! - **degenerate end** (value: share of the text from the profile's onset to the end): judged
+//!   from 8 KiB (two windows); WARN from 10 %, FAIL from 25 %.
+
+use super::copy_coverage::{copy_coverage_of, CopyCoverage, CopySpan};
+use super::judge::{percent_of, quote, thousands};
+use super::ngram_stats::{ngram_stats_of, tokens};
+use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
+use super::report::{
+    Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
+};
+use super::tandem::{tandems, Level, Tandem};
+
+/// Long copies: at least this many tokens…
+pub const LONG_COPY_TOKENS: usize = 32;
+/// …with at most this share of them edited (logs and table rows, templates filled with new
+/// values, run at 15–20 %).
+pub const MAX_COPY_EDITS: f64 = 0.12;
+/// Looping copies need at least two shingles.
+pub const LOOPING_COPY_TOKENS: usize = 16;
+/// Spans of copies reported at most (the figures count them all).
+pub const MAX_COPY_SPANS: usize = 1000;
+/// The profile is judged from two windows of text.
+pub const PROFILE_MIN_BYTES: usize = 2 * WINDOW;
+
+/// What the loop scorers found in one text, judged.
+#[derive(Clone, Debug)]
+pub struct LoopFindings {
+    pub tandem: Option<TandemFigure>,
+    pub copy_coverage: f64,
+    pub long_copy_share: f64,
+    pub copy: Option<CopyFigure>,
+    pub profile: ProfileFigure,
+    pub distinct: [f64; 4],
+    /// Loop, copies and degenerate end, in that order.
+    pub checks: [Check; 3],
+    /// Where each check's finding starts (for the onset), in the same order.
+    pub starts: [Option<usize>; 3],
+    /// One sentence per check at WARN or FAIL (without the "label value ≥ threshold" head).
+    pub why: [Option<String>; 3],
+    pub spans: Vec<Span>,
+}
+
+/// Runs the loop scorers over `text` and judges them.
+pub fn find(text: &str) -> LoopFindings {
+    let n = text.len();
+    let toks = tokens(text);
+    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    let ngrams = ngram_stats_of(&ids);
+    let copies = copy_coverage_of(text, &toks);
+    drop(toks);
+    let prof = profile(text);
+
+    let (tandem, loop_level) = decisive_tandem(text);
+    let (copy_check, copy_spans, decisive_copy, copy_why) = judge_copies(text, &copies);
+    let long_copy_share = share(copies.spans.iter().filter(|s| is_long(s)).map(|s| s.end - s.start).sum(), n);
+    let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
+
+    let mut spans = Vec::new();
+    let loop_why = tandem.as_ref().filter(|_| loop_level > Verdict::Pass).map(|t| {
+        spans.push(Span {
+            start: t.start,
+            end: t.end,
+            kind: SpanKind::Loop,
+            count: t.count,
+            level: loop_level,
+            period: Some(t.unit.len()),
+            source: None,
+        });
+        loop_sentence(text, t)
+    });
+    // A copy inside the loop span says the same thing again: keep the loop's banded span only.
+    let inside_loop = |c: &Span| {
+        spans.first().is_some_and(|l: &Span| {
+            let overlap = c.end.min(l.end).saturating_sub(c.start.max(l.start));
+            overlap * 10 >= (c.end - c.start) * 9
+        })
+    };
+    let copy_spans: Vec<Span> = copy_spans.into_iter().filter(|c| !inside_loop(c)).collect();
+    spans.extend(copy_spans);
+    // Nor does its reason need saying twice.
+    let copy_why = match (&decisive_copy, spans.first()) {
+        (Some(d), Some(l)) if l.kind == SpanKind::Loop && d.start >= l.start && d.end <= l.end => {
+            copy_why.map(|_| "the same loop, seen as copies of the text before it".to_string())
+        }
+        _ => copy_why,
+    };
+
+    let profile_judged = n >= PROFILE_MIN_BYTES;
+    let profile_level = if !profile_judged {
+        Verdict::Pass
+    } else if tail_share >= 0.25 {
+        Verdict::Fail
+    } else if tail_share >= 0.10 {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    };
+    let profile_why = (profile_level > Verdict::Pass).then(|| profile_sentence(&prof, n));
+
+    let loop_share = tandem.as_ref().map_or(0.0, |t| share(t.len(), n));
+    let checks = [
+        Check {
+            metric: Metric::Loop,
+            value: loop_share,
+            warn_at: 0.25,
+            fail_at: 0.5,
+            direction: Direction::AtLeast,
+            level: loop_level,
+            judged: true,
+        },
+        copy_check,
+        Check {
+            metric: Metric::Profile,
+            value: tail_share,
+            warn_at: 0.10,
+            fail_at: 0.25,
+            direction: Direction::AtLeast,
+            level: profile_level,
+            judged: profile_judged,
+        },
+    ];
+    let starts = [
+        tandem.as_ref().filter(|_| loop_level > Verdict::Pass).map(|t| t.start),
+        decisive_copy.as_ref().filter(|_| checks[1].level > Verdict::Pass).map(|c| c.source),
+        prof.onset.filter(|_| profile_level > Verdict::Pass),
+    ];
+    LoopFindings {
+        tandem: tandem.map(|t| tandem_figure(text, &t)),
+        copy_coverage: copies.coverage,
+        long_copy_share,
+        copy: decisive_copy.map(|c| copy_figure(&c, n)),
+        profile: profile_figure(&prof, tail_share),
+        distinct: ngrams.distinct,
+        checks,
+        starts,
+        why: [loop_why, copy_why, profile_why],
+        spans,
+    }
+}
+
+fn share(bytes: usize, n: usize) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        bytes as f64 / n as f64
+    }
+}
+
+/// The level of one tandem repeat in a text of `n` bytes (see the module header).
+pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
+    let (c, len) = (t.count, t.len());
+    let s = share(len, n);
+    let to_end = n - t.end < t.unit.len().max(2);
+    // Copies including a last partial one (exact at character level).
+    let copies = len as f64 / t.unit.len().max(1) as f64;
+    if (c >= 4 && s >= 0.5)
+        || (c >= 3 && s >= 0.75)
+        || (c >= 3 && to_end && s >= 0.4)
+        || (c >= 5 && to_end && s >= 0.25)
+        || (c >= 12 && len >= 1024)
+        || (copies >= 2.5 && s >= 0.9)
+    {
+        Verdict::Fail
+    } else if (c >= 3 && s >= 0.25) || (c >= 8 && len >= 256) {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
+/// most covering runs (then more bytes, more copies, lines before words before characters).
+fn decisive_tandem(text: &str) -> (Option<Tandem>, Verdict) {
+    let t = tandems(text);
+    let n = text.len();
+    let mut best: Option<(Verdict, Tandem)> = None;
+    for cand in [&t.line, &t.word, &t.char].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten() {
+        let level = tandem_level(cand, n);
+        if best.as_ref().is_none_or(|(l, b)| (level, cand.len(), cand.count) > (*l, b.len(), b.count)) {
+            best = Some((level, cand.clone()));
+        }
+    }
+    match best {
+        Some((level, t)) => (Some(t), level),
+        None => (None, Verdict::Pass),
+    }
+}
+
+fn is_long(c: &CopySpan) -> bool {
+    c.tokens >= LONG_COPY_TOKENS && c.edit_density() <= MAX_COPY_EDITS
+}
+
+/// A copy at least twice as long as its distance from its source: the text says it ≥ 3 times.
+fn is_looping(c: &CopySpan) -> bool {
+    c.tokens >= LOOPING_COPY_TOKENS && c.edit_density() <= MAX_COPY_EDITS && c.end - c.start >= 2 * (c.start - c.source)
+}
+
+/// The copies check, its spans, the copy that decided it, and its sentence.
+fn judge_copies(text: &str, c: &CopyCoverage) -> (Check, Vec<Span>, Option<CopySpan>, Option<String>) {
+    let n = text.len();
+    let len = |s: &CopySpan| s.end - s.start;
+    let long_share = share(c.spans.iter().filter(|s| is_long(s)).map(len).sum(), n);
+    let looping_share = share(c.spans.iter().filter(|s| is_looping(s)).map(len).sum(), n);
+    let longest = c.spans.iter().filter(|s| is_long(s)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    let longest_looping = c.spans.iter().filter(|s| is_looping(s)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    let longest_share = longest.map_or(0.0, |s| share(len(s), n));
+    let level = if longest_share >= 0.3 || looping_share >= 0.4 {
+        Verdict::Fail
+    } else if long_share >= 0.3 || looping_share >= 0.25 || c.coverage >= 0.5 {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    };
+    // The copy named in the reason: the one that decided, else the longest of any kind.
+    let decisive = if longest_share >= 0.3 || (looping_share < 0.4 && long_share >= 0.3) {
+        longest
+    } else if looping_share >= 0.25 {
+        longest_looping
+    } else {
+        longest.or(longest_looping).or_else(|| c.longest())
+    }
+    .cloned();
+    // The value is the share that decided the level (the largest counted share for PASS).
+    let value = if longest_share >= 0.3 {
+        longest_share
+    } else if looping_share >= 0.4 || (looping_share >= 0.25 && long_share < 0.3) {
+        looping_share
+    } else if long_share >= 0.3 {
+        long_share
+    } else if c.coverage >= 0.5 {
+        c.coverage
+    } else {
+        long_share.max(looping_share)
+    };
+    let check = Check {
+        metric: Metric::Copies,
+        value,
+        warn_at: 0.3,
+        fail_at: 0.3,
+        direction: Direction::AtLeast,
+        level,
+        judged: true,
+    };
+    if level == Verdict::Pass {
+        return (check, Vec::new(), decisive, None);
+    }
+    let spans: Vec<Span> = c
+        .spans
+        .iter()
+        .filter(|s| is_long(s) || is_looping(s) || long_share < 0.3 && looping_share < 0.25)
+        .take(MAX_COPY_SPANS)
+        .map(|s| Span {
+            start: s.start,
+            end: s.end,
+            kind: SpanKind::Copy,
+            count: s.tokens,
+            level: if share(len(s), n) >= 0.3 || is_looping(s) && looping_share >= 0.4 {
+                Verdict::Fail
+            } else {
+                Verdict::Warn
+            },
+            period: None,
+            source: Some(s.source),
+        })
+        .collect();
+    let why = decisive.as_ref().map(|d| {
+        let edits = match d.edits {
+            0 => "word for word".to_string(),
+            1 => "with 1 token changed".to_string(),
+            e => format!("with {} tokens changed", thousands(e)),
+        };
+        let what = if is_looping(d) {
+            let distance = d.start - d.source;
+            format!(
+                "from byte {} the text repeats itself every ~{} bytes, {edits}, for {} bytes ({})",
+                thousands(d.source),
+                thousands(distance),
+                thousands(len(d)),
+                percent_of(len(d), n)
+            )
+        } else {
+            format!(
+                "the {} bytes from byte {} ({}) repeat the text at byte {}, {edits}",
+                thousands(len(d)),
+                thousands(d.start),
+                percent_of(len(d), n),
+                thousands(d.source)
+            )
+        };
+        let rest = c.spans.len() - 1;
+        if rest > 0 && level > Verdict::Pass {
+            format!(
+                "{what}; {} more cop{} cover {} in all",
+                thousands(rest),
+                if rest == 1 { "y" } else { "ies" },
+                percent_of(c.copied_bytes, n)
+            )
+        } else {
+            what
+        }
+    });
+    (check, spans, decisive, why)
+}
+
+fn loop_sentence(text: &str, t: &Tandem) -> String {
+    // Words and lines are quoted without the whitespace that separates them.
+    let unit = if t.level == Level::Char { &text[t.unit.clone()] } else { text[t.unit.clone()].trim_end() };
+    let size = match t.level {
+        Level::Char => format!("{}-byte unit", thousands(t.unit.len())),
+        Level::Word if t.period == 1 => "word".to_string(),
+        Level::Word => format!("{}-word unit", thousands(t.period)),
+        Level::Line if t.period == 1 => "line".to_string(),
+        Level::Line => format!("{}-line unit", thousands(t.period)),
+    };
+    let reach = if text.len() - t.end < t.unit.len().max(2) {
+        "to the end".to_string()
+    } else {
+        format!("to byte {}", thousands(t.end))
+    };
+    // At character level a run may end in part of a copy.
+    let part = if t.level == Level::Char && t.len() > t.count * t.unit.len() { " and then in part" } else { "" };
+    format!(
+        "from byte {} the {size} '{}' repeats {} times back to back{part}, {reach} ({} of the text)",
+        thousands(t.start),
+        quote(unit),
+        thousands(t.count),
+        percent_of(t.len(), text.len())
+    )
+}
+
+fn profile_sentence(p: &Profile, n: usize) -> String {
+    let onset = p.onset.unwrap_or(0);
+    format!(
+        "from byte {} to the end ({}) every {} KiB window compresses below {DEGENERATE_BELOW} (lowest {:.3})",
+        thousands(onset),
+        percent_of(n - onset, n),
+        p.window / 1024,
+        p.min_ratio
+    )
+}
+
+fn tandem_figure(text: &str, t: &Tandem) -> TandemFigure {
+    TandemFigure {
+        level: match t.level {
+            Level::Char => UnitLevel::Char,
+            Level::Word => UnitLevel::Word,
+            Level::Line => UnitLevel::Line,
+        },
+        unit: quote(&text[t.unit.clone()]),
+        unit_bytes: t.unit.len(),
+        period: t.period,
+        count: t.count,
+        start: t.start,
+        end: t.end,
+        share: share(t.len(), text.len()),
+    }
+}
+
+fn copy_figure(c: &CopySpan, n: usize) -> CopyFigure {
+    CopyFigure {
+        start: c.start,
+        end: c.end,
+        source: c.source,
+        tokens: c.tokens,
+        edits: c.edits,
+        share: share(c.end - c.start, n),
+    }
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn profile_figure(p: &Profile, tail_share: f64) -> ProfileFigure {
+    ProfileFigure {
+        window: p.window,
+        degenerate_below: DEGENERATE_BELOW,
+        windows: p.windows.iter().map(|w| (w.start, round4(w.ratio))).collect(),
+        onset: p.onset,
+        min_ratio: round4(p.min_ratio),
+        tail_share,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phrase_loop_on_one_line_fails_with_its_unit_and_start() {
+        let unit = "Let me check the file again. ";
+        let text = format!("I will look at main.rs first.\n{}", unit.repeat(48));
+        let f = find(&text);
+        assert_eq!(f.checks[0].level, Verdict::Fail);
+        let t = f.tandem.as_ref().unwrap();
+        assert_eq!((t.start, t.unit_bytes, t.count), (30, unit.len(), 48));
+        assert_eq!(f.starts[0], Some(30));
+        let why = f.why[0].as_deref().unwrap();
+        assert_eq!(
+            why,
+            "from byte 30 the 29-byte unit 'Let me check the file again. ' repeats 48 times back to back, \
+             to the end (98 % of the text)"
+        );
+        let span = f.spans.iter().find(|s| s.kind == SpanKind::Loop).unwrap();
+        assert_eq!((span.start, span.end, span.period), (30, text.len(), Some(29)));
+    }
+
+    #[test]
+    fn prose_passes_every_loop_check() {
+        let text = "The scheduler wakes the reclaim thread when free memory falls below the low watermark, \
+                    and the thread then walks the inactive list from its tail, writing dirty pages back.";
+        let f = find(text);
+        assert!(f.checks.iter().all(|c| c.level == Verdict::Pass), "{:?}", f.checks);
+        assert!(f.spans.is_empty() && f.why.iter().all(Option::is_none));
+        assert!(!f.checks[2].judged, "the profile needs 8 KiB");
+    }
+
+    #[test]
+    fn tandem_rules() {
+        let t = |count: usize, unit: usize, start: usize, _n: usize| Tandem {
+            level: Level::Char,
+            unit: start..start + unit,
+            period: unit,
+            count,
+            start,
+            end: start + count * unit,
+        };
+        assert_eq!(tandem_level(&t(4, 10, 0, 80), 80), Verdict::Fail);
+        assert_eq!(tandem_level(&t(3, 10, 0, 40), 40), Verdict::Fail);
+        assert_eq!(tandem_level(&t(3, 10, 0, 100), 100), Verdict::Warn);
+        assert_eq!(tandem_level(&t(3, 10, 30, 60), 60), Verdict::Fail, "3 copies to the end over 40 %");
+        assert_eq!(tandem_level(&t(2, 10, 0, 20), 20), Verdict::Pass);
+        assert_eq!(tandem_level(&t(5, 10, 150, 200), 200), Verdict::Fail, "runs to the end");
+        assert_eq!(tandem_level(&t(12, 100, 0, 100_000), 100_000), Verdict::Fail, "≥ 12 copies over 1 KiB");
+        assert_eq!(tandem_level(&t(8, 40, 0, 100_000), 100_000), Verdict::Warn);
+        assert_eq!(tandem_level(&t(60, 1, 0, 10_000), 10_000), Verdict::Pass, "a rule of dashes");
+    }
+
+    #[test]
+    fn a_quotation_said_twice_passes_and_a_block_said_three_times_fails() {
+        let para =
+            |seed: usize| -> String { (0..60).map(|i| format!("w{}x{} ", (i * 7 + seed * 13) % 97, seed)).collect() };
+        let quote = para(1);
+        let text = format!("{}{quote}{}{quote}{}{}", para(2), para(3), para(4), para(5));
+        assert_eq!(find(&text).checks[1].level, Verdict::Pass);
+        let thrice = format!("{}{quote}{quote}{quote}", para(2));
+        let f = find(&thrice);
+        assert_eq!(f.checks[1].level, Verdict::Fail);
+        assert_eq!(f.starts[1], Some(para(2).len()));
+    }
+}
