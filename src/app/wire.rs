@@ -356,7 +356,8 @@ mod tests {
     fn a_text_with_many_spans_has_them_in_slices() {
         let text = "The same line again.\n".repeat(20_000);
         let l = loaded(text.as_bytes(), None);
-        assert_eq!(l.report.reports[0].report.spans.len(), 20_000);
+        // One span per repeated line (and whatever the other scorers add): slices of spans.
+        assert!(l.report.reports[0].report.spans.len() >= 20_000);
         let (wire, texts) = encode_all(l.clone());
         assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
         assert_eq!(decode(&wire, &texts), Ok(l));
