@@ -7,6 +7,10 @@
 //! left out), the distinct reports (a request log repeats its history: identical texts share
 //! one report), the spans of very long reports in slices, and the index from each
 //! [`MessageReport`] to its report.
+//!
+//! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
+//! JSON numbers: serde_json reads them back to the same value or the next float (its exact
+//! `float_roundtrip` mode costs 8 KB of gzipped wasm), far below the 4 decimals shown.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -309,6 +313,30 @@ mod tests {
         std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
+    /// Equal as JSON values, floats within a relative 1e-15 (see the module doc).
+    fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs())
+            }
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y)),
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+
+    fn assert_same(got: &Result<Loaded, String>, want: &Loaded, name: &str) {
+        let got = got.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((got.size, got.detected, got.chosen), (want.size, want.detected, want.chosen), "{name}");
+        assert_eq!(got.transcript, want.transcript, "{name}");
+        let json = |r: &TranscriptReport| serde_json::to_value(r).unwrap_or_default();
+        assert!(close(&json(&got.report), &json(&want.report)), "{name}: the reports differ");
+    }
+
     #[test]
     fn every_fixture_comes_back_as_it_went() {
         let dir = format!("{}/tests/data/formats", env!("CARGO_MANIFEST_DIR"));
@@ -322,11 +350,11 @@ mod tests {
         for name in names {
             let l = loaded(&fixture(&name), None);
             let (wire, texts) = encode_all(l.clone());
-            assert_eq!(decode(&wire, &texts).as_ref(), Ok(&l), "{name}");
+            assert_same(&decode(&wire, &texts), &l, &name);
         }
         let l = loaded(&fixture("vllm.sse"), Some(Format::Text));
         let (wire, texts) = encode_all(l.clone());
-        assert_eq!(decode(&wire, &texts), Ok(l));
+        assert_same(&decode(&wire, &texts), &l, "");
     }
 
     #[test]
@@ -349,7 +377,7 @@ mod tests {
         assert!(wire.pieces.len() > 8, "{} pieces", wire.pieces.len());
         let biggest = wire.pieces.iter().map(|r| r.len()).max().unwrap_or(0);
         assert!(biggest < 2_000_000, "the largest piece has {biggest} bytes");
-        assert_eq!(decode(&wire, &texts), Ok(l));
+        assert_same(&decode(&wire, &texts), &l, "");
     }
 
     #[test]
@@ -360,7 +388,7 @@ mod tests {
         assert!(l.report.reports[0].report.spans.len() >= 20_000);
         let (wire, texts) = encode_all(l.clone());
         assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
-        assert_eq!(decode(&wire, &texts), Ok(l));
+        assert_same(&decode(&wire, &texts), &l, "");
     }
 
     #[test]
