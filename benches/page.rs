@@ -1,7 +1,7 @@
 //! Big files through the real page: generated 10 MB and 50 MB files (a JSONL request log and a
 //! plain text) chosen in the page's real `<input type=file>` in headless Chromium, with the
 //! built page (dist/, from scripts/build-page) served on 127.0.0.1. Prints, per file: time to
-//! the first progress panel, to the first verdict shown while reading ("FAIL already"), to the
+//! the first progress panel, to the first verdict shown while reading (the worst so far), to the
 //! full result; the longest main-thread stall (the largest gap between animation frames, and
 //! the longest `longtask` entry); peak JS heap (`performance.memory`) and peak renderer memory
 //! (RSS of Chromium's renderer processes, from /proc); and the same analysis run natively here,

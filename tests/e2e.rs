@@ -577,6 +577,14 @@ const PROGRESS_WATCH: &str = "
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
     return null;";
 
+/// Saves a screenshot as `file` in SCREENSHOT_DIR, when that is set.
+async fn screenshot(page: &Page, file: &str) {
+    if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+        let png = page.client.screenshot().await.expect("screenshot");
+        std::fs::write(Path::new(&dir).join(file), png).expect("write the screenshot");
+    }
+}
+
 /// A generated log of about `mb` MB in a temp dir, and the number of messages in it.
 fn big_log(dir: &Path, mb: usize) -> (PathBuf, usize) {
     let (bytes, _records) = biglog::generate_log(mb * 1_000_000);
@@ -604,6 +612,9 @@ async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
     assert_eq!(page.count("#cancel-load").await, 1, "a Cancel button");
     let answered = page.js("return new Promise(r => requestAnimationFrame(() => r(true)));").await;
     assert_eq!(answered, json!(true));
+    page.wait_for_js("return !!document.querySelector('#load-progress[data-stage=\"analysing\"]');", "the analysis")
+        .await;
+    screenshot(&page, "big-log-progress.png").await;
 
     let deadline = Instant::now() + std::time::Duration::from_secs(60);
     while page.js("return !!document.getElementById('overall-verdict');").await != json!(true) {
@@ -626,6 +637,7 @@ async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
     let bar = page.text("#format-bar .detected").await;
     assert!(bar.contains("file log-20mb.jsonl · 2"), "{bar}");
     assert!(page.count("#message-table tbody tr").await > 0);
+    screenshot(&page, "big-log-result.png").await;
     page.close().await;
 }
 

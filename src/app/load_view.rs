@@ -122,7 +122,7 @@ impl Loading {
         let text = match (worst, done) {
             (_, true) => format!("{}: every text is analysed; showing the result…", worst.as_str()),
             (Verdict::Fail, false) => {
-                "FAIL already: a text loops (the rest can only add to it); analysing the others…".to_string()
+                "already the file's verdict: a text loops (the rest cannot undo it); analysing the others…".to_string()
             }
             (v, false) => format!("{} so far; analysing the rest…", v.as_str()),
         };
@@ -235,7 +235,7 @@ mod tests {
         assert!(!l.one_long_text());
         let (v, text) = l.so_far().unwrap_or((Verdict::Pass, String::new()));
         assert_eq!(v, Verdict::Fail);
-        assert!(text.starts_with("FAIL already"), "{text}");
+        assert!(text.starts_with("already the file's verdict"), "{text}");
 
         let one = AnalysisProgress { texts_done: 0, texts: 1, bytes_done: 0, bytes: 50_000_000, worst: None };
         assert!(loading(Progress { analysis: Some(one), ..Progress::default() }).one_long_text());

@@ -149,6 +149,14 @@ pub fn App() -> Html {
             }
         });
     }
+    // When a file starts being read, bring its progress panel into view if it is not.
+    use_effect_with(state.loading.is_some(), move |loading| {
+        if *loading {
+            if let Some(panel) = dom::element_by_id("load-progress") {
+                dom::scroll_to(&panel, ScrollLogicalPosition::Nearest);
+            }
+        }
+    });
     // After the user picks a message, bring its analysis into view.
     {
         let reveal = state.reveal_detail;
