@@ -1,10 +1,10 @@
-//! Small browser helpers for the components: text box access, reading a file's bytes, scrolling
+//! Small browser helpers for the components: text box access, scrolling
 //! to a span, theme storage, the clock and the URL. Failures (no window, storage disabled)
-//! degrade quietly; a file that cannot be read is an error in words.
+//! degrade quietly.
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, File, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::NodeRef;
 
 const THEME_KEY: &str = "coherency-theme";
@@ -113,12 +113,6 @@ pub fn show_fatal_error(message: &str) {
     let _ = body.prepend_with_node_1(&alert);
 }
 
-/// A file's bytes exactly as stored (no text decoding: the core detects binary and bad UTF-8).
-pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
-    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|e| js_error_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
 /// Waits for the next turn of the event loop, so the page can paint a status first.
 pub async fn next_tick() {
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
@@ -130,13 +124,6 @@ pub async fn next_tick() {
         }
     });
     let _ = JsFuture::from(promise).await;
-}
-
-fn js_error_text(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the browser gave no reason".to_string())
 }
 
 /// Scrolls element `id` to the top of the view unless its top is already in the upper part

@@ -14,6 +14,7 @@ mod live_checks;
 mod live_panel;
 mod live_result;
 mod live_text;
+mod load_progress;
 mod message_detail;
 mod message_table;
 mod not_text;
