@@ -117,6 +117,14 @@ impl Loading {
     /// What the worst text so far says about the file: a FAIL is already the file's verdict.
     pub fn so_far(&self) -> Option<(Verdict, String)> {
         let a = self.progress.analysis?;
+        if let Some((head, verdict)) = a.preview.filter(|(_, v)| a.worst.is_none_or(|w| *v > w)) {
+            let text = format!(
+                "{} in the first {} of a long text; analysing the whole of it…",
+                verdict.as_str(),
+                size_text(head)
+            );
+            return Some((verdict, text));
+        }
         let worst = a.worst?;
         let done = a.texts_done >= a.texts;
         let text = match (worst, done) {
@@ -221,6 +229,7 @@ mod tests {
             bytes_done: 12_000_000,
             bytes: 47_500_000,
             worst: Some(Verdict::Fail),
+            preview: None,
         };
         let l = loading(Progress {
             stage: Stage::Analysing,
@@ -237,8 +246,15 @@ mod tests {
         assert_eq!(v, Verdict::Fail);
         assert!(text.starts_with("already the file's verdict"), "{text}");
 
-        let one = AnalysisProgress { texts_done: 0, texts: 1, bytes_done: 0, bytes: 50_000_000, worst: None };
+        let one =
+            AnalysisProgress { texts_done: 0, texts: 1, bytes_done: 0, bytes: 50_000_000, worst: None, preview: None };
         assert!(loading(Progress { analysis: Some(one), ..Progress::default() }).one_long_text());
+        let previewed = AnalysisProgress { preview: Some((2_097_152, Verdict::Fail)), ..one };
+        let (v, text) = loading(Progress { analysis: Some(previewed), ..Progress::default() }).so_far().unwrap();
+        assert_eq!(
+            (v, text.as_str()),
+            (Verdict::Fail, "FAIL in the first 2.1 MB of a long text; analysing the whole of it…")
+        );
         let l = loading(Progress { stage: Stage::Preparing, prepared: Some((3, 40)), ..Progress::default() });
         assert_eq!(l.prepared_text().as_deref(), Some("Showing the result: 3 of 40 pieces taken in"));
     }

@@ -82,12 +82,13 @@ pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Fu
 
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());
-    let mut last_worst = None;
+    let mut last_worst = (None, None);
     let report = ingest::analyze_transcript_with(&transcript, &mut |a: AnalysisProgress| {
         progress.analysis = Some(a);
-        // A new worst verdict is news: say it at once.
-        let news = a.worst != last_worst || a.texts_done == 0;
-        last_worst = a.worst;
+        // A new worst verdict, or a long text's preview, is news: say it at once.
+        let now = (a.worst, a.preview);
+        let news = now != last_worst || a.texts_done == 0;
+        last_worst = now;
         reporter.send(&progress, news);
     });
 

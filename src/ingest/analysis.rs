@@ -111,12 +111,39 @@ pub struct AnalysisProgress {
     pub bytes: usize,
     /// The worst verdict of the texts analysed so far (a FAIL here is the file's verdict).
     pub worst: Option<Verdict>,
+    /// While a long text (≥ [`PREVIEW_OVER`] bytes) is analysed: the verdict of its first
+    /// `.0` bytes, judged first so that a verdict so far comes in a fraction of the time.
+    #[serde(default)]
+    pub preview: Option<(usize, Verdict)>,
+}
+
+/// Texts at least this long get a preview: their first [`PREVIEW_BYTES`] judged first.
+pub const PREVIEW_OVER: usize = 8 << 20;
+/// How much of a long text the preview judges.
+pub const PREVIEW_BYTES: usize = 2 << 20;
+
+/// The first `max` bytes of `text`, cut on a character boundary.
+fn prefix(text: &str, max: usize) -> &str {
+    let mut cut = max.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
 }
 
 /// One text to analyse: a message, or a reply's reasoning and content joined.
 enum Unit {
     Single(usize),
     Combined(Vec<usize>),
+}
+
+/// Judges the start of a long text and says so, before the whole is analysed.
+fn preview(text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn FnMut(AnalysisProgress)) {
+    if text.len() >= PREVIEW_OVER {
+        let head = prefix(text, PREVIEW_BYTES);
+        progress.preview = Some((head.len(), analyze(head).verdict));
+        on_progress(*progress);
+    }
 }
 
 /// The texts [`analyze_transcript`] analyses, in report order.
@@ -164,6 +191,7 @@ pub fn analyze_transcript_with(t: &Transcript, on_progress: &mut dyn FnMut(Analy
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
+                        preview(&m.text, &mut progress, on_progress);
                         analyze(&m.text)
                     }
                 };
@@ -171,11 +199,13 @@ pub fn analyze_transcript_with(t: &Transcript, on_progress: &mut dyn FnMut(Analy
             }
             Unit::Combined(parts) => {
                 let text = parts.iter().map(|&k| msgs[k].text.as_str()).collect::<Vec<_>>().join("\n\n");
+                preview(&text, &mut progress, on_progress);
                 MessageReport { messages: parts.clone(), combined: true, report: analyze(&text) }
             }
         };
         progress.texts_done += 1;
         progress.bytes_done += size(unit);
+        progress.preview = None;
         progress.worst = progress.worst.max(Some(report.report.verdict));
         reports.push(report);
         on_progress(progress);
@@ -267,5 +297,19 @@ mod tests {
             vec![None, Some(Verdict::Pass), Some(Verdict::Fail), Some(Verdict::Fail), Some(Verdict::Fail)]
         );
         assert!(seen.windows(2).all(|w| w[0].bytes_done <= w[1].bytes_done));
+        assert!(seen.iter().all(|p| p.preview.is_none()), "short texts need no preview");
+    }
+
+    #[test]
+    fn a_long_text_is_previewed_from_its_start() {
+        let mut t = Transcript::new(Format::Text);
+        let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
+        t.messages.push(msg(0, Channel::Content, text));
+        let mut seen = Vec::new();
+        analyze_transcript_with(&t, &mut |p| seen.push(p));
+        assert_eq!(seen.len(), 3, "before, the preview, after");
+        assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
+        assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
+        assert_eq!(prefix("aé", 2), "a");
     }
 }
