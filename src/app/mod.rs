@@ -12,6 +12,8 @@ pub mod document;
 pub mod live_view;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod model;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod text_window;
 
 #[cfg(target_arch = "wasm32")]
 mod components;
