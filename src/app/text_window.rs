@@ -249,15 +249,16 @@ impl Band {
     }
 }
 
-/// A piece of a row: text between two boundaries of spans, loop copies, rows or the onset.
+/// A piece of a row: text between two boundaries of spans, loop copies, rows or markers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
     pub start: usize,
     pub end: usize,
     /// Outermost first.
     pub layers: Vec<PieceLayer>,
-    /// The onset marker goes just before this piece.
-    pub onset: bool,
+    /// A marker (the onset, a copy's source) goes just before this piece: its index in the
+    /// `markers` given to [`pieces`].
+    pub marker: Option<usize>,
 }
 
 /// Copies per band of a loop of `period` bytes (so that a band is at least [`MIN_BAND_BYTES`]).
@@ -281,20 +282,21 @@ fn ceil_boundary(text: &str, mut b: usize) -> usize {
 }
 
 /// The highlighted pieces of bytes `from..to` of `text` (a row), from the segments of its spans
-/// (found by binary search), cut at loop-copy bands and at the onset.
+/// (found by binary search), cut at loop-copy bands and at `markers` (sorted byte positions such
+/// as the onset).
 pub fn pieces(
     text: &str,
     segments: &[Segment],
     spans: &[Span],
     from: usize,
     to: usize,
-    onset: Option<usize>,
+    markers: &[usize],
 ) -> Vec<Piece> {
     let to = to.min(text.len());
     let mut out = Vec::new();
     if from >= to {
-        if onset == Some(from) && from < text.len() {
-            out.push(Piece { start: from, end: from, layers: Vec::new(), onset: true });
+        if let Some(m) = markers.iter().position(|&m| m == from).filter(|_| from < text.len()) {
+            out.push(Piece { start: from, end: from, layers: Vec::new(), marker: Some(m) });
         }
         return out;
     }
@@ -308,9 +310,7 @@ pub fn pieces(
         cuts.clear();
         cuts.push(a);
         cuts.push(b);
-        if let Some(o) = onset.filter(|&o| o > a && o < b) {
-            cuts.push(o);
-        }
+        cuts.extend(markers.iter().copied().filter(|&m| m > a && m < b));
         for layer in &seg.layers {
             let Some(span) = spans.get(layer.span) else { continue };
             if span.kind != SpanKind::Loop {
@@ -344,7 +344,7 @@ pub fn pieces(
                     Some(PieceLayer { span: l.span, first: span.start == s, band })
                 })
                 .collect();
-            out.push(Piece { start: s, end: e, layers, onset: onset == Some(s) });
+            out.push(Piece { start: s, end: e, layers, marker: markers.iter().position(|&m| m == s) });
         }
     }
     out
@@ -404,11 +404,19 @@ pub fn fraction_of(layout: &Layout, b: usize) -> f64 {
 }
 
 /// The span to show after a click at `fraction` of the minimap: the first span starting in
-/// the rows of that slot (of `buckets`), else `None` (the view just scrolls there).
+/// the rows of that slot (of `buckets`), else in the slot below or above it (a mark is at
+/// least a few pixels tall), else `None` (the view just scrolls there).
 pub fn span_at_fraction(layout: &Layout, spans: &[Span], fraction: f64, buckets: usize) -> Option<usize> {
-    let rows = layout.rows();
     let buckets = buckets.max(1);
     let slot = ((fraction.clamp(0.0, 1.0) * buckets as f64) as usize).min(buckets - 1);
+    [slot, slot + 1, slot.wrapping_sub(1)]
+        .into_iter()
+        .filter(|&s| s < buckets)
+        .find_map(|s| first_span_in_slot(layout, spans, s, buckets))
+}
+
+fn first_span_in_slot(layout: &Layout, spans: &[Span], slot: usize, buckets: usize) -> Option<usize> {
+    let rows = layout.rows();
     let row_a = (slot * rows).div_ceil(buckets);
     let row_b = ((slot + 1) * rows).div_ceil(buckets).max(row_a + 1);
     let from = layout.row_range(row_a).0;
@@ -542,17 +550,17 @@ mod tests {
         s.count = 5;
         let spans = [s];
         let segs = segments(&text, &spans);
-        let ps = pieces(&text, &segs, &spans, 0, text.len(), Some(7));
+        let ps = pieces(&text, &segs, &spans, 0, text.len(), &[7]);
         let texts: Vec<&str> = ps.iter().map(|p| &text[p.start..p.end]).collect();
         assert_eq!(texts, ["Intro. ", unit, unit, unit, unit, unit]);
         let bands: Vec<Option<usize>> =
             ps.iter().map(|p| p.layers.first().and_then(|l| l.band).map(|b| b.index)).collect();
         assert_eq!(bands, [None, Some(0), Some(1), Some(2), Some(3), Some(4)]);
-        assert!(ps[1].onset && ps[1].layers[0].first);
-        assert!(ps.iter().skip(2).all(|p| !p.layers[0].first && !p.onset));
+        assert!(ps[1].marker == Some(0) && ps[1].layers[0].first);
+        assert!(ps.iter().skip(2).all(|p| !p.layers[0].first && p.marker.is_none()));
         assert_eq!(ps[3].layers[0].band.map(|b| b.describe(5)), Some("copy 3 of 5".to_string()));
         // A row cut in the middle of a copy keeps the band of where it is.
-        let ps = pieces(&text, &segs, &spans, 10, 30, None);
+        let ps = pieces(&text, &segs, &spans, 10, 30, &[]);
         assert_eq!(ps.iter().map(|p| (p.start, p.end)).collect::<Vec<_>>(), [(10, 21), (21, 30)]);
         assert_eq!(ps[1].layers[0].band.map(|b| b.index), Some(1));
     }
@@ -565,7 +573,7 @@ mod tests {
         s.count = 20;
         let spans = [s];
         let segs = segments(&text, &spans);
-        let ps = pieces(&text, &segs, &spans, 0, text.len(), None);
+        let ps = pieces(&text, &segs, &spans, 0, text.len(), &[]);
         assert_eq!(ps.len(), 1 + 5, "bands of 4 copies");
         assert_eq!(ps[2].layers[0].band.map(|b| b.describe(20)), Some("copies 5–8 of 20".to_string()));
 
@@ -575,7 +583,7 @@ mod tests {
         s.period = Some(unit.len() + 1); // an approximate period off the char grid
         let spans = [s];
         let segs = segments(&text, &spans);
-        let ps = pieces(&text, &segs, &spans, 0, text.len(), None);
+        let ps = pieces(&text, &segs, &spans, 0, text.len(), &[]);
         assert!(ps.iter().all(|p| text.is_char_boundary(p.start) && text.is_char_boundary(p.end)));
         assert_eq!(ps.iter().map(|p| &text[p.start..p.end]).collect::<String>(), text);
     }
@@ -585,7 +593,7 @@ mod tests {
         let text = "word ".repeat(200_000);
         let spans: Vec<Span> = (0..200_000).map(|i| span(i * 5, i * 5 + 4, SpanKind::WordRun, Verdict::Warn)).collect();
         let segs = segments(&text, &spans);
-        let ps = pieces(&text, &segs, &spans, 500_002, 500_012, None);
+        let ps = pieces(&text, &segs, &spans, 500_002, 500_012, &[]);
         let got: Vec<(usize, usize, Option<usize>)> =
             ps.iter().map(|p| (p.start, p.end, p.layers.first().map(|l| l.span))).collect();
         assert_eq!(
@@ -604,9 +612,10 @@ mod tests {
     #[test]
     fn the_onset_is_a_cut_and_an_empty_row_can_hold_it() {
         let text = "abcdef";
-        let ps = pieces(text, &segments(text, &[]), &[], 0, 6, Some(3));
-        assert_eq!(ps.iter().map(|p| (p.start, p.onset)).collect::<Vec<_>>(), [(0, false), (3, true)]);
-        assert!(pieces(text, &segments(text, &[]), &[], 2, 2, None).is_empty());
+        let ps = pieces(text, &segments(text, &[]), &[], 0, 6, &[3, 5]);
+        assert_eq!(ps.iter().map(|p| (p.start, p.marker)).collect::<Vec<_>>(), [(0, None), (3, Some(0)), (5, Some(1))]);
+        assert_eq!(pieces(text, &segments(text, &[]), &[], 6, 6, &[6]), []);
+        assert!(pieces(text, &segments(text, &[]), &[], 2, 2, &[]).is_empty());
     }
 
     #[test]
@@ -625,6 +634,7 @@ mod tests {
         assert_eq!(fraction_of(&l, 100), 0.5);
         assert_eq!(span_at_fraction(&l, &spans, 0.95, 10), Some(2));
         assert_eq!(span_at_fraction(&l, &spans, 0.5, 10), None);
+        assert_eq!(span_at_fraction(&l, &spans, 0.85, 10), Some(2), "a click just above a mark");
         assert_eq!(span_at_fraction(&l, &spans, 1.0, 10), Some(2));
         assert!(minimap(&Layout::new("", 80), &[], 0).is_empty());
     }
