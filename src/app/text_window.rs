@@ -64,6 +64,8 @@ impl Layout {
         let mut starts = Vec::with_capacity(text.len() / cols + 1);
         starts.push(0);
         let (mut col, mut chars, mut i) = (0usize, 0usize, 0usize);
+        // Just after the row's last space or tab: (byte, columns and characters before it).
+        let mut soft: Option<(usize, usize, usize)> = None;
         while i < bytes.len() {
             let b = bytes[i];
             let (width, step) = if b < 0x80 {
@@ -75,6 +77,7 @@ impl Layout {
                         }
                         col = 0;
                         chars = 0;
+                        soft = None;
                         continue;
                     }
                     b'\t' => (TAB - col % TAB, 1),
@@ -86,13 +89,28 @@ impl Layout {
                 (char_cols(c), c.len_utf8())
             };
             if chars > 0 && (col + width > cols || chars >= max_chars) {
-                starts.push(i);
-                col = 0;
-                chars = 0;
+                match soft.filter(|&(_, c, _)| c * 2 >= cols) {
+                    // Wrap after the last space when it leaves the row at least half full…
+                    Some((at, c, n)) => {
+                        starts.push(at);
+                        col -= c;
+                        chars -= n;
+                    }
+                    // …else cut the word (a long word, CJK text, a line without spaces).
+                    None => {
+                        starts.push(i);
+                        col = 0;
+                        chars = 0;
+                    }
+                }
+                soft = None;
             }
             col += if b == b'\t' { TAB - col % TAB } else { width };
             chars += 1;
             i += step;
+            if b == b' ' || b == b'\t' {
+                soft = Some((i, col, chars));
+            }
         }
         Layout { starts, len: text.len(), cols }
     }
@@ -474,6 +492,14 @@ mod tests {
     }
 
     #[test]
+    fn rows_wrap_after_spaces_unless_that_leaves_them_half_empty() {
+        let text = "aaa bbb ccc ddd";
+        assert_eq!(rows_of(text, &Layout::new(text, 8)), ["aaa bbb ", "ccc ddd"]);
+        let text = "a bcdefghijklm";
+        assert_eq!(rows_of(text, &Layout::new(text, 8)), ["a bcdefg", "hijklm"]);
+    }
+
+    #[test]
     fn rows_cover_the_text_on_char_boundaries() {
         for text in
             ["", "\n", "a\n", "é".repeat(50).as_str(), "我需要再检查一下这个文件。".repeat(9).as_str(), "\t\tx\r\n"]
@@ -497,7 +523,10 @@ mod tests {
     fn a_fifty_megabyte_line_is_laid_out_in_fixed_rows() {
         let text = "Let me check the file again. ".repeat(50_000_000 / 29);
         let l = Layout::new(&text, 100);
-        assert_eq!(l.rows(), text.len().div_ceil(100));
+        // Rows wrap after a space, at most 100 columns each.
+        assert!(l.rows() >= text.len().div_ceil(100) && l.rows() <= text.len().div_ceil(90));
+        let (a, b) = l.row_range(l.rows() / 2);
+        assert!(b - a <= 100 && text[a..b].ends_with(' '));
         assert_eq!(l.row_of(text.len() - 1), l.rows() - 1);
     }
 

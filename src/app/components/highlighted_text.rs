@@ -37,8 +37,12 @@ pub struct Props {
 struct Measure {
     cols: usize,
     row_h: f64,
-    view_h: f64,
+    /// The tallest the box may be (70 % of the window, at most 640 px).
+    max_h: f64,
 }
+
+/// Space above and below the rows inside the box, in px.
+const PAD: f64 = 6.0;
 
 /// Where to go: a span (by index) or a byte (the onset or a copy's source), with a counter so
 /// going to the same place twice scrolls and flashes again.
@@ -59,7 +63,7 @@ pub fn HighlightedText(props: &Props) -> Html {
     let scroller = use_node_ref();
     let probe = use_node_ref();
     let map = use_node_ref();
-    let measure = use_state_eq(|| Measure { cols: 100, row_h: 22.0, view_h: 600.0 });
+    let measure = use_state_eq(|| Measure { cols: 100, row_h: 22.0, max_h: 600.0 });
     let scroll_top = use_state_eq(|| 0.0f64);
     let current = use_state_eq(|| None::<usize>);
     let go = use_state_eq(|| None::<(Target, u64)>);
@@ -75,7 +79,9 @@ pub fn HighlightedText(props: &Props) -> Html {
         let (layout, report) = (Rc::clone(&layout), Rc::clone(&a.report));
         use_memo((a.seq, measure.cols), move |_| minimap(&layout, &report.spans, MAP_BUCKETS))
     };
-    let geo = Geometry { rows: layout.rows(), row_h: measure.row_h, view_h: measure.view_h };
+    // The box is as tall as the text, up to `max_h`; the rows scroll inside it.
+    let box_h = measure.max_h.min(layout.rows() as f64 * measure.row_h + 2.0 * PAD).max(measure.row_h + 2.0 * PAD);
+    let geo = Geometry { rows: layout.rows(), row_h: measure.row_h, view_h: box_h - 2.0 * PAD };
 
     // Measures the character and row size and the box, now and on every resize.
     {
@@ -91,7 +97,9 @@ pub fn HighlightedText(props: &Props) -> Html {
                 }
                 let usable = (el.client_width() as f64 - 28.0).max(char_w * 8.0);
                 let cols = ((usable / char_w).floor() as usize).clamp(8, 2000);
-                measure.set(Measure { cols, row_h, view_h: el.client_height() as f64 });
+                let inner =
+                    web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
+                measure.set(Measure { cols, row_h, max_h: (inner * 0.7).clamp(160.0, 640.0) });
             });
             measure_now();
             let on_resize = {
@@ -165,7 +173,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                 Target::Byte(b) => b,
             };
             if let Some(el) = scroller.cast::<Element>() {
-                el.set_scroll_top(geo.scroll_top_centering(layout.row_of(byte)).round() as i32);
+                el.set_scroll_top((geo.scroll_top_centering(layout.row_of(byte)) + PAD).round() as i32);
                 scroll_top.set(el.scroll_top() as f64);
                 dom::scroll_to(&el, ScrollLogicalPosition::Nearest);
             }
@@ -201,7 +209,7 @@ pub fn HighlightedText(props: &Props) -> Html {
         })
     };
 
-    let win = geo.window(*scroll_top);
+    let win = geo.window(*scroll_top - PAD);
     // The current span counts only while the view still shows it; else steps start from the view.
     let view_from = layout.row_range(win.first_visible).0;
     let view_to = layout.row_range(win.end_visible.saturating_sub(1)).1;
@@ -321,7 +329,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                 Some(i) => go_to.emit(Target::Span(i)),
                 None => {
                     if let Some(el) = scroller.cast::<Element>() {
-                        el.set_scroll_top(geo.scroll_top_at(fraction).round() as i32);
+                        el.set_scroll_top((geo.scroll_top_at(fraction) + PAD).round() as i32);
                     }
                 }
             }
@@ -358,14 +366,14 @@ pub fn HighlightedText(props: &Props) -> Html {
                 <span class="help nav-help">{ "Keys in the text: n / j next, p / k previous." }</span>
             </div>
             <div class="vtext">
-                <div id="analysed-text" ref={scroller.clone()} class="text vtext-scroll" tabindex="0" role="region"
+                <div id="analysed-text" ref={scroller.clone()} class="text vtext-scroll" tabindex="0" role="region" style={format!("height:{box_h}px")}
                     aria-label="The analysed text with repeated spans highlighted" data-rows={layout.rows().to_string()}
                     {onscroll} {onkeydown} onclick={onclick_text}>
-                    <div class="vtext-spacer" style={format!("height:{}px", geo.extent().ceil())}>
-                        <div class="vtext-rows" style={format!("transform:translateY({}px)", win.top_px)}>{ for rows }</div>
+                    <div class="vtext-spacer" style={format!("height:{}px", (geo.extent() + 2.0 * PAD).ceil())}>
+                        <div class="vtext-rows" style={format!("transform:translateY({}px)", win.top_px + PAD)}>{ for rows }</div>
                     </div>
                 </div>
-                <div id="minimap" ref={map} class="minimap" aria-hidden="true" onclick={onmapclick} title="Where the flagged spans are: click to go there">
+                <div id="minimap" ref={map} class="minimap" style={format!("height:{box_h}px")} aria-hidden="true" onclick={onmapclick} title="Where the flagged spans are: click to go there">
                     { for map_marks }
                     { for map_onset }
                     <div class="map-thumb" style={format!("top:{:.3}%;height:{:.3}%", thumb_top * 100.0, thumb_h * 100.0)}></div>
