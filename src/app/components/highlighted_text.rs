@@ -79,7 +79,8 @@ pub fn HighlightedText(props: &Props) -> Html {
         let (layout, report) = (Rc::clone(&layout), Rc::clone(&a.report));
         use_memo((a.seq, measure.cols), move |_| minimap(&layout, &report.spans, MAP_BUCKETS))
     };
-    // The box is as tall as the text, up to `max_h`; the rows scroll inside it.
+    // The box is as tall as the text, up to `max_h`; the rows scroll inside it (its 1 px
+    // borders come on top).
     let box_h = measure.max_h.min(layout.rows() as f64 * measure.row_h + 2.0 * PAD).max(measure.row_h + 2.0 * PAD);
     let geo = Geometry { rows: layout.rows(), row_h: measure.row_h, view_h: box_h - 2.0 * PAD };
 
@@ -366,14 +367,14 @@ pub fn HighlightedText(props: &Props) -> Html {
                 <span class="help nav-help">{ "Keys in the text: n / j next, p / k previous." }</span>
             </div>
             <div class="vtext">
-                <div id="analysed-text" ref={scroller.clone()} class="text vtext-scroll" tabindex="0" role="region" style={format!("height:{box_h}px")}
+                <div id="analysed-text" ref={scroller.clone()} class="text vtext-scroll" tabindex="0" role="region" style={format!("height:{}px", box_h + 2.0)}
                     aria-label="The analysed text with repeated spans highlighted" data-rows={layout.rows().to_string()}
                     {onscroll} {onkeydown} onclick={onclick_text}>
                     <div class="vtext-spacer" style={format!("height:{}px", (geo.extent() + 2.0 * PAD).ceil())}>
                         <div class="vtext-rows" style={format!("transform:translateY({}px)", win.top_px + PAD)}>{ for rows }</div>
                     </div>
                 </div>
-                <div id="minimap" ref={map} class="minimap" style={format!("height:{box_h}px")} aria-hidden="true" onclick={onmapclick} title="Where the flagged spans are: click to go there">
+                <div id="minimap" ref={map} class="minimap" style={format!("height:{}px", box_h + 2.0)} aria-hidden="true" onclick={onmapclick} title="Where the flagged spans are: click to go there">
                     { for map_marks }
                     { for map_onset }
                     <div class="map-thumb" style={format!("top:{:.3}%;height:{:.3}%", thumb_top * 100.0, thumb_h * 100.0)}></div>
