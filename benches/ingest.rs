@@ -13,51 +13,20 @@
 //! `ChatAssembler::push`), with the cost per chunk. Without `--bench` (as
 //! `cargo test --benches` runs it) it uses ~2 MB and one run.
 
+#[path = "../tests/support/biglog.rs"]
+mod biglog;
 #[path = "../tests/support/textgen.rs"]
 mod textgen;
 #[path = "support/timing.rs"]
 mod timing;
 
+use biglog::generate_log;
 use coherency::ingest::{self, analyze_transcript};
 use coherency::stream::{ChatAssembler, SseDecoder, SseEvent};
 use serde_json::json;
 use std::hint::black_box;
-use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
+use textgen::{prose, Rng, WORDS};
 use timing::best_of;
-
-/// A log of about `target` bytes: one conversation per line, histories growing within a
-/// session the way a chat client resends them.
-fn generate_log(target: usize) -> (Vec<u8>, usize) {
-    let mut rng = Rng(7);
-    let mut out = Vec::with_capacity(target + 100_000);
-    let (mut records, mut history): (usize, Vec<serde_json::Value>) = (0, Vec::new());
-    while out.len() < target {
-        if history.is_empty() || rng.below(4) == 0 {
-            history = vec![json!({"role": "system", "content": prose(&mut rng, 300, WORDS, " ")})];
-        }
-        let (user_len, reasoning_len, content_len) =
-            (200 + rng.below(800), 1000 + rng.below(3000), 500 + rng.below(2000));
-        history.push(json!({"role": "user", "content": prose(&mut rng, user_len, WORDS, " ")}));
-        let looping = rng.below(10) == 0;
-        let reasoning =
-            if looping { prose_turning_into_loop(&mut rng, 3000) } else { prose(&mut rng, reasoning_len, WORDS, " ") };
-        let content = prose(&mut rng, content_len, WORDS, " ");
-        let record = json!({
-            "ts": format!("2026-12-02T10:{:02}:{:02}Z", records / 60 % 60, records % 60),
-            "request": {"model": "m", "messages": history},
-            "response": {"id": format!("chatcmpl-{records}"), "object": "chat.completion", "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": content, "reasoning_content": reasoning},
-                "finish_reason": "stop"
-            }], "usage": {"prompt_tokens": 100, "completion_tokens": 200, "total_tokens": 300}}
-        });
-        out.extend_from_slice(serde_json::to_string(&record).unwrap_or_default().as_bytes());
-        out.push(b'\n');
-        history.push(json!({"role": "assistant", "content": content}));
-        records += 1;
-    }
-    (out, records)
-}
 
 /// A chat-completion SSE capture of about `target` bytes: reasoning then content, a few
 /// words per chunk. Returns the bytes and the number of chunks.

@@ -35,6 +35,15 @@ pub fn samples() -> Vec<Sample> {
         paragraphs(5),
         "The reclaim thread scans the inactive list and evicts the oldest pages first.\n".repeat(60)
     );
+    let phrase_loop = format!(
+        "{}I will open the config file and compare it with the defaults. {}",
+        paragraphs(3),
+        "Let me check the file again. ".repeat(40).trim_end()
+    );
+    let cjk_loop = format!(
+        "页面回收线程在空闲内存低于水位线时被唤醒，它从非活动链表的尾部开始扫描，把脏页写回磁盘。\n{}",
+        "我需要再检查一下这个文件。".repeat(60)
+    );
     vec![
         Sample {
             id: "prose",
@@ -59,6 +68,19 @@ pub fn samples() -> Vec<Sample> {
             title: "Loop that starts halfway",
             description: "Five coherent paragraphs, then a sentence looping line by line.",
             text: late_loop,
+        },
+        Sample {
+            id: "phrase-loop",
+            title: "Phrase loop on one line",
+            description:
+                "Three paragraphs, then one sentence 40 times on one line: the seed's three heuristics miss it.",
+            text: phrase_loop,
+        },
+        Sample {
+            id: "cjk-loop",
+            title: "Chinese loop, no spaces",
+            description: "A line of Chinese, then one sentence 60 times: no words or lines to count.",
+            text: cjk_loop,
         },
     ]
 }
@@ -133,8 +155,34 @@ mod tests {
                 ("prose", Verdict::Pass),
                 ("word-loop", Verdict::Fail),
                 ("line-loop", Verdict::Fail),
-                ("late-loop", Verdict::Fail)
+                ("late-loop", Verdict::Fail),
+                ("phrase-loop", Verdict::Fail),
+                ("cjk-loop", Verdict::Fail)
             ]
         );
+    }
+
+    #[test]
+    fn the_one_line_samples_are_loops_found_by_the_loop_check() {
+        for id in ["phrase-loop", "cjk-loop"] {
+            let s = samples().into_iter().find(|s| s.id == id).unwrap();
+            let r = analyze(&s.text);
+            if id == "phrase-loop" {
+                assert_ne!(r.seed_verdict, Verdict::Fail, "the seed's heuristics should not catch it");
+            } else {
+                assert_eq!((r.metrics.maxrun, r.metrics.maxline), (1, 1), "no words or lines to count");
+            }
+            assert_eq!((r.verdict, r.tripped), (Verdict::Fail, Some(crate::analyze::Metric::Loop)), "{id}");
+            // The loop may be found from a rotation of its unit: within one unit of its start.
+            let (unit, onset) = (
+                if id == "cjk-loop" {
+                    "我需要再检查一下这个文件。"
+                } else {
+                    "Let me check the file again. "
+                },
+                r.onset.unwrap(),
+            );
+            assert!(onset.abs_diff(s.text.find(unit).unwrap()) < unit.len(), "{id}: {onset}");
+        }
     }
 }

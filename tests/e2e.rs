@@ -1,7 +1,8 @@
 //! End-to-end: the built page (dist/, from scripts/build-page) served on 127.0.0.1, driven in
 //! real headless Chromium through chromedriver (fantoccini): paste → Analyze → verdict and spans;
 //! every fixture format uploaded through the real file input (and dropped) → the format, message
-//! table and verdict the core gives natively.
+//! table and verdict the core gives natively; a generated 20 MB log read in the worker with
+//! progress, Cancel, and the size limit's message.
 //!
 //! Run: `scripts/build-page && cargo test --test e2e -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
@@ -9,6 +10,8 @@
 //! when it fails.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/biglog.rs"]
+mod biglog;
 #[path = "support/browser.rs"]
 mod browser;
 #[path = "support/textgen.rs"]
@@ -43,6 +46,7 @@ async fn pasted_line_loop_fails_with_one_span_per_line() {
     assert_eq!(page.text("#span-count").await, format!("{want} highlighted spans"));
     assert_eq!(page.count(".span").await, want, "one .span element per highlighted span");
     assert_eq!(page.count(".span[data-kind=\"repeated_line\"]").await, 20);
+    assert_eq!(page.count(".span[data-kind=\"loop\"]").await, 1, "and the loop");
     let reasons = page.text(".reasons").await;
     assert!(reasons.contains("maxline 20 ≥ 12"), "reasons name the tripped heuristic: {reasons}");
     // The text box keeps what the user pasted.
@@ -503,7 +507,7 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_and_rows_show_their_text()
     );
     let current = format!("return document.querySelector('{first}').getAttribute('aria-current');");
     assert_eq!(page.js(&current).await, json!("true"));
-    // The worst row is shown in full: the reasoning, its 36 repeated lines highlighted.
+    // The worst row is shown in full: the reasoning, its 36 repeated lines and the loop highlighted.
     page.expect_verdict("FAIL").await;
     let t = coherency::ingest::read(&std::fs::read(fixture_path("deepseek_reasoning_loop.sse")).expect("fixture"));
     let reasoning = t.messages.iter().find(|m| m.channel == coherency::ingest::Channel::Reasoning).expect("reasoning");
@@ -692,5 +696,195 @@ async fn screenshots_of_a_multi_message_file_in_light_and_dark() {
         let png = page.client.screenshot().await.expect("screenshot");
         std::fs::write(Path::new(&dir).join("drop-overlay.png"), png).expect("write the screenshot");
     }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn one_line_phrase_and_cjk_loops_fail_with_their_onset() {
+    let page = Page::open().await;
+    for (sample, unit) in [("phrase-loop", "Let me check the file again. "), ("cjk-loop", "我需要再检查一下这个文件。")]
+    {
+        page.click(&format!("[data-sample=\"{sample}\"]")).await;
+        page.expect_verdict("FAIL").await;
+        let text = page.input_value().await;
+        let planted = text.find(unit).expect("the unit in the sample");
+        page.wait_for_js("return !!document.getElementById('onset');", "the onset line").await;
+        let onset: usize =
+            page.js("return +document.getElementById('onset').dataset.onset;").await.as_u64().unwrap() as usize;
+        assert!(onset.abs_diff(planted) < unit.len(), "{sample}: onset {onset}, loop planted at {planted}");
+        assert!(page.text(".reasons li").await.starts_with("loop "), "{sample}: the loop check speaks first");
+        let from = format!("from byte {} ", coherency::analyze::thousands(onset));
+        assert!(page.text(".reasons li").await.contains(&from), "{sample}");
+        assert_eq!(page.count(".span[data-kind=\"loop\"]").await, 1, "{sample}: one loop span");
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
+    let page = Page::open().await;
+    let prose: String = (1..=300)
+        .map(|i| format!("Paragraph {i} moves the argument on: queue {i} drains while cache {} refills. ", i * 7 % 31))
+        .collect();
+    let text = format!("{prose}\n{}", "The reclaim thread evicts the oldest pages again. ".repeat(500));
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    page.wait_for_js("return !!document.getElementById('profile-chart');", "the chart").await;
+    let windows = page.js("return +document.getElementById('profile-chart').dataset.windows;").await;
+    assert!(windows.as_u64().unwrap() >= 8, "{windows}");
+    let chart_onset = page.js("return +document.getElementById('profile-chart').dataset.onset;").await;
+    assert!(chart_onset.as_u64().unwrap().abs_diff(prose.len() as u64) < 60, "{chart_onset}");
+    assert_eq!(page.count("#profile-chart .chart-onset").await, 1);
+
+    // The loop span is out of view; the onset button brings it into view.
+    let in_view = "const r = document.querySelector('.span[data-kind=\"loop\"]').getBoundingClientRect(); \
+                   const box = document.getElementById('analysed-text').getBoundingClientRect(); \
+                   return r.height > 0 && r.top < Math.min(innerHeight, box.bottom) && r.bottom > Math.max(0, box.top);";
+    page.settle_scrolling().await;
+    assert_eq!(page.js(in_view).await, json!(false), "the loop starts out of view");
+    page.click("#show-onset").await;
+    page.wait_for_js(in_view, "the loop scrolled into view by the onset button").await;
+
+    // A click on the chart's right end shows the loop too (after scrolling back up).
+    page.js("document.getElementById('analysed-text').scrollTop = 0; window.scrollTo(0, 0); return null;").await;
+    page.settle_scrolling().await;
+    page.js(
+        "const svg = document.querySelector('#profile-chart svg'); const r = svg.getBoundingClientRect(); \
+         svg.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.right - 3, clientY: r.top + r.height / 2})); \
+         return null;",
+    )
+    .await;
+    page.wait_for_js(in_view, "the loop scrolled into view by the chart").await;
+    page.close().await;
+}
+
+/// Records, from before a file is chosen, every stage the progress panel shows and whether it
+/// came before the verdict (a big file is over too fast to catch it by polling alone).
+const PROGRESS_WATCH: &str = "
+    const w = window.__watch = { stages: [], messages: null, soFar: [], progressBeforeVerdict: null };
+    new MutationObserver(() => {
+      const p = document.getElementById('load-progress');
+      if (p && !w.stages.includes(p.dataset.stage)) w.stages.push(p.dataset.stage);
+      const m = document.getElementById('progress-messages')?.dataset.count;
+      if (m) w.messages = Number(m);
+      const s = document.getElementById('verdict-so-far')?.dataset.verdict;
+      if (s && !w.soFar.includes(s)) w.soFar.push(s);
+      if (w.progressBeforeVerdict === null && document.getElementById('overall-verdict')) w.progressBeforeVerdict = w.stages.length > 0;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    return null;";
+
+/// Saves a screenshot as `file` in SCREENSHOT_DIR, when that is set.
+async fn screenshot(page: &Page, file: &str) {
+    if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+        let png = page.client.screenshot().await.expect("screenshot");
+        std::fs::write(Path::new(&dir).join(file), png).expect("write the screenshot");
+    }
+}
+
+/// A generated log of about `mb` MB in a temp dir, and the number of messages in it.
+fn big_log(dir: &Path, mb: usize) -> (PathBuf, usize) {
+    let (bytes, _records) = biglog::generate_log(mb * 1_000_000);
+    let messages = coherency::ingest::read(&bytes).messages.len();
+    let path = dir.join(format!("log-{mb}mb.jsonl"));
+    std::fs::write(&path, &bytes).expect("write the generated log");
+    (path, messages)
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
+    let dir = browser::TempDir::new("coherency-e2e-big");
+    let (path, messages) = big_log(&dir.0, 20);
+    let page = Page::open().await;
+    page.js(PROGRESS_WATCH).await;
+    let started = Instant::now();
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&path.display().to_string()).await.expect("choose the file");
+
+    // Progress shows at once; the page answers while the worker reads.
+    page.wait_for_js("return !!document.getElementById('load-progress');", "the progress panel").await;
+    let heading = page.text("#progress-heading").await;
+    assert!(heading.starts_with("Reading log-20mb.jsonl · 20.0 MB"), "{heading}");
+    assert_eq!(page.count("#cancel-load").await, 1, "a Cancel button");
+    let answered = page.js("return new Promise(r => requestAnimationFrame(() => r(true)));").await;
+    assert_eq!(answered, json!(true));
+    page.wait_for_js("return !!document.querySelector('#load-progress[data-stage=\"analysing\"]');", "the analysis")
+        .await;
+    screenshot(&page, "big-log-progress.png").await;
+
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while page.js("return !!document.getElementById('overall-verdict');").await != json!(true) {
+        assert!(Instant::now() < deadline, "no verdict within 60 s");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    eprintln!("20 MB log: verdict shown {:?} after choosing the file", started.elapsed());
+    let verdict = page.js("return document.getElementById('overall-verdict').dataset.verdict;").await;
+    assert_eq!(verdict, json!("FAIL"), "one reply in ten loops");
+    let watch = page.js("return window.__watch;").await;
+    assert_eq!(watch["progressBeforeVerdict"], json!(true), "{watch}");
+    let stages = watch["stages"].as_array().cloned().unwrap_or_default();
+    for stage in ["analysing", "preparing"] {
+        assert!(stages.contains(&json!(stage)), "stage {stage} shown: {watch}");
+    }
+    assert_eq!(watch["messages"], json!(messages), "the messages found, as the core counts them");
+    let so_far = watch["soFar"].as_array().cloned().unwrap_or_default();
+    assert!(so_far.contains(&json!("FAIL")), "the FAIL is said while the rest is analysed: {watch}");
+    assert_eq!(page.count("#load-progress").await, 0, "the panel goes once the result shows");
+    let bar = page.text("#format-bar .detected").await;
+    assert!(bar.contains("file log-20mb.jsonl · 2"), "{bar}");
+    assert!(page.count("#message-table tbody tr").await > 0);
+    screenshot(&page, "big-log-result.png").await;
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn cancelling_a_big_file_keeps_the_document_shown_before() {
+    let dir = browser::TempDir::new("coherency-e2e-cancel");
+    let (path, _) = big_log(&dir.0, 20);
+    let page = Page::open().await;
+    page.click("[data-sample=\"line-loop\"]").await;
+    page.expect_verdict("FAIL").await;
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&path.display().to_string()).await.expect("choose the file");
+    page.wait_for_js("return !!document.getElementById('cancel-load');", "the Cancel button").await;
+    page.click("#cancel-load").await;
+    page.wait_for_js("return !document.getElementById('load-progress');", "the panel to go").await;
+    let status = page.text("#status").await;
+    assert!(status.contains("Reading log-20mb.jsonl was cancelled"), "{status}");
+    // Nothing arrives later: the worker is gone.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    page.expect_verdict("FAIL").await;
+    assert_eq!(page.count("#overall-verdict, #message-table").await, 0, "the log never shows");
+    let bar = page.text("#format-bar .detected").await;
+    assert!(bar.contains("a built-in sample"), "{bar}");
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_file_over_the_limit_gets_a_message_naming_the_limit() {
+    // The real limit is 250 MB; `?file-limit=` lowers it so a small fixture shows the message.
+    let page = Page::open().await;
+    page.goto_query("?file-limit=1000").await;
+    page.click("[data-sample=\"prose\"]").await;
+    page.expect_verdict("PASS").await;
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&fixture_path("vllm.sse").display().to_string()).await.expect("choose the file");
+    page.wait_for_js(
+        "return (document.getElementById('status')?.textContent ?? '').includes('up to 1.0 KB');",
+        "the message",
+    )
+    .await;
+    let status = page.text("#status").await;
+    assert!(status.starts_with("Could not read the file vllm.sse: it is 2."), "{status}");
+    assert!(status.contains("coherency analyze FILE"), "{status}");
+    assert_eq!(page.count("#load-progress").await, 0, "nothing is read");
+    page.expect_verdict("PASS").await;
+    // Under the limit, the same page reads files as usual.
+    page.upload(&fixture_path("plain_bom.txt")).await;
     page.close().await;
 }

@@ -85,6 +85,12 @@ async fn a_reasoning_loop_behind_a_clean_answer_fails_in_the_reasoning() {
     live.expect_verdict("FAIL", "reasoning").await;
     assert_eq!(live.attr("#live-reasoning", "data-verdict").await, "FAIL");
     assert_eq!(live.attr("#live-answer", "data-verdict").await, "PASS");
+    // Each channel with its own verdict: reasoning, answer, and both joined.
+    let channels = live
+        .page
+        .js("return [...document.querySelectorAll('#live-channels .channel')].map(c => c.dataset.channel + ' ' + c.dataset.verdict);")
+        .await;
+    assert_eq!(channels, json!(["reasoning FAIL", "answer PASS", "combined FAIL"]));
     assert!(live.page.count("#live-reasoning .span").await > 0);
     live.screenshot("live-reasoning-loop").await;
 

@@ -15,7 +15,7 @@ use coherency::analyze::copy_coverage::{copy_coverage, CopyCoverage, CopySpan};
 use coherency::analyze::ngram_stats::{ngram_stats, NgramStats};
 use coherency::analyze::profile::{profile, Profile, WINDOW};
 use coherency::analyze::tandem::{tandems, Tandem, Tandems};
-use coherency::analyze::{analyze, Verdict};
+use coherency::analyze::{analyze, SpanKind, Verdict};
 use labelled::{corpus, Labelled, KINDS};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -158,7 +158,7 @@ fn evidence_table_and_confusion() {
             by
         )
         .unwrap();
-        check_detectors(l, &f, &mut problems);
+        check_detectors(l, &f, &real, &mut problems);
         if !l.degenerate && v == Verdict::Fail {
             problems.push(format!("{} ({} B): legit text FAILs ({by})", l.label, l.target));
         }
@@ -169,6 +169,15 @@ fn evidence_table_and_confusion() {
             let tolerance = l.unit.as_ref().map_or(300, |u| u.len().min(300));
             if real.onset.is_none_or(|o| o.abs_diff(want) > tolerance) {
                 problems.push(format!("{} ({} B): onset {:?}, planted at {want}", l.label, l.target, real.onset));
+            }
+            // The span that shows it: the loop from the onset, or a copy of the text there.
+            let shown = real.spans.iter().any(|s| match s.kind {
+                SpanKind::Loop => s.start.abs_diff(want) <= tolerance,
+                SpanKind::Copy => s.source.is_some_and(|src| src.abs_diff(want) <= tolerance),
+                _ => false,
+            });
+            if !shown {
+                problems.push(format!("{} ({} B): no loop or copy span at the onset {want}", l.label, l.target));
             }
         }
     }
@@ -195,17 +204,18 @@ fn evidence_table_and_confusion() {
 /// rotation of it, or its primitive root) starting within one unit of the onset; long exact
 /// loops get a profile onset within a window; near-duplicate paragraphs and big blocks are
 /// long copies whose source is the onset.
-fn check_detectors(l: &Labelled, f: &Figures, problems: &mut Vec<String>) {
+fn check_detectors(l: &Labelled, f: &Figures, real: &coherency::analyze::Report, problems: &mut Vec<String>) {
     let n = l.text.len();
     let Some(onset) = l.onset else { return };
     let mut miss = |what: String| problems.push(format!("{} ({} B): {what}", l.label, l.target));
     let loop_bytes = n - onset;
     match &l.unit {
         Some(unit) if unit.len() <= 200 && loop_bytes >= 3 * unit.len() => {
-            let t = f.tandems.covering().unwrap();
-            // The primitive unit may be shorter ("the the " loops on "the ").
-            if !unit.len().is_multiple_of(t.unit.len()) {
-                miss(format!("tandem unit {:?}, planted {unit:?}", &l.text[t.unit.clone()]));
+            // The report's loop, read from its first word: the planted unit or its primitive
+            // root ("the the " loops on "the ").
+            let t = real.metrics.tandem.as_ref().unwrap();
+            if !unit.len().is_multiple_of(t.unit_bytes) {
+                miss(format!("tandem unit {:?} ({} B), planted {unit:?}", t.unit, t.unit_bytes));
             }
             if t.start.abs_diff(onset) > unit.len() {
                 miss(format!("tandem start {}, onset {onset}", t.start));

@@ -84,6 +84,7 @@ impl Analyzer {
             copy: found.copy,
             profile: found.profile,
             distinct: found.distinct,
+            distinct_sample: found.distinct_sample,
         };
 
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };

@@ -241,6 +241,7 @@ mod tests {
                 tail_share: 0.0,
             },
             distinct: [1.0; 4],
+            distinct_sample: 1,
         }
     }
 

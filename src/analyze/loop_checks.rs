@@ -21,12 +21,12 @@
 
 use super::copy_coverage::{copy_coverage_of, CopyCoverage, CopySpan};
 use super::judge::{percent_of, quote, thousands};
-use super::ngram_stats::{ngram_stats_of, tokens};
+use super::ngram_stats::{ngram_stats_of, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-use super::tandem::{tandems, Level, Tandem};
+use super::tandem::{tandems_of, Level, Tandem};
 
 /// Long copies: at least this many tokens…
 pub const LONG_COPY_TOKENS: usize = 32;
@@ -49,6 +49,7 @@ pub struct LoopFindings {
     pub copy: Option<CopyFigure>,
     pub profile: ProfileFigure,
     pub distinct: [f64; 4],
+    pub distinct_sample: usize,
     /// Loop, copies and degenerate end, in that order.
     pub checks: [Check; 3],
     /// Where each check's finding starts (for the onset), in the same order.
@@ -65,10 +66,10 @@ pub fn find(text: &str) -> LoopFindings {
     let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
     let ngrams = ngram_stats_of(&ids);
     let copies = copy_coverage_of(text, &toks);
+    let (tandem, loop_level) = decisive_tandem(text, &toks);
     drop(toks);
     let prof = profile(text);
 
-    let (tandem, loop_level) = decisive_tandem(text);
     let (copy_check, copy_spans, decisive_copy, copy_why) = judge_copies(text, &copies);
     let long_copy_share = share(copies.spans.iter().filter(|s| is_long(s)).map(|s| s.end - s.start).sum(), n);
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
@@ -149,6 +150,7 @@ pub fn find(text: &str) -> LoopFindings {
         copy: decisive_copy.map(|c| copy_figure(&c, n)),
         profile: profile_figure(&prof, tail_share),
         distinct: ngrams.distinct,
+        distinct_sample: ngrams.sample,
         checks,
         starts,
         why: [loop_why, copy_why, profile_why],
@@ -188,8 +190,8 @@ pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
 
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
-fn decisive_tandem(text: &str) -> (Option<Tandem>, Verdict) {
-    let t = tandems(text);
+fn decisive_tandem(text: &str, toks: &[Token]) -> (Option<Tandem>, Verdict) {
+    let t = tandems_of(text, toks);
     let n = text.len();
     let mut best: Option<(Verdict, Tandem)> = None;
     for cand in [&t.line, &t.word, &t.char].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten() {
@@ -199,9 +201,50 @@ fn decisive_tandem(text: &str) -> (Option<Tandem>, Verdict) {
         }
     }
     match best {
-        Some((level, t)) => (Some(t), level),
+        Some((level, t)) => (Some(readable_rotation(text, toks, t)), level),
         None => (None, Verdict::Pass),
     }
+}
+
+/// Whether a unit starting at byte `at` (punctuation or a space: not a letter or digit of any
+/// script) reads better from a later rotation.
+fn is_lead_in(text: &str, at: usize) -> bool {
+    text[at..].chars().next().is_some_and(|c| !c.is_alphanumeric())
+}
+
+/// The same run started at a word rather than at a stray ". " or space before it, when a
+/// rotation of the unit allows (a loop found from the full stop ending the sentence before
+/// it is reported from its first word). Copies stay whole: the run loses at most a unit's
+/// lead-in and keeps at least two copies.
+fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
+    let starts: Vec<usize> = match t.level {
+        Level::Char => (t.start..t.unit.end).filter(|&s| text.is_char_boundary(s)).collect(),
+        Level::Word => {
+            let first = toks.partition_point(|k| k.range.start < t.start);
+            toks[first..].iter().take(t.period).map(|k| k.range.start).collect()
+        }
+        Level::Line => return t,
+    };
+    let Some(&s) = starts.iter().find(|&&s| !is_lead_in(text, s)) else { return t };
+    let shift = s - t.start;
+    let unit_len = t.unit.len();
+    if s == t.start || t.len() - shift < 2 * unit_len {
+        return t;
+    }
+    // The unit's bytes from `s`: the rest of this copy and the start of the next.
+    let (count, unit) = match t.level {
+        Level::Word => {
+            let first = toks.partition_point(|k| k.range.start < s);
+            let tokens = toks.partition_point(|k| k.range.start < t.end) - first;
+            let next = toks.get(first + t.period).map_or(t.end, |k| k.range.start);
+            (tokens / t.period, s..next)
+        }
+        _ => ((t.len() - shift) / unit_len, s..s + unit_len),
+    };
+    if count < 2 {
+        return t;
+    }
+    Tandem { unit, count, start: s, ..t }
 }
 
 fn is_long(c: &CopySpan) -> bool {
@@ -326,7 +369,7 @@ fn loop_sentence(text: &str, t: &Tandem) -> String {
     let size = match t.level {
         Level::Char => format!("{}-byte unit", thousands(t.unit.len())),
         Level::Word if t.period == 1 => "word".to_string(),
-        Level::Word => format!("{}-word unit", thousands(t.period)),
+        Level::Word => format!("{}-token unit", thousands(t.period)),
         Level::Line if t.period == 1 => "line".to_string(),
         Level::Line => format!("{}-line unit", thousands(t.period)),
     };
@@ -416,11 +459,11 @@ mod tests {
         let why = f.why[0].as_deref().unwrap();
         assert_eq!(
             why,
-            "from byte 30 the 29-byte unit 'Let me check the file again. ' repeats 48 times back to back, \
+            "from byte 30 the 7-token unit 'Let me check the file again.' repeats 48 times back to back, \
              to the end (98 % of the text)"
         );
         let span = f.spans.iter().find(|s| s.kind == SpanKind::Loop).unwrap();
-        assert_eq!((span.start, span.end, span.period), (30, text.len(), Some(29)));
+        assert_eq!((span.start, span.end, span.period), (30, text.trim_end().len(), Some(29)));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::copy_coverage::{copy_coverage, CopyCoverage, SpanBuilder, MAX_GAP, SHINGLE};
 use super::ngram_stats::{ngram_stats, tokens};
-use super::tandem::{self, line_items, word_items, Level, Tandem, TandemBest, Tandems};
+use super::tandem::{self, line_items, Level, Tandem, TandemBest, Tandems};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -64,7 +64,8 @@ fn naive_tandems(text: &str) -> Tandems {
             });
         }
     }
-    t.word = naive_item_best(text, &word_items(text), Level::Word, tandem::MAX_WORD_PERIOD);
+    let token_items: Vec<Range<usize>> = tokens(text).into_iter().map(|t| t.range).collect();
+    t.word = naive_item_best(text, &token_items, Level::Word, tandem::MAX_WORD_PERIOD);
     t.line = naive_item_best(text, &line_items(text), Level::Line, tandem::MAX_LINE_PERIOD);
     t
 }

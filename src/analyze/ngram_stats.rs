@@ -12,7 +12,11 @@
 //! 0.001). They are figures to show beside the verdict: long legit texts (tables, logs) also
 //! have a low distinct-1, so no threshold on them would mean "the model is looping".
 //!
-//! Cost: one pass to tokenise, one hash-set insertion per token and n.
+//! Cost: one pass to tokenise, one hash-set insertion per token and n. Beyond
+//! [`EXACT_UP_TO`] n-grams the sets stop fitting in cache; distinct counts are then estimated
+//! from a fixed hash sample (the n-grams whose id is 0 modulo `sample`, a power of two, the
+//! count multiplied back; for such counts the standard error is about 1/√(sampled count),
+//! well under 1 %). [`NgramStats::sample`] says which: 1 is exact.
 
 use super::text_units::is_py_whitespace;
 use std::collections::HashSet;
@@ -106,6 +110,8 @@ pub type IdBuild = BuildHasherDefault<IdHasher>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct NgramStats {
     pub tokens: usize,
+    /// 1: every n-gram counted; k > 1: distinct counts estimated from 1 n-gram id in k.
+    pub sample: usize,
     pub distinct: [f64; 4],
     pub rep: [f64; 4],
 }
@@ -116,20 +122,31 @@ pub fn ngram_stats(text: &str) -> NgramStats {
     ngram_stats_of(&ids)
 }
 
+/// Exact distinct counts up to this many n-grams; sampled beyond.
+pub const EXACT_UP_TO: usize = 1 << 20;
+
 /// The n-gram figures of a token-id sequence.
 pub fn ngram_stats_of(ids: &[u64]) -> NgramStats {
+    ngram_stats_sampled(ids, ids.len().div_ceil(EXACT_UP_TO).next_power_of_two())
+}
+
+/// The n-gram figures counting only n-grams whose id is 0 modulo `sample` (a power of two).
+pub fn ngram_stats_sampled(ids: &[u64], sample: usize) -> NgramStats {
+    let mask = sample as u64 - 1;
     let mut distinct = [1.0; 4];
-    let mut seen: HashSet<u64, IdBuild> = HashSet::with_capacity_and_hasher(ids.len(), IdBuild::default());
+    let mut seen: HashSet<u64, IdBuild> =
+        HashSet::with_capacity_and_hasher(ids.len() / sample + 16, IdBuild::default());
     for (k, d) in distinct.iter_mut().enumerate() {
         let n = k + 1;
         if ids.len() < n {
             break;
         }
         seen.clear();
-        seen.extend(ids.windows(n).map(ngram_id));
-        *d = seen.len() as f64 / (ids.len() + 1 - n) as f64;
+        seen.extend(ids.windows(n).map(ngram_id).filter(|id| id & mask == 0));
+        let grams = (ids.len() + 1 - n) as f64;
+        *d = ((seen.len() * sample) as f64 / grams).min(1.0);
     }
-    NgramStats { tokens: ids.len(), distinct, rep: distinct.map(|d| 1.0 - d) }
+    NgramStats { tokens: ids.len(), sample, distinct, rep: distinct.map(|d| 1.0 - d) }
 }
 
 #[cfg(test)]
@@ -157,5 +174,19 @@ mod tests {
         assert_eq!(p.distinct, [1.0; 4]);
         assert_eq!(ngram_stats("").distinct, [1.0; 4]);
         assert_eq!(ngram_stats("x y").distinct, [1.0; 4]);
+        assert_eq!(p.sample, 1);
+    }
+
+    #[test]
+    fn a_sampled_count_is_close_to_the_exact_one() {
+        let ids: Vec<u64> = (0..400_000u64).map(|i| mix(i % 150_000)).collect();
+        let exact = ngram_stats_sampled(&ids, 1);
+        let sampled = ngram_stats_sampled(&ids, 16);
+        for n in 0..4 {
+            let (e, s) = (exact.distinct[n], sampled.distinct[n]);
+            assert!((s - e).abs() / e < 0.03, "distinct-{}: exact {e}, sampled {s}", n + 1);
+        }
+        assert_eq!(ngram_stats_of(&ids).sample, 1);
+        assert_eq!(ngram_stats_of(&vec![1; EXACT_UP_TO + 1]).sample, 2);
     }
 }

@@ -136,6 +136,10 @@ pub struct Metrics {
     pub profile: ProfileFigure,
     /// distinct-n for n = 1..=4: unique token n-grams ÷ n-grams (shown, not gating).
     pub distinct: [f64; 4],
+    /// 1 when `distinct` counts every n-gram; k when it is estimated from 1 n-gram id in k
+    /// (texts of over a million tokens).
+    #[serde(default = "one")]
+    pub distinct_sample: usize,
 }
 
 /// What a tandem repeat is made of.
@@ -151,7 +155,7 @@ impl UnitLevel {
     pub fn label(self) -> &'static str {
         match self {
             UnitLevel::Char => "characters",
-            UnitLevel::Word => "words",
+            UnitLevel::Word => "tokens",
             UnitLevel::Line => "lines",
         }
     }
@@ -235,6 +239,10 @@ pub struct Check {
 
 fn yes() -> bool {
     true
+}
+
+fn one() -> usize {
+    1
 }
 
 impl Check {

@@ -3,9 +3,10 @@
 //! A tandem repeat is a stretch `start..end` of a sequence where every item equals the item one
 //! period `p` before it, at least two periods long: text = prefix + uᵏ + a part of u + rest,
 //! with `k = count ≥ 2`. The sequence is the text's bytes at [`Level::Char`] (runs are then
-//! trimmed to character boundaries, so "😂😂😂" is a 4-byte unit three times), its
-//! whitespace-separated words at [`Level::Word`], its trimmed non-empty lines at
-//! [`Level::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
+//! trimmed to character boundaries, so "😂😂😂" is a 4-byte unit three times), its tokens
+//! at [`Level::Word`] (see [`super::ngram_stats::tokens`]: words, with each punctuation mark,
+//! CJK character or emoji a token of its own), its trimmed non-empty lines, list markers
+//! ignored, at [`Level::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
 //! words, [`MAX_LINE_PERIOD`] lines): a longer unit is the business of copy coverage.
 //!
 //! Per level we report the *longest* run (most copies) and the *most covering* run (most
@@ -21,8 +22,8 @@
 //! the scan is O(n · log P) plus the length of the runs found — on a loop with period q,
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
-use super::ngram_stats::hash_bytes;
-use super::text_units::{lines, trim, words};
+use super::ngram_stats::{hash_bytes, tokens, Token};
+use super::text_units::{lines, trim};
 use std::ops::Range;
 
 /// Longest period searched at character level, in bytes.
@@ -114,38 +115,51 @@ impl Tandems {
 /// Items compared at once while extending a run.
 const CHUNK: usize = 32;
 
+/// Items probed per block: every period scans one block before the next block is touched, so
+/// the block stays in cache across the periods instead of the whole text being swept once per
+/// period.
+const BLOCK: usize = 1 << 14;
+
 /// Every maximal run of `seq` with a period `p` in `1..=max_period` at least two periods long,
-/// as `visit(p, start, end)` (item indices); periods in increasing order, then by position.
+/// as `visit(p, start, end)` (item indices); block by block, periods in increasing order
+/// within a block, then by position.
 pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, usize, usize)) {
     let n = seq.len();
-    for p in 1..=max_period.min(n / 2) {
-        // Matching positions k ≥ p have seq[k] == seq[k - p]; a run is a stretch of them at
-        // least p long, so it holds a multiple of p.
-        let mut k = p;
-        while k < n {
-            if seq[k] != seq[k - p] {
-                k += p;
-                continue;
+    let max_period = max_period.min(n / 2);
+    // Matching positions k ≥ p have seq[k] == seq[k - p]; a run is a stretch of them at least
+    // p long, so it holds a multiple of p: only multiples of p are probed.
+    let mut next: Vec<usize> = (0..=max_period).collect();
+    let mut block_end = 0;
+    while block_end < n {
+        block_end = (block_end + BLOCK).min(n);
+        for p in 1..=max_period {
+            let mut k = next[p];
+            while k < block_end {
+                if seq[k] != seq[k - p] {
+                    k += p;
+                    continue;
+                }
+                // Extend both ways, a chunk at a time first (slice equality is a memcmp for bytes).
+                let mut a = k;
+                while a >= p + CHUNK && seq[a - CHUNK..a] == seq[a - CHUNK - p..a - p] {
+                    a -= CHUNK;
+                }
+                while a > p && seq[a - 1] == seq[a - 1 - p] {
+                    a -= 1;
+                }
+                let mut c = k + 1;
+                while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
+                    c += CHUNK;
+                }
+                while c < n && seq[c] == seq[c - p] {
+                    c += 1;
+                }
+                if c - a >= p {
+                    visit(p, a - p, c);
+                }
+                k = (c / p + 1) * p;
             }
-            // Extend both ways, a chunk at a time first (slice equality is a memcmp for bytes).
-            let mut a = k;
-            while a >= p + CHUNK && seq[a - CHUNK..a] == seq[a - CHUNK - p..a - p] {
-                a -= CHUNK;
-            }
-            while a > p && seq[a - 1] == seq[a - 1 - p] {
-                a -= 1;
-            }
-            let mut c = k + 1;
-            while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
-                c += CHUNK;
-            }
-            while c < n && seq[c] == seq[c - p] {
-                c += 1;
-            }
-            if c - a >= p {
-                visit(p, a - p, c);
-            }
-            k = (c / p + 1) * p;
+            next[p] = k;
         }
     }
 }
@@ -167,18 +181,9 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
     });
 }
 
-/// Runs over a sequence of byte ranges of `text` (words or lines), compared by the hash of
-/// their `key` (the item itself for words, the line without its list marker for lines).
-fn item_tandems(
-    text: &str,
-    items: &[Range<usize>],
-    key: impl Fn(&str, Range<usize>) -> Range<usize>,
-    level: Level,
-    max: usize,
-    mut visit: impl FnMut(Tandem),
-) {
-    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[key(text, r.clone())])).collect();
-    runs(&ids, max, |p, i, j| {
+/// Runs over a sequence of byte ranges (tokens or lines) with their ids.
+fn item_tandems(items: &[Range<usize>], ids: &[u64], level: Level, max: usize, mut visit: impl FnMut(Tandem)) {
+    runs(ids, max, |p, i, j| {
         visit(Tandem {
             level,
             unit: items[i].start..items[i + p].start,
@@ -188,11 +193,6 @@ fn item_tandems(
             end: items[j - 1].end,
         })
     });
-}
-
-/// The words of `text` (as `str.split()`).
-pub fn word_items(text: &str) -> Vec<Range<usize>> {
-    words(text, 0..text.len()).collect()
 }
 
 /// The trimmed non-empty lines of `text`.
@@ -221,21 +221,30 @@ pub fn line_key(text: &str, line: Range<usize>) -> Range<usize> {
     line.start + marker + rest..line.end
 }
 
-/// Word-level runs.
-pub fn word_tandems(text: &str, visit: impl FnMut(Tandem)) {
-    item_tandems(text, &word_items(text), |_, r| r, Level::Word, MAX_WORD_PERIOD, visit)
+/// Word-level runs over `text`'s tokens (compared by their ids).
+pub fn word_tandems(toks: &[Token], visit: impl FnMut(Tandem)) {
+    let items: Vec<Range<usize>> = toks.iter().map(|t| t.range.clone()).collect();
+    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    item_tandems(&items, &ids, Level::Word, MAX_WORD_PERIOD, visit)
 }
 
 /// Line-level runs, list markers ignored.
 pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
-    item_tandems(text, &line_items(text), line_key, Level::Line, MAX_LINE_PERIOD, visit)
+    let items = line_items(text);
+    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[line_key(text, r.clone())])).collect();
+    item_tandems(&items, &ids, Level::Line, MAX_LINE_PERIOD, visit)
 }
 
 /// The longest and the most covering run at each level.
 pub fn tandems(text: &str) -> Tandems {
+    tandems_of(text, &tokens(text))
+}
+
+/// [`tandems`] of `text` already cut into `toks`.
+pub fn tandems_of(text: &str, toks: &[Token]) -> Tandems {
     let mut t = Tandems::default();
     char_tandems(text, |r| t.char.offer(r));
-    word_tandems(text, |r| t.word.offer(r));
+    word_tandems(toks, |r| t.word.offer(r));
     line_tandems(text, |r| t.line.offer(r));
     t
 }
@@ -253,7 +262,8 @@ mod tests {
         assert_eq!((c.start, c.period, c.count, &text[c.unit.clone()]), (5, unit.len(), 10, unit));
         assert_eq!(c.end, text.len());
         let w = t.word.longest.unwrap();
-        assert_eq!((w.start, w.period, w.count), (5, 6, 10));
+        // Tokens: six words and the full stop; found from the full stop of "Hmm." (a rotation).
+        assert_eq!((w.start, w.period, w.count), (3, 7, 10));
         assert!(t.line.longest.is_none());
     }
 

@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use super::model::{plural, Analysis, Source};
+use super::wire::Loaded;
 use crate::analyze::{analyze, thousands, Verdict};
 use crate::ingest::{self, Format, MessageReport, MessageRow, Transcript, TranscriptReport};
 use crate::stream::StreamInfo;
@@ -16,7 +17,11 @@ pub struct Document {
     /// Increases with every new document or re-read; with `selected`, what equality compares.
     pub seq: u64,
     pub source: Source,
-    pub bytes: Rc<[u8]>,
+    /// The input's bytes, kept to read them again in another format; `None` for a file read
+    /// in the worker (the page keeps the file itself and reads it again there).
+    pub bytes: Option<Rc<[u8]>>,
+    /// The input's size in bytes.
+    pub size: usize,
     /// What `ingest::detect` said.
     pub detected: Format,
     /// The format-menu choice; `None` is Auto (the detected format).
@@ -55,11 +60,21 @@ impl Document {
         let detected = ingest::detect(&bytes);
         let transcript = ingest::parse(&bytes, chosen.unwrap_or(detected));
         let report = ingest::analyze_transcript(&transcript);
+        let loaded = Loaded { size: bytes.len(), detected, chosen, transcript, report };
+        let mut doc = Document::from_loaded(seq, source, loaded);
+        doc.bytes = Some(bytes);
+        doc
+    }
+
+    /// A document from what the worker read and analysed (no bytes kept: see [`Self::bytes`]).
+    pub fn from_loaded(seq: u64, source: Source, loaded: Loaded) -> Document {
+        let Loaded { size, detected, chosen, transcript, report } = loaded;
         let rows: Rc<[MessageRow]> = report.rows(&transcript).into();
         let mut doc = Document {
             seq,
             source,
-            bytes,
+            bytes: None,
+            size,
             detected,
             chosen,
             transcript: Rc::new(transcript),
@@ -70,18 +85,25 @@ impl Document {
             millis: None,
         };
         if doc.is_plain_text() {
-            // Exactly as before formats existed: the text (BOM dropped), analysed by the core.
+            // Exactly as before formats existed: the text (BOM dropped) and the core's report of it.
             let text = doc.transcript.messages.first().map(|m| m.text.clone()).unwrap_or_default();
-            doc.detail = Some(Rc::new(Analysis::new(seq, doc.source.clone(), text)));
+            let report = doc.report.reports.first().map(|r| r.report.clone()).filter(|r| r.bytes == text.len());
+            let analysis = match report {
+                Some(report) => Analysis::with_report(seq, doc.source.clone(), text, report),
+                None => Analysis::new(seq, doc.source.clone(), text),
+            };
+            doc.detail = Some(Rc::new(analysis));
         } else if let Some(first) = default_selection(&doc.report, &doc.rows) {
             doc = doc.select(seq, first);
         }
         doc
     }
 
-    /// The same bytes read again in another format (`None`: the detected one).
-    pub fn reread(&self, seq: u64, chosen: Option<Format>) -> Document {
-        Document::read(seq, self.source.clone(), Rc::clone(&self.bytes), chosen)
+    /// The same bytes read again in another format (`None`: the detected one); `None` when
+    /// the bytes were not kept (a file read in the worker is read again there).
+    pub fn reread(&self, seq: u64, chosen: Option<Format>) -> Option<Document> {
+        let bytes = self.bytes.as_ref()?;
+        Some(Document::read(seq, self.source.clone(), Rc::clone(bytes), chosen))
     }
 
     /// This document with report `index` shown in full (`detail_seq` numbers its analysis).
@@ -96,7 +118,8 @@ impl Document {
         Document {
             seq: self.seq,
             source: self.source.clone(),
-            bytes: Rc::clone(&self.bytes),
+            bytes: self.bytes.clone(),
+            size: self.size,
             detected: self.detected,
             chosen: self.chosen,
             transcript: Rc::clone(&self.transcript),
@@ -169,7 +192,7 @@ impl Document {
             Source::File(name) => format!("file {name}"),
             Source::Live => "the live stream".to_string(),
         };
-        format!("{what} · {}", plural(self.bytes.len(), "byte", "bytes"))
+        format!("{what} · {}", plural(self.size, "byte", "bytes"))
     }
 }
 
@@ -332,10 +355,10 @@ mod tests {
     #[test]
     fn overriding_the_format_rereads_the_same_bytes() {
         let d = doc(&fixture("vllm.sse"));
-        let t = d.reread(2, Some(Format::Text));
+        let t = d.reread(2, Some(Format::Text)).expect("the bytes are kept");
         assert_eq!((t.detected, t.format(), t.is_plain_text()), (Format::Sse, Format::Text, true));
-        assert_eq!(t.detail.as_ref().map(|a| a.text.len()), Some(d.bytes.len()));
-        assert_eq!(t.reread(3, None).format(), Format::Sse);
+        assert_eq!(t.detail.as_ref().map(|a| a.text.len()), Some(d.size));
+        assert_eq!(t.reread(3, None).map(|d| d.format()), Some(Format::Sse));
         assert_eq!(format_choice("auto"), None);
         assert_eq!(format_choice("binary"), None);
         assert_eq!(format_choice("jsonl"), Some(Format::Jsonl));
@@ -388,5 +411,32 @@ mod tests {
         assert_eq!(d.overall(), Overall::Verdict(Verdict::Fail));
         assert_eq!(d.selected_row().map(|r| r.channel), Some("reasoning"));
         assert_eq!(d.origin_text(), format!("a built-in sample · {} bytes", thousands(sample.text.len())));
+    }
+
+    #[test]
+    fn a_document_from_the_worker_shows_what_a_direct_read_shows() {
+        for name in ["deepseek_reasoning_loop.sse", "requests.jsonl", "plain_bom.txt", "binary.bin"] {
+            let bytes = fixture(name);
+            let direct = doc(&bytes);
+            let detected = ingest::detect(&bytes);
+            let transcript = ingest::parse(&bytes, detected);
+            let report = ingest::analyze_transcript(&transcript);
+            let loaded = Loaded { size: bytes.len(), detected, chosen: None, transcript, report };
+            let (wire, texts) = crate::app::wire::encode_all(loaded);
+            let back = crate::app::wire::decode(&wire, &texts).expect("the wire reads back");
+            let w = Document::from_loaded(1, Source::File("f".into()), back);
+            assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
+            assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");
+            assert_eq!(w.selected, direct.selected, "{name}");
+            // Verdicts as data; ratios may differ in the last bit (see `wire`).
+            let verdicts = |d: &Document| d.report.reports.iter().map(|r| r.report.verdict).collect::<Vec<_>>();
+            assert_eq!(verdicts(&w), verdicts(&direct), "{name}");
+            let shown = |d: &Document| {
+                d.detail.as_ref().map(|a| (a.text.to_string(), a.report.verdict, a.report.spans.clone()))
+            };
+            assert_eq!(shown(&w), shown(&direct), "{name}");
+            assert_eq!(w.origin_text(), direct.origin_text());
+            assert!(w.reread(2, Some(Format::Text)).is_none(), "rereading a worker's file is the worker's job");
+        }
     }
 }

@@ -1,10 +1,10 @@
-//! Small browser helpers for the components: text box access, reading a file's bytes, scrolling
+//! Small browser helpers for the components: text box access, scrolling
 //! to a span, theme storage, the clock and the URL. Failures (no window, storage disabled)
-//! degrade quietly; a file that cannot be read is an error in words.
+//! degrade quietly.
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, File, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::NodeRef;
 
 const THEME_KEY: &str = "coherency-theme";
@@ -44,12 +44,25 @@ pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {
 
 thread_local! {
     /// The analysed-text view on the page, if one is mounted: it shows span N when asked.
-    static SPAN_VIEW: std::cell::RefCell<Option<(u64, yew::Callback<usize>)>> = const { std::cell::RefCell::new(None) };
+    static SPAN_VIEW: std::cell::RefCell<Option<(u64, yew::Callback<Place>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A place in the analysed text the view is asked to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Highlighted span N (scrolled to the middle of the view and flashed).
+    Span(usize),
+    /// A byte of the text (its row scrolled to the middle of the view).
+    Byte(usize),
+}
+
+fn span_view() -> Option<yew::Callback<Place>> {
+    SPAN_VIEW.with(|v| v.borrow().as_ref().map(|(_, s)| s.clone()))
 }
 
 /// Makes `show` the handler of [`show_span`] (the virtualised text view registers itself:
 /// span N's element exists only once the view has scrolled to it).
-pub fn register_span_view(token: u64, show: yew::Callback<usize>) {
+pub fn register_span_view(token: u64, show: yew::Callback<Place>) {
     SPAN_VIEW.with(|v| *v.borrow_mut() = Some((token, show)));
 }
 
@@ -66,8 +79,8 @@ pub fn unregister_span_view(token: u64) {
 /// Scrolls to highlighted span `index` of the analysed text and briefly emphasises it: through
 /// the text view when one is mounted, else to element `#span-INDEX` directly.
 pub fn show_span(index: usize) {
-    if let Some(show) = SPAN_VIEW.with(|v| v.borrow().as_ref().map(|(_, s)| s.clone())) {
-        show.emit(index);
+    if let Some(show) = span_view() {
+        show.emit(Place::Span(index));
         return;
     }
     let Some(first) = element_by_id(&format!("span-{index}")) else { return };
@@ -93,6 +106,24 @@ pub fn flash_span(root: &Element, index: usize) {
         let _ = piece.offset_width();
         let _ = classes.add_1("flash");
     }
+}
+
+/// Shows byte `at` of the analysed text: the span covering it or one starting just after it,
+/// else the place in the text box proportional to its offset.
+pub fn show_byte(analysis: &crate::app::model::Analysis, at: usize) {
+    // A span more than a window past the place would show somewhere else.
+    if let Some(i) = analysis.span_near(at).filter(|&i| analysis.report.spans[i].start <= at + 4096) {
+        show_span(i);
+        return;
+    }
+    if let Some(show) = span_view() {
+        show.emit(Place::Byte(at));
+        return;
+    }
+    let Some(text) = element_by_id("analysed-text") else { return };
+    let share = at as f64 / analysis.text.len().max(1) as f64;
+    scroll_to(&text, ScrollLogicalPosition::Start);
+    text.set_scroll_top((share * text.scroll_height() as f64) as i32);
 }
 
 /// Whether the page is dark now: the stored choice, else the system preference.
@@ -135,12 +166,6 @@ pub fn show_fatal_error(message: &str) {
     let _ = body.prepend_with_node_1(&alert);
 }
 
-/// A file's bytes exactly as stored (no text decoding: the core detects binary and bad UTF-8).
-pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
-    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|e| js_error_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
 /// Waits for the next turn of the event loop, so the page can paint a status first.
 pub async fn next_tick() {
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
@@ -152,13 +177,6 @@ pub async fn next_tick() {
         }
     });
     let _ = JsFuture::from(promise).await;
-}
-
-fn js_error_text(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the browser gave no reason".to_string())
 }
 
 /// Scrolls element `id` to the top of the view unless its top is already in the upper part

@@ -17,6 +17,9 @@ pub struct LiveView {
     pub content: Rc<Analysis>,
     /// The worst verdict and where (`reasoning`, `answer`, `both`); `None` while too short.
     pub worst: Option<(Verdict, &'static str)>,
+    /// Each channel's own verdict (`None` while too short to judge): the reasoning and the
+    /// answer when they have text, and both joined when both have.
+    pub channels: Vec<(&'static str, Option<Verdict>)>,
     pub stats: LiveStats,
     pub running: bool,
     pub ending_key: &'static str,
@@ -34,8 +37,19 @@ impl PartialEq for LiveView {
 impl LiveView {
     /// Takes full reports of the session's texts (not free: the caller paces this).
     pub fn snapshot(seq: u64, session: &LiveSession) -> Self {
-        let (r, c, _) = session.reports();
+        let (r, c, joined) = session.reports();
         let worst = worst_channel(&r, &c);
+        let judged = |rep: &crate::analyze::Report| (!rep.too_short).then_some(rep.verdict);
+        let mut channels = Vec::new();
+        if r.bytes > 0 {
+            channels.push(("reasoning", judged(&r)));
+        }
+        if c.bytes > 0 || r.bytes == 0 {
+            channels.push(("answer", judged(&c)));
+        }
+        if r.bytes > 0 && c.bytes > 0 {
+            channels.push(("combined", judged(&joined)));
+        }
         let stats = session.stats();
         let reasoning = Analysis::with_report(seq, Source::Live, session.reasoning_text().to_string(), r);
         let content = Analysis::with_report(seq, Source::Live, session.content_text().to_string(), c);
@@ -44,6 +58,7 @@ impl LiveView {
             reasoning: Rc::new(reasoning),
             content: Rc::new(content),
             worst,
+            channels,
             ending_key: ending_key(session.ending(), stats.saw_done),
             ending_text: ending_text(session.ending(), &stats),
             running: session.is_running(),
@@ -143,6 +158,7 @@ mod tests {
         s.end(Ending::Stopped, 200.0);
         let v = LiveView::snapshot(3, &s);
         assert_eq!(v.worst, Some((Verdict::Fail, "answer")));
+        assert_eq!(v.channels, [("answer", Some(Verdict::Fail))]);
         assert_eq!(&*v.content.text, lp.as_str());
         assert_eq!(v.content.report.spans.len(), 21, "20 repeated lines and the loop");
         assert_eq!(v.ending_key, "stopped");

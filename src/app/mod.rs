@@ -7,13 +7,19 @@
 
 // Natively these modules are compiled only for their unit tests, which do not use every item.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod chart;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod document;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod live_view;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod load_view;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod model;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod text_window;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 mod components;
@@ -22,12 +28,21 @@ mod dom;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
+mod loader;
+#[cfg(target_arch = "wasm32")]
 mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
-/// Mounts the page into `#app` (or `<body>` if the shell has no such element).
+/// Mounts the page into `#app` (or `<body>` if the shell has no such element). In the file
+/// worker (`www/worker.js`), which loads the same module, there is no window: nothing mounts.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
+    if web_sys::window().is_none() {
+        console_error_panic_hook::set_once();
+        return;
+    }
     // A bug must not leave a blank page: log it, and tell the user their text is still there.
     yew::set_custom_panic_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);

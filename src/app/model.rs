@@ -75,6 +75,27 @@ impl Analysis {
         )
     }
 
+    /// The span to show for byte `at`: the first (outermost) span covering it, else the first
+    /// span after it; `None` when no span reaches that far.
+    pub fn span_near(&self, at: usize) -> Option<usize> {
+        let spans = &self.report.spans;
+        let covering = spans.iter().position(|s| s.start <= at && at < s.end);
+        covering.or_else(|| spans.iter().position(|s| s.start >= at))
+    }
+
+    /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an onset.
+    pub fn onset_text(&self) -> Option<String> {
+        let onset = self.report.onset?;
+        let line = self.text.as_bytes()[..onset.min(self.text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+        let share = if self.text.is_empty() { 0.0 } else { onset as f64 / self.text.len() as f64 };
+        Some(format!(
+            "Turns degenerate at byte {} (line {}, {} into the text)",
+            thousands(onset),
+            thousands(line),
+            crate::analyze::percent(share)
+        ))
+    }
+
     /// The index in `report.spans` of the first span where `metric` tripped.
     pub fn first_span_index(&self, metric: Metric) -> Option<usize> {
         let first = self.report.first_span_of(metric)?;
@@ -337,6 +358,19 @@ mod tests {
         assert_eq!(a.first_span_index(Metric::Maxline), Some(0));
         assert_eq!(a.first_span_index(Metric::GzipRatio), None);
         assert_eq!(a.too_short_message(), None);
+    }
+
+    #[test]
+    fn the_onset_is_worded_and_found_among_the_spans() {
+        let text = format!("A first line.\nA second one.\n{}", "Let me check the file again. ".repeat(40));
+        let a = Analysis::new(1, Source::Input, text);
+        assert_eq!(a.report.onset, Some(28));
+        assert_eq!(a.onset_text().unwrap(), "Turns degenerate at byte 28 (line 3, 2.4 % into the text)");
+        let i = a.span_near(28).unwrap();
+        assert_eq!(a.report.spans[i].kind, SpanKind::Loop);
+        assert_eq!(a.span_near(0), Some(i), "the first span after");
+        assert_eq!(a.span_near(a.text.len()), None);
+        assert_eq!(Analysis::new(2, Source::Input, "calm prose, said once and only once".into()).onset_text(), None);
     }
 
     #[test]

@@ -56,6 +56,9 @@ struct FileReport<'a> {
 struct MessageJson<'a> {
     #[serde(flatten)]
     row: &'a MessageRow,
+    seed_verdict: Verdict,
+    /// Byte offset into this message's text (see `Report::onset`).
+    onset: Option<usize>,
     reasons: &'a [String],
     metrics: &'a Metrics,
     spans: &'a [Span],
@@ -196,7 +199,14 @@ fn file_json(
         .iter()
         .map(|row| {
             let r = &analysis.reports[row.report].report;
-            MessageJson { row, reasons: &r.reasons, metrics: &r.metrics, spans: &r.spans }
+            MessageJson {
+                row,
+                seed_verdict: r.seed_verdict,
+                onset: r.onset,
+                reasons: &r.reasons,
+                metrics: &r.metrics,
+                spans: &r.spans,
+            }
         })
         .collect();
     let line = FileReport {

@@ -4,11 +4,11 @@
 
 use super::transcript::{Channel, Transcript};
 use crate::analyze::{analyze, Metric, Report, Verdict};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// The analysis of one text of a transcript.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MessageReport {
     /// Indices into [`Transcript::messages`] of the analysed text: one message, or for a
     /// combined report the reasoning and content messages of one reply, in order.
@@ -19,7 +19,7 @@ pub struct MessageReport {
 }
 
 /// Every report of a transcript, in message order (a combined report follows its reply).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TranscriptReport {
     pub reports: Vec<MessageReport>,
     /// The worst verdict of all reports; `None` when there was nothing to analyse.
@@ -98,9 +98,31 @@ pub struct MessageRow {
 /// Analyses every message of `t` (identical texts once: request logs repeat their history)
 /// and every reply's reasoning + content.
 pub fn analyze_transcript(t: &Transcript) -> TranscriptReport {
-    let mut reports: Vec<MessageReport> = Vec::new();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    analyze_transcript_with(t, &mut |_| {})
+}
+
+/// How far [`analyze_transcript_with`] has got: texts and their bytes analysed so far (a text
+/// met again counts as analysed), of how many, and the worst verdict so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisProgress {
+    pub texts_done: usize,
+    pub texts: usize,
+    pub bytes_done: usize,
+    pub bytes: usize,
+    /// The worst verdict of the texts analysed so far (a FAIL here is the file's verdict).
+    pub worst: Option<Verdict>,
+}
+
+/// One text to analyse: a message, or a reply's reasoning and content joined.
+enum Unit {
+    Single(usize),
+    Combined(Vec<usize>),
+}
+
+/// The texts [`analyze_transcript`] analyses, in report order.
+fn units(t: &Transcript) -> Vec<Unit> {
     let msgs = &t.messages;
+    let mut out = Vec::new();
     let mut i = 0;
     while i < msgs.len() {
         // One reply: the run of messages sharing conversation and turn.
@@ -108,23 +130,55 @@ pub fn analyze_transcript(t: &Transcript) -> TranscriptReport {
         while j < msgs.len() && (msgs[j].conversation, msgs[j].index) == (msgs[i].conversation, msgs[i].index) {
             j += 1;
         }
-        for (k, m) in msgs.iter().enumerate().take(j).skip(i) {
-            let report = match seen.get(m.text.as_str()) {
-                Some(&r) => reports[r].report.clone(),
-                None => {
-                    seen.insert(&m.text, reports.len());
-                    analyze(&m.text)
-                }
-            };
-            reports.push(MessageReport { messages: vec![k], combined: false, report });
-        }
+        out.extend((i..j).map(Unit::Single));
         let parts: Vec<usize> = (i..j).filter(|&k| msgs[k].channel != Channel::Tool).collect();
         let has = |c: Channel| parts.iter().any(|&k| msgs[k].channel == c);
         if has(Channel::Reasoning) && has(Channel::Content) {
-            let text = parts.iter().map(|&k| msgs[k].text.as_str()).collect::<Vec<_>>().join("\n\n");
-            reports.push(MessageReport { messages: parts, combined: true, report: analyze(&text) });
+            out.push(Unit::Combined(parts));
         }
         i = j;
+    }
+    out
+}
+
+/// [`analyze_transcript`], calling `on_progress` before the first text and after each one
+/// (the caller decides how often to pass it on).
+pub fn analyze_transcript_with(t: &Transcript, on_progress: &mut dyn FnMut(AnalysisProgress)) -> TranscriptReport {
+    let msgs = &t.messages;
+    let units = units(t);
+    let size = |u: &Unit| match u {
+        Unit::Single(k) => msgs[*k].text.len(),
+        // Joined by blank lines.
+        Unit::Combined(parts) => parts.iter().map(|&k| msgs[k].text.len() + 2).sum::<usize>().saturating_sub(2),
+    };
+    let mut progress =
+        AnalysisProgress { texts: units.len(), bytes: units.iter().map(size).sum(), ..AnalysisProgress::default() };
+    on_progress(progress);
+    let mut reports: Vec<MessageReport> = Vec::with_capacity(units.len());
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for unit in &units {
+        let report = match unit {
+            Unit::Single(k) => {
+                let m = &msgs[*k];
+                let report = match seen.get(m.text.as_str()) {
+                    Some(&r) => reports[r].report.clone(),
+                    None => {
+                        seen.insert(&m.text, reports.len());
+                        analyze(&m.text)
+                    }
+                };
+                MessageReport { messages: vec![*k], combined: false, report }
+            }
+            Unit::Combined(parts) => {
+                let text = parts.iter().map(|&k| msgs[k].text.as_str()).collect::<Vec<_>>().join("\n\n");
+                MessageReport { messages: parts.clone(), combined: true, report: analyze(&text) }
+            }
+        };
+        progress.texts_done += 1;
+        progress.bytes_done += size(unit);
+        progress.worst = progress.worst.max(Some(report.report.verdict));
+        reports.push(report);
+        on_progress(progress);
     }
     let verdict = reports.iter().map(|r| r.report.verdict).max();
     TranscriptReport { reports, verdict }
@@ -191,5 +245,27 @@ mod tests {
         t.messages.push(msg(1, Channel::Content, "A reply long enough to be judged on its own merits.".into()));
         let r = analyze_transcript(&t);
         assert_eq!(r.worst_first_order(), vec![1, 0]);
+    }
+
+    #[test]
+    fn progress_counts_every_text_and_its_bytes_and_the_worst_so_far() {
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Content, "A reply long enough to be judged on its own merits.".into()));
+        t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
+        t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
+        let mut seen = Vec::new();
+        let r = analyze_transcript_with(&t, &mut |p| seen.push(p));
+        assert_eq!(r, analyze_transcript(&t), "the same reports with or without progress");
+        let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
+        assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
+        assert_eq!((seen[0].texts_done, seen[0].bytes_done, seen[0].worst), (0, 0, None));
+        let last = seen[seen.len() - 1];
+        assert_eq!((last.texts_done, last.texts, last.bytes_done, last.bytes), (4, 4, total, total));
+        let worst: Vec<Option<Verdict>> = seen.iter().map(|p| p.worst).collect();
+        assert_eq!(
+            worst,
+            vec![None, Some(Verdict::Pass), Some(Verdict::Fail), Some(Verdict::Fail), Some(Verdict::Fail)]
+        );
+        assert!(seen.windows(2).all(|w| w[0].bytes_done <= w[1].bytes_done));
     }
 }

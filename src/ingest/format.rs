@@ -1,9 +1,9 @@
 //! The input formats the ingest layer reads, with the names the CLI and the page use.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An input format. [`crate::ingest::detect`] picks one; a user may override it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Plain text (UTF-8, BOM dropped): one message.

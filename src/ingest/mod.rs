@@ -39,7 +39,9 @@ mod transcript;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod fuzz;
 
-pub use analysis::{analyze_transcript, MessageReport, MessageRow, TranscriptReport};
+pub use analysis::{
+    analyze_transcript, analyze_transcript_with, AnalysisProgress, MessageReport, MessageRow, TranscriptReport,
+};
 pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;

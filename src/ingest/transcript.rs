@@ -3,11 +3,11 @@
 
 use super::format::Format;
 use crate::stream::StreamInfo;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// Which part of a reply a message holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Channel {
     /// Reasoning / thinking, shown or not to the end user.
@@ -29,7 +29,7 @@ impl Channel {
 }
 
 /// One text to analyse.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// Which conversation of the file (0-based): a record of a JSONL log, a session of an
     /// agent log, an element of a JSON array, a choice of a stream with several.
@@ -51,7 +51,7 @@ pub struct Message {
 }
 
 /// Something in the input that could not be read, or that the reader should know.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// 1-based line of `range.start`.
     pub line: Option<usize>,
@@ -60,7 +60,7 @@ pub struct Diagnostic {
 }
 
 /// A parsed document.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Transcript {
     pub format: Format,
     pub messages: Vec<Message>,

@@ -4,11 +4,11 @@
 //! builds the same shapes, so the ingest layer and the live view handle them one way. Each text
 //! keeps the byte range of the input it came from: the union of the chunks that fed it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// A function call rebuilt from its fragments.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCall {
     /// The server's position for the call (`tool_calls[].index`, a content block index…).
     pub index: u64,
@@ -20,7 +20,7 @@ pub struct ToolCall {
 }
 
 /// One reply as rebuilt from a stream.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
     /// The server's index for the reply (`choices[].index`; 0 elsewhere).
     pub index: u64,
@@ -61,7 +61,7 @@ pub fn widen(range: &mut Option<Range<usize>>, by: Range<usize>) {
 
 /// Token counts as the server reported them, under OpenAI's names (Anthropic's
 /// `input_tokens` / `output_tokens` and Ollama's `prompt_eval_count` / `eval_count` map here).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: Option<u64>,
     pub completion_tokens: Option<u64>,
@@ -71,7 +71,7 @@ pub struct Usage {
 }
 
 /// What a stream says about itself, beyond the text.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamInfo {
     /// Data chunks read (SSE `data:` events or NDJSON lines), end markers excluded.
     pub chunks: usize,

@@ -27,6 +27,11 @@ pub struct Page {
 
 impl Page {
     pub async fn open() -> Page {
+        Page::open_with_args(&[]).await
+    }
+
+    /// [`Page::open`] with extra Chromium command-line switches.
+    pub async fn open_with_args(extra: &[&str]) -> Page {
         let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
         assert!(
             dist.join("index.html").is_file() && dist.join("pkg").is_dir(),
@@ -51,6 +56,7 @@ impl Page {
             "--window-size=1280,900".to_string(),
             format!("--user-data-dir={}", profile.0.display()),
         ];
+        let args: Vec<String> = args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome, "args": args }));
         let client = ClientBuilder::new(HttpConnector::new())
@@ -68,6 +74,22 @@ impl Page {
             .await
             .expect("the app mounted (wasm loaded)");
         page
+    }
+
+    /// Opens the page again with `query` (e.g. `?file-limit=1000`) and waits for the app.
+    pub async fn goto_query(&self, query: &str) {
+        self.client.goto(&format!("http://127.0.0.1:{}/{query}", self._server.port)).await.expect("load the page");
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css("#analyze"))
+            .await
+            .expect("the app mounted (wasm loaded)");
+    }
+
+    /// The process group of chromedriver and the browser it started (for memory readings).
+    pub fn process_group(&self) -> u32 {
+        self._driver.child.id()
     }
 
     pub async fn close(self) {

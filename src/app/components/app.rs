@@ -1,6 +1,7 @@
 //! The root component: owns the state reducer and the text box, wires the other components,
-//! and reads files (upload or drop) into the reducer.
+//! and reads files (upload or drop) in a worker job whose progress goes into the reducer.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use web_sys::ScrollLogicalPosition;
@@ -15,6 +16,7 @@ use super::header::Header;
 use super::highlighted_text::HighlightedText;
 use super::input_panel::InputPanel;
 use super::live_panel::LivePanel;
+use super::load_progress::LoadProgress;
 use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
 use super::not_text::NotText;
@@ -26,6 +28,8 @@ use super::verdict_card::VerdictCard;
 use crate::analyze::Metric;
 use crate::app::document::Document;
 use crate::app::dom;
+use crate::app::load_view::{file_limit, too_big};
+use crate::app::loader::{self, Event, Job};
 use crate::app::model::{sample_param, worth_stashing, Source};
 use crate::app::state::{Action, State};
 use crate::ingest::Format;
@@ -74,23 +78,40 @@ pub fn App() -> Html {
         })
     });
 
+    // The file being read (dropping the job cancels it), and the file of the document shown
+    // (read again in the worker when the format menu changes).
+    let jobs = use_mut_ref(Jobs::default);
     let open_file = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |file: web_sys::File| read_file(dispatcher.clone(), file, None))
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, None, None))
     };
     let drop_files = {
-        let dispatcher = state.dispatcher();
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
         Callback::from(move |files: Vec<web_sys::File>| {
             let n = files.len();
             let Some(file) = files.into_iter().next() else { return };
             let note = (n > 1).then(|| format!("{n} files were dropped; this is the first, {}.", file.name()));
-            read_file(dispatcher.clone(), file, note);
+            read_file(&dispatcher, &jobs, file, None, note);
+        })
+    };
+    let cancel = {
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        Callback::from(move |()| {
+            jobs.borrow_mut().running = None;
+            dispatcher.dispatch(Action::Cancelled);
         })
     };
 
     let choose_format = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |f: Option<Format>| dispatcher.dispatch(Action::ChooseFormat(f)))
+        let (dispatcher, jobs, doc) = (state.dispatcher(), jobs.clone(), state.doc.clone());
+        Callback::from(move |f: Option<Format>| {
+            let file = jobs.borrow().shown.clone();
+            match (&doc, file) {
+                // A file read in the worker is read again there.
+                (Some(doc), Some(file)) if doc.bytes.is_none() => read_file(&dispatcher, &jobs, file, f, None),
+                _ => dispatcher.dispatch(Action::ChooseFormat(f)),
+            }
+        })
     };
     let select = {
         let dispatcher = state.dispatcher();
@@ -128,6 +149,14 @@ pub fn App() -> Html {
             }
         });
     }
+    // When a file starts being read, bring its progress panel into view if it is not.
+    use_effect_with(state.loading.is_some(), move |loading| {
+        if *loading {
+            if let Some(panel) = dom::element_by_id("load-progress") {
+                dom::scroll_to(&panel, ScrollLogicalPosition::Nearest);
+            }
+        }
+    });
     // After the user picks a message, bring its analysis into view.
     {
         let reveal = state.reveal_detail;
@@ -144,9 +173,7 @@ pub fn App() -> Html {
     });
     let format_bar = state.doc.clone().map(|doc| html! { <FormatBar {doc} on_choose={choose_format} /> });
     let status = match (&state.loading, &state.notice) {
-        (Some(name), _) => {
-            Some(html! { <p id="status" class="status" role="status">{ format!("Reading and analysing {name}…") }</p> })
-        }
+        (Some(loading), _) => Some(html! { <LoadProgress loading={Rc::clone(loading)} on_cancel={cancel} /> }),
         (None, Some(notice)) => {
             Some(html! { <p id="status" class="status notice-line" role="status">{ notice.to_string() }</p> })
         }
@@ -232,19 +259,47 @@ pub fn App() -> Html {
     }
 }
 
-/// Reads `file`'s bytes, then analyses them (after a paint, so "Reading…" shows).
-fn read_file(dispatcher: UseReducerDispatcher<State>, file: web_sys::File, note: Option<String>) {
+/// The worker job reading a file, and the file of the document shown.
+#[derive(Default)]
+struct Jobs {
+    running: Option<Job>,
+    shown: Option<web_sys::File>,
+}
+
+/// Reads `file` as `chosen` (`None`: detected) in a worker, replacing (cancelling) any file
+/// being read; a file over the size limit gets a message instead.
+fn read_file(
+    dispatcher: &UseReducerDispatcher<State>,
+    jobs: &Rc<RefCell<Jobs>>,
+    file: web_sys::File,
+    chosen: Option<Format>,
+    note: Option<String>,
+) {
     let name = file.name();
-    dispatcher.dispatch(Action::Loading { name: name.clone() });
-    wasm_bindgen_futures::spawn_local(async move {
-        match dom::read_file(&file).await {
-            Ok(bytes) => {
-                dom::next_tick().await;
-                dispatcher.dispatch(Action::Load { name, bytes, note });
+    let size = file.size() as usize;
+    jobs.borrow_mut().running = None;
+    if let Some(error) = too_big(size, file_limit(&dom::location_search())) {
+        dispatcher.dispatch(Action::LoadFailed { name, error });
+        return;
+    }
+    dispatcher.dispatch(Action::Loading { name: name.clone(), size });
+    let on_event: Rc<dyn Fn(Event)> = {
+        let (dispatcher, jobs, file, name) = (dispatcher.clone(), Rc::clone(jobs), file.clone(), name.clone());
+        let note = RefCell::new(note);
+        Rc::new(move |event| match event {
+            Event::Progress(p) => dispatcher.dispatch(Action::Progress(p)),
+            Event::Done(loaded) => {
+                jobs.borrow_mut().shown = Some(file.clone());
+                let note = note.borrow_mut().take();
+                dispatcher.dispatch(Action::Loaded { name: name.clone(), loaded: Box::new(loaded), note });
             }
-            Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
-        }
-    });
+            Event::Failed(error) => dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error }),
+        })
+    };
+    match loader::start(&file, chosen, on_event) {
+        Ok(job) => jobs.borrow_mut().running = Some(job),
+        Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
+    }
 }
 
 fn results_view(doc: Option<Rc<Document>>, jump: Callback<Metric>, select: Callback<usize>) -> Html {

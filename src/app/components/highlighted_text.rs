@@ -146,7 +146,7 @@ pub fn HighlightedText(props: &Props) -> Html {
         })
     };
 
-    // `dom::show_span(N)` (the checks table, "Show the first") comes here.
+    // `dom::show_span(N)` and `dom::show_byte` (the checks table, the chart) come here.
     {
         let go_to = go_to.clone();
         use_effect_with((), move |_| {
@@ -154,7 +154,13 @@ pub fn HighlightedText(props: &Props) -> Html {
                 t.set(t.get() + 1);
                 t.get()
             });
-            dom::register_span_view(token, Callback::from(move |i: usize| go_to.emit(Target::Span(i))));
+            let show = Callback::from(move |place: dom::Place| {
+                go_to.emit(match place {
+                    dom::Place::Span(i) => Target::Span(i),
+                    dom::Place::Byte(b) => Target::Byte(b),
+                })
+            });
+            dom::register_span_view(token, show);
             move || dom::unregister_span_view(token)
         });
     }

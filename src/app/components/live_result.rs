@@ -62,6 +62,16 @@ pub fn LiveResult(props: &Props) -> Html {
                         <p id="live-ending" class="measured" data-ending={v.ending_key}>{ &v.ending_text }</p>
                     </div>
                 </div>
+                if v.channels.len() > 1 {
+                    <p id="live-channels" class="channels">
+                        { for v.channels.iter().map(|(name, verdict)| html! {
+                            <span class="channel" data-channel={*name} data-verdict={verdict.map(|v| v.as_str())}>
+                                { *name }{ " " }
+                                <span class={classes!("badge", verdict.map_or("pending", level_key))}>{ verdict.map_or("too short", |v| v.as_str()) }</span>
+                            </span>
+                        }) }
+                    </p>
+                }
                 if v.worst.is_some() {
                     <ul class="reasons" aria-label="Reasons">{ for v.reasons().iter().map(|r| html! { <li>{ r }</li> }) }</ul>
                 }

@@ -1,10 +1,13 @@
-//! The verdict at a glance: a PASS / WARN / FAIL badge, the reasons in words, what was measured,
-//! then (as children) the table of heuristics.
+//! The verdict at a glance: a PASS / WARN / FAIL badge and what was measured, then where the
+//! text turns degenerate (the onset, and the windowed-ratio chart), then the reasons in words,
+//! then (as children) the table of checks.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::profile_chart::ProfileChart;
+use crate::app::dom;
 use crate::app::model::{level_key, measured_line, verdict_headline, verdict_icon, Analysis};
 
 #[derive(Properties, PartialEq)]
@@ -19,6 +22,21 @@ pub fn VerdictCard(props: &Props) -> Html {
     let report = &props.analysis.report;
     let verdict = report.verdict;
     let level = level_key(verdict);
+    let show = {
+        let analysis = Rc::clone(&props.analysis);
+        Callback::from(move |byte: usize| dom::show_byte(&analysis, byte))
+    };
+    let onset = props.analysis.onset_text().zip(report.onset).map(|(text, at)| {
+        let show = show.clone();
+        html! {
+            <p id="onset" class="onset" data-onset={at.to_string()}>
+                <span class="onset-mark" aria-hidden="true">{ "▼ " }</span>{ text }{ " " }
+                <button type="button" id="show-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| show.emit(at))}>
+                    { "↧ Show the onset" }
+                </button>
+            </p>
+        }
+    });
     html! {
         <section id="verdict-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} aria-labelledby="verdict-heading">
             <div class="verdict-head" role="status">
@@ -31,6 +49,8 @@ pub fn VerdictCard(props: &Props) -> Html {
                     <p class="measured">{ measured_line(report, props.analysis.millis) }</p>
                 </div>
             </div>
+            { for onset }
+            <ProfileChart analysis={Rc::clone(&props.analysis)} on_show={show} />
             <ul class="reasons" aria-label="Reasons">
                 { for report.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
             </ul>

@@ -1,0 +1,406 @@
+//! The hand-over of a file read and analysed in the Web Worker to the page: the message texts
+//! one after the other (written straight into a buffer the worker transfers, not copied), and
+//! JSON pieces small enough for the page to decode one at a time between frames, so that taking
+//! in a 50 MB result never stalls the page for long. Pure: the round trip is unit-tested natively.
+//!
+//! Pieces, in order: a head (formats, stream info, diagnostics), messages (text lengths, texts
+//! left out), the distinct reports (a request log repeats its history: identical texts share
+//! one report), the spans of very long reports in slices, and the index from each
+//! [`MessageReport`] to its report.
+//!
+//! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
+//! JSON numbers: serde_json reads them back to the same value or the next float (its exact
+//! `float_roundtrip` mode costs 8 KB of gzipped wasm), far below the 4 decimals shown.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::{Report, Span, Verdict};
+use crate::ingest::{Diagnostic, Format, Message, MessageReport, Transcript, TranscriptReport};
+use crate::stream::StreamInfo;
+
+/// A file read and analysed: what the worker computes and the page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    /// The file's size in bytes.
+    pub size: usize,
+    pub detected: Format,
+    /// The format asked for (`None`: the detected one).
+    pub chosen: Option<Format>,
+    pub transcript: Transcript,
+    pub report: TranscriptReport,
+}
+
+/// What goes over `postMessage` besides the texts: the JSON pieces in one buffer, and the byte
+/// range of each piece in it.
+#[derive(Debug, PartialEq)]
+pub struct Wire {
+    pub bytes: Vec<u8>,
+    pub pieces: Vec<Range<usize>>,
+}
+
+/// Messages per piece.
+const MESSAGES_PER_PIECE: usize = 4_000;
+/// A reports piece ends once its JSON reaches this size.
+const REPORT_PIECE_BYTES: usize = 512 * 1024;
+/// Spans per piece; a report with more has the rest in `Spans` pieces.
+const SPANS_PER_PIECE: usize = 8_000;
+/// Index entries per piece.
+const INDEX_PER_PIECE: usize = 16_000;
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Piece {
+    Head {
+        size: usize,
+        detected: Format,
+        chosen: Option<Format>,
+        format: Format,
+        stream: Option<StreamInfo>,
+        diagnostics: Vec<Diagnostic>,
+        verdict: Option<Verdict>,
+        messages: usize,
+        reports: usize,
+    },
+    /// Messages with empty texts; `lens[i]` bytes of the text region are message i's text.
+    Messages { lens: Vec<usize>, messages: Vec<Message> },
+    /// Distinct reports, in order; long span lists follow in `Spans` pieces.
+    Reports(Vec<Report>),
+    /// More spans of distinct report `report`.
+    Spans { report: usize, spans: Vec<Span> },
+    /// `(messages, combined, distinct report)` per [`MessageReport`], in order.
+    Index(Vec<(Vec<usize>, bool, usize)>),
+}
+
+fn json(piece: &Piece) -> Vec<u8> {
+    serde_json::to_vec(piece).unwrap_or_default()
+}
+
+/// The bytes of all message texts: the size of the texts buffer.
+pub fn texts_len(loaded: &Loaded) -> usize {
+    loaded.transcript.messages.iter().map(|m| m.text.len()).sum()
+}
+
+/// Lays out `loaded` for the page: every message text, in order, goes to `texts` (and is
+/// freed), the rest into the pieces.
+pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
+    let Loaded { size, detected, chosen, mut transcript, report } = loaded;
+    // Identical single texts got identical reports: keep one of each.
+    let mut distinct: Vec<Report> = Vec::new();
+    let mut index = Vec::with_capacity(report.reports.len());
+    let mut by_text: HashMap<&str, usize> = HashMap::new();
+    for r in report.reports {
+        let text = match (r.combined, r.messages.as_slice()) {
+            (false, [k]) => transcript.messages.get(*k).map(|m| m.text.as_str()),
+            _ => None,
+        };
+        let at = match text.and_then(|t| by_text.get(t)) {
+            Some(&at) => at,
+            None => {
+                if let Some(t) = text {
+                    by_text.insert(t, distinct.len());
+                }
+                distinct.push(r.report);
+                distinct.len() - 1
+            }
+        };
+        index.push((r.messages, r.combined, at));
+    }
+    drop(by_text);
+
+    let mut bytes = Vec::new();
+    let mut pieces = Vec::new();
+    let mut push = |bytes: &mut Vec<u8>, piece: &Piece| {
+        let start = bytes.len();
+        bytes.extend_from_slice(&json(piece));
+        pieces.push(start..bytes.len());
+    };
+    let mut messages = std::mem::take(&mut transcript.messages);
+    let head = Piece::Head {
+        size,
+        detected,
+        chosen,
+        format: transcript.format,
+        stream: transcript.stream.take(),
+        diagnostics: std::mem::take(&mut transcript.diagnostics),
+        verdict: report.verdict,
+        messages: messages.len(),
+        reports: index.len(),
+    };
+    // Texts one after the other; their lengths travel with the messages.
+    let mut lens = Vec::with_capacity(messages.len());
+    for m in &mut messages {
+        lens.push(m.text.len());
+        texts(&std::mem::take(&mut m.text));
+    }
+    push(&mut bytes, &head);
+    let mut lens = lens.into_iter();
+    while !messages.is_empty() {
+        let rest = messages.split_off(messages.len().min(MESSAGES_PER_PIECE));
+        let chunk = std::mem::replace(&mut messages, rest);
+        let lens: Vec<usize> = lens.by_ref().take(chunk.len()).collect();
+        push(&mut bytes, &Piece::Messages { lens, messages: chunk });
+    }
+    let mut batch: Vec<Report> = Vec::new();
+    let mut batch_bytes = 0;
+    let mut later_spans: Vec<(usize, Vec<Span>)> = Vec::new();
+    for (i, mut r) in distinct.into_iter().enumerate() {
+        if r.spans.len() > SPANS_PER_PIECE {
+            let rest = r.spans.split_off(SPANS_PER_PIECE);
+            later_spans.push((i, rest));
+        }
+        batch_bytes += serde_json::to_vec(&r).map_or(0, |v| v.len());
+        batch.push(r);
+        if batch_bytes >= REPORT_PIECE_BYTES {
+            push(&mut bytes, &Piece::Reports(std::mem::take(&mut batch)));
+            batch_bytes = 0;
+            for (report, spans) in later_spans.drain(..) {
+                for chunk in spans.chunks(SPANS_PER_PIECE) {
+                    push(&mut bytes, &Piece::Spans { report, spans: chunk.to_vec() });
+                }
+            }
+        }
+    }
+    if !batch.is_empty() {
+        push(&mut bytes, &Piece::Reports(batch));
+    }
+    for (report, spans) in later_spans {
+        for chunk in spans.chunks(SPANS_PER_PIECE) {
+            push(&mut bytes, &Piece::Spans { report, spans: chunk.to_vec() });
+        }
+    }
+    for chunk in index.chunks(INDEX_PER_PIECE) {
+        push(&mut bytes, &Piece::Index(chunk.to_vec()));
+    }
+    Wire { bytes, pieces }
+}
+
+/// Puts a [`Wire`] back together one piece at a time.
+#[derive(Default)]
+pub struct Decoder {
+    pieces: Vec<Range<usize>>,
+    next: usize,
+    /// Where the next message's text starts in the buffer.
+    text_at: usize,
+    size: usize,
+    formats: Option<(Format, Option<Format>)>,
+    transcript: Option<Transcript>,
+    verdict: Option<Verdict>,
+    messages: usize,
+    report_count: usize,
+    distinct: Vec<Report>,
+    reports: Vec<MessageReport>,
+}
+
+const CORRUPT: &str = "the worker's result did not read back";
+
+impl Decoder {
+    pub fn new(pieces: Vec<Range<usize>>) -> Decoder {
+        Decoder { pieces, ..Decoder::default() }
+    }
+
+    /// Pieces decoded so far, of how many.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.pieces.len())
+    }
+
+    pub fn done(&self) -> bool {
+        self.next >= self.pieces.len()
+    }
+
+    /// Decodes the next piece; `read(range)` returns those bytes of the pieces buffer,
+    /// `text(range)` those of the texts.
+    pub fn step(
+        &mut self,
+        read: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
+        text: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
+    ) -> Result<(), String> {
+        let Some(range) = self.pieces.get(self.next).cloned() else { return Ok(()) };
+        self.next += 1;
+        let piece: Piece = serde_json::from_slice(&read(range)).map_err(|e| format!("{CORRUPT} ({e})"))?;
+        match piece {
+            Piece::Head { size, detected, chosen, format, stream, diagnostics, verdict, messages, reports } => {
+                self.size = size;
+                self.report_count = reports;
+                self.formats = Some((detected, chosen));
+                self.verdict = verdict;
+                self.messages = messages;
+                let mut t = Transcript::new(format);
+                t.stream = stream;
+                t.diagnostics = diagnostics;
+                t.messages.reserve_exact(messages);
+                self.transcript = Some(t);
+            }
+            Piece::Messages { lens, messages } => {
+                let t = self.transcript.as_mut().ok_or(CORRUPT)?;
+                if lens.len() != messages.len() {
+                    return Err(CORRUPT.into());
+                }
+                for (mut m, len) in messages.into_iter().zip(lens) {
+                    let end = self.text_at.checked_add(len).ok_or(CORRUPT)?;
+                    let text = text(self.text_at..end);
+                    if text.len() != len {
+                        return Err(CORRUPT.into());
+                    }
+                    m.text = String::from_utf8(text).map_err(|_| CORRUPT)?;
+                    self.text_at = end;
+                    t.messages.push(m);
+                }
+            }
+            Piece::Reports(reports) => self.distinct.extend(reports),
+            Piece::Spans { report, spans } => self.distinct.get_mut(report).ok_or(CORRUPT)?.spans.extend(spans),
+            Piece::Index(entries) => {
+                for (messages, combined, at) in entries {
+                    let report = self.distinct.get(at).ok_or(CORRUPT)?.clone();
+                    self.reports.push(MessageReport { messages, combined, report });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The result, once every piece is decoded.
+    pub fn finish(self) -> Result<Loaded, String> {
+        let (Some((detected, chosen)), Some(transcript)) = (self.formats, self.transcript) else {
+            return Err(CORRUPT.into());
+        };
+        let complete = self.next == self.pieces.len()
+            && transcript.messages.len() == self.messages
+            && self.reports.len() == self.report_count;
+        if !complete {
+            return Err(CORRUPT.into());
+        }
+        let report = TranscriptReport { reports: self.reports, verdict: self.verdict };
+        Ok(Loaded { size: self.size, detected, chosen, transcript, report })
+    }
+}
+
+/// Encodes `loaded` with its texts into one `Vec`, as the tests use it.
+#[cfg(test)]
+pub fn encode_all(loaded: Loaded) -> (Wire, Vec<u8>) {
+    let mut texts = Vec::with_capacity(texts_len(&loaded));
+    let wire = encode(loaded, &mut |t| texts.extend_from_slice(t.as_bytes()));
+    (wire, texts)
+}
+
+/// Decodes a whole [`Wire`] at once.
+#[cfg(test)]
+pub fn decode(wire: &Wire, texts: &[u8]) -> Result<Loaded, String> {
+    let mut d = Decoder::new(wire.pieces.clone());
+    let get = |bytes: &[u8], r: Range<usize>| bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default();
+    while !d.done() {
+        d.step(&mut |r| get(&wire.bytes, r), &mut |r| get(texts, r))?;
+    }
+    d.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{self, analyze_transcript};
+
+    fn loaded(bytes: &[u8], chosen: Option<Format>) -> Loaded {
+        let detected = ingest::detect(bytes);
+        let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
+        let report = analyze_transcript(&transcript);
+        Loaded { size: bytes.len(), detected, chosen, transcript, report }
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = format!("{}/tests/data/formats/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// Equal as JSON values, floats within a relative 1e-15 (see the module doc).
+    fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs())
+            }
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y)),
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+
+    fn assert_same(got: &Result<Loaded, String>, want: &Loaded, name: &str) {
+        let got = got.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((got.size, got.detected, got.chosen), (want.size, want.detected, want.chosen), "{name}");
+        assert_eq!(got.transcript, want.transcript, "{name}");
+        let json = |r: &TranscriptReport| serde_json::to_value(r).unwrap_or_default();
+        assert!(close(&json(&got.report), &json(&want.report)), "{name}: the reports differ");
+    }
+
+    #[test]
+    fn every_fixture_comes_back_as_it_went() {
+        let dir = format!("{}/tests/data/formats", env!("CARGO_MANIFEST_DIR"));
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .expect("the fixtures")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| !n.ends_with(".json") || !n.contains("expected"))
+            .collect();
+        names.sort();
+        assert!(names.len() > 5);
+        for name in names {
+            let l = loaded(&fixture(&name), None);
+            let (wire, texts) = encode_all(l.clone());
+            assert_same(&decode(&wire, &texts), &l, &name);
+        }
+        let l = loaded(&fixture("vllm.sse"), Some(Format::Text));
+        let (wire, texts) = encode_all(l.clone());
+        assert_same(&decode(&wire, &texts), &l, "");
+    }
+
+    #[test]
+    fn a_big_log_travels_in_many_small_pieces_with_shared_reports() {
+        // Many records repeating a history, some looping: texts shared, reports deduplicated.
+        let mut log = String::new();
+        for i in 0..9_000 {
+            let reply =
+                if i % 10 == 0 { "Let me check again.\n".repeat(30) } else { format!("Answer number {i}, fine.") };
+            log += &serde_json::json!({"request": {"messages": [
+                {"role": "system", "content": "You are a careful assistant who answers briefly."},
+                {"role": "user", "content": format!("Question {i}?")}]},
+                "response": {"choices": [{"message": {"role": "assistant", "content": reply}}]}})
+            .to_string();
+            log.push('\n');
+        }
+        let l = loaded(log.as_bytes(), None);
+        assert_eq!(l.transcript.format, Format::Jsonl);
+        let (wire, texts) = encode_all(l.clone());
+        assert!(wire.pieces.len() > 8, "{} pieces", wire.pieces.len());
+        let biggest = wire.pieces.iter().map(|r| r.len()).max().unwrap_or(0);
+        assert!(biggest < 2_000_000, "the largest piece has {biggest} bytes");
+        assert_same(&decode(&wire, &texts), &l, "");
+    }
+
+    #[test]
+    fn a_text_with_many_spans_has_them_in_slices() {
+        let text = "The same line again.\n".repeat(20_000);
+        let l = loaded(text.as_bytes(), None);
+        // One span per repeated line (and whatever the other scorers add): slices of spans.
+        assert!(l.report.reports[0].report.spans.len() >= 20_000);
+        let (wire, texts) = encode_all(l.clone());
+        assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
+        assert_same(&decode(&wire, &texts), &l, "");
+    }
+
+    #[test]
+    fn a_damaged_wire_is_an_error_not_a_panic() {
+        let (mut wire, texts) = encode_all(loaded(&fixture("requests.jsonl"), None));
+        let mut cut = Wire { bytes: wire.bytes.clone(), pieces: wire.pieces[..wire.pieces.len() - 1].to_vec() };
+        assert!(decode(&cut, &texts).is_err(), "a missing piece");
+        cut.pieces = std::iter::once(0..3).collect();
+        assert!(decode(&cut, &texts).is_err(), "not JSON");
+        assert!(decode(&wire, &texts[..texts.len() - 1]).is_err(), "texts cut short");
+        let last = wire.pieces.len() - 1;
+        wire.pieces[last] = wire.pieces[last].start..wire.bytes.len() + 10;
+        assert!(decode(&wire, &texts).is_err(), "out of range");
+    }
+}
