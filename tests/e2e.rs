@@ -740,7 +740,8 @@ async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
     assert_eq!(page.count("#profile-chart .chart-onset").await, 1);
 
     // The loop span is out of view; the onset button brings it into view.
-    let in_view = "const r = document.querySelector('.span[data-kind=\"loop\"]').getBoundingClientRect(); \
+    let in_view = "const e = document.querySelector('.span[data-kind=\"loop\"]'); if (!e) return false; \
+                   const r = e.getBoundingClientRect(); \
                    const box = document.getElementById('analysed-text').getBoundingClientRect(); \
                    return r.height > 0 && r.top < Math.min(innerHeight, box.bottom) && r.bottom > Math.max(0, box.top);";
     page.settle_scrolling().await;

@@ -274,12 +274,13 @@ pub fn HighlightedText(props: &Props) -> Html {
     }
     markers.sort_unstable();
     let marker_bytes: Vec<usize> = markers.iter().map(|m| m.0).collect();
+    let flashed = flash.map(|(i, _)| i);
     let rows = (win.first..win.end).map(|r| {
         let (s, e) = layout.row_range(r);
         let ps = pieces(&a.text, &a.segments, spans, s, e, &marker_bytes);
         html! {
-            <div class="vrow" data-start={s.to_string()}>
-                { for ps.iter().map(|p| piece(&a.text, p, spans, &markers)) }
+            <div key={r} class="vrow" data-start={s.to_string()}>
+                { for ps.iter().map(|p| piece(&a.text, p, spans, &markers, flashed)) }
             </div>
         }
     });
@@ -304,7 +305,7 @@ pub fn HighlightedText(props: &Props) -> Html {
     let onset_button = onset.map(|o| {
         let go_to = go_to.clone();
         html! {
-            <button type="button" id="show-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Target::Byte(o)))}
+            <button type="button" id="text-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Target::Byte(o)))}
                 title={format!("The text turns degenerate at byte {}", thousands(o))}>{ "⚑ Onset" }</button>
         }
     });
@@ -392,7 +393,8 @@ pub fn HighlightedText(props: &Props) -> Html {
 }
 
 /// One piece of a row inside its `<mark>`s, after its marker (onset, copy source) if any.
-fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)]) -> Html {
+/// The pieces of span `flashed` keep class `flash` (rows re-rendered while scrolling keep it).
+fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)], flashed: Option<usize>) -> Html {
     let mut node = Html::from(text.get(p.start..p.end).unwrap_or_default().to_string());
     // The band of the innermost loop shows on the innermost mark, above any other background.
     let band = p.layers.iter().rev().find_map(|l| l.band);
@@ -404,6 +406,7 @@ fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)
             layer.first.then_some("span"),
             format!("k-{}", kind_key(span.kind)),
             format!("l-{}", level_key(span.level)),
+            (flashed == Some(layer.span)).then_some("flash"),
             layer.band.map(|b| if b.odd() { "band-odd" } else { "band-even" }),
             (innermost && layer.band.is_none())
                 .then(|| band.map(|b| if b.odd() { "bar-odd" } else { "bar-even" }))
