@@ -17,6 +17,8 @@ pub mod load_view;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod model;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod text_window;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
