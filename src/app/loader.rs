@@ -69,7 +69,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
             match get(&data, "kind").as_string().as_deref() {
                 Some("progress") => {
                     let json = get(&data, "progress").as_string().unwrap_or_default();
-                    if let Ok(p) = serde_json::from_str::<Progress>(&json) {
+                    if let Ok(p) = serde_json::from_slice::<Progress>(json.as_bytes()) {
                         on_event(Event::Progress(p));
                     }
                 }
@@ -139,8 +139,8 @@ async fn take_in(
     on_event: &Rc<dyn Fn(Event)>,
     cancelled: &Cell<bool>,
 ) -> Result<Loaded, String> {
-    let ranges: Vec<Range<usize>> =
-        serde_json::from_str(pieces).map_err(|e| format!("the worker's result did not read back ({e})"))?;
+    let ranges: Vec<Range<usize>> = serde_json::from_slice(pieces.as_bytes())
+        .map_err(|e| format!("the worker's result did not read back ({e})"))?;
     let read = |from: &Uint8Array, r: Range<usize>| {
         if r.start <= r.end && r.end <= from.length() as usize {
             from.subarray(r.start as u32, r.end as u32).to_vec()

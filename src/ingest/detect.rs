@@ -186,7 +186,8 @@ fn json_flavor(body: &[u8]) -> Format {
                 Format::Text
             }
         }
-        Ok(v) => serde_json::from_value::<Probe>(v).ok().and_then(|p| p.document_format()).unwrap_or(Format::Text),
+        // Parsed again from the bytes: one Probe parser for every use (a smaller wasm).
+        Ok(_) => probe(body).and_then(|p| p.document_format()).unwrap_or(Format::Text),
         // Cut short: a reply that lost its end. Other errors: text that starts with a brace,
         // unless the lines after the first are JSON records.
         Err(e) if e.is_eof() => Format::OpenaiJson,
@@ -221,7 +222,7 @@ fn sse_flavor(body: &[u8]) -> Format {
             }
         };
         let data = split_joined(&m.data).and_then(|lines| lines.first().copied()).unwrap_or(&m.data);
-        let Ok(typed) = serde_json::from_str::<Typed>(data) else {
+        let Ok(typed) = serde_json::from_slice::<Typed>(data.as_bytes()) else {
             chat |= data.trim() == "[DONE]";
             continue;
         };

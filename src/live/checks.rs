@@ -157,7 +157,7 @@ fn quote_list(ids: &[String]) -> String {
 
 /// B, C and D from one non-streamed completion for `model`.
 pub fn check_completion(status: u16, body: &str, model: &str) -> [CheckResult; 3] {
-    let v: Value = match (status, serde_json::from_str(body)) {
+    let v: Value = match (status, serde_json::from_slice(body.as_bytes())) {
         (200, Ok(v)) => v,
         (200, Err(e)) => {
             let why = format!("The completion is not JSON ({e}).");
@@ -249,7 +249,7 @@ pub fn check_tools(status: u16, body: &str) -> CheckResult {
     if status != 200 {
         return result('E', Outcome::Fail, format!("The tool request answered HTTP {status}."));
     }
-    let Ok(v) = serde_json::from_str::<Value>(body) else {
+    let Ok(v) = serde_json::from_slice::<Value>(body.as_bytes()) else {
         return result('E', Outcome::Fail, "The tool reply is not JSON.");
     };
     let calls = v.pointer("/choices/0/message/tool_calls").and_then(Value::as_array);
@@ -258,7 +258,7 @@ pub fn check_tools(status: u16, body: &str) -> CheckResult {
     };
     let name = call.pointer("/function/name").and_then(Value::as_str).unwrap_or_default();
     let args = call.pointer("/function/arguments").and_then(Value::as_str).unwrap_or_default();
-    let parsed: Value = match serde_json::from_str(args) {
+    let parsed: Value = match serde_json::from_slice(args.as_bytes()) {
         Ok(p) => p,
         Err(e) => return result('E', Outcome::Fail, format!("Arguments {args:?} are not JSON ({e}).")),
     };

@@ -36,7 +36,7 @@ pub fn explain_fetch_failure(url: &str, page_origin: &str, detail: &str) -> Stri
 
 /// "HTTP 401 Unauthorized: Invalid API key — the server rejected the key" and the like.
 pub fn http_error_text(status: u16, body: &str) -> String {
-    let said = serde_json::from_str::<serde_json::Value>(body)
+    let said = serde_json::from_slice::<serde_json::Value>(body.as_bytes())
         .map(|v| error_text(&v))
         .unwrap_or_else(|_| body.trim().chars().take(300).collect());
     let hint = match status {

@@ -89,7 +89,7 @@ pub fn build_request(form: &RequestForm) -> Result<ChatRequest, String> {
         "stream_options": {"include_usage": true},
     });
     if !form.extra_json.trim().is_empty() {
-        let extra: Value = serde_json::from_str(&form.extra_json)
+        let extra: Value = serde_json::from_slice(form.extra_json.as_bytes())
             .map_err(|e| format!("The advanced JSON is not valid JSON ({e}); nothing was sent."))?;
         let Value::Object(extra) = extra else {
             return Err("The advanced JSON must be an object, like {\"top_p\": 0.9}; nothing was sent.".to_string());
@@ -116,7 +116,8 @@ fn merge(into: &mut Map<String, Value>, extra: Map<String, Value>) {
 /// The model ids in a `/models` response (`{"data":[{"id":…}]}`; Ollama's `{"models":[{"name"}]}`
 /// too), or what is wrong with it.
 pub fn parse_models(body: &str) -> Result<Vec<String>, String> {
-    let v: Value = serde_json::from_str(body).map_err(|e| format!("The /models response is not JSON ({e})."))?;
+    let v: Value =
+        serde_json::from_slice(body.as_bytes()).map_err(|e| format!("The /models response is not JSON ({e})."))?;
     let list = v
         .get("data")
         .or_else(|| v.get("models"))

@@ -176,7 +176,7 @@ impl AnthropicAssembler {
 
 impl Assembler for AnthropicAssembler {
     fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
-        let ev = match serde_json::from_str::<Event>(data) {
+        let ev = match serde_json::from_slice::<Event>(data.as_bytes()) {
             Ok(ev) => ev,
             Err(e) => {
                 self.info.chunks += 1;

@@ -46,7 +46,7 @@ impl ChatAssembler {
             self.info.saw_done = true;
             return Ok(());
         }
-        let chunk: Completion = match serde_json::from_str(data) {
+        let chunk: Completion = match serde_json::from_slice(data.as_bytes()) {
             Ok(c) => c,
             Err(e) => {
                 self.info.chunks += 1;

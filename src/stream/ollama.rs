@@ -53,7 +53,8 @@ impl Assembler for OllamaAssembler {
     /// Reads one NDJSON line (`event` is ignored).
     fn push_event(&mut self, _event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
         self.info.chunks += 1;
-        let line = serde_json::from_str::<Line>(data).map_err(|e| json_problem("not an Ollama stream line", &e))?;
+        let line = serde_json::from_slice::<Line>(data.as_bytes())
+            .map_err(|e| json_problem("not an Ollama stream line", &e))?;
         if let Some(e) = &line.error {
             self.info.errors.push(error_text(e));
         }

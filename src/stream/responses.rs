@@ -167,7 +167,8 @@ impl ResponsesAssembler {
 impl Assembler for ResponsesAssembler {
     fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
         self.info.chunks += 1;
-        let ev = serde_json::from_str::<Event>(data).map_err(|e| json_problem("event is not a Responses event", &e))?;
+        let ev = serde_json::from_slice::<Event>(data.as_bytes())
+            .map_err(|e| json_problem("event is not a Responses event", &e))?;
         self.event(ev, event, source);
         Ok(())
     }
