@@ -838,6 +838,26 @@ async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
     assert!(bar.contains("file log-20mb.jsonl · 2"), "{bar}");
     assert!(page.count("#message-table tbody tr").await > 0);
     screenshot(&page, "big-log-result.png").await;
+
+    // The worst message is shown in full; its last flagged span is reached from the minimap.
+    let n: usize =
+        page.js("return +document.getElementById('span-count').dataset.count;").await.as_u64().unwrap_or(0) as usize;
+    assert!(n > 1, "the looping reply has spans: {n}");
+    page.js("const marks = document.querySelectorAll('#minimap .map-mark'); marks[marks.length - 1].id = 'last-mark'; return null;")
+        .await;
+    page.click("#last-mark").await;
+    // The last mark's slot may hold several spans: Next walks on to the very last one.
+    let last = format!("return document.getElementById('span-position').textContent === 'span {n} of {n}';");
+    page.wait_for_js("return document.getElementById('span-position').textContent.startsWith('span ');", "a span")
+        .await;
+    for _ in 0..n {
+        if page.js(&last).await == json!(true) {
+            break;
+        }
+        page.click("#next-span").await;
+    }
+    page.wait_for_js(&last, "the last span").await;
+    page.wait_for_js(&visible_in_text(&format!("#span-{}", n - 1)), "the last span in view").await;
     page.close().await;
 }
 

@@ -79,6 +79,11 @@ pub fn copy_coverage(text: &str) -> CopyCoverage {
 /// Copy coverage of `text` cut into `toks`.
 pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
     let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    copy_coverage_of_ids(text, toks, &ids)
+}
+
+/// Copy coverage of `text` cut into `toks`, whose ids are `ids` (shared with other scorers).
+pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u64]) -> CopyCoverage {
     let mut first: HashMap<u64, u32, IdBuild> = HashMap::with_capacity_and_hasher(ids.len(), IdBuild::default());
     let mut cover = SpanBuilder::default();
     for (i, w) in ids.windows(SHINGLE).enumerate() {

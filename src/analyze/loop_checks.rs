@@ -19,7 +19,7 @@
 //! - **degenerate end** (value: share of the text from the profile's onset to the end): judged
 //!   from 8 KiB (two windows); WARN from 10 %, FAIL from 25 %.
 
-use super::copy_coverage::{copy_coverage_of, CopyCoverage, CopySpan};
+use super::copy_coverage::{copy_coverage_of_ids, CopyCoverage, CopySpan};
 use super::judge::{percent_of, quote, thousands};
 use super::ngram_stats::{ngram_stats_of, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
@@ -65,9 +65,9 @@ pub fn find(text: &str) -> LoopFindings {
     let toks = tokens(text);
     let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
     let ngrams = ngram_stats_of(&ids);
-    let copies = copy_coverage_of(text, &toks);
-    let (tandem, loop_level) = decisive_tandem(text, &toks);
-    drop(toks);
+    let copies = copy_coverage_of_ids(text, &toks, &ids);
+    let (tandem, loop_level) = decisive_tandem(text, &toks, &ids);
+    drop((toks, ids));
     let prof = profile(text);
 
     let (copy_check, copy_spans, decisive_copy, copy_why) = judge_copies(text, &copies);
@@ -190,8 +190,8 @@ pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
 
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
-fn decisive_tandem(text: &str, toks: &[Token]) -> (Option<Tandem>, Verdict) {
-    let t = tandems_of(text, toks);
+fn decisive_tandem(text: &str, toks: &[Token], ids: &[u64]) -> (Option<Tandem>, Verdict) {
+    let t = tandems_of(text, toks, ids);
     let n = text.len();
     let mut best: Option<(Verdict, Tandem)> = None;
     for cand in [&t.line, &t.word, &t.char].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten() {

@@ -181,16 +181,22 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
     });
 }
 
-/// Runs over a sequence of byte ranges (tokens or lines) with their ids.
-fn item_tandems(items: &[Range<usize>], ids: &[u64], level: Level, max: usize, mut visit: impl FnMut(Tandem)) {
+/// Runs over a sequence of items (tokens or lines: `range(k)` is item k's bytes) with their ids.
+fn item_tandems(
+    range: impl Fn(usize) -> Range<usize>,
+    ids: &[u64],
+    level: Level,
+    max: usize,
+    mut visit: impl FnMut(Tandem),
+) {
     runs(ids, max, |p, i, j| {
         visit(Tandem {
             level,
-            unit: items[i].start..items[i + p].start,
+            unit: range(i).start..range(i + p).start,
             period: p,
             count: (j - i) / p,
-            start: items[i].start,
-            end: items[j - 1].end,
+            start: range(i).start,
+            end: range(j - 1).end,
         })
     });
 }
@@ -221,30 +227,30 @@ pub fn line_key(text: &str, line: Range<usize>) -> Range<usize> {
     line.start + marker + rest..line.end
 }
 
-/// Word-level runs over `text`'s tokens (compared by their ids).
-pub fn word_tandems(toks: &[Token], visit: impl FnMut(Tandem)) {
-    let items: Vec<Range<usize>> = toks.iter().map(|t| t.range.clone()).collect();
-    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
-    item_tandems(&items, &ids, Level::Word, MAX_WORD_PERIOD, visit)
+/// Word-level runs over `text`'s tokens, compared by their `ids`.
+pub fn word_tandems(toks: &[Token], ids: &[u64], visit: impl FnMut(Tandem)) {
+    item_tandems(|k| toks[k].range.clone(), ids, Level::Word, MAX_WORD_PERIOD, visit)
 }
 
 /// Line-level runs, list markers ignored.
 pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
     let items = line_items(text);
     let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[line_key(text, r.clone())])).collect();
-    item_tandems(&items, &ids, Level::Line, MAX_LINE_PERIOD, visit)
+    item_tandems(|k| items[k].clone(), &ids, Level::Line, MAX_LINE_PERIOD, visit)
 }
 
 /// The longest and the most covering run at each level.
 pub fn tandems(text: &str) -> Tandems {
-    tandems_of(text, &tokens(text))
+    let toks = tokens(text);
+    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    tandems_of(text, &toks, &ids)
 }
 
-/// [`tandems`] of `text` already cut into `toks`.
-pub fn tandems_of(text: &str, toks: &[Token]) -> Tandems {
+/// [`tandems`] of `text` already cut into `toks`, whose ids are `ids`.
+pub fn tandems_of(text: &str, toks: &[Token], ids: &[u64]) -> Tandems {
     let mut t = Tandems::default();
     char_tandems(text, |r| t.char.offer(r));
-    word_tandems(toks, |r| t.word.offer(r));
+    word_tandems(toks, ids, |r| t.word.offer(r));
     line_tandems(text, |r| t.line.offer(r));
     t
 }
