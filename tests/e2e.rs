@@ -888,7 +888,7 @@ async fn cancelling_a_big_file_keeps_the_document_shown_before() {
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_file_over_the_limit_gets_a_message_naming_the_limit() {
-    // The real limit is 250 MB; `?file-limit=` lowers it so a small fixture shows the message.
+    // The real limit is 100 MB; `?file-limit=` lowers it so a small fixture shows the message.
     let page = Page::open().await;
     page.goto_query("?file-limit=1000").await;
     page.click("[data-sample=\"prose\"]").await;
