@@ -54,6 +54,9 @@ enum Target {
 
 thread_local! {
     static TOKENS: Cell<u64> = const { Cell::new(0) };
+    /// The last measurement, so a view mounted for a new text lays it out once, at the right
+    /// width, instead of at a guess and again (a 50 MB text takes a noticeable moment).
+    static LAST_MEASURE: Cell<Option<Measure>> = const { Cell::new(None) };
 }
 
 #[component]
@@ -63,7 +66,9 @@ pub fn HighlightedText(props: &Props) -> Html {
     let scroller = use_node_ref();
     let probe = use_node_ref();
     let map = use_node_ref();
-    let measure = use_state_eq(|| Measure { cols: 100, row_h: 22.0, max_h: 600.0 });
+    // `None` until the view has measured itself: the text is laid out only then.
+    let measured = use_state_eq(|| LAST_MEASURE.with(Cell::get));
+    let measure = measured.unwrap_or(Measure { cols: 100, row_h: 22.0, max_h: 600.0 });
     let scroll_top = use_state_eq(|| 0.0f64);
     let current = use_state_eq(|| None::<usize>);
     let go = use_state_eq(|| None::<(Target, u64)>);
@@ -73,11 +78,15 @@ pub fn HighlightedText(props: &Props) -> Html {
 
     let layout = {
         let text = Rc::clone(&a.text);
-        use_memo((a.seq, measure.cols), move |&(_, cols)| Layout::new(&text, cols))
+        let cols = measured.map(|m| m.cols);
+        use_memo((a.seq, cols), move |&(_, cols)| match cols {
+            Some(cols) => Layout::new(&text, cols),
+            None => Layout::new("", 100),
+        })
     };
     let marks = {
         let (layout, report) = (Rc::clone(&layout), Rc::clone(&a.report));
-        use_memo((a.seq, measure.cols), move |_| minimap(&layout, &report.spans, MAP_BUCKETS))
+        use_memo((a.seq, measured.map(|m| m.cols)), move |_| minimap(&layout, &report.spans, MAP_BUCKETS))
     };
     // The box is as tall as the text, up to `max_h`; the rows scroll inside it (its 1 px
     // borders come on top).
@@ -86,7 +95,7 @@ pub fn HighlightedText(props: &Props) -> Html {
 
     // Measures the character and row size and the box, now and on every resize.
     {
-        let (scroller, probe, measure) = (scroller.clone(), probe.clone(), measure.clone());
+        let (scroller, probe, measured) = (scroller.clone(), probe.clone(), measured.clone());
         use_effect_with((), move |_| {
             let measure_now = Rc::new(move || {
                 let (Some(el), Some(p)) = (scroller.cast::<Element>(), probe.cast::<Element>()) else { return };
@@ -100,7 +109,9 @@ pub fn HighlightedText(props: &Props) -> Html {
                 let cols = ((usable / char_w).floor() as usize).clamp(8, 2000);
                 let inner =
                     web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
-                measure.set(Measure { cols, row_h, max_h: (inner * 0.7).clamp(160.0, 640.0) });
+                let m = Measure { cols, row_h, max_h: (inner * 0.7).clamp(160.0, 640.0) };
+                LAST_MEASURE.with(|last| last.set(Some(m)));
+                measured.set(Some(m));
             });
             measure_now();
             let on_resize = {
