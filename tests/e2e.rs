@@ -748,6 +748,11 @@ async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
     assert_eq!(page.js(in_view).await, json!(false), "the loop starts out of view");
     page.click("#show-onset").await;
     page.wait_for_js(in_view, "the loop scrolled into view by the onset button").await;
+    page.client.set_window_size(1280, 2400).await.expect("resize");
+    for theme in ["light", "dark"] {
+        page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
+        screenshot(&page, &format!("late-loop-chart-{theme}.png")).await;
+    }
 
     // A click on the chart's right end shows the loop too (after scrolling back up).
     page.js("document.getElementById('analysed-text').scrollTop = 0; window.scrollTo(0, 0); return null;").await;
