@@ -112,7 +112,7 @@ impl Document {
             let text = report_text(&self.transcript, r);
             // The core analysed exactly this text; if that ever stops holding, analyse it here
             // rather than highlight the wrong bytes.
-            let report = if text.len() == r.report.bytes { r.report.clone() } else { analyze(&text) };
+            let report = if text.len() == r.report.bytes { Rc::clone(&r.report) } else { Rc::new(analyze(&text)) };
             Rc::new(Analysis::with_report(detail_seq, self.source.clone(), text, report))
         });
         Document {
@@ -347,7 +347,7 @@ mod tests {
         assert_eq!(a.seq, 7);
         assert_eq!(a.text.len(), combined.bytes);
         assert!(a.text.contains("invoices.\n\n\nThe three invoices total"), "joined by a blank line");
-        assert_eq!(*a.report, d.report.reports[combined.report].report, "the core's report, not a new one");
+        assert_eq!(*a.report, *d.report.reports[combined.report].report, "the core's report, not a new one");
         assert_ne!(s, d, "another selection is another view");
         assert_eq!(s.select(8, 99).detail, None, "an unknown row selects nothing");
     }

@@ -47,9 +47,10 @@ impl Analysis {
     }
 
     /// Lays out the spans of `report`, the core's report of exactly `text`.
-    pub fn with_report(seq: u64, source: Source, text: String, report: Report) -> Self {
+    pub fn with_report(seq: u64, source: Source, text: String, report: impl Into<Rc<Report>>) -> Self {
+        let report = report.into();
         let segments = segments(&text, &report.spans).into();
-        Analysis { seq, source, text: text.into(), report: Rc::new(report), segments, millis: None }
+        Analysis { seq, source, text: text.into(), report, segments, millis: None }
     }
 
     /// What the page shows instead of a verdict, or `None` when a verdict is meaningful.

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -88,7 +89,7 @@ pub fn texts_len(loaded: &Loaded) -> usize {
 pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
     let Loaded { size, detected, chosen, mut transcript, report } = loaded;
     // Identical single texts got identical reports: keep one of each.
-    let mut distinct: Vec<Report> = Vec::new();
+    let mut distinct: Vec<Rc<Report>> = Vec::new();
     let mut index = Vec::with_capacity(report.reports.len());
     let mut by_text: HashMap<&str, usize> = HashMap::new();
     for r in report.reports {
@@ -146,7 +147,8 @@ pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
     let mut batch: Vec<Report> = Vec::new();
     let mut batch_bytes = 0;
     let mut later_spans: Vec<(usize, Vec<Span>)> = Vec::new();
-    for (i, mut r) in distinct.into_iter().enumerate() {
+    // Every other holder of these reports is gone by now: unwrapping them copies nothing.
+    for (i, mut r) in distinct.into_iter().map(Rc::unwrap_or_clone).enumerate() {
         if r.spans.len() > SPANS_PER_PIECE {
             let rest = r.spans.split_off(SPANS_PER_PIECE);
             later_spans.push((i, rest));
@@ -191,6 +193,8 @@ pub struct Decoder {
     messages: usize,
     report_count: usize,
     distinct: Vec<Report>,
+    /// `distinct`, shared, once the index pieces come (each message's report points into it).
+    shared: Vec<Rc<Report>>,
     reports: Vec<MessageReport>,
 }
 
@@ -252,8 +256,11 @@ impl Decoder {
             Piece::Reports(reports) => self.distinct.extend(reports),
             Piece::Spans { report, spans } => self.distinct.get_mut(report).ok_or(CORRUPT)?.spans.extend(spans),
             Piece::Index(entries) => {
+                if self.shared.is_empty() {
+                    self.shared = std::mem::take(&mut self.distinct).into_iter().map(Rc::new).collect();
+                }
                 for (messages, combined, at) in entries {
-                    let report = self.distinct.get(at).ok_or(CORRUPT)?.clone();
+                    let report = Rc::clone(self.shared.get(at).ok_or(CORRUPT)?);
                     self.reports.push(MessageReport { messages, combined, report });
                 }
             }

@@ -6,6 +6,7 @@ use super::transcript::{Channel, Transcript};
 use crate::analyze::{analyze, Metric, Report, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The analysis of one text of a transcript.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -15,7 +16,8 @@ pub struct MessageReport {
     pub messages: Vec<usize>,
     /// Reasoning and content of one reply analysed together (joined by a blank line).
     pub combined: bool,
-    pub report: Report,
+    /// Shared between messages with the same text (a request log repeats its history).
+    pub report: Rc<Report>,
 }
 
 /// Every report of a transcript, in message order (a combined report follows its reply).
@@ -188,11 +190,11 @@ pub fn analyze_transcript_with(t: &Transcript, on_progress: &mut dyn FnMut(Analy
             Unit::Single(k) => {
                 let m = &msgs[*k];
                 let report = match seen.get(m.text.as_str()) {
-                    Some(&r) => reports[r].report.clone(),
+                    Some(&r) => Rc::clone(&reports[r].report),
                     None => {
                         seen.insert(&m.text, reports.len());
                         preview(&m.text, &mut progress, on_progress);
-                        analyze(&m.text)
+                        Rc::new(analyze(&m.text))
                     }
                 };
                 MessageReport { messages: vec![*k], combined: false, report }
@@ -200,7 +202,7 @@ pub fn analyze_transcript_with(t: &Transcript, on_progress: &mut dyn FnMut(Analy
             Unit::Combined(parts) => {
                 let text = parts.iter().map(|&k| msgs[k].text.as_str()).collect::<Vec<_>>().join("\n\n");
                 preview(&text, &mut progress, on_progress);
-                MessageReport { messages: parts.clone(), combined: true, report: analyze(&text) }
+                MessageReport { messages: parts.clone(), combined: true, report: Rc::new(analyze(&text)) }
             }
         };
         progress.texts_done += 1;

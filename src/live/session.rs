@@ -388,7 +388,8 @@ mod tests {
         // The capture replays through the file path to the same reports.
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
-        let replayed: Vec<_> = crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| m.report).collect();
+        let replayed: Vec<_> =
+            crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
         assert!(!st.saw_done);
