@@ -67,6 +67,33 @@ impl Layout {
         // Just after the row's last space or tab: (byte, columns and characters before it).
         let mut soft: Option<(usize, usize, usize)> = None;
         while i < bytes.len() {
+            // Fast path: a run of printable ASCII that fits in the row, one column each.
+            let room = (cols.saturating_sub(col)).min(max_chars.saturating_sub(chars));
+            let end = (i + room).min(bytes.len());
+            let (from, mut j, mut space) = (i, i, None);
+            while j < end {
+                let b = bytes[j];
+                if !(0x20..0x7f).contains(&b) {
+                    break;
+                }
+                if b == b' ' {
+                    space = Some(j);
+                }
+                j += 1;
+            }
+            if j > from {
+                let (col0, chars0) = (col, chars);
+                col += j - from;
+                chars += j - from;
+                if let Some(at) = space {
+                    let n = at + 1 - from;
+                    soft = Some((at + 1, col0 + n, chars0 + n));
+                }
+                i = j;
+                if i >= bytes.len() {
+                    break;
+                }
+            }
             let b = bytes[i];
             let (width, step) = if b < 0x80 {
                 match b {
@@ -470,6 +497,83 @@ pub fn position_text(current: Option<usize>, total: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The layout byte by byte, as before the fast path: the oracle.
+    fn naive_layout(text: &str, cols: usize) -> Layout {
+        let cols = cols.max(8);
+        // A row never holds more characters than this, even of zero-width ones.
+        let max_chars = cols * 2;
+        let bytes = text.as_bytes();
+        let mut starts = Vec::with_capacity(text.len() / cols + 1);
+        starts.push(0);
+        let (mut col, mut chars, mut i) = (0usize, 0usize, 0usize);
+        // Just after the row's last space or tab: (byte, columns and characters before it).
+        let mut soft: Option<(usize, usize, usize)> = None;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (width, step) = if b < 0x80 {
+                match b {
+                    b'\n' => {
+                        i += 1;
+                        if i < bytes.len() {
+                            starts.push(i);
+                        }
+                        col = 0;
+                        chars = 0;
+                        soft = None;
+                        continue;
+                    }
+                    b'\t' => (TAB - col % TAB, 1),
+                    b'\r' => (0, 1),
+                    _ => (1, 1),
+                }
+            } else {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                (char_cols(c), c.len_utf8())
+            };
+            if chars > 0 && (col + width > cols || chars >= max_chars) {
+                match soft.filter(|&(_, c, _)| c * 2 >= cols) {
+                    // Wrap after the last space when it leaves the row at least half full…
+                    Some((at, c, n)) => {
+                        starts.push(at);
+                        col -= c;
+                        chars -= n;
+                    }
+                    // …else cut the word (a long word, CJK text, a line without spaces).
+                    None => {
+                        starts.push(i);
+                        col = 0;
+                        chars = 0;
+                    }
+                }
+                soft = None;
+            }
+            col += if b == b'\t' { TAB - col % TAB } else { width };
+            chars += 1;
+            i += step;
+            if b == b' ' || b == b'\t' {
+                soft = Some((i, col, chars));
+            }
+        }
+        Layout { starts, len: text.len(), cols }
+    }
+
+    #[test]
+    fn the_fast_layout_equals_the_byte_by_byte_one() {
+        let pieces = ["word ", "longerword", " ", "\t", "\n", "好的，", "e\u{301}", "😂", "  ", "x", "\r\n", "-----"];
+        let mut x: u64 = 1;
+        for round in 0..300 {
+            let mut text = String::new();
+            for _ in 0..(round % 60 + 1) * 8 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(pieces[(x >> 33) as usize % pieces.len()]);
+            }
+            for cols in [8, 13, 40, 100] {
+                let (fast, slow) = (Layout::new(&text, cols), naive_layout(&text, cols));
+                assert_eq!(fast.starts, slow.starts, "{text:?} at {cols} columns");
+            }
+        }
+    }
     use crate::app::model::segments;
 
     fn span(start: usize, end: usize, kind: SpanKind, level: Verdict) -> Span {
