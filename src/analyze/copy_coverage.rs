@@ -15,12 +15,12 @@
 //! text repeats what came before", and a loop drives it towards 1 from its onset, the start
 //! of the first long span.
 //!
-//! Cost: linear expected (one hash-map probe per token); memory, one map entry per distinct
-//! shingle. Shingles are compared by a 64-bit hash of their token ids.
+//! Cost: linear expected (one hash-set probe per token, then one lookup per token in a small
+//! map of the spans' first shingles); memory, one set entry (8 bytes) per distinct shingle.
+//! Shingles are compared by a 64-bit hash of their token ids.
 
 use super::ngram_stats::{ngram_id, tokens, IdBuild, Token};
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
 pub const SHINGLE: usize = 8;
@@ -83,19 +83,25 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 }
 
 /// Copy coverage of `text` cut into `toks`, whose ids are `ids` (shared with other scorers).
+///
+/// One pass marks the shingles seen before (a set of ids: half the memory of a map to first
+/// positions on a long text); a second pass finds the first occurrence of just the shingles
+/// that open a span, their sources.
 pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u64]) -> CopyCoverage {
-    let mut first: HashMap<u64, u32, IdBuild> = HashMap::with_capacity_and_hasher(ids.len(), IdBuild::default());
+    let mut seen: HashSet<u64, IdBuild> = HashSet::with_capacity_and_hasher(ids.len(), IdBuild::default());
     let mut cover = SpanBuilder::default();
     for (i, w) in ids.windows(SHINGLE).enumerate() {
-        match first.entry(ngram_id(w)) {
-            Entry::Occupied(j) => cover.add(i, *j.get() as usize),
-            Entry::Vacant(v) => {
-                v.insert(i as u32);
-            }
+        if !seen.insert(ngram_id(w)) {
+            cover.add(i, UNRESOLVED);
         }
     }
+    drop(seen);
+    cover.resolve_sources(ids);
     cover.finish(text, toks)
 }
+
+/// The source of a span before [`SpanBuilder::resolve_sources`] finds it.
+const UNRESOLVED: usize = usize::MAX;
 
 /// Merges copied shingles (token index, source token index), in increasing order, into spans.
 #[derive(Default)]
@@ -114,6 +120,37 @@ impl SpanBuilder {
             _ => {
                 self.spans.extend(self.open.take());
                 self.open = Some((i, i + SHINGLE, source, 0));
+            }
+        }
+    }
+
+    /// Sets each span's unresolved source to the first occurrence in `ids` of its first shingle.
+    pub(crate) fn resolve_sources(&mut self, ids: &[u64]) {
+        self.spans.extend(self.open.take());
+        let mut first: HashMap<u64, usize, IdBuild> = HashMap::default();
+        for &(s, _, src, _) in &self.spans {
+            if src == UNRESOLVED {
+                first.insert(ngram_id(&ids[s..s + SHINGLE]), UNRESOLVED);
+            }
+        }
+        if first.is_empty() {
+            return;
+        }
+        let mut left = first.len();
+        for (i, w) in ids.windows(SHINGLE).enumerate() {
+            if let Some(at) = first.get_mut(&ngram_id(w)) {
+                if *at == UNRESOLVED {
+                    *at = i;
+                    left -= 1;
+                    if left == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        for (s, _, src, _) in &mut self.spans {
+            if *src == UNRESOLVED {
+                *src = first[&ngram_id(&ids[*s..*s + SHINGLE])];
             }
         }
     }
