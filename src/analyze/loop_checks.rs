@@ -392,7 +392,7 @@ fn loop_sentence(text: &str, t: &Tandem) -> String {
 fn profile_sentence(p: &Profile, n: usize) -> String {
     let onset = p.onset.unwrap_or(0);
     format!(
-        "from byte {} to the end ({}) every {} KiB window compresses below {DEGENERATE_BELOW} (lowest {:.3})",
+        "from byte {} to the end ({}) every {} KiB window compresses below {DEGENERATE_BELOW:.2} (lowest {:.3})",
         thousands(onset),
         percent_of(n - onset, n),
         p.window / 1024,

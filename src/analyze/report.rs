@@ -257,7 +257,8 @@ pub fn format_metric(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.4}"),
         Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
-        _ => format!("{value}"),
+        // Counts: whole numbers (integer formatting keeps float printing code out of the wasm).
+        _ => (value as u64).to_string(),
     }
 }
 
@@ -266,7 +267,7 @@ pub fn format_threshold(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.2}"),
         Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
-        _ => format!("{value}"),
+        _ => (value as u64).to_string(),
     }
 }
 

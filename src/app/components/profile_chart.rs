@@ -54,7 +54,7 @@ pub fn ProfileChart(props: &Props) -> Html {
         }
     });
     let label = format!(
-        "Compression ratio of each {} KiB window along the text, from {:.2} to {:.2}; degenerate below {}{}. Select to show a place in the text.",
+        "Compression ratio of each {} KiB window along the text, from {:.2} to {:.2}; degenerate below {:.2}{}. Select to show a place in the text.",
         profile.window / 1024,
         profile.windows.iter().map(|w| w.1).fold(f64::INFINITY, f64::min),
         profile.windows.iter().map(|w| w.1).fold(0.0, f64::max),
@@ -73,7 +73,7 @@ pub fn ProfileChart(props: &Props) -> Html {
             </svg>
             <figcaption>
                 { format!("Compression ratio along the text ({} KiB windows, DEFLATE level 1; axis 0 to {:.2}). ", profile.window / 1024, g.y_max) }
-                <span class="legend-threshold">{ format!("Dashed: degenerate below {}.", profile.degenerate_below) }</span>
+                <span class="legend-threshold">{ format!("Dashed: degenerate below {:.2}.", profile.degenerate_below) }</span>
                 if let Some(o) = report.onset { { format!(" Solid red: the onset, byte {}.", thousands(o)) } }
                 { " Click the chart to show that place in the text." }
             </figcaption>
