@@ -19,7 +19,7 @@
 //! map of the spans' first shingles); memory, one set entry (8 bytes) per distinct shingle.
 //! Shingles are compared by a 64-bit hash of their token ids.
 
-use super::ngram_stats::{ngram_id, tokens, IdBuild, Token};
+use super::ngram_stats::{ngram_id, token_ids, tokens, IdBuild, Token};
 use std::collections::{HashMap, HashSet};
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
@@ -78,7 +78,7 @@ pub fn copy_coverage(text: &str) -> CopyCoverage {
 
 /// Copy coverage of `text` cut into `toks`.
 pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
-    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    let ids = token_ids(text, toks);
     copy_coverage_of_ids(text, toks, &ids)
 }
 

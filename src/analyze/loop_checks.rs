@@ -21,7 +21,7 @@
 
 use super::copy_coverage::{copy_coverage_of_ids, CopyCoverage, CopySpan};
 use super::judge::{percent_of, quote, thousands};
-use super::ngram_stats::{ngram_stats_of, tokens, Token};
+use super::ngram_stats::{ngram_stats_of, token_ids, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
@@ -63,7 +63,7 @@ pub struct LoopFindings {
 pub fn find(text: &str) -> LoopFindings {
     let n = text.len();
     let toks = tokens(text);
-    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    let ids = token_ids(text, &toks);
     let ngrams = ngram_stats_of(&ids);
     let copies = copy_coverage_of_ids(text, &toks, &ids);
     let (tandem, loop_level) = decisive_tandem(text, &toks, &ids);

@@ -22,7 +22,7 @@
 //! the scan is O(n · log P) plus the length of the runs found — on a loop with period q,
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
-use super::ngram_stats::{hash_bytes, tokens, Token};
+use super::ngram_stats::{hash_bytes, token_ids, tokens, Token};
 use super::text_units::{lines, trim};
 use std::ops::Range;
 
@@ -242,7 +242,7 @@ pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
 /// The longest and the most covering run at each level.
 pub fn tandems(text: &str) -> Tandems {
     let toks = tokens(text);
-    let ids: Vec<u64> = toks.iter().map(|t| t.id).collect();
+    let ids = token_ids(text, &toks);
     tandems_of(text, &toks, &ids)
 }
 

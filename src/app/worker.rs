@@ -77,8 +77,8 @@ pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Fu
     reporter.send(&progress, true);
     let detected = ingest::detect(&bytes);
     let chosen = format.as_deref().and_then(Format::from_name);
-    let transcript = ingest::parse(&bytes, chosen.unwrap_or(detected));
-    drop(bytes);
+    // The bytes go into the parser (plain text becomes its one message without a copy).
+    let transcript = ingest::parse_owned(bytes, chosen.unwrap_or(detected));
 
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());

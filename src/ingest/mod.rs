@@ -77,6 +77,15 @@ pub fn parse(input: &[u8], format: Format) -> Transcript {
     t
 }
 
+/// [`parse`] taking the bytes, so that plain text is not copied (the page's worker reads big
+/// files this way).
+pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
+    match format {
+        Format::Text => text::parse_owned(input),
+        _ => parse(&input, format),
+    }
+}
+
 fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),

@@ -26,6 +26,22 @@ pub fn parse(input: &[u8]) -> Transcript {
     b.finish()
 }
 
+/// [`parse`] taking the bytes: a valid UTF-8 text becomes the message without being copied
+/// (a 50 MB file is then held once, not twice).
+pub fn parse_owned(input: Vec<u8>) -> Transcript {
+    let len = input.len();
+    let start = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    match String::from_utf8(input) {
+        Ok(mut text) => {
+            text.drain(..start);
+            let mut b = Builder::new(&[], Format::Text);
+            b.message((0, 0), "text", Channel::Content, None, text, Origin::new(start..len, Some(1)));
+            b.finish()
+        }
+        Err(e) => parse(e.as_bytes()),
+    }
+}
+
 /// How many invalid UTF-8 sequences `bytes` holds (each becomes one U+FFFD).
 fn invalid_sequences(mut bytes: &[u8]) -> usize {
     let mut n = 0;
@@ -50,5 +66,13 @@ mod tests {
         assert_eq!(t.diagnostics.len(), 1);
         assert_eq!(t.diagnostics[0].range, 8..9);
         assert!(t.diagnostics[0].message.contains("3 bad sequences"), "{}", t.diagnostics[0].message);
+    }
+
+    #[test]
+    fn owned_bytes_read_the_same() {
+        let bad: Vec<u8> = b"ok \xff then".to_vec();
+        for input in ["\u{feff}héllo".as_bytes().to_vec(), b"plain".to_vec(), bad, Vec::new()] {
+            assert_eq!(parse_owned(input.clone()), parse(&input), "{input:?}");
+        }
     }
 }
