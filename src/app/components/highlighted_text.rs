@@ -233,10 +233,19 @@ pub fn HighlightedText(props: &Props) -> Html {
     let view_to = layout.row_range(win.end_visible.saturating_sub(1)).1;
     let shown =
         current.filter(|&c| spans.get(c).is_some_and(|s| s.start < view_to.max(view_from + 1) && s.end >= view_from));
+    // A step not yet rendered: two key presses in one frame must make two steps.
+    let pending = use_mut_ref(|| None::<usize>);
+    {
+        let pending = Rc::clone(&pending);
+        // Rendered, or the view moved: steps start from what is shown again.
+        use_effect_with((*current, *scroll_top), move |_| *pending.borrow_mut() = None);
+    }
     let stepper = |forward: bool| {
-        let (go_to, spans_rc) = (go_to.clone(), Rc::clone(&a.report));
+        let (go_to, spans_rc, pending) = (go_to.clone(), Rc::clone(&a.report), Rc::clone(&pending));
         move || {
-            if let Some(i) = step(&spans_rc.spans, shown, view_from, forward) {
+            let from = pending.borrow().or(shown);
+            if let Some(i) = step(&spans_rc.spans, from, view_from, forward) {
+                *pending.borrow_mut() = Some(i);
                 go_to.emit(Target::Span(i));
             }
         }
