@@ -10,7 +10,7 @@ use crate::analyze::{thousands, Verdict};
 use crate::ingest::AnalysisProgress;
 
 /// The biggest file the page reads. Measured (scripts/bench-page): a JSONL log costs the tab
-/// about 4.5 × its size at the peak, one long plain text about 11 × (the loop checks' token and
+/// about 4.5 × its size at the peak, one long plain text about 10 × (the loop checks' token and
 /// shingle tables for the whole text live in the worker's wasm memory, which cannot exceed
 /// 4 GiB): 100 MB stays inside what a browser tab may use. The CLI has no such limit.
 pub const MAX_FILE_BYTES: usize = 100_000_000;
