@@ -70,8 +70,13 @@ pub fn find(text: &str) -> LoopFindings {
     drop((toks, ids));
     let prof = profile(text);
 
-    let (copy_check, copy_spans, decisive_copy, copy_why) = judge_copies(text, &copies);
-    let long_copy_share = share(copies.spans.iter().filter(|s| is_long(s)).map(|s| s.end - s.start).sum(), n);
+    let CopiesJudged {
+        check: copy_check,
+        spans: copy_spans,
+        decisive: decisive_copy,
+        why: copy_why,
+        long_share: long_copy_share,
+    } = judge_copies(text, &copies);
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
 
     let mut spans = Vec::new();
@@ -256,8 +261,17 @@ fn is_looping(c: &CopySpan) -> bool {
     c.tokens >= LOOPING_COPY_TOKENS && c.edit_density() <= MAX_COPY_EDITS && c.end - c.start >= 2 * (c.start - c.source)
 }
 
-/// The copies check, its spans, the copy that decided it, and its sentence.
-fn judge_copies(text: &str, c: &CopyCoverage) -> (Check, Vec<Span>, Option<CopySpan>, Option<String>) {
+/// The copies check judged: its spans, the copy that decided it, its sentence, and the share
+/// of the text in long copies.
+struct CopiesJudged {
+    check: Check,
+    spans: Vec<Span>,
+    decisive: Option<CopySpan>,
+    why: Option<String>,
+    long_share: f64,
+}
+
+fn judge_copies(text: &str, c: &CopyCoverage) -> CopiesJudged {
     let n = text.len();
     let len = |s: &CopySpan| s.end - s.start;
     let long_share = share(c.spans.iter().filter(|s| is_long(s)).map(len).sum(), n);
@@ -303,7 +317,7 @@ fn judge_copies(text: &str, c: &CopyCoverage) -> (Check, Vec<Span>, Option<CopyS
         judged: true,
     };
     if level == Verdict::Pass {
-        return (check, Vec::new(), decisive, None);
+        return CopiesJudged { check, spans: Vec::new(), decisive, why: None, long_share };
     }
     let spans: Vec<Span> = c
         .spans
@@ -360,7 +374,7 @@ fn judge_copies(text: &str, c: &CopyCoverage) -> (Check, Vec<Span>, Option<CopyS
             what
         }
     });
-    (check, spans, decisive, why)
+    CopiesJudged { check, spans, decisive, why, long_share }
 }
 
 fn loop_sentence(text: &str, t: &Tandem) -> String {

@@ -109,7 +109,7 @@ pub fn flash_span(root: &Element, index: usize) {
 }
 
 /// Shows byte `at` of the analysed text: the span covering it or one starting just after it,
-/// else the place in the text box proportional to its offset.
+/// else that place itself (the text view scrolls to any byte).
 pub fn show_byte(analysis: &crate::app::model::Analysis, at: usize) {
     // A span more than a window past the place would show somewhere else.
     if let Some(i) = analysis.span_near(at).filter(|&i| analysis.report.spans[i].start <= at + 4096) {
@@ -118,12 +118,7 @@ pub fn show_byte(analysis: &crate::app::model::Analysis, at: usize) {
     }
     if let Some(show) = span_view() {
         show.emit(Place::Byte(at));
-        return;
     }
-    let Some(text) = element_by_id("analysed-text") else { return };
-    let share = at as f64 / analysis.text.len().max(1) as f64;
-    scroll_to(&text, ScrollLogicalPosition::Start);
-    text.set_scroll_top((share * text.scroll_height() as f64) as i32);
 }
 
 /// Whether the page is dark now: the stored choice, else the system preference.

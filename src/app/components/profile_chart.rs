@@ -21,8 +21,9 @@ pub struct Props {
 pub fn ProfileChart(props: &Props) -> Html {
     let report = &props.analysis.report;
     let profile = &report.metrics.profile;
-    let Some(g) = geometry(profile, report.bytes, report.onset) else { return html! {} };
+    // Hooks first, whatever is drawn: their order must not depend on the data.
     let svg = use_node_ref();
+    let Some(g) = geometry(profile, report.bytes, report.onset) else { return html! {} };
     let onclick = {
         let (svg, on_show, profile, bytes) = (svg.clone(), props.on_show.clone(), profile.clone(), report.bytes);
         Callback::from(move |e: MouseEvent| {
