@@ -58,7 +58,10 @@ fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html
                 { metric.meaning() }
                 if let Some(rule) = metric.rule() { <span class="rule">{ rule }</span> }
             </td>
-            <td class="num value">{ c.value_text() }</td>
+            // A check not judged (too little text) shows no number that could read as tripped.
+            <td class="num value" title={(!c.judged).then(|| format!("computed: {}", c.value_text()))}>
+                { if c.judged { c.value_text() } else { "—".to_string() } }
+            </td>
             <td class="num">{ threshold(c.warn_at) }</td>
             <td class="num">{ threshold(c.fail_at) }</td>
             <td><span class={classes!("badge", level_key(c.level))}>{ c.level.as_str() }</span>{ " " }<span class="status-text">{ status }</span></td>
