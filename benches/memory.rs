@@ -121,15 +121,35 @@ fn scorer_parts(mb: usize) {
         toks.len(),
         std::mem::size_of_val(&toks[0])
     );
-    part("tokens", &mut || drop(ngram_stats::tokens(&text)));
-    part("token ids", &mut || drop(ngram_stats::token_ids(&text, &toks)));
-    part("n-gram stats", &mut || drop(ngram_stats::ngram_stats_of(&ids)));
-    part("copy coverage", &mut || drop(copy_coverage::copy_coverage_of_ids(&text, &toks, &ids)));
-    part("tandem repeats", &mut || drop(tandem::tandems_of(&text, &toks, &ids)));
-    part("windowed profile", &mut || drop(profile::profile(&text)));
-    part("maxline", &mut || drop(line_repeats::maxline(&text)));
-    part("gzip size", &mut || drop(gzip_ratio::gzip_size(text.as_bytes())));
+    part("tokens", &mut || {
+        std::hint::black_box(ngram_stats::tokens(&text));
+    });
+    part("token ids", &mut || {
+        std::hint::black_box(ngram_stats::token_ids(&text, &toks));
+    });
+    part("n-gram stats", &mut || {
+        std::hint::black_box(ngram_stats::ngram_stats_of(&ids));
+    });
+    part("copy coverage", &mut || {
+        std::hint::black_box(copy_coverage::copy_coverage_of_ids(&text, &toks, &ids));
+    });
+    part("tandem repeats", &mut || {
+        std::hint::black_box(tandem::tandems_of(&text, &toks, &ids));
+    });
+    part("windowed profile", &mut || {
+        std::hint::black_box(profile::profile(&text));
+    });
+    part("maxline", &mut || {
+        std::hint::black_box(line_repeats::maxline(&text));
+    });
+    part("gzip size", &mut || {
+        std::hint::black_box(gzip_ratio::gzip_size(text.as_bytes()));
+    });
     drop((toks, ids));
-    part("loop checks (all of the above)", &mut || drop(loop_checks::find(&text)));
-    part("analyze (the whole report)", &mut || drop(analyze(&text)));
+    part("loop checks (all of the above)", &mut || {
+        std::hint::black_box(loop_checks::find(&text));
+    });
+    part("analyze (the whole report)", &mut || {
+        std::hint::black_box(analyze(&text));
+    });
 }
