@@ -19,6 +19,12 @@ use super::word_runs::{RunScanner, WordRun};
 pub struct Analyzer {
     text: String,
     thresholds: Thresholds,
+    scans: Scans,
+}
+
+/// What the word and line scanners have seen of a text so far.
+#[derive(Clone, Debug, Default)]
+struct Scans {
     runs: RunScanner,
     flagged_runs: Vec<WordRun>,
     /// Words are scanned up to here (just after the last whitespace character).
@@ -47,24 +53,34 @@ impl Analyzer {
     pub fn push(&mut self, chunk: &str) {
         let from = self.text.len();
         self.text.push_str(chunk);
-        let to = self.text.len();
-        let t = self.thresholds;
-        if let Some(end) = end_of_last(&self.text, from..to, is_py_whitespace) {
-            self.runs.scan(&self.text, self.words_done..end, t.maxrun_warn, &mut self.flagged_runs);
-            self.words_done = end;
-        }
-        if let Some(end) = end_of_last(&self.text, from..to, is_py_line_break) {
-            self.lines.add_lines(&self.text, self.lines_done..end, t.maxline_warn);
-            self.lines_done = end;
-        }
+        self.scans.scan(&self.text, from, &self.thresholds);
     }
 
     /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
     /// unfinished last word and line; the text itself is not rescanned.
     pub fn report(&self) -> Report {
-        let text = self.text.as_str();
-        let t = &self.thresholds;
+        self.scans.report(&self.text, &self.thresholds)
+    }
+}
 
+impl Scans {
+    /// Scans every word and line completed by `text[from..]` (the text before `from` was
+    /// scanned already).
+    fn scan(&mut self, text: &str, from: usize, t: &Thresholds) {
+        let to = text.len();
+        if let Some(end) = end_of_last(text, from..to, is_py_whitespace) {
+            self.runs.scan(text, self.words_done..end, t.maxrun_warn, &mut self.flagged_runs);
+            self.words_done = end;
+        }
+        if let Some(end) = end_of_last(text, from..to, is_py_line_break) {
+            self.lines.add_lines(text, self.lines_done..end, t.maxline_warn);
+            self.lines_done = end;
+        }
+    }
+
+    /// The report on `text`, of which everything up to the scanned words and lines was
+    /// scanned; the rest (the unfinished last word and line) is counted tentatively.
+    fn report(&self, text: &str, t: &Thresholds) -> Report {
         let mut runs = self.runs;
         let mut tail_runs = Vec::new();
         runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
@@ -171,9 +187,11 @@ impl Analyzer {
     }
 }
 
-/// Analyses a whole text at once (one `push`, one `report`).
+/// Analyses a whole text at once: what one `push` and one `report` give, without copying
+/// the text into an [`Analyzer`].
 pub fn analyze(text: &str) -> Report {
-    let mut a = Analyzer::new();
-    a.push(text);
-    a.report()
+    let t = Thresholds::default();
+    let mut scans = Scans::default();
+    scans.scan(text, 0, &t);
+    scans.report(text, &t)
 }

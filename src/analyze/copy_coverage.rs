@@ -15,12 +15,11 @@
 //! text repeats what came before", and a loop drives it towards 1 from its onset, the start
 //! of the first long span.
 //!
-//! Cost: linear expected (one hash-set probe per token, then one lookup per token in a small
-//! map of the spans' first shingles); memory, one set entry (8 bytes) per distinct shingle.
-//! Shingles are compared by a 64-bit hash of their token ids.
+//! Cost: linear expected (one probe per token in a table of first occurrences); memory, 4 to
+//! 8 bytes per shingle ([`FirstSeen`]). Shingles are compared by their token ids, exactly.
 
-use super::ngram_stats::{ngram_id, token_ids, tokens, IdBuild, Token};
-use std::collections::{HashMap, HashSet};
+use super::first_seen::FirstSeen;
+use super::ngram_stats::{ngram_id, token_ids, tokens, Token};
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
 pub const SHINGLE: usize = 8;
@@ -84,24 +83,23 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 
 /// Copy coverage of `text` cut into `toks`, whose ids are `ids` (shared with other scorers).
 ///
-/// One pass marks the shingles seen before (a set of ids: half the memory of a map to first
-/// positions on a long text); a second pass finds the first occurrence of just the shingles
-/// that open a span, their sources.
-pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u64]) -> CopyCoverage {
-    let mut seen: HashSet<u64, IdBuild> = HashSet::with_capacity_and_hasher(ids.len(), IdBuild::default());
+/// One pass over the shingles, each looked up in a table of the first occurrence of every
+/// shingle seen ([`FirstSeen`]: 4 bytes a slot, compared by their token ids), which is also
+/// the source of a span that starts with it.
+pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCoverage {
+    let shingles = ids.len().saturating_sub(SHINGLE - 1);
+    let mut first = FirstSeen::with_capacity(shingles);
     let mut cover = SpanBuilder::default();
+    let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
     for (i, w) in ids.windows(SHINGLE).enumerate() {
-        if !seen.insert(ngram_id(w)) {
-            cover.add(i, UNRESOLVED);
+        let hash = ngram_id(w);
+        if let Some(j) = first.find_or_insert(hash, i as u32, |j| shingle(j) == w, |j| ngram_id(shingle(j))) {
+            cover.add(i, j as usize);
         }
     }
-    drop(seen);
-    cover.resolve_sources(ids);
+    drop(first);
     cover.finish(text, toks)
 }
-
-/// The source of a span before [`SpanBuilder::resolve_sources`] finds it.
-const UNRESOLVED: usize = usize::MAX;
 
 /// Merges copied shingles (token index, source token index), in increasing order, into spans.
 #[derive(Default)]
@@ -124,46 +122,15 @@ impl SpanBuilder {
         }
     }
 
-    /// Sets each span's unresolved source to the first occurrence in `ids` of its first shingle.
-    pub(crate) fn resolve_sources(&mut self, ids: &[u64]) {
-        self.spans.extend(self.open.take());
-        let mut first: HashMap<u64, usize, IdBuild> = HashMap::default();
-        for &(s, _, src, _) in &self.spans {
-            if src == UNRESOLVED {
-                first.insert(ngram_id(&ids[s..s + SHINGLE]), UNRESOLVED);
-            }
-        }
-        if first.is_empty() {
-            return;
-        }
-        let mut left = first.len();
-        for (i, w) in ids.windows(SHINGLE).enumerate() {
-            if let Some(at) = first.get_mut(&ngram_id(w)) {
-                if *at == UNRESOLVED {
-                    *at = i;
-                    left -= 1;
-                    if left == 0 {
-                        break;
-                    }
-                }
-            }
-        }
-        for (s, _, src, _) in &mut self.spans {
-            if *src == UNRESOLVED {
-                *src = first[&ngram_id(&ids[*s..*s + SHINGLE])];
-            }
-        }
-    }
-
     pub(crate) fn finish(mut self, text: &str, toks: &[Token]) -> CopyCoverage {
         self.spans.extend(self.open.take());
         let spans: Vec<CopySpan> = self
             .spans
             .into_iter()
             .map(|(s, e, src, edits)| CopySpan {
-                start: toks[s].range.start,
-                end: toks[e - 1].range.end,
-                source: toks[src].range.start,
+                start: toks[s].start(),
+                end: toks[e - 1].end(),
+                source: toks[src].start(),
                 tokens: e - s,
                 edits,
             })

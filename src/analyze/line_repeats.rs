@@ -7,10 +7,13 @@
 //! threshold is reported as a span (its trimmed bytes).
 //!
 //! Incremental: [`LineCounter::add_lines`] takes the next complete lines; the counter keeps one
-//! entry per distinct line with the byte ranges of its occurrences.
+//! entry per distinct line with the byte ranges of its occurrences, found by the line's hash
+//! in a [`FirstSeen`] table and compared with its first occurrence in the text (lines are not
+//! copied into keys: on a long text of unique lines that copy would be the text again).
 
+use super::first_seen::FirstSeen;
+use super::ngram_stats::hash_bytes;
 use super::text_units::{lines, trim};
-use std::collections::HashMap;
 use std::ops::Range;
 
 #[derive(Clone, Debug)]
@@ -23,7 +26,8 @@ struct LineEntry {
 /// Counts of every distinct trimmed, non-empty line seen so far.
 #[derive(Clone, Debug, Default)]
 pub struct LineCounter {
-    index: HashMap<Box<str>, usize>,
+    /// Entry numbers by line (compared with each entry's first occurrence).
+    index: FirstSeen,
     entries: Vec<LineEntry>,
     /// Entry with the highest count (the earliest such line on a tie).
     best: Option<usize>,
@@ -59,9 +63,14 @@ impl LineCounter {
     }
 
     fn add(&mut self, text: &str, line: Range<usize>, min_flag: usize) {
-        let key = &text[line.clone()];
-        let id = match self.index.get(key) {
-            Some(&id) => {
+        let key = &text.as_bytes()[line.clone()];
+        let entries = &self.entries;
+        let first_of = |id: u32| &text.as_bytes()[entries[id as usize].first.clone()];
+        let new_id = entries.len() as u32;
+        let found =
+            self.index.find_or_insert(hash_bytes(key), new_id, |id| first_of(id) == key, |id| hash_bytes(first_of(id)));
+        let id = match found.map(|id| id as usize) {
+            Some(id) => {
                 let e = &mut self.entries[id];
                 e.count += 1;
                 e.later.push(line);
@@ -69,7 +78,6 @@ impl LineCounter {
             }
             None => {
                 let id = self.entries.len();
-                self.index.insert(key.into(), id);
                 self.entries.push(LineEntry { count: 1, first: line, later: Vec::new() });
                 id
             }
@@ -87,7 +95,11 @@ impl LineCounter {
     /// `tail` (which must not contain a line break). The counter itself is not changed.
     pub fn view(&self, text: &str, tail: Range<usize>, min_flag: usize) -> LineView {
         let tail = trim(text, tail);
-        let tail_id = if tail.is_empty() { None } else { Some(self.index.get(&text[tail.clone()]).copied()) };
+        let tail_id = (!tail.is_empty()).then(|| {
+            let key = &text.as_bytes()[tail.clone()];
+            let same = |id: u32| &text.as_bytes()[self.entries[id as usize].first.clone()] == key;
+            self.index.find(hash_bytes(key), same).map(|id| id as usize)
+        });
         let count_of = |id: usize| self.entries[id].count + usize::from(tail_id == Some(Some(id)));
 
         // The same rule as `add`: highest count, earliest line on a tie.

@@ -195,7 +195,7 @@ pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
 
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
-fn decisive_tandem(text: &str, toks: &[Token], ids: &[u64]) -> (Option<Tandem>, Verdict) {
+fn decisive_tandem(text: &str, toks: &[Token], ids: &[u32]) -> (Option<Tandem>, Verdict) {
     let t = tandems_of(text, toks, ids);
     let n = text.len();
     let mut best: Option<(Verdict, Tandem)> = None;
@@ -225,8 +225,8 @@ fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
     let starts: Vec<usize> = match t.level {
         Level::Char => (t.start..t.unit.end).filter(|&s| text.is_char_boundary(s)).collect(),
         Level::Word => {
-            let first = toks.partition_point(|k| k.range.start < t.start);
-            toks[first..].iter().take(t.period).map(|k| k.range.start).collect()
+            let first = toks.partition_point(|k| k.start() < t.start);
+            toks[first..].iter().take(t.period).map(|k| k.start()).collect()
         }
         Level::Line => return t,
     };
@@ -239,9 +239,9 @@ fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
     // The unit's bytes from `s`: the rest of this copy and the start of the next.
     let (count, unit) = match t.level {
         Level::Word => {
-            let first = toks.partition_point(|k| k.range.start < s);
-            let tokens = toks.partition_point(|k| k.range.start < t.end) - first;
-            let next = toks.get(first + t.period).map_or(t.end, |k| k.range.start);
+            let first = toks.partition_point(|k| k.start() < s);
+            let tokens = toks.partition_point(|k| k.start() < t.end) - first;
+            let next = toks.get(first + t.period).map_or(t.end, |k| k.start());
             (tokens / t.period, s..next)
         }
         _ => ((t.len() - shift) / unit_len, s..s + unit_len),

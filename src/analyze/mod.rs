@@ -5,6 +5,7 @@
 
 mod analyzer;
 pub mod copy_coverage;
+pub mod first_seen;
 pub mod gzip_ratio;
 mod judge;
 pub mod line_repeats;

@@ -64,7 +64,7 @@ fn naive_tandems(text: &str) -> Tandems {
             });
         }
     }
-    let token_items: Vec<Range<usize>> = tokens(text).into_iter().map(|t| t.range).collect();
+    let token_items: Vec<Range<usize>> = tokens(text).into_iter().map(|t| t.range()).collect();
     t.word = naive_item_best(text, &token_items, Level::Word, tandem::MAX_WORD_PERIOD);
     t.line = naive_item_best(text, &line_items(text), Level::Line, tandem::MAX_LINE_PERIOD);
     t
@@ -73,7 +73,7 @@ fn naive_tandems(text: &str) -> Tandems {
 /// Copy coverage by comparing every shingle's strings with every earlier one.
 fn naive_copy_coverage(text: &str) -> CopyCoverage {
     let toks = tokens(text);
-    let strs: Vec<&str> = toks.iter().map(|t| &text[t.range.clone()]).collect();
+    let strs: Vec<&str> = toks.iter().map(|t| &text[t.range()]).collect();
     let mut b = SpanBuilder::default();
     for i in 0..strs.len().saturating_sub(SHINGLE - 1) {
         if let Some(j) = (0..i).find(|&j| strs[j..j + SHINGLE] == strs[i..i + SHINGLE]) {
@@ -134,7 +134,7 @@ proptest! {
     #[test]
     fn ngram_figures_agree_with_counting_strings(text in loopy_text()) {
         let toks = tokens(&text);
-        let strs: Vec<&str> = toks.iter().map(|t| &text[t.range.clone()]).collect();
+        let strs: Vec<&str> = toks.iter().map(|t| &text[t.range()]).collect();
         let s = ngram_stats(&text);
         for n in 1..=4 {
             let expected = if strs.len() < n {

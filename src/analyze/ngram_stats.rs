@@ -2,9 +2,10 @@
 //!
 //! Tokens ([`tokens`]): a run of letters and digits outside the CJK blocks is one token; every
 //! other non-whitespace character (a CJK ideograph, kana, hangul, punctuation, an emoji) is a
-//! token of its own, so texts without spaces still have tokens. Each token gets a 64-bit id
-//! hashed from its bytes ([`token_ids`]; two different tokens share an id with odds of about
-//! m²/2⁶⁴).
+//! token of its own, so texts without spaces still have tokens. Each token's id is the index
+//! of the first token with the same bytes ([`token_ids`]: exact, 4 bytes); an n-gram's id is a
+//! 64-bit hash of its token ids ([`ngram_id`]; two different n-grams of m share one with odds
+//! of about m²/2⁶⁴).
 //!
 //! Values, both in 0..=1: distinct-n = unique n-grams / n-grams (1.0 when the text has fewer
 //! than n tokens) and rep-n = 1 − distinct-n (Welleck et al., 2019). Coherent prose keeps
@@ -19,21 +20,50 @@
 //! count multiplied back; for such counts the standard error is about 1/√(sampled count),
 //! well under 1 %). [`NgramStats::sample`] says which: 1 is exact.
 
+use super::first_seen::{FirstSeen, MAX_ITEMS};
 use super::text_units::is_py_whitespace;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
-/// A token: its bytes in the text. Its id (a hash of those bytes) is in the separate vector
-/// [`token_ids`] makes, which the scorers share: a token costs 8 + 8 bytes on wasm32, not 16 + 8.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A token: its bytes in the text, `start..end` (u32: 8 bytes a token on every target; the
+/// token-level scorers read texts under 4 GiB, [`tokens`] stops there). Its id is in the
+/// separate vector [`token_ids`] makes, which the scorers share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
-    pub range: Range<usize>,
+    start: u32,
+    end: u32,
 }
 
-/// The id of each token of `text` (two different tokens share an id with odds of about m²/2⁶⁴).
-pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u64> {
-    toks.iter().map(|t| hash_bytes(&text.as_bytes()[t.range.clone()])).collect()
+impl Token {
+    pub fn new(range: Range<usize>) -> Self {
+        Self { start: range.start as u32, end: range.end as u32 }
+    }
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+    pub fn range(&self) -> Range<usize> {
+        self.start()..self.end()
+    }
+}
+
+/// The id of each token of `text`: the index of the first token with the same bytes. Equal
+/// tokens have equal ids and different ones different ids, exactly (the bytes are compared),
+/// in 4 bytes a token.
+pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u32> {
+    let bytes_of = |k: u32| &text.as_bytes()[toks[k as usize].range()];
+    let mut vocabulary = FirstSeen::default();
+    let mut ids = Vec::with_capacity(toks.len());
+    for (k, t) in toks.iter().enumerate() {
+        let own = &text.as_bytes()[t.range()];
+        let k = k as u32;
+        let first = vocabulary.find_or_insert(hash_bytes(own), k, |j| bytes_of(j) == own, |j| hash_bytes(bytes_of(j)));
+        ids.push(first.unwrap_or(k));
+    }
+    ids
 }
 
 /// Ideographs, kana, hangul, full-width forms: scripts written without spaces between words.
@@ -47,9 +77,9 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
-/// The tokens of `text`, in order (see the module header).
-pub fn tokens(text: &str) -> Vec<Token> {
-    let mut out = Vec::with_capacity(text.len() / 5 + 1);
+/// Calls `visit` with each token's byte range in `text`, in order, while it is under 4 GiB.
+fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
+    let text = &text[..floor_char_boundary(text, MAX_ITEMS - 1)];
     let mut word_start: Option<usize> = None;
     for (i, c) in text.char_indices() {
         if is_word_char(c) {
@@ -57,16 +87,35 @@ pub fn tokens(text: &str) -> Vec<Token> {
             continue;
         }
         if let Some(s) = word_start.take() {
-            out.push(Token { range: s..i });
+            visit(s..i);
         }
         if !is_py_whitespace(c) {
-            let r = i..i + c.len_utf8();
-            out.push(Token { range: r });
+            visit(i..i + c.len_utf8());
         }
     }
     if let Some(s) = word_start {
-        out.push(Token { range: s..text.len() });
+        visit(s..text.len());
     }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    if i >= text.len() {
+        return text.len();
+    }
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The tokens of `text`, in order (see the module header), in a vector of exactly their number
+/// (counted first: on a long text a vector grown by doubling would hold up to twice the room,
+/// and three times while it moves).
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut count = 0;
+    each_token(text, |_| count += 1);
+    let mut out = Vec::with_capacity(count);
+    each_token(text, |r| out.push(Token::new(r)));
     out
 }
 
@@ -86,9 +135,9 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The id of the n-gram of `ids` (order matters).
-pub fn ngram_id(ids: &[u64]) -> u64 {
-    ids.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| mix(h.rotate_left(17) ^ id))
+/// The id of the n-gram of `ids` (order matters): a 64-bit hash.
+pub fn ngram_id(ids: &[u32]) -> u64 {
+    ids.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| mix(h.rotate_left(17) ^ u64::from(id)))
 }
 
 /// A hasher for keys that are already well-mixed 64-bit hashes: it passes them through.
@@ -132,12 +181,12 @@ pub fn ngram_stats(text: &str) -> NgramStats {
 pub const EXACT_UP_TO: usize = 1 << 20;
 
 /// The n-gram figures of a token-id sequence.
-pub fn ngram_stats_of(ids: &[u64]) -> NgramStats {
+pub fn ngram_stats_of(ids: &[u32]) -> NgramStats {
     ngram_stats_sampled(ids, ids.len().div_ceil(EXACT_UP_TO).next_power_of_two())
 }
 
 /// The n-gram figures counting only n-grams whose id is 0 modulo `sample` (a power of two).
-pub fn ngram_stats_sampled(ids: &[u64], sample: usize) -> NgramStats {
+pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
     let mask = sample as u64 - 1;
     let mut distinct = [1.0; 4];
     let mut seen: HashSet<u64, IdBuild> =
@@ -160,7 +209,7 @@ mod tests {
     use super::*;
 
     fn texts(text: &str) -> Vec<&str> {
-        tokens(text).into_iter().map(|t| &text[t.range]).collect()
+        tokens(text).into_iter().map(|t| &text[t.range()]).collect()
     }
 
     #[test]
@@ -185,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_sampled_count_is_close_to_the_exact_one() {
-        let ids: Vec<u64> = (0..400_000u64).map(|i| mix(i % 150_000)).collect();
+        let ids: Vec<u32> = (0..400_000u32).map(|i| i % 150_000).collect();
         let exact = ngram_stats_sampled(&ids, 1);
         let sampled = ngram_stats_sampled(&ids, 16);
         for n in 0..4 {

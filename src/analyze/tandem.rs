@@ -182,9 +182,9 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
 }
 
 /// Runs over a sequence of items (tokens or lines: `range(k)` is item k's bytes) with their ids.
-fn item_tandems(
+fn item_tandems<Id: Eq>(
     range: impl Fn(usize) -> Range<usize>,
-    ids: &[u64],
+    ids: &[Id],
     level: Level,
     max: usize,
     mut visit: impl FnMut(Tandem),
@@ -228,8 +228,8 @@ pub fn line_key(text: &str, line: Range<usize>) -> Range<usize> {
 }
 
 /// Word-level runs over `text`'s tokens, compared by their `ids`.
-pub fn word_tandems(toks: &[Token], ids: &[u64], visit: impl FnMut(Tandem)) {
-    item_tandems(|k| toks[k].range.clone(), ids, Level::Word, MAX_WORD_PERIOD, visit)
+pub fn word_tandems(toks: &[Token], ids: &[u32], visit: impl FnMut(Tandem)) {
+    item_tandems(|k| toks[k].range(), ids, Level::Word, MAX_WORD_PERIOD, visit)
 }
 
 /// Line-level runs, list markers ignored.
@@ -247,7 +247,7 @@ pub fn tandems(text: &str) -> Tandems {
 }
 
 /// [`tandems`] of `text` already cut into `toks`, whose ids are `ids`.
-pub fn tandems_of(text: &str, toks: &[Token], ids: &[u64]) -> Tandems {
+pub fn tandems_of(text: &str, toks: &[Token], ids: &[u32]) -> Tandems {
     let mut t = Tandems::default();
     char_tandems(text, |r| t.char.offer(r));
     word_tandems(toks, ids, |r| t.word.offer(r));

@@ -1,0 +1,148 @@
+//! [`FirstSeen`]: which earlier item equals this one? A hash table that stores only item
+//! numbers (4 bytes a slot), for the scorers' big per-token tables.
+//!
+//! Items are numbered by the caller (token k, shingle k, line entry k) and kept by it; the
+//! table stores the number of the first item of each kind and asks the caller, through a
+//! `same(j)` closure, whether item `j` equals the one looked up. So nothing is copied (a line
+//! is not stored again as a key) and equality is exact (no two different shingles are taken
+//! for one because their hashes agree). A `HashSet<u64>` of hashes costs 9 bytes a slot plus
+//! the power-of-two rounding; this table 4 bytes a slot, at most half full, and it answers
+//! with the first occurrence itself, which the copy scorer wants as the copy's source.
+//!
+//! Open addressing with linear probing over a power-of-two number of slots; it doubles when
+//! half full (rehashing each stored item through `hash_of(j)`). Item numbers must be below
+//! `u32::MAX` ([`MAX_ITEMS`]).
+
+/// Item numbers must be below this (the last value marks an empty slot).
+pub const MAX_ITEMS: usize = u32::MAX as usize;
+const EMPTY: u32 = u32::MAX;
+
+/// The first item of each kind seen so far, by hash (see the module header).
+#[derive(Clone, Debug, Default)]
+pub struct FirstSeen {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl FirstSeen {
+    /// A table that holds `n` items without growing.
+    pub fn with_capacity(n: usize) -> Self {
+        Self { slots: vec![EMPTY; slots_for(n)], len: 0 }
+    }
+
+    /// How many kinds of item it holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn start(&self, hash: u64) -> usize {
+        (hash ^ (hash >> 32)) as usize & (self.slots.len() - 1)
+    }
+
+    /// The first stored item with hash `hash` for which `same` holds.
+    pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = self.start(hash);
+        loop {
+            match self.slots[at] {
+                EMPTY => return None,
+                j if same(j) => return Some(j),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// The stored item equal to `item` (by `same`), or `None` after storing `item` as the
+    /// first of its kind. `hash` is `item`'s hash; `hash_of(j)` gives a stored item's (for
+    /// growing).
+    pub fn find_or_insert(
+        &mut self,
+        hash: u64,
+        item: u32,
+        same: impl Fn(u32) -> bool,
+        hash_of: impl Fn(u32) -> u64,
+    ) -> Option<u32> {
+        debug_assert!(item != EMPTY, "item numbers must be below u32::MAX");
+        if self.len >= self.slots.len() / 2 {
+            self.grow(&hash_of);
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = self.start(hash);
+        loop {
+            match self.slots[at] {
+                EMPTY => {
+                    self.slots[at] = item;
+                    self.len += 1;
+                    return None;
+                }
+                j if same(j) => return Some(j),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    fn grow(&mut self, hash_of: &impl Fn(u32) -> u64) {
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots_for(self.len + 1).max(16)]);
+        let mask = self.slots.len() - 1;
+        for j in old.into_iter().filter(|&j| j != EMPTY) {
+            let mut at = self.start(hash_of(j));
+            while self.slots[at] != EMPTY {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = j;
+        }
+    }
+}
+
+/// Slots for `n` items: a power of two, at most half full.
+fn slots_for(n: usize) -> usize {
+    (n.max(1) * 2).next_power_of_two()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A poor hash (many collisions) so probing and growing are exercised.
+    fn poor_hash(s: &str) -> u64 {
+        s.len() as u64 % 3
+    }
+
+    #[test]
+    fn answers_the_first_equal_item_like_a_map_of_first_positions() {
+        let words: Vec<&str> = "b a b c a a d b e f g h i j k l m n o p a".split(' ').collect();
+        let mut table = FirstSeen::default();
+        let mut first: std::collections::HashMap<&str, u32> = Default::default();
+        for (i, w) in words.iter().enumerate() {
+            let i = i as u32;
+            let got =
+                table.find_or_insert(poor_hash(w), i, |j| words[j as usize] == *w, |j| poor_hash(words[j as usize]));
+            let want = first.get(w).copied();
+            first.entry(w).or_insert(i);
+            assert_eq!(got, want, "item {i} ({w})");
+        }
+        assert_eq!(table.len(), first.len());
+        assert_eq!(table.find(poor_hash("c"), |j| words[j as usize] == "c"), Some(3));
+        assert_eq!(table.find(poor_hash("zz"), |j| words[j as usize] == "zz"), None);
+        assert!(FirstSeen::default().find(0, |_| true).is_none());
+    }
+
+    #[test]
+    fn a_sized_table_does_not_grow_and_stays_at_most_half_full() {
+        let mut table = FirstSeen::with_capacity(1000);
+        let slots = table.slots.len();
+        for i in 0..1000u32 {
+            let h = super::super::ngram_stats::mix(i as u64);
+            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| super::super::ngram_stats::mix(j as u64)), None);
+        }
+        assert_eq!(table.slots.len(), slots);
+        assert!(table.len() * 2 <= slots);
+    }
+}
