@@ -19,7 +19,8 @@
 //! 8 bytes per shingle ([`FirstSeen`]). Shingles are compared by their token ids, exactly.
 
 use super::first_seen::FirstSeen;
-use super::ngram_stats::{ngram_id, token_ids, tokens, Token};
+use super::ngram_stats::{ngram_id, token_ids, token_ranges_at, tokens, Token};
+use std::ops::Range;
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
 pub const SHINGLE: usize = 8;
@@ -87,6 +88,20 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 /// shingle seen ([`FirstSeen`]: 4 bytes a slot, compared by their token ids), which is also
 /// the source of a span that starts with it.
 pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCoverage {
+    copied_shingles(ids).finish(text, |k| toks[k].range())
+}
+
+/// [`copy_coverage_of_ids`] when the text's tokens are no longer at hand (a long text's
+/// analysis drops them, 8 bytes a token, before this pass needs its table): the spans'
+/// bytes are found in one more tokenising pass afterwards.
+pub fn copy_coverage_without_tokens(text: &str, ids: &[u32]) -> CopyCoverage {
+    let copied = copied_shingles(ids);
+    let ranges = token_ranges_at(text, &copied.token_indices());
+    copied.finish(text, |k| ranges[k].clone())
+}
+
+/// The copied shingles of a token-id sequence, merged into spans of token numbers.
+pub(crate) fn copied_shingles(ids: &[u32]) -> SpanBuilder {
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
     let mut first = FirstSeen::with_capacity(shingles);
     let mut cover = SpanBuilder::default();
@@ -98,7 +113,7 @@ pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCove
         }
     }
     drop(first);
-    cover.finish(text, toks)
+    cover
 }
 
 /// Merges copied shingles (token index, source token index), in increasing order, into spans.
@@ -122,15 +137,25 @@ impl SpanBuilder {
         }
     }
 
-    pub(crate) fn finish(mut self, text: &str, toks: &[Token]) -> CopyCoverage {
+    /// The token numbers whose bytes [`Self::finish`] needs, sorted, without repeats.
+    pub(crate) fn token_indices(&self) -> Vec<usize> {
+        let mut at: Vec<usize> =
+            self.spans.iter().chain(&self.open).flat_map(|&(s, e, src, _)| [s, e - 1, src]).collect();
+        at.sort_unstable();
+        at.dedup();
+        at
+    }
+
+    /// The spans in bytes, `range_of(k)` being token k's bytes in `text`.
+    pub(crate) fn finish(mut self, text: &str, range_of: impl Fn(usize) -> Range<usize>) -> CopyCoverage {
         self.spans.extend(self.open.take());
         let spans: Vec<CopySpan> = self
             .spans
             .into_iter()
             .map(|(s, e, src, edits)| CopySpan {
-                start: toks[s].start(),
-                end: toks[e - 1].end(),
-                source: toks[src].start(),
+                start: range_of(s).start,
+                end: range_of(e - 1).end,
+                source: range_of(src).start,
                 tokens: e - s,
                 edits,
             })
@@ -165,6 +190,16 @@ mod tests {
         assert_eq!(copy_coverage("one two three four five six seven eight nine ten").coverage, 0.0);
         assert_eq!(copy_coverage("a a a").spans, vec![]);
         assert_eq!(copy_coverage("").coverage, 0.0);
+    }
+
+    #[test]
+    fn without_tokens_gives_the_same_spans() {
+        let para = "The cache is full, so the oldest page goes first; then the scan starts again.\n";
+        for text in [para.repeat(5), format!("{}模型内存 {}", "la ".repeat(30), para.repeat(3)), String::new()] {
+            let toks = tokens(&text);
+            let ids = token_ids(&text, &toks);
+            assert_eq!(copy_coverage_without_tokens(&text, &ids), copy_coverage_of_ids(&text, &toks, &ids));
+        }
     }
 
     #[test]

@@ -9,12 +9,14 @@
 //! the power-of-two rounding; this table 4 bytes a slot, at most half full, and it answers
 //! with the first occurrence itself, which the copy scorer wants as the copy's source.
 //!
-//! Open addressing with linear probing over a power-of-two number of slots; it doubles when
+//! Open addressing with linear probing; a hash picks its first slot by multiply-shift (so a
+//! table sized for n items has exactly 2n slots, not the next power of two). It doubles when
 //! half full (rehashing each stored item through `hash_of(j)`). Item numbers must be below
-//! `u32::MAX` ([`MAX_ITEMS`]).
+//! 2³¹ ([`MAX_ITEMS`]).
 
-/// Item numbers must be below this (the last value marks an empty slot).
-pub const MAX_ITEMS: usize = u32::MAX as usize;
+/// Item numbers must be below this (so that a table has at most 2³² slots, whose index the
+/// multiply-shift computes in 64 bits; `u32::MAX` marks an empty slot).
+pub const MAX_ITEMS: usize = (1 << 31) - 1;
 const EMPTY: u32 = u32::MAX;
 
 /// The first item of each kind seen so far, by hash (see the module header).
@@ -39,8 +41,17 @@ impl FirstSeen {
         self.len == 0
     }
 
+    /// The first slot to look at for `hash`: its high 32 bits scaled to the number of slots.
     fn start(&self, hash: u64) -> usize {
-        (hash ^ (hash >> 32)) as usize & (self.slots.len() - 1)
+        ((hash >> 32) * self.slots.len() as u64 >> 32) as usize
+    }
+
+    fn next(&self, at: usize) -> usize {
+        if at + 1 == self.slots.len() {
+            0
+        } else {
+            at + 1
+        }
     }
 
     /// The first stored item with hash `hash` for which `same` holds.
@@ -48,13 +59,12 @@ impl FirstSeen {
         if self.slots.is_empty() {
             return None;
         }
-        let mask = self.slots.len() - 1;
         let mut at = self.start(hash);
         loop {
             match self.slots[at] {
                 EMPTY => return None,
                 j if same(j) => return Some(j),
-                _ => at = (at + 1) & mask,
+                _ => at = self.next(at),
             }
         }
     }
@@ -69,11 +79,10 @@ impl FirstSeen {
         same: impl Fn(u32) -> bool,
         hash_of: impl Fn(u32) -> u64,
     ) -> Option<u32> {
-        debug_assert!(item != EMPTY, "item numbers must be below u32::MAX");
+        debug_assert!((item as usize) < MAX_ITEMS, "item numbers must be below MAX_ITEMS");
         if self.len >= self.slots.len() / 2 {
             self.grow(&hash_of);
         }
-        let mask = self.slots.len() - 1;
         let mut at = self.start(hash);
         loop {
             match self.slots[at] {
@@ -83,27 +92,27 @@ impl FirstSeen {
                     return None;
                 }
                 j if same(j) => return Some(j),
-                _ => at = (at + 1) & mask,
+                _ => at = self.next(at),
             }
         }
     }
 
     fn grow(&mut self, hash_of: &impl Fn(u32) -> u64) {
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots_for(self.len + 1).max(16)]);
-        let mask = self.slots.len() - 1;
+        let slots = (self.slots.len() * 2).max(16);
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots]);
         for j in old.into_iter().filter(|&j| j != EMPTY) {
             let mut at = self.start(hash_of(j));
             while self.slots[at] != EMPTY {
-                at = (at + 1) & mask;
+                at = self.next(at);
             }
             self.slots[at] = j;
         }
     }
 }
 
-/// Slots for `n` items: a power of two, at most half full.
+/// Slots for `n` items, at most half full.
 fn slots_for(n: usize) -> usize {
-    (n.max(1) * 2).next_power_of_two()
+    n.max(1) * 2
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@
 //! - **degenerate end** (value: share of the text from the profile's onset to the end): judged
 //!   from 8 KiB (two windows); WARN from 10 %, FAIL from 25 %.
 
-use super::copy_coverage::{copy_coverage_of_ids, CopyCoverage, CopySpan};
+use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
 use super::judge::{percent_of, quote, thousands};
 use super::ngram_stats::{ngram_stats_of, token_ids, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
@@ -62,12 +62,16 @@ pub struct LoopFindings {
 /// Runs the loop scorers over `text` and judges them.
 pub fn find(text: &str) -> LoopFindings {
     let n = text.len();
+    // The token tables are the analysis's memory on a long text (8 bytes a token for the
+    // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
+    // copies' table is made, so at most two of the three are held at once.
     let toks = tokens(text);
     let ids = token_ids(text, &toks);
-    let ngrams = ngram_stats_of(&ids);
-    let copies = copy_coverage_of_ids(text, &toks, &ids);
     let (tandem, loop_level) = decisive_tandem(text, &toks, &ids);
-    drop((toks, ids));
+    drop(toks);
+    let ngrams = ngram_stats_of(&ids);
+    let copies = copy_coverage_without_tokens(text, &ids);
+    drop(ids);
     let prof = profile(text);
 
     let CopiesJudged {

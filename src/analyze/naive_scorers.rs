@@ -80,7 +80,7 @@ fn naive_copy_coverage(text: &str) -> CopyCoverage {
             b.add(i, j);
         }
     }
-    b.finish(text, &toks)
+    b.finish(text, |k| toks[k].range())
 }
 
 /// Texts made of pieces that loop easily: short units, multi-byte characters, line breaks.

@@ -14,7 +14,8 @@
 //! 0.001). They are figures to show beside the verdict: long legit texts (tables, logs) also
 //! have a low distinct-1, so no threshold on them would mean "the model is looping".
 //!
-//! Cost: one pass to tokenise, one hash-set insertion per token and n. Beyond
+//! Cost: one pass to tokenise, one table insertion per token and n (a [`FirstSeen`] table of
+//! first positions: n-grams are counted distinct by their token ids, exactly). Beyond
 //! [`EXACT_UP_TO`] n-grams the sets stop fitting in cache; distinct counts are then estimated
 //! from a fixed hash sample (the n-grams whose id is 0 modulo `sample`, a power of two, the
 //! count multiplied back; for such counts the standard error is about 1/√(sampled count),
@@ -22,12 +23,10 @@
 
 use super::first_seen::{FirstSeen, MAX_ITEMS};
 use super::text_units::is_py_whitespace;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 /// A token: its bytes in the text, `start..end` (u32: 8 bytes a token on every target; the
-/// token-level scorers read texts under 4 GiB, [`tokens`] stops there). Its id is in the
+/// token-level scorers read the first 2 GiB of a text, [`tokens`] stops there). Its id is in the
 /// separate vector [`token_ids`] makes, which the scorers share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
@@ -77,7 +76,8 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
-/// Calls `visit` with each token's byte range in `text`, in order, while it is under 4 GiB.
+/// Calls `visit` with each token's byte range in `text`, in order, in its first 2 GiB
+/// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table).
 fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
     let text = &text[..floor_char_boundary(text, MAX_ITEMS - 1)];
     let mut word_start: Option<usize> = None;
@@ -95,6 +95,35 @@ fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
     }
     if let Some(s) = word_start {
         visit(s..text.len());
+    }
+}
+
+/// The bytes of the tokens numbered `wanted` (sorted, no repeats) — a sparse map from token
+/// number to range, made by one tokenising pass without keeping the tokens: index it with a
+/// token number of `wanted` ([`SparseRanges`]).
+pub fn token_ranges_at(text: &str, wanted: &[usize]) -> SparseRanges {
+    let mut ranges = Vec::with_capacity(wanted.len());
+    let mut k = 0;
+    each_token(text, |r| {
+        if ranges.len() < wanted.len() && wanted[ranges.len()] == k {
+            ranges.push(r);
+        }
+        k += 1;
+    });
+    SparseRanges { at: wanted.to_vec(), ranges }
+}
+
+/// Token ranges by token number, for a few numbers (see [`token_ranges_at`]).
+pub struct SparseRanges {
+    at: Vec<usize>,
+    ranges: Vec<Range<usize>>,
+}
+
+impl std::ops::Index<usize> for SparseRanges {
+    type Output = Range<usize>;
+    /// Token `k`'s bytes; `k` must be one of the numbers asked for.
+    fn index(&self, k: usize) -> &Range<usize> {
+        &self.ranges[self.at.binary_search(&k).expect("a token number asked for")]
     }
 }
 
@@ -140,27 +169,6 @@ pub fn ngram_id(ids: &[u32]) -> u64 {
     ids.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| mix(h.rotate_left(17) ^ u64::from(id)))
 }
 
-/// A hasher for keys that are already well-mixed 64-bit hashes: it passes them through.
-#[derive(Default)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// Hash maps and sets keyed by ids.
-pub type IdBuild = BuildHasherDefault<IdHasher>;
-
 /// distinct-n and rep-n for n = 1..=4 (index n − 1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NgramStats {
@@ -189,15 +197,20 @@ pub fn ngram_stats_of(ids: &[u32]) -> NgramStats {
 pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
     let mask = sample as u64 - 1;
     let mut distinct = [1.0; 4];
-    let mut seen: HashSet<u64, IdBuild> =
-        HashSet::with_capacity_and_hasher(ids.len() / sample + 16, IdBuild::default());
     for (k, d) in distinct.iter_mut().enumerate() {
         let n = k + 1;
         if ids.len() < n {
             break;
         }
-        seen.clear();
-        seen.extend(ids.windows(n).map(ngram_id).filter(|id| id & mask == 0));
+        // The distinct n-grams among the sampled ones: a table of each one's first position.
+        let gram = |at: u32| &ids[at as usize..at as usize + n];
+        let mut seen = FirstSeen::with_capacity((ids.len() / sample + 16).min(ids.len()));
+        for (at, w) in ids.windows(n).enumerate() {
+            let id = ngram_id(w);
+            if id & mask == 0 {
+                seen.find_or_insert(id, at as u32, |j| gram(j) == w, |j| ngram_id(gram(j)));
+            }
+        }
         let grams = (ids.len() + 1 - n) as f64;
         *d = ((seen.len() * sample) as f64 / grams).min(1.0);
     }
