@@ -43,7 +43,7 @@ impl FirstSeen {
 
     /// The first slot to look at for `hash`: its high 32 bits scaled to the number of slots.
     fn start(&self, hash: u64) -> usize {
-        ((hash >> 32) * self.slots.len() as u64 >> 32) as usize
+        (((hash >> 32) * self.slots.len() as u64) >> 32) as usize
     }
 
     fn next(&self, at: usize) -> usize {
