@@ -96,8 +96,10 @@ pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCove
 /// bytes are found in one more tokenising pass afterwards.
 pub fn copy_coverage_without_tokens(text: &str, ids: &[u32]) -> CopyCoverage {
     let copied = copied_shingles(ids);
-    let ranges = token_ranges_at(text, &copied.token_indices());
-    copied.finish(text, |k| ranges[k].clone())
+    let wanted = copied.token_indices();
+    let ranges = token_ranges_at(text, &wanted);
+    // `wanted` is sorted and holds every token number `finish` asks for.
+    copied.finish(text, |k| ranges[wanted.binary_search(&k).unwrap_or(0)].clone())
 }
 
 /// The copied shingles of a token-id sequence, merged into spans of token numbers.
@@ -108,7 +110,7 @@ pub(crate) fn copied_shingles(ids: &[u32]) -> SpanBuilder {
     let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
     for (i, w) in ids.windows(SHINGLE).enumerate() {
         let hash = ngram_id(w);
-        if let Some(j) = first.find_or_insert(hash, i as u32, |j| shingle(j) == w, |j| ngram_id(shingle(j))) {
+        if let Some(j) = first.find_or_insert(hash, i as u32, &|j| shingle(j) == w, &|j| ngram_id(shingle(j))) {
             cover.add(i, j as usize);
         }
     }
@@ -139,8 +141,10 @@ impl SpanBuilder {
 
     /// The token numbers whose bytes [`Self::finish`] needs, sorted, without repeats.
     pub(crate) fn token_indices(&self) -> Vec<usize> {
-        let mut at: Vec<usize> =
-            self.spans.iter().chain(&self.open).flat_map(|&(s, e, src, _)| [s, e - 1, src]).collect();
+        let mut at = Vec::with_capacity((self.spans.len() + 1) * 3);
+        for &(s, e, src, _) in self.spans.iter().chain(&self.open) {
+            at.extend([s, e - 1, src]);
+        }
         at.sort_unstable();
         at.dedup();
         at

@@ -55,7 +55,7 @@ impl FirstSeen {
     }
 
     /// The first stored item with hash `hash` for which `same` holds.
-    pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+    pub fn find(&self, hash: u64, same: &dyn Fn(u32) -> bool) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
@@ -76,12 +76,12 @@ impl FirstSeen {
         &mut self,
         hash: u64,
         item: u32,
-        same: impl Fn(u32) -> bool,
-        hash_of: impl Fn(u32) -> u64,
+        same: &dyn Fn(u32) -> bool,
+        hash_of: &dyn Fn(u32) -> u64,
     ) -> Option<u32> {
         debug_assert!((item as usize) < MAX_ITEMS, "item numbers must be below MAX_ITEMS");
         if self.len >= self.slots.len() / 2 {
-            self.grow(&hash_of);
+            self.grow(hash_of);
         }
         let mut at = self.start(hash);
         loop {
@@ -97,7 +97,7 @@ impl FirstSeen {
         }
     }
 
-    fn grow(&mut self, hash_of: &impl Fn(u32) -> u64) {
+    fn grow(&mut self, hash_of: &dyn Fn(u32) -> u64) {
         let slots = (self.slots.len() * 2).max(16);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots]);
         for j in old.into_iter().filter(|&j| j != EMPTY) {
@@ -132,15 +132,15 @@ mod tests {
         for (i, w) in words.iter().enumerate() {
             let i = i as u32;
             let got =
-                table.find_or_insert(poor_hash(w), i, |j| words[j as usize] == *w, |j| poor_hash(words[j as usize]));
+                table.find_or_insert(poor_hash(w), i, &|j| words[j as usize] == *w, &|j| poor_hash(words[j as usize]));
             let want = first.get(w).copied();
             first.entry(w).or_insert(i);
             assert_eq!(got, want, "item {i} ({w})");
         }
         assert_eq!(table.len(), first.len());
-        assert_eq!(table.find(poor_hash("c"), |j| words[j as usize] == "c"), Some(3));
-        assert_eq!(table.find(poor_hash("zz"), |j| words[j as usize] == "zz"), None);
-        assert!(FirstSeen::default().find(0, |_| true).is_none());
+        assert_eq!(table.find(poor_hash("c"), &|j| words[j as usize] == "c"), Some(3));
+        assert_eq!(table.find(poor_hash("zz"), &|j| words[j as usize] == "zz"), None);
+        assert!(FirstSeen::default().find(0, &|_| true).is_none());
     }
 
     #[test]
@@ -149,7 +149,7 @@ mod tests {
         let slots = table.slots.len();
         for i in 0..1000u32 {
             let h = super::super::ngram_stats::mix(i as u64);
-            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| super::super::ngram_stats::mix(j as u64)), None);
+            assert_eq!(table.find_or_insert(h, i, &|j| j == i, &|j| super::super::ngram_stats::mix(j as u64)), None);
         }
         assert_eq!(table.slots.len(), slots);
         assert!(table.len() * 2 <= slots);

@@ -6,14 +6,14 @@
 //! and FAILs below 0.10.
 //!
 //! The reference is Python's `gzip.compress` (zlib, level 9): a 10-byte header, the DEFLATE
-//! stream, an 8-byte trailer. We use flate2's pure-Rust backend, miniz_oxide. Its encoder
+//! stream, an 8-byte trailer. We use flate2's pure-Rust backend, miniz_oxide (its core encoder,
+//! called directly: see [`DeflateCounter`]). Its encoder
 //! finds the same matches as zlib on most texts, but it keeps dynamic Huffman blocks where zlib
 //! picks fixed-code blocks when they are smaller, which on short, very repetitive texts costs a
 //! few bytes. So texts up to [`DUAL_ENCODING_LIMIT`] are also encoded with fixed codes only and
 //! the smaller size is kept, as zlib would. Above that size a block's header is a negligible
 //! share of the size. The output is only counted, never stored.
 
-use flate2::{Compress, Compression, FlushCompress, Status};
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressionStrategy, CompressorOxide, TDEFLFlush, TDEFLStatus,
 };
@@ -39,37 +39,44 @@ pub fn gzip_ratio(bytes: &[u8]) -> f64 {
     gzip_size(bytes) as f64 / bytes.len() as f64
 }
 
-/// Raw DEFLATE size at level 9 through flate2, counting the output in a scratch buffer.
+/// Raw DEFLATE size at level 9 (what flate2's miniz_oxide backend writes for
+/// `Compression::new(9)`).
 fn deflate_size(bytes: &[u8]) -> usize {
-    let mut c = Compress::new(Compression::new(9), false);
-    let mut out = vec![0u8; 64 * 1024];
-    loop {
-        let consumed = c.total_in() as usize;
-        let before = c.total_out();
-        let status = c
-            .compress(&bytes[consumed..], &mut out, FlushCompress::Finish)
-            .expect("in-memory DEFLATE into a scratch buffer cannot fail");
-        if status == Status::StreamEnd {
-            return c.total_out() as usize;
-        }
-        debug_assert!(c.total_out() > before || c.total_in() as usize > consumed, "DEFLATE made no progress");
-    }
+    DeflateCounter::new(9, CompressionStrategy::Default).size(bytes)
 }
 
 /// Raw DEFLATE size at level 9 with only fixed-code blocks (zlib's choice for short texts).
 fn fixed_code_deflate_size(bytes: &[u8]) -> usize {
-    let flags = create_comp_flags_from_zip_params(9, -15, CompressionStrategy::Fixed as i32);
-    let mut d = CompressorOxide::new(flags);
-    let mut out = vec![0u8; 64 * 1024];
-    let (mut pos, mut total) = (0, 0);
-    loop {
-        let (status, read, written) = compress(&mut d, &bytes[pos..], &mut out, TDEFLFlush::Finish);
-        pos += read;
-        total += written;
-        match status {
-            TDEFLStatus::Done => return total,
-            TDEFLStatus::Okay => {}
-            other => unreachable!("DEFLATE into a scratch buffer failed: {other:?}"),
+    DeflateCounter::new(9, CompressionStrategy::Fixed).size(bytes)
+}
+
+/// Counts the size of raw DEFLATE streams at one level and strategy, reusing its compressor
+/// and a scratch buffer (the output is never kept). miniz_oxide's core is called directly —
+/// the same encoder flate2 wraps — so one copy of it is in the page's wasm.
+pub struct DeflateCounter {
+    c: CompressorOxide,
+    out: Vec<u8>,
+}
+
+impl DeflateCounter {
+    pub fn new(level: u8, strategy: CompressionStrategy) -> Self {
+        let flags = create_comp_flags_from_zip_params(level.into(), -15, strategy as i32);
+        Self { c: CompressorOxide::new(flags), out: vec![0; 64 * 1024] }
+    }
+
+    /// The raw DEFLATE size of `bytes` (a stream of its own, finished).
+    pub fn size(&mut self, bytes: &[u8]) -> usize {
+        self.c.reset();
+        let (mut pos, mut total) = (0, 0);
+        loop {
+            let (status, read, written) = compress(&mut self.c, &bytes[pos..], &mut self.out, TDEFLFlush::Finish);
+            pos += read;
+            total += written;
+            match status {
+                TDEFLStatus::Done => return total,
+                TDEFLStatus::Okay => {}
+                other => unreachable!("DEFLATE into a scratch buffer failed: {other:?}"),
+            }
         }
     }
 }
@@ -92,6 +99,7 @@ mod tests {
 
     #[test]
     fn gzip_size_is_the_real_gzip_size() {
+        use flate2::Compression;
         use std::io::Write;
         let text = "a coherent sentence about kernels, schedulers and page tables. ".repeat(3000);
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), Compression::new(9));

@@ -67,8 +67,9 @@ impl LineCounter {
         let entries = &self.entries;
         let first_of = |id: u32| &text.as_bytes()[entries[id as usize].first.clone()];
         let new_id = entries.len() as u32;
-        let found =
-            self.index.find_or_insert(hash_bytes(key), new_id, |id| first_of(id) == key, |id| hash_bytes(first_of(id)));
+        let found = self
+            .index
+            .find_or_insert(hash_bytes(key), new_id, &|id| first_of(id) == key, &|id| hash_bytes(first_of(id)));
         let id = match found.map(|id| id as usize) {
             Some(id) => {
                 let e = &mut self.entries[id];
@@ -98,7 +99,7 @@ impl LineCounter {
         let tail_id = (!tail.is_empty()).then(|| {
             let key = &text.as_bytes()[tail.clone()];
             let same = |id: u32| &text.as_bytes()[self.entries[id as usize].first.clone()] == key;
-            self.index.find(hash_bytes(key), same).map(|id| id as usize)
+            self.index.find(hash_bytes(key), &same).map(|id| id as usize)
         });
         let count_of = |id: usize| self.entries[id].count + usize::from(tail_id == Some(Some(id)));
 

@@ -59,7 +59,8 @@ pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u32> {
     for (k, t) in toks.iter().enumerate() {
         let own = &text.as_bytes()[t.range()];
         let k = k as u32;
-        let first = vocabulary.find_or_insert(hash_bytes(own), k, |j| bytes_of(j) == own, |j| hash_bytes(bytes_of(j)));
+        let first =
+            vocabulary.find_or_insert(hash_bytes(own), k, &|j| bytes_of(j) == own, &|j| hash_bytes(bytes_of(j)));
         ids.push(first.unwrap_or(k));
     }
     ids
@@ -78,7 +79,7 @@ fn is_word_char(c: char) -> bool {
 
 /// Calls `visit` with each token's byte range in `text`, in order, in its first 2 GiB
 /// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table).
-fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
+fn each_token(text: &str, visit: &mut dyn FnMut(Range<usize>)) {
     let text = &text[..floor_char_boundary(text, MAX_ITEMS - 1)];
     let mut word_start: Option<usize> = None;
     for (i, c) in text.char_indices() {
@@ -98,33 +99,18 @@ fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
     }
 }
 
-/// The bytes of the tokens numbered `wanted` (sorted, no repeats) — a sparse map from token
-/// number to range, made by one tokenising pass without keeping the tokens: index it with a
-/// token number of `wanted` ([`SparseRanges`]).
-pub fn token_ranges_at(text: &str, wanted: &[usize]) -> SparseRanges {
+/// The bytes of the tokens numbered `wanted` (sorted, no repeats), in that order: found by
+/// one tokenising pass that does not keep the tokens.
+pub fn token_ranges_at(text: &str, wanted: &[usize]) -> Vec<Range<usize>> {
     let mut ranges = Vec::with_capacity(wanted.len());
     let mut k = 0;
-    each_token(text, |r| {
+    each_token(text, &mut |r| {
         if ranges.len() < wanted.len() && wanted[ranges.len()] == k {
             ranges.push(r);
         }
         k += 1;
     });
-    SparseRanges { at: wanted.to_vec(), ranges }
-}
-
-/// Token ranges by token number, for a few numbers (see [`token_ranges_at`]).
-pub struct SparseRanges {
-    at: Vec<usize>,
-    ranges: Vec<Range<usize>>,
-}
-
-impl std::ops::Index<usize> for SparseRanges {
-    type Output = Range<usize>;
-    /// Token `k`'s bytes; `k` must be one of the numbers asked for.
-    fn index(&self, k: usize) -> &Range<usize> {
-        &self.ranges[self.at.binary_search(&k).expect("a token number asked for")]
-    }
+    ranges
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -142,9 +128,9 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 /// and three times while it moves).
 pub fn tokens(text: &str) -> Vec<Token> {
     let mut count = 0;
-    each_token(text, |_| count += 1);
+    each_token(text, &mut |_| count += 1);
     let mut out = Vec::with_capacity(count);
-    each_token(text, |r| out.push(Token::new(r)));
+    each_token(text, &mut |r| out.push(Token::new(r)));
     out
 }
 
@@ -208,7 +194,7 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
         for (at, w) in ids.windows(n).enumerate() {
             let id = ngram_id(w);
             if id & mask == 0 {
-                seen.find_or_insert(id, at as u32, |j| gram(j) == w, |j| ngram_id(gram(j)));
+                seen.find_or_insert(id, at as u32, &|j| gram(j) == w, &|j| ngram_id(gram(j)));
             }
         }
         let grams = (ids.len() + 1 - n) as f64;

@@ -18,7 +18,8 @@
 //! Cost: one DEFLATE pass over the text at a fast level plus about log₂(WINDOW) windows for the
 //! refinement. Windows are independent, so a streamed text can be profiled window by window.
 
-use flate2::{Compress, Compression, FlushCompress, Status};
+use super::gzip_ratio::DeflateCounter;
+use miniz_oxide::deflate::core::CompressionStrategy;
 
 /// Bytes per window.
 pub const WINDOW: usize = 4096;
@@ -109,32 +110,19 @@ fn ceil_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// A reusable raw-DEFLATE size counter.
-struct Deflater {
-    c: Compress,
-    out: Vec<u8>,
-}
+/// A reusable raw-DEFLATE ratio counter.
+struct Deflater(DeflateCounter);
 
 impl Deflater {
     fn new() -> Self {
-        Deflater { c: Compress::new(Compression::new(LEVEL), false), out: vec![0; 64 * 1024] }
+        Deflater(DeflateCounter::new(LEVEL as u8, CompressionStrategy::Default))
     }
 
     fn ratio(&mut self, bytes: &[u8]) -> f64 {
         if bytes.is_empty() {
             return 1.0;
         }
-        self.c.reset();
-        loop {
-            let consumed = self.c.total_in() as usize;
-            let status = self
-                .c
-                .compress(&bytes[consumed..], &mut self.out, FlushCompress::Finish)
-                .expect("in-memory DEFLATE into a scratch buffer cannot fail");
-            if status == Status::StreamEnd {
-                return self.c.total_out() as f64 / bytes.len() as f64;
-            }
-        }
+        self.0.size(bytes) as f64 / bytes.len() as f64
     }
 }
 
