@@ -13,6 +13,8 @@ pub struct Builder<'a> {
     pub t: Transcript,
     /// Diagnostics beyond [`MAX_DIAGNOSTICS`], only counted.
     dropped: usize,
+    /// The document's length.
+    end: usize,
 }
 
 /// Where a message or diagnostic came from: its bytes, and its line when already known.
@@ -30,7 +32,14 @@ impl Origin {
 
 impl<'a> Builder<'a> {
     pub fn new(input: &'a [u8], format: Format) -> Self {
-        Self { input, lines: None, t: Transcript::new(format), dropped: 0 }
+        Self { input, lines: None, t: Transcript::new(format), dropped: 0, end: input.len() }
+    }
+
+    /// For a document read in pieces (built with no input): its line starts and length, once
+    /// they are all known.
+    pub fn set_document(&mut self, lines: LineIndex, end: usize) {
+        self.lines = Some(lines);
+        self.end = end;
     }
 
     fn line_of(&mut self, offset: usize) -> usize {
@@ -101,7 +110,7 @@ impl<'a> Builder<'a> {
 
     pub fn finish(mut self) -> Transcript {
         if self.dropped > 0 {
-            let end = self.input.len();
+            let end = self.end;
             self.t.diagnostics.push(Diagnostic {
                 line: None,
                 range: end..end,

@@ -10,7 +10,7 @@
 //! still read.
 
 use super::builder::{Builder, Origin};
-use super::lines::jsonl_lines;
+use super::lines::{trim_ascii_range, LineIndex};
 use super::openai::{message_turn, push_completion};
 use super::transcript::{Channel, Transcript};
 use super::Format;
@@ -20,6 +20,7 @@ use crate::stream::ChatAssembler;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
+use std::ops::Range;
 
 #[derive(Default, Deserialize)]
 struct Record {
@@ -130,16 +131,95 @@ impl Response {
 }
 
 pub fn parse(input: &[u8]) -> Transcript {
-    let mut b = Builder::new(input, Format::Jsonl);
-    let mut conversation = 0;
-    let mut chunks: Option<ChatAssembler> = None;
-    for (line_no, range) in jsonl_lines(input) {
+    let mut log = LogReader::new();
+    log.feed(input);
+    log.finish()
+}
+
+/// A log read in pieces of any size: each line is parsed as soon as it ends, so the whole
+/// document is never held. The transcript equals [`parse`] of the whole (ranges and line
+/// numbers count from the document's start; streamed chunks still form one conversation).
+pub struct LogReader {
+    b: Builder<'static>,
+    conversation: usize,
+    chunks: Option<ChatAssembler>,
+    /// Line starts as [`LineIndex`] counts them, for the chunks' own sources.
+    lines: LineIndex,
+    /// Lines ended so far.
+    line: usize,
+    /// Where the line not ended yet starts, and its bytes so far.
+    line_start: usize,
+    pending: Vec<u8>,
+    /// Bytes fed so far.
+    len: usize,
+}
+
+impl Default for LogReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LogReader {
+    pub fn new() -> Self {
+        LogReader {
+            b: Builder::new(&[], Format::Jsonl),
+            conversation: 0,
+            chunks: None,
+            lines: LineIndex::new(&[]),
+            line: 0,
+            line_start: 0,
+            pending: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Messages read so far.
+    pub fn messages(&self) -> usize {
+        self.b.t.messages.len()
+    }
+
+    /// Reads the next bytes of the document.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len();
+        while let Some(k) = bytes.iter().position(|&b| b == b'\n') {
+            if self.pending.is_empty() {
+                self.end_line(&bytes[..k], true);
+            } else {
+                let mut line = std::mem::take(&mut self.pending);
+                line.extend_from_slice(&bytes[..k]);
+                self.end_line(&line, true);
+                line.clear();
+                self.pending = line;
+            }
+            bytes = &bytes[k + 1..];
+        }
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// One whole line (without its LF): its line starts, then its record if it is not blank.
+    fn end_line(&mut self, bytes: &[u8], ended: bool) {
+        let start = self.line_start;
+        self.line += 1;
+        self.lines.push_line(start, bytes, ended);
+        self.line_start = start + bytes.len() + 1;
+        let skip = if self.line == 1 && bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        let r = trim_ascii_range(bytes, skip..bytes.len());
+        if !r.is_empty() {
+            self.record(self.line, start + r.start..start + r.end, &bytes[r]);
+        }
+    }
+
+    /// Reads one record: line `line_no`, bytes `range` of the document.
+    fn record(&mut self, line_no: usize, range: Range<usize>, bytes: &[u8]) {
+        let b = &mut self.b;
+        let conversation = self.conversation;
         let at = Origin::new(range.clone(), Some(line_no));
-        let record = match serde_json::from_slice::<Record>(&input[range.clone()]) {
+        let record = match serde_json::from_slice::<Record>(bytes) {
             Ok(r) => r,
             Err(e) => {
                 b.json_diag(at, "not a request/response record", &e);
-                continue;
+                return;
             }
         };
         if record.object.as_deref().is_some_and(|o| o.starts_with("chat.completion.chunk")) {
@@ -150,8 +230,8 @@ pub fn parse(input: &[u8]) -> Transcript {
                 error: record.error,
                 detail: None,
             };
-            chunks.get_or_insert_with(ChatAssembler::new).push_completion(c, range);
-            continue;
+            self.chunks.get_or_insert_with(ChatAssembler::new).push_completion(c, range);
+            return;
         }
         let first = b.t.messages.len();
         let errors = b.t.diagnostics.len();
@@ -188,28 +268,38 @@ pub fn parse(input: &[u8]) -> Transcript {
             // push_completion numbers choices as conversations; here they stay in the record's
             // conversation, as consecutive turns (so two choices are never analysed combined).
             let before = b.t.messages.len();
-            push_completion(&mut b, c, &mut choice_conv, index, &at);
+            push_completion(b, c, &mut choice_conv, index, &at);
             for m in &mut b.t.messages[before..] {
                 m.index = index + (m.conversation - conversation);
                 m.conversation = conversation;
             }
         }
         if b.t.messages.len() > first {
-            conversation += 1;
+            self.conversation += 1;
         } else if b.t.diagnostics.len() == errors {
             b.diag(at, "no request messages or response text in this record");
         }
     }
-    if let Some(a) = chunks {
-        let (turns, info) = a.finish();
-        let whole = Origin::new(0..input.len(), Some(1));
-        for turn in turns {
-            b.turn((conversation, 0), turn, &whole);
-            conversation += 1;
+
+    /// The transcript, once every byte was fed.
+    pub fn finish(mut self) -> Transcript {
+        if !self.pending.is_empty() {
+            let line = std::mem::take(&mut self.pending);
+            self.end_line(&line, false);
         }
-        b.t.stream = Some(info);
+        let LogReader { mut b, mut conversation, chunks, lines, len, .. } = self;
+        b.set_document(lines, len);
+        if let Some(a) = chunks {
+            let (turns, info) = a.finish();
+            let whole = Origin::new(0..len, Some(1));
+            for turn in turns {
+                b.turn((conversation, 0), turn, &whole);
+                conversation += 1;
+            }
+            b.t.stream = Some(info);
+        }
+        b.finish()
     }
-    b.finish()
 }
 
 #[cfg(test)]

@@ -23,6 +23,23 @@ impl LineIndex {
         Self { starts }
     }
 
+    /// For a document read in pieces: one more line, `bytes` from `start` on, `ended` by a LF
+    /// (not included) or the document's end. Gives the same starts as [`LineIndex::new`] of
+    /// the whole.
+    pub fn push_line(&mut self, start: usize, bytes: &[u8], ended: bool) {
+        let mut from = 0;
+        while let Some(k) = bytes[from..].iter().position(|&b| b == b'\r') {
+            from += k + 1;
+            // A CR is a line end unless a LF follows.
+            if !(ended && from == bytes.len()) {
+                self.starts.push(start + from);
+            }
+        }
+        if ended {
+            self.starts.push(start + bytes.len() + 1);
+        }
+    }
+
     /// The 1-based line holding byte `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset).max(1)
@@ -67,6 +84,22 @@ mod tests {
         let idx = LineIndex::new(b"a\nb\r\nc\rd");
         let lines: Vec<usize> = (0..8).map(|o| idx.line_of(o)).collect();
         assert_eq!(lines, vec![1, 1, 2, 2, 2, 3, 3, 4]);
+    }
+
+    #[test]
+    fn lines_pushed_one_by_one_give_the_same_starts() {
+        for input in [&b"a\nb\r\nc\rd"[..], b"\r\r\n\n\r", b"", b"x\r", b"\n"] {
+            let mut idx = LineIndex::new(b"");
+            let mut start = 0;
+            for (i, line) in input.split(|&b| b == b'\n').enumerate() {
+                let ended = start + line.len() < input.len();
+                if ended || !line.is_empty() || i == 0 {
+                    idx.push_line(start, line, ended);
+                }
+                start += line.len() + 1;
+            }
+            assert_eq!(idx.starts, LineIndex::new(input).starts, "{input:?}");
+        }
     }
 
     #[test]

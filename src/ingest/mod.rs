@@ -31,6 +31,7 @@ mod json_scan;
 mod lines;
 mod ollama;
 mod openai;
+mod reader;
 mod session_log;
 mod sse_capture;
 mod text;
@@ -45,6 +46,7 @@ pub use analysis::{
 pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;
+pub use reader::Reader;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 
 use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
@@ -78,7 +80,7 @@ pub fn parse(input: &[u8], format: Format) -> Transcript {
 }
 
 /// [`parse`] taking the bytes, so that plain text is not copied (the page's worker reads big
-/// files this way).
+/// files this way, through [`Reader`]).
 pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
     match format {
         Format::Text => text::parse_owned(input),
