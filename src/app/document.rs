@@ -422,8 +422,8 @@ mod tests {
             let transcript = ingest::parse(&bytes, detected);
             let report = ingest::analyze_transcript(&transcript);
             let loaded = Loaded { size: bytes.len(), detected, chosen: None, transcript, report };
-            let (wire, texts) = crate::app::wire::encode_all(loaded);
-            let back = crate::app::wire::decode(&wire, &texts).expect("the wire reads back");
+            let wire = crate::app::wire::encode_all(loaded);
+            let back = crate::app::wire::decode(&wire, &bytes).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");

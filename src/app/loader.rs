@@ -1,16 +1,20 @@
 //! The page's side of reading a file off the main thread (wasm32 only): starts a module Web
 //! Worker (`www/worker.js`, which runs [`super::worker`]), hands it the `File` (a reference,
 //! not a copy), passes its progress on, and takes the result in piece by piece between frames
-//! ([`super::wire::Decoder`]) so the page keeps answering. Dropping the [`Job`] cancels it:
-//! the worker is terminated and nothing more is reported.
+//! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read.
+//! The worker is ended before that, so its memory and the page's never peak together; a plain
+//! text that is the file's bytes unchanged is then read by the page from the file itself, in
+//! 4 MB `Blob.slice` reads straight into its string. Dropping the [`Job`] cancels it: the
+//! worker is terminated and nothing more is reported.
 
 use std::cell::Cell;
 use std::ops::Range;
 use std::rc::Rc;
 
-use js_sys::{Reflect, Uint8Array};
+use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::dom;
@@ -22,6 +26,8 @@ use crate::ingest::Format;
 const WORKER_URL: &str = "www/worker.js";
 /// The page takes in result pieces for at most this long before letting the browser paint.
 const SLICE_MS: f64 = 12.0;
+/// Bytes per `Blob.slice` read of a text taken from the file.
+const READ_BYTES: usize = 4 * 1024 * 1024;
 
 /// What a job reports.
 pub enum Event {
@@ -61,6 +67,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
 
     let on_message = {
         let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
+        let file = file.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if cancelled.get() {
                 return;
@@ -76,12 +83,11 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
                 Some("done") => {
                     // Its work is done: free its memory before the page takes in the result.
                     worker.terminate();
-                    let pieces = get(&data, "pieces").as_string().unwrap_or_default();
-                    let buffer = Uint8Array::new(&get(&data, "buffer"));
+                    let pieces = get(&data, "pieces").dyn_into::<Array>().unwrap_or_default();
                     let texts = Uint8Array::new(&get(&data, "texts"));
-                    let (on_event, cancelled) = (Rc::clone(&on_event), Rc::clone(&cancelled));
+                    let (on_event, cancelled, file) = (Rc::clone(&on_event), Rc::clone(&cancelled), file.clone());
                     wasm_bindgen_futures::spawn_local(async move {
-                        let result = take_in(&pieces, buffer, texts, &on_event, &cancelled).await;
+                        let result = take_in(pieces, texts, &file, &on_event, &cancelled).await;
                         if !cancelled.get() {
                             on_event(match result {
                                 Ok(loaded) => Event::Done(loaded),
@@ -131,28 +137,32 @@ fn explain(message: &str) -> String {
     }
 }
 
-/// Decodes the result in slices of [`SLICE_MS`], yielding to the browser between them.
+/// Decodes the result in slices of [`SLICE_MS`], yielding to the browser between them and
+/// freeing each piece once read; then reads the texts that stayed in the file.
 async fn take_in(
-    pieces: &str,
-    buffer: Uint8Array,
+    pieces: Array,
     texts: Uint8Array,
+    file: &web_sys::File,
     on_event: &Rc<dyn Fn(Event)>,
     cancelled: &Cell<bool>,
 ) -> Result<Loaded, String> {
-    let ranges: Vec<Range<usize>> = serde_json::from_slice(pieces.as_bytes())
-        .map_err(|e| format!("the worker's result did not read back ({e})"))?;
-    let read = |from: &Uint8Array, r: Range<usize>| {
-        if r.start <= r.end && r.end <= from.length() as usize {
-            from.subarray(r.start as u32, r.end as u32).to_vec()
+    let mut read_piece = |k: usize| {
+        let piece = Uint8Array::new(&pieces.get(k as u32)).to_vec();
+        pieces.set(k as u32, JsValue::UNDEFINED);
+        piece
+    };
+    let mut read_text = |r: Range<usize>| {
+        if r.start <= r.end && r.end <= texts.length() as usize {
+            texts.subarray(r.start as u32, r.end as u32).to_vec()
         } else {
             Vec::new()
         }
     };
-    let mut decoder = Decoder::new(ranges);
-    while !decoder.done() {
+    let mut decoder = Decoder::new(pieces.length() as usize);
+    loop {
         let started = dom::now_ms().unwrap_or(0.0);
         while !decoder.done() && dom::now_ms().unwrap_or(f64::MAX) - started < SLICE_MS {
-            decoder.step(&mut |r| read(&buffer, r), &mut |r| read(&texts, r))?;
+            decoder.step(&mut read_piece, &mut read_text)?;
         }
         let progress = Progress { stage: Stage::Preparing, prepared: Some(decoder.progress()), ..Progress::default() };
         on_event(Event::Progress(progress));
@@ -160,6 +170,39 @@ async fn take_in(
         if cancelled.get() {
             return Err("cancelled".into());
         }
+        if decoder.done() {
+            break;
+        }
     }
-    decoder.finish()
+    let from_file = decoder.file_texts().to_vec();
+    let mut loaded = decoder.finish()?;
+    drop((pieces, texts));
+    for (i, range) in from_file {
+        let text = read_from_file(file, range).await?;
+        if cancelled.get() {
+            return Err("cancelled".into());
+        }
+        loaded.transcript.messages.get_mut(i).ok_or("the worker's result did not read back")?.text = text;
+    }
+    Ok(loaded)
+}
+
+/// The text at `range` of `file`, read in [`READ_BYTES`] slices straight into one string.
+async fn read_from_file(file: &web_sys::File, range: Range<usize>) -> Result<String, String> {
+    let changed = || "the file changed while it was read; open it again".to_string();
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(range.len()).map_err(|_| explain("not enough memory"))?;
+    while bytes.len() < range.len() {
+        let at = range.start + bytes.len();
+        let end = (at + READ_BYTES).min(range.end);
+        let slice = file.slice_with_f64_and_f64(at as f64, end as f64).map_err(|_| changed())?;
+        let piece = Uint8Array::new(&JsFuture::from(slice.array_buffer()).await.map_err(|_| changed())?);
+        let (old, n) = (bytes.len(), piece.length() as usize);
+        if n == 0 || n > end - at {
+            return Err(changed());
+        }
+        bytes.resize(old + n, 0);
+        piece.copy_to(&mut bytes[old..]);
+    }
+    String::from_utf8(bytes).map_err(|_| changed())
 }

@@ -1,11 +1,15 @@
-//! The hand-over of a file read and analysed in the Web Worker to the page: the message texts
-//! one after the other (written straight into a buffer the worker transfers, not copied), and
-//! JSON pieces small enough for the page to decode one at a time between frames, so that taking
-//! in a 50 MB result never stalls the page for long. Pure: the round trip is unit-tested natively.
+//! The hand-over of a file read and analysed in the Web Worker to the page: JSON pieces, each
+//! in its own buffer, small enough for the page to decode one at a time between frames (and to
+//! let go of once decoded), so that taking in a 50 MB result never stalls the page for long;
+//! and the message texts one after the other in one texts buffer (written straight into a
+//! buffer the worker transfers, not copied). A text said before travels once: later messages
+//! with the same text point at the first. A plain text that is the file's bytes unchanged does
+//! not travel at all: the page reads it from the file itself ([`Decoder::file_texts`]). Pure:
+//! the round trip is unit-tested natively.
 //!
-//! Pieces, in order: a head (formats, stream info, diagnostics), messages (text lengths, texts
-//! left out), the distinct reports (a request log repeats its history: identical texts share
-//! one report), the spans of very long reports in slices, and the index from each
+//! Pieces, in order: a head (formats, stream info, diagnostics), messages (where each text is,
+//! texts left out), the distinct reports (a request log repeats its history: identical texts
+//! share one report), the spans of very long reports in slices, and the index from each
 //! [`MessageReport`] to its report.
 //!
 //! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
@@ -19,7 +23,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use crate::analyze::{Report, Span, Verdict};
-use crate::ingest::{Diagnostic, Format, Message, MessageReport, Transcript, TranscriptReport};
+use crate::ingest::{self, Diagnostic, Format, Message, MessageReport, Transcript, TranscriptReport};
 use crate::stream::StreamInfo;
 
 /// A file read and analysed: what the worker computes and the page shows.
@@ -32,14 +36,6 @@ pub struct Loaded {
     pub chosen: Option<Format>,
     pub transcript: Transcript,
     pub report: TranscriptReport,
-}
-
-/// What goes over `postMessage` besides the texts: the JSON pieces in one buffer, and the byte
-/// range of each piece in it.
-#[derive(Debug, PartialEq)]
-pub struct Wire {
-    pub bytes: Vec<u8>,
-    pub pieces: Vec<Range<usize>>,
 }
 
 /// Messages per piece.
@@ -65,8 +61,10 @@ enum Piece {
         messages: usize,
         reports: usize,
     },
-    /// Messages with empty texts; `lens[i]` bytes of the text region are message i's text.
-    Messages { lens: Vec<usize>, messages: Vec<Message> },
+    /// Messages with empty texts; `lens[i]` bytes of the texts buffer are message i's text,
+    /// except for those in `same` (pairs `i, j`: the text of message j, said before) and in
+    /// `file` (pairs `i, at`: the file's `lens[i]` bytes from `at`).
+    Messages { lens: Vec<usize>, same: Vec<usize>, file: Vec<usize>, messages: Vec<Message> },
     /// Distinct reports, in order; long span lists follow in `Spans` pieces.
     Reports(Vec<Report>),
     /// More spans of distinct report `report`.
@@ -79,29 +77,64 @@ fn json(piece: &Piece) -> Vec<u8> {
     serde_json::to_vec(piece).unwrap_or_default()
 }
 
-/// The bytes of all message texts: the size of the texts buffer.
-pub fn texts_len(loaded: &Loaded) -> usize {
-    loaded.transcript.messages.iter().map(|m| m.text.len()).sum()
+/// Where a message's text travels.
+#[derive(Clone, Copy, PartialEq)]
+enum TextFrom {
+    Buffer,
+    /// The same text as that earlier message.
+    Same(usize),
+    /// The file's bytes at the message's source.
+    File,
 }
 
-/// Lays out `loaded` for the page: every message text, in order, goes to `texts` (and is
-/// freed), the rest into the pieces.
-pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
+fn text_sources(t: &Transcript) -> Vec<TextFrom> {
+    let from_file = ingest::is_verbatim(t);
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut from = Vec::with_capacity(t.messages.len());
+    for (i, m) in t.messages.iter().enumerate() {
+        from.push(if from_file {
+            TextFrom::File
+        } else if let Some(&j) = first.get(m.text.as_str()) {
+            TextFrom::Same(j)
+        } else {
+            first.insert(&m.text, i);
+            TextFrom::Buffer
+        });
+    }
+    from
+}
+
+/// The bytes of the texts buffer.
+pub fn texts_len(loaded: &Loaded) -> usize {
+    let from = text_sources(&loaded.transcript);
+    let buffer = loaded.transcript.messages.iter().zip(from).filter(|(_, f)| *f == TextFrom::Buffer);
+    buffer.map(|(m, _)| m.text.len()).sum()
+}
+
+/// Lays out `loaded` for the page: the texts that travel, in order, go to `texts` (and are
+/// freed), each JSON piece to `piece`.
+pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str), piece: &mut dyn FnMut(Vec<u8>)) {
     let Loaded { size, detected, chosen, mut transcript, report } = loaded;
+    let from = text_sources(&transcript);
     // Identical single texts got identical reports: keep one of each.
     let mut distinct: Vec<Rc<Report>> = Vec::new();
+    // The distinct report of each message's text, once known.
+    let mut report_of: Vec<Option<usize>> = vec![None; from.len()];
     let mut index = Vec::with_capacity(report.reports.len());
-    let mut by_text: HashMap<&str, usize> = HashMap::new();
     for r in report.reports {
-        let text = match (r.combined, r.messages.as_slice()) {
-            (false, [k]) => transcript.messages.get(*k).map(|m| m.text.as_str()),
+        let first = match (r.combined, r.messages.as_slice()) {
+            (false, [k]) => match from.get(*k) {
+                Some(TextFrom::Same(j)) => Some(*j),
+                Some(_) => Some(*k),
+                None => None,
+            },
             _ => None,
         };
-        let at = match text.and_then(|t| by_text.get(t)) {
-            Some(&at) => at,
+        let at = match first.and_then(|k| report_of[k]) {
+            Some(at) => at,
             None => {
-                if let Some(t) = text {
-                    by_text.insert(t, distinct.len());
+                if let Some(k) = first {
+                    report_of[k] = Some(distinct.len());
                 }
                 distinct.push(r.report);
                 distinct.len() - 1
@@ -109,15 +142,9 @@ pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
         };
         index.push((r.messages, r.combined, at));
     }
-    drop(by_text);
+    drop(report_of);
 
-    let mut bytes = Vec::new();
-    let mut pieces = Vec::new();
-    let mut push = |bytes: &mut Vec<u8>, piece: &Piece| {
-        let start = bytes.len();
-        bytes.extend_from_slice(&json(piece));
-        pieces.push(start..bytes.len());
-    };
+    let mut push = |p: &Piece| piece(json(p));
     let mut messages = std::mem::take(&mut transcript.messages);
     let head = Piece::Head {
         size,
@@ -132,17 +159,29 @@ pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
     };
     // Texts one after the other; their lengths travel with the messages.
     let mut lens = Vec::with_capacity(messages.len());
-    for m in &mut messages {
+    for (m, from) in messages.iter_mut().zip(&from) {
         lens.push(m.text.len());
-        texts(&std::mem::take(&mut m.text));
+        let text = std::mem::take(&mut m.text);
+        if *from == TextFrom::Buffer {
+            texts(&text);
+        }
     }
-    push(&mut bytes, &head);
-    let mut lens = lens.into_iter();
+    push(&head);
+    let mut done = 0;
     while !messages.is_empty() {
         let rest = messages.split_off(messages.len().min(MESSAGES_PER_PIECE));
         let chunk = std::mem::replace(&mut messages, rest);
-        let lens: Vec<usize> = lens.by_ref().take(chunk.len()).collect();
-        push(&mut bytes, &Piece::Messages { lens, messages: chunk });
+        let (mut same, mut file) = (Vec::new(), Vec::new());
+        for (i, m) in chunk.iter().enumerate() {
+            match from[done + i] {
+                TextFrom::Same(j) => same.extend([i, j]),
+                TextFrom::File => file.extend([i, m.source.start]),
+                TextFrom::Buffer => {}
+            }
+        }
+        let lens = lens[done..done + chunk.len()].to_vec();
+        done += chunk.len();
+        push(&Piece::Messages { lens, same, file, messages: chunk });
     }
     let mut batch: Vec<Report> = Vec::new();
     let mut batch_bytes = 0;
@@ -156,33 +195,32 @@ pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str)) -> Wire {
         batch_bytes += serde_json::to_vec(&r).map_or(0, |v| v.len());
         batch.push(r);
         if batch_bytes >= REPORT_PIECE_BYTES {
-            push(&mut bytes, &Piece::Reports(std::mem::take(&mut batch)));
+            push(&Piece::Reports(std::mem::take(&mut batch)));
             batch_bytes = 0;
             for (report, spans) in later_spans.drain(..) {
                 for chunk in spans.chunks(SPANS_PER_PIECE) {
-                    push(&mut bytes, &Piece::Spans { report, spans: chunk.to_vec() });
+                    push(&Piece::Spans { report, spans: chunk.to_vec() });
                 }
             }
         }
     }
     if !batch.is_empty() {
-        push(&mut bytes, &Piece::Reports(batch));
+        push(&Piece::Reports(batch));
     }
     for (report, spans) in later_spans {
         for chunk in spans.chunks(SPANS_PER_PIECE) {
-            push(&mut bytes, &Piece::Spans { report, spans: chunk.to_vec() });
+            push(&Piece::Spans { report, spans: chunk.to_vec() });
         }
     }
     for chunk in index.chunks(INDEX_PER_PIECE) {
-        push(&mut bytes, &Piece::Index(chunk.to_vec()));
+        push(&Piece::Index(chunk.to_vec()));
     }
-    Wire { bytes, pieces }
 }
 
 /// Puts a [`Wire`] back together one piece at a time.
 #[derive(Default)]
 pub struct Decoder {
-    pieces: Vec<Range<usize>>,
+    pieces: usize,
     next: usize,
     /// Where the next message's text starts in the buffer.
     text_at: usize,
@@ -196,34 +234,45 @@ pub struct Decoder {
     /// `distinct`, shared, once the index pieces come (each message's report points into it).
     shared: Vec<Rc<Report>>,
     reports: Vec<MessageReport>,
+    /// Messages whose text is the file's bytes at this range.
+    file_texts: Vec<(usize, Range<usize>)>,
 }
 
 const CORRUPT: &str = "the worker's result did not read back";
 
 impl Decoder {
-    pub fn new(pieces: Vec<Range<usize>>) -> Decoder {
+    /// A decoder of `pieces` pieces.
+    pub fn new(pieces: usize) -> Decoder {
         Decoder { pieces, ..Decoder::default() }
     }
 
     /// Pieces decoded so far, of how many.
     pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.pieces.len())
+        (self.next, self.pieces)
     }
 
     pub fn done(&self) -> bool {
-        self.next >= self.pieces.len()
+        self.next >= self.pieces
     }
 
-    /// Decodes the next piece; `read(range)` returns those bytes of the pieces buffer,
-    /// `text(range)` those of the texts.
+    /// The messages whose texts the page reads from the file: `(message, byte range)`; their
+    /// texts are empty in [`Decoder::finish`]'s result.
+    pub fn file_texts(&self) -> &[(usize, Range<usize>)] {
+        &self.file_texts
+    }
+
+    /// Decodes the next piece; `read(k)` returns piece k, `text(range)` those bytes of the
+    /// texts buffer.
     pub fn step(
         &mut self,
-        read: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
+        read: &mut dyn FnMut(usize) -> Vec<u8>,
         text: &mut dyn FnMut(Range<usize>) -> Vec<u8>,
     ) -> Result<(), String> {
-        let Some(range) = self.pieces.get(self.next).cloned() else { return Ok(()) };
+        if self.done() {
+            return Ok(());
+        }
         self.next += 1;
-        let piece: Piece = serde_json::from_slice(&read(range)).map_err(|e| format!("{CORRUPT} ({e})"))?;
+        let piece: Piece = serde_json::from_slice(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
         match piece {
             Piece::Head { size, detected, chosen, format, stream, diagnostics, verdict, messages, reports } => {
                 self.size = size;
@@ -237,19 +286,27 @@ impl Decoder {
                 t.messages.reserve_exact(messages);
                 self.transcript = Some(t);
             }
-            Piece::Messages { lens, messages } => {
+            Piece::Messages { lens, same, file, messages } => {
                 let t = self.transcript.as_mut().ok_or(CORRUPT)?;
                 if lens.len() != messages.len() {
                     return Err(CORRUPT.into());
                 }
-                for (mut m, len) in messages.into_iter().zip(lens) {
-                    let end = self.text_at.checked_add(len).ok_or(CORRUPT)?;
-                    let text = text(self.text_at..end);
-                    if text.len() != len {
-                        return Err(CORRUPT.into());
+                let first = t.messages.len();
+                let (mut same, mut file) = (same.chunks_exact(2).peekable(), file.chunks_exact(2).peekable());
+                for (i, (mut m, len)) in messages.into_iter().zip(lens).enumerate() {
+                    if let Some(&[_, j]) = same.next_if(|p| p[0] == i) {
+                        m.text = t.messages.get(j).ok_or(CORRUPT)?.text.clone();
+                    } else if let Some(&[_, at]) = file.next_if(|p| p[0] == i) {
+                        self.file_texts.push((first + i, at..at.checked_add(len).ok_or(CORRUPT)?));
+                    } else {
+                        let end = self.text_at.checked_add(len).ok_or(CORRUPT)?;
+                        let text = text(self.text_at..end);
+                        if text.len() != len {
+                            return Err(CORRUPT.into());
+                        }
+                        m.text = String::from_utf8(text).map_err(|_| CORRUPT)?;
+                        self.text_at = end;
                     }
-                    m.text = String::from_utf8(text).map_err(|_| CORRUPT)?;
-                    self.text_at = end;
                     t.messages.push(m);
                 }
             }
@@ -273,7 +330,7 @@ impl Decoder {
         let (Some((detected, chosen)), Some(transcript)) = (self.formats, self.transcript) else {
             return Err(CORRUPT.into());
         };
-        let complete = self.next == self.pieces.len()
+        let complete = self.next == self.pieces
             && transcript.messages.len() == self.messages
             && self.reports.len() == self.report_count;
         if !complete {
@@ -284,23 +341,38 @@ impl Decoder {
     }
 }
 
-/// Encodes `loaded` with its texts into one `Vec`, as the tests use it.
+/// What travels, as the tests keep it: the pieces and the texts buffer.
 #[cfg(test)]
-pub fn encode_all(loaded: Loaded) -> (Wire, Vec<u8>) {
-    let mut texts = Vec::with_capacity(texts_len(&loaded));
-    let wire = encode(loaded, &mut |t| texts.extend_from_slice(t.as_bytes()));
-    (wire, texts)
+pub struct Wire {
+    pub pieces: Vec<Vec<u8>>,
+    pub texts: Vec<u8>,
 }
 
-/// Decodes a whole [`Wire`] at once.
+/// Encodes `loaded` into a [`Wire`].
 #[cfg(test)]
-pub fn decode(wire: &Wire, texts: &[u8]) -> Result<Loaded, String> {
-    let mut d = Decoder::new(wire.pieces.clone());
+pub fn encode_all(loaded: Loaded) -> Wire {
+    let mut texts = Vec::with_capacity(texts_len(&loaded));
+    let mut pieces = Vec::new();
+    encode(loaded, &mut |t| texts.extend_from_slice(t.as_bytes()), &mut |p| pieces.push(p));
+    Wire { pieces, texts }
+}
+
+/// Decodes a whole [`Wire`] at once; texts from the file are read from `file`.
+#[cfg(test)]
+pub fn decode(wire: &Wire, file: &[u8]) -> Result<Loaded, String> {
+    let mut d = Decoder::new(wire.pieces.len());
     let get = |bytes: &[u8], r: Range<usize>| bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default();
     while !d.done() {
-        d.step(&mut |r| get(&wire.bytes, r), &mut |r| get(texts, r))?;
+        d.step(&mut |k| wire.pieces.get(k).cloned().unwrap_or_default(), &mut |r| get(&wire.texts, r))?;
     }
-    d.finish()
+    let from_file = d.file_texts().to_vec();
+    let mut loaded = d.finish()?;
+    for (i, r) in from_file {
+        let (len, bytes) = (r.len(), get(file, r));
+        let text = String::from_utf8(bytes).ok().filter(|t| t.len() == len).ok_or(CORRUPT)?;
+        loaded.transcript.messages.get_mut(i).ok_or(CORRUPT)?.text = text;
+    }
+    Ok(loaded)
 }
 
 #[cfg(test)]
@@ -355,17 +427,35 @@ mod tests {
         names.sort();
         assert!(names.len() > 5);
         for name in names {
-            let l = loaded(&fixture(&name), None);
-            let (wire, texts) = encode_all(l.clone());
-            assert_same(&decode(&wire, &texts), &l, &name);
+            let bytes = fixture(&name);
+            let l = loaded(&bytes, None);
+            assert_same(&decode(&encode_all(l.clone()), &bytes), &l, &name);
         }
-        let l = loaded(&fixture("vllm.sse"), Some(Format::Text));
-        let (wire, texts) = encode_all(l.clone());
-        assert_same(&decode(&wire, &texts), &l, "");
+        let bytes = fixture("vllm.sse");
+        let l = loaded(&bytes, Some(Format::Text));
+        assert_same(&decode(&encode_all(l.clone()), &bytes), &l, "");
     }
 
     #[test]
-    fn a_big_log_travels_in_many_small_pieces_with_shared_reports() {
+    fn a_plain_text_is_read_from_the_file_unless_it_was_changed() {
+        for (bytes, from_file) in [
+            ("\u{feff}A plain text, with a BOM.".as_bytes(), true),
+            (b"plain", true),
+            (b"", true),
+            (b"bad \xff bytes", false),
+        ] {
+            let l = loaded(bytes, None);
+            let wire = encode_all(l.clone());
+            assert_eq!(wire.texts.is_empty(), from_file || bytes.is_empty(), "{bytes:?}");
+            assert_same(&decode(&wire, bytes), &l, "");
+            if from_file && !bytes.is_empty() {
+                assert!(decode(&wire, &bytes[..bytes.len() - 1]).is_err(), "the file got shorter");
+            }
+        }
+    }
+
+    #[test]
+    fn a_big_log_travels_in_many_small_pieces_with_shared_reports_and_texts() {
         // Many records repeating a history, some looping: texts shared, reports deduplicated.
         let mut log = String::new();
         for i in 0..9_000 {
@@ -380,11 +470,13 @@ mod tests {
         }
         let l = loaded(log.as_bytes(), None);
         assert_eq!(l.transcript.format, Format::Jsonl);
-        let (wire, texts) = encode_all(l.clone());
+        let all: usize = l.transcript.messages.iter().map(|m| m.text.len()).sum();
+        let wire = encode_all(l.clone());
         assert!(wire.pieces.len() > 8, "{} pieces", wire.pieces.len());
-        let biggest = wire.pieces.iter().map(|r| r.len()).max().unwrap_or(0);
+        let biggest = wire.pieces.iter().map(Vec::len).max().unwrap_or(0);
         assert!(biggest < 2_000_000, "the largest piece has {biggest} bytes");
-        assert_same(&decode(&wire, &texts), &l, "");
+        assert!(wire.texts.len() * 2 < all, "texts said before travel once: {} of {all} bytes", wire.texts.len());
+        assert_same(&decode(&wire, log.as_bytes()), &l, "");
     }
 
     #[test]
@@ -393,21 +485,23 @@ mod tests {
         let l = loaded(text.as_bytes(), None);
         // One span per repeated line (and whatever the other scorers add): slices of spans.
         assert!(l.report.reports[0].report.spans.len() >= 20_000);
-        let (wire, texts) = encode_all(l.clone());
+        let wire = encode_all(l.clone());
         assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
-        assert_same(&decode(&wire, &texts), &l, "");
+        assert_same(&decode(&wire, text.as_bytes()), &l, "");
     }
 
     #[test]
     fn a_damaged_wire_is_an_error_not_a_panic() {
-        let (mut wire, texts) = encode_all(loaded(&fixture("requests.jsonl"), None));
-        let mut cut = Wire { bytes: wire.bytes.clone(), pieces: wire.pieces[..wire.pieces.len() - 1].to_vec() };
-        assert!(decode(&cut, &texts).is_err(), "a missing piece");
-        cut.pieces = std::iter::once(0..3).collect();
-        assert!(decode(&cut, &texts).is_err(), "not JSON");
-        assert!(decode(&wire, &texts[..texts.len() - 1]).is_err(), "texts cut short");
-        let last = wire.pieces.len() - 1;
-        wire.pieces[last] = wire.pieces[last].start..wire.bytes.len() + 10;
-        assert!(decode(&wire, &texts).is_err(), "out of range");
+        let bytes = fixture("requests.jsonl");
+        let mut wire = encode_all(loaded(&bytes, None));
+        let last = wire.pieces.pop().unwrap_or_default();
+        assert!(decode(&wire, &bytes).is_err(), "a missing piece");
+        wire.pieces.push(last[..3].to_vec());
+        assert!(decode(&wire, &bytes).is_err(), "not JSON");
+        wire.pieces.pop();
+        wire.pieces.push(last);
+        assert!(decode(&wire, &bytes).is_ok());
+        wire.texts.pop();
+        assert!(decode(&wire, &bytes).is_err(), "texts cut short");
     }
 }

@@ -1,8 +1,10 @@
 //! The Web Worker's side of reading a file (wasm32 only; `www/worker.js` loads this same module
 //! in a worker and calls [`read_file_in_worker`]). The file is read in slices with
-//! `FileReaderSync` (never one giant copy), parsed and analysed by the core, with progress
-//! posted to the page as it goes; the result goes back as one transferred buffer
-//! ([`super::wire`]). The raw bytes are dropped as soon as they are parsed.
+//! `FileReaderSync` (never one giant copy) into [`ingest::Reader`] (a JSONL log is parsed as
+//! the slices come, so its bytes are never all held; other files are parsed whole), analysed
+//! by the core, with progress posted to the page as it goes; the result goes back in
+//! transferred buffers ([`super::wire`]), one per JSON piece, so that nothing big is copied
+//! twice here and the page can let go of each piece once it has read it.
 
 use std::cell::Cell;
 
@@ -47,8 +49,7 @@ impl Reporter<'_> {
 
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
 /// calling `post(message, transfer)` with `{kind: "progress", progress: JSON}` as it goes and
-/// finally `{kind: "done", pieces: JSON, buffer: ArrayBuffer, texts: ArrayBuffer}` (both
-/// buffers transferred).
+/// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Function) -> Result<(), JsValue> {
     let reporter = Reporter { post: &post, last: Cell::new(0.0) };
@@ -56,29 +57,29 @@ pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Fu
     let mut progress = Progress { stage: Stage::Reading, ..Progress::default() };
     reporter.send(&progress, true);
 
-    let mut bytes: Vec<u8> = Vec::new();
-    bytes.try_reserve_exact(size).map_err(|_| JsValue::from_str("not enough memory for this file"))?;
-    let reader = web_sys::FileReaderSync::new()?;
-    while bytes.len() < size {
-        let at = bytes.len();
+    let chosen = format.as_deref().and_then(Format::from_name);
+    let mut reader = ingest::Reader::new(chosen, size);
+    let file_reader = web_sys::FileReaderSync::new()?;
+    let mut piece = Vec::new();
+    while progress.read < size {
+        let at = progress.read;
         let slice = file.slice_with_f64_and_f64(at as f64, (at + SLICE).min(size) as f64)?;
-        let piece = Uint8Array::new(&reader.read_as_array_buffer(&slice)?.into());
-        let n = piece.length() as usize;
+        let bytes = Uint8Array::new(&file_reader.read_as_array_buffer(&slice)?.into());
+        let n = bytes.length() as usize;
         if n == 0 {
             break; // The file shrank while being read: take what there is.
         }
-        bytes.resize(at + n, 0);
-        piece.copy_to(&mut bytes[at..]);
-        progress.read = bytes.len();
+        piece.resize(n, 0);
+        bytes.copy_to(&mut piece);
+        reader.feed(&piece).map_err(|_| JsValue::from_str("not enough memory for this file"))?;
+        progress.read += n;
         reporter.send(&progress, false);
     }
+    drop(piece);
 
     progress.stage = Stage::Parsing;
     reporter.send(&progress, true);
-    let detected = ingest::detect(&bytes);
-    let chosen = format.as_deref().and_then(Format::from_name);
-    // The bytes go into the parser (plain text becomes its one message without a copy).
-    let transcript = ingest::parse_owned(bytes, chosen.unwrap_or(detected));
+    let (detected, transcript) = reader.finish();
 
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());
@@ -93,24 +94,26 @@ pub fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Fu
     });
 
     let loaded = Loaded { size, detected, chosen, transcript, report };
-    // Each text goes straight into the buffer the page gets (and is freed here at once).
+    // Each text that travels goes straight into the buffer the page gets (and is freed here at
+    // once); each piece into a buffer of its own.
     let texts = Uint8Array::new_with_length(texts_len(&loaded) as u32);
+    let (pieces, transfer) = (Array::new(), Array::new());
     let mut at = 0u32;
-    let wire = encode(loaded, &mut |t: &str| {
-        let end = at + t.len() as u32;
-        texts.subarray(at, end).copy_from(t.as_bytes());
-        at = end;
-    });
-    let buffer = Uint8Array::new_with_length(wire.bytes.len() as u32);
-    buffer.copy_from(&wire.bytes);
-    let pieces = serde_json::to_string(&wire.pieces).unwrap_or_default();
-    drop(wire);
-    let msg = object(&[
-        ("kind", &"done".into()),
-        ("pieces", &pieces.into()),
-        ("buffer", &buffer.buffer().into()),
-        ("texts", &texts.buffer().into()),
-    ]);
-    post.call2(&JsValue::NULL, &msg, &Array::of2(&buffer.buffer(), &texts.buffer()))?;
+    encode(
+        loaded,
+        &mut |t: &str| {
+            let end = at + t.len() as u32;
+            texts.subarray(at, end).copy_from(t.as_bytes());
+            at = end;
+        },
+        &mut |p: Vec<u8>| {
+            let buffer = Uint8Array::from(p.as_slice()).buffer();
+            pieces.push(&buffer);
+            transfer.push(&buffer);
+        },
+    );
+    transfer.push(&texts.buffer());
+    let msg = object(&[("kind", &"done".into()), ("pieces", &pieces), ("texts", &texts.buffer())]);
+    post.call2(&JsValue::NULL, &msg, &transfer)?;
     Ok(())
 }

@@ -47,6 +47,7 @@ pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;
 pub use reader::Reader;
+pub use text::is_verbatim;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 
 use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};

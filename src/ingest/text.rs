@@ -42,6 +42,12 @@ pub fn parse_owned(input: Vec<u8>) -> Transcript {
     }
 }
 
+/// Whether `t` is a plain text whose one message is the document's bytes at its `source`,
+/// unchanged (nothing invalid was replaced): a reader can take the text from the document.
+pub fn is_verbatim(t: &Transcript) -> bool {
+    t.format == Format::Text && t.diagnostics.is_empty() && t.messages.iter().all(|m| m.source.len() == m.text.len())
+}
+
 /// How many invalid UTF-8 sequences `bytes` holds (each becomes one U+FFFD).
 fn invalid_sequences(mut bytes: &[u8]) -> usize {
     let mut n = 0;
@@ -72,7 +78,18 @@ mod tests {
     fn owned_bytes_read_the_same() {
         let bad: Vec<u8> = b"ok \xff then".to_vec();
         for input in ["\u{feff}héllo".as_bytes().to_vec(), b"plain".to_vec(), bad, Vec::new()] {
-            assert_eq!(parse_owned(input.clone()), parse(&input), "{input:?}");
+            let t = parse_owned(input.clone());
+            assert_eq!(t, parse(&input), "{input:?}");
+            let verbatim = std::str::from_utf8(&input)
+                .is_ok_and(|s| s.strip_prefix('\u{feff}').unwrap_or(s) == t.messages[0].text);
+            assert_eq!(is_verbatim(&t), verbatim, "{input:?}");
+            if verbatim {
+                assert_eq!(input[t.messages[0].source.clone()], *t.messages[0].text.as_bytes());
+            }
         }
+        // Replaced bytes of the same length are still not the document's.
+        let same_length = parse(b"ab\xf0\x9f\x98cd");
+        assert_eq!(same_length.messages[0].text.len(), same_length.messages[0].source.len());
+        assert!(!is_verbatim(&same_length));
     }
 }
