@@ -9,7 +9,8 @@
 //!
 //! Run: `scripts/bench-page` (builds the page, then `cargo bench --bench page`). Without
 //! `--bench` (as `cargo test --benches` would run it) it does nothing. `PAGE_BENCH_SIZES=10,50`
-//! (MB) and `PAGE_BENCH_KINDS=jsonl,text` pick the files.
+//! (MB) and `PAGE_BENCH_KINDS=jsonl,text` pick the files; `PAGE_BENCH_CHROME_ARG` adds one
+//! Chromium argument (e.g. `--js-flags=--liftoff-only`); `PAGE_BENCH_VERBOSE=1` prints the probe.
 // Natively only: built for wasm32 (clippy --all-targets) it is an empty program.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 
@@ -125,7 +126,11 @@ return null;
         let native_ms = started.elapsed().as_secs_f64() * 1e3;
         drop((t, report));
 
-        let page = Page::open_with_args(&["--enable-precise-memory-info"]).await;
+        // PAGE_BENCH_CHROME_ARG: one more Chromium argument (e.g. `--js-flags=--liftoff-only`).
+        let extra = std::env::var("PAGE_BENCH_CHROME_ARG").unwrap_or_default();
+        let mut args = vec!["--enable-precise-memory-info"];
+        args.extend(Some(extra.as_str()).filter(|a| !a.is_empty()));
+        let page = Page::open_with_args(&args).await;
         let group = page.process_group();
         tokio::time::sleep(Duration::from_millis(500)).await;
         let rss_base = renderer_rss(group);

@@ -3,8 +3,8 @@
 //! not a copy), passes its progress on, and takes the result in piece by piece between frames
 //! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read.
 //! The worker is ended before that, so its memory and the page's never peak together; a plain
-//! text that is the file's bytes unchanged is then read by the page from the file itself, in
-//! 4 MB `Blob.slice` reads straight into its string. Dropping the [`Job`] cancels it: the
+//! text that is the file's bytes unchanged is then read by the page from the file itself,
+//! piece by piece straight into its string ([`super::blob_reader`]). Dropping the [`Job`] cancels it: the
 //! worker is terminated and nothing more is reported.
 
 use std::cell::Cell;
@@ -14,9 +14,9 @@ use std::rc::Rc;
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::blob_reader::read_blob;
 use super::dom;
 use super::load_view::{Progress, Stage};
 use super::wire::{Decoder, Loaded};
@@ -26,8 +26,6 @@ use crate::ingest::Format;
 const WORKER_URL: &str = "www/worker.js";
 /// The page takes in result pieces for at most this long before letting the browser paint.
 const SLICE_MS: f64 = 12.0;
-/// Bytes per `Blob.slice` read of a text taken from the file.
-const READ_BYTES: usize = 4 * 1024 * 1024;
 
 /// What a job reports.
 pub enum Event {
@@ -187,22 +185,24 @@ async fn take_in(
     Ok(loaded)
 }
 
-/// The text at `range` of `file`, read in [`READ_BYTES`] slices straight into one string.
+/// The text at `range` of `file`, read piece by piece straight into one string.
 async fn read_from_file(file: &web_sys::File, range: Range<usize>) -> Result<String, String> {
     let changed = || "the file changed while it was read; open it again".to_string();
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(range.len()).map_err(|_| explain("not enough memory"))?;
-    while bytes.len() < range.len() {
-        let at = range.start + bytes.len();
-        let end = (at + READ_BYTES).min(range.end);
-        let slice = file.slice_with_f64_and_f64(at as f64, end as f64).map_err(|_| changed())?;
-        let piece = Uint8Array::new(&JsFuture::from(slice.array_buffer()).await.map_err(|_| changed())?);
+    let slice = file.slice_with_f64_and_f64(range.start as f64, range.end as f64).map_err(|_| changed())?;
+    let read = read_blob(&slice, &mut |piece: &Uint8Array| {
         let (old, n) = (bytes.len(), piece.length() as usize);
-        if n == 0 || n > end - at {
-            return Err(changed());
+        if old + n > range.len() {
+            return Err(JsValue::NULL);
         }
         bytes.resize(old + n, 0);
         piece.copy_to(&mut bytes[old..]);
+        Ok(())
+    })
+    .await;
+    if read.is_err() || bytes.len() != range.len() {
+        return Err(changed());
     }
     String::from_utf8(bytes).map_err(|_| changed())
 }

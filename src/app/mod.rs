@@ -22,6 +22,8 @@ pub mod text_window;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
+mod blob_reader;
+#[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod dom;
