@@ -146,7 +146,7 @@ fn reasoning_loop_behind_a_clean_answer_fails_on_the_reasoning_message() {
     let content = t.messages.iter().position(|m| m.channel == Channel::Content).unwrap();
     let content_report = analysis.reports.iter().find(|r| r.messages == [content]).unwrap();
     assert_eq!(content_report.report.verdict, Verdict::Pass);
-    assert_eq!(t.messages[content].text, "The three invoices total 245 euros (120 + 80 + 45).");
+    assert_eq!(t.messages[content].text.as_str(), "The three invoices total 245 euros (120 + 80 + 45).");
     let stream = t.stream.as_ref().unwrap();
     assert_eq!((stream.comments, stream.saw_done, stream.finish_reason.as_deref()), (2, true, Some("stop")));
 }
@@ -160,14 +160,14 @@ fn cut_stream_keeps_its_text_and_says_it_was_cut() {
     assert_eq!(s.comments, 2);
     assert_eq!(t.messages[0].channel, Channel::Reasoning);
     assert!(t.messages[0].text.starts_with("\nTwo trains leave"));
-    assert_eq!(t.messages[1].text, "\n\nThey meet at 6 pm, 240 km from the station.");
+    assert_eq!(t.messages[1].text.as_str(), "\n\nThey meet at 6 pm, 240 km from the station.");
     assert_eq!(t.diagnostics.len(), 1, "the half-received last chunk is reported");
 }
 
 #[test]
 fn escapes_emoji_and_crlf() {
     let (_, t) = read("sglang.sse");
-    assert_eq!(t.messages[1].text, "Essayez le café « Olimpico » sur Saint-Viateur 😀\r\n☕ Bon appétit !");
+    assert_eq!(t.messages[1].text.as_str(), "Essayez le café « Olimpico » sur Saint-Viateur 😀\r\n☕ Bon appétit !");
     assert!(t.diagnostics.is_empty());
     assert_eq!(t.stream.as_ref().unwrap().usage.as_ref().unwrap().total_tokens, Some(64));
 }
@@ -232,7 +232,7 @@ fn every_cut_of_every_fixture_reads_in_every_format() {
 #[test]
 fn saved_http_responses_are_read_from_their_body() {
     let (bytes, t) = read("curl_i_stream.http");
-    assert_eq!(t.messages[0].text, "Headers first, then the stream.");
+    assert_eq!(t.messages[0].text.as_str(), "Headers first, then the stream.");
     assert!(bytes[t.messages[0].source.clone()].starts_with(b"data: "));
     assert_eq!(t.messages[0].line, Some(9));
     assert!(t.diagnostics.is_empty());

@@ -236,7 +236,7 @@ fn coherent_stream_passes_and_is_well_formed() {
 
     // The page's path: decoder + assembler fed in pieces.
     let chat = assemble(&r.body);
-    assert_eq!(&chat.turns()[0].content, content);
+    assert_eq!(chat.turns()[0].content.as_str(), content.as_str());
     assert!(chat.info().saw_done);
 }
 

@@ -180,7 +180,7 @@ async fn take_in(
         if cancelled.get() {
             return Err("cancelled".into());
         }
-        loaded.transcript.messages.get_mut(i).ok_or("the worker's result did not read back")?.text = text;
+        loaded.transcript.messages.get_mut(i).ok_or("the worker's result did not read back")?.text = Rc::new(text);
     }
     Ok(loaded)
 }

@@ -26,7 +26,8 @@ pub struct Analysis {
     /// Increases with every analysis; two analyses are equal when their `seq` is.
     pub seq: u64,
     pub source: Source,
-    pub text: Rc<str>,
+    /// Shared with the transcript's message (no copy of a long text).
+    pub text: Rc<String>,
     pub report: Rc<Report>,
     pub segments: Rc<[Segment]>,
     /// Wall time of the analysis in milliseconds, when the caller measured it.
@@ -41,16 +42,17 @@ impl PartialEq for Analysis {
 
 impl Analysis {
     /// Analyses `text` with the core and lays out its spans.
-    pub fn new(seq: u64, source: Source, text: String) -> Self {
+    pub fn new(seq: u64, source: Source, text: impl Into<Rc<String>>) -> Self {
+        let text = text.into();
         let report = analyze(&text);
         Self::with_report(seq, source, text, report)
     }
 
     /// Lays out the spans of `report`, the core's report of exactly `text`.
-    pub fn with_report(seq: u64, source: Source, text: String, report: impl Into<Rc<Report>>) -> Self {
-        let report = report.into();
+    pub fn with_report(seq: u64, source: Source, text: impl Into<Rc<String>>, report: impl Into<Rc<Report>>) -> Self {
+        let (text, report) = (text.into(), report.into());
         let segments = segments(&text, &report.spans).into();
-        Analysis { seq, source, text: text.into(), report, segments, millis: None }
+        Analysis { seq, source, text, report, segments, millis: None }
     }
 
     /// What the page shows instead of a verdict, or `None` when a verdict is meaningful.
@@ -371,7 +373,10 @@ mod tests {
         assert_eq!(a.report.spans[i].kind, SpanKind::Loop);
         assert_eq!(a.span_near(0), Some(i), "the first span after");
         assert_eq!(a.span_near(a.text.len()), None);
-        assert_eq!(Analysis::new(2, Source::Input, "calm prose, said once and only once".into()).onset_text(), None);
+        assert_eq!(
+            Analysis::new(2, Source::Input, "calm prose, said once and only once".to_string()).onset_text(),
+            None
+        );
     }
 
     #[test]

@@ -304,7 +304,7 @@ impl Decoder {
                         if text.len() != len {
                             return Err(CORRUPT.into());
                         }
-                        m.text = String::from_utf8(text).map_err(|_| CORRUPT)?;
+                        m.text = Rc::new(String::from_utf8(text).map_err(|_| CORRUPT)?);
                         self.text_at = end;
                     }
                     t.messages.push(m);
@@ -370,7 +370,7 @@ pub fn decode(wire: &Wire, file: &[u8]) -> Result<Loaded, String> {
     for (i, r) in from_file {
         let (len, bytes) = (r.len(), get(file, r));
         let text = String::from_utf8(bytes).ok().filter(|t| t.len() == len).ok_or(CORRUPT)?;
-        loaded.transcript.messages.get_mut(i).ok_or(CORRUPT)?.text = text;
+        loaded.transcript.messages.get_mut(i).ok_or(CORRUPT)?.text = text.into();
     }
     Ok(loaded)
 }

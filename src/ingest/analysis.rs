@@ -228,7 +228,7 @@ mod tests {
             role: "assistant".into(),
             channel,
             name: None,
-            text,
+            text: text.into(),
             source: 0..0,
             line: None,
         }

@@ -5,6 +5,7 @@ use super::transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTIC
 use super::Format;
 use crate::stream::{json_problem_at, Turn};
 use std::ops::Range;
+use std::rc::Rc;
 
 pub struct Builder<'a> {
     input: &'a [u8],
@@ -80,7 +81,7 @@ impl<'a> Builder<'a> {
             role: role.to_string(),
             channel,
             name: name.filter(|n| !n.is_empty()).map(str::to_string),
-            text,
+            text: Rc::new(text),
             source: at.range,
             line: Some(line),
         });

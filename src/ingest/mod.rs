@@ -14,7 +14,7 @@
 //! let t = ingest::read(capture);
 //! assert_eq!(t.format, Format::Sse);
 //! assert_eq!(t.messages[0].channel, Channel::Reasoning);
-//! assert_eq!(t.messages[1].text, "Hi");
+//! assert_eq!(t.messages[1].text.as_str(), "Hi");
 //! assert!(t.stream.unwrap().saw_done);
 //! ```
 //!

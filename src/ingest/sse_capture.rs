@@ -64,10 +64,10 @@ mod tests {
         let t = chat(b": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\nevent: error\ndata: upstream timed out\n\n");
         let s = t.stream.as_ref().unwrap();
         assert_eq!((s.comments, s.errors.as_slice(), s.saw_done), (1, &["upstream timed out".to_string()][..], false));
-        assert_eq!(t.messages[0].text, "Hi");
+        assert_eq!(t.messages[0].text.as_str(), "Hi");
         assert!(t.diagnostics.is_empty());
         let t = chat(b"data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"multi-line\"}}]}\n\n");
-        assert_eq!(t.messages[0].text, "multi-line");
+        assert_eq!(t.messages[0].text.as_str(), "multi-line");
         let t = chat(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\ndata: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\ndata: [DONE]\n");
         assert_eq!((t.messages[0].text.as_str(), t.stream.as_ref().unwrap().saw_done), ("ab", true));
         assert_eq!(t.diagnostics.len(), 1);
@@ -80,7 +80,7 @@ mod tests {
     fn run_together_events_lose_their_names_not_their_types() {
         let input = b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"role\":\"assistant\"}}\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n";
         let t = parse(input, Format::AnthropicSse, AnthropicAssembler::new());
-        assert_eq!(t.messages[0].text, "Hi");
+        assert_eq!(t.messages[0].text.as_str(), "Hi");
         assert_eq!(t.diagnostics.len(), 1);
     }
 }

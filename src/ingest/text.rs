@@ -68,7 +68,7 @@ mod tests {
         assert_eq!((t.messages[0].text.as_str(), t.messages[0].source.clone()), ("héllo", 3..9));
         assert!(t.diagnostics.is_empty());
         let t = parse("ok\u{fffd}\u{fffd}".bytes().chain(*b"\xff\xfe then \xff").collect::<Vec<u8>>().as_slice());
-        assert_eq!(t.messages[0].text, "ok\u{fffd}\u{fffd}\u{fffd}\u{fffd} then \u{fffd}");
+        assert_eq!(t.messages[0].text.as_str(), "ok\u{fffd}\u{fffd}\u{fffd}\u{fffd} then \u{fffd}");
         assert_eq!(t.diagnostics.len(), 1);
         assert_eq!(t.diagnostics[0].range, 8..9);
         assert!(t.diagnostics[0].message.contains("3 bad sequences"), "{}", t.diagnostics[0].message);
@@ -81,7 +81,7 @@ mod tests {
             let t = parse_owned(input.clone());
             assert_eq!(t, parse(&input), "{input:?}");
             let verbatim = std::str::from_utf8(&input)
-                .is_ok_and(|s| s.strip_prefix('\u{feff}').unwrap_or(s) == t.messages[0].text);
+                .is_ok_and(|s| s.strip_prefix('\u{feff}').unwrap_or(s) == *t.messages[0].text);
             assert_eq!(is_verbatim(&t), verbatim, "{input:?}");
             if verbatim {
                 assert_eq!(input[t.messages[0].source.clone()], *t.messages[0].text.as_bytes());

@@ -5,6 +5,7 @@ use super::format::Format;
 use crate::stream::StreamInfo;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::rc::Rc;
 
 /// Which part of a reply a message holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -42,7 +43,9 @@ pub struct Message {
     pub channel: Channel,
     /// The tool's name, for tool calls and results that give it.
     pub name: Option<String>,
-    pub text: String,
+    /// Shared, so that a text said again (a request log repeats its history) and the page's
+    /// view of a text hold one copy; an `Rc` of a `String` so that wrapping moves, not copies.
+    pub text: Rc<String>,
     /// The bytes of the input the message came from (for a stream: from its first chunk to
     /// its last; for a JSON document: the reply or record that holds it).
     pub source: Range<usize>,
