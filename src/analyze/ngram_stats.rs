@@ -22,7 +22,7 @@
 //! well under 1 %). [`NgramStats::sample`] says which: 1 is exact.
 
 use super::first_seen::{FirstSeen, MAX_ITEMS};
-use super::text_units::is_py_whitespace;
+use super::text_units::{floor_boundary, is_py_whitespace};
 use std::ops::Range;
 
 /// A token: its bytes in the text, `start..end` (u32: 8 bytes a token on every target; the
@@ -80,7 +80,7 @@ fn is_word_char(c: char) -> bool {
 /// Calls `visit` with each token's byte range in `text`, in order, in its first 2 GiB
 /// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table).
 fn each_token(text: &str, visit: &mut dyn FnMut(Range<usize>)) {
-    let text = &text[..floor_char_boundary(text, MAX_ITEMS - 1)];
+    let text = &text[..floor_boundary(text, MAX_ITEMS - 1)];
     let mut word_start: Option<usize> = None;
     for (i, c) in text.char_indices() {
         if is_word_char(c) {
@@ -111,16 +111,6 @@ pub fn token_ranges_at(text: &str, wanted: &[usize]) -> Vec<Range<usize>> {
         k += 1;
     });
     ranges
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    if i >= text.len() {
-        return text.len();
-    }
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// The tokens of `text`, in order (see the module header), in a vector of exactly their number

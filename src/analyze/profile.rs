@@ -19,6 +19,7 @@
 //! refinement. Windows are independent, so a streamed text can be profiled window by window.
 
 use super::gzip_ratio::DeflateCounter;
+use super::text_units::{ceil_boundary, floor_boundary};
 use miniz_oxide::deflate::core::CompressionStrategy;
 
 /// Bytes per window.
@@ -94,20 +95,6 @@ pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
         hi
     });
     Profile { window, windows, onset, min_ratio }
-}
-
-fn floor_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// A reusable raw-DEFLATE ratio counter.

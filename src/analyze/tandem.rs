@@ -23,7 +23,7 @@
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
 use super::ngram_stats::{hash_bytes, token_ids, tokens, Token};
-use super::text_units::{lines, trim};
+use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
 use std::ops::Range;
 
 /// Longest period searched at character level, in bytes.
@@ -167,14 +167,7 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
 /// Character-level runs: on bytes, trimmed to character boundaries.
 pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
     runs(text.as_bytes(), MAX_CHAR_PERIOD, |p, i, j| {
-        let mut s = i;
-        while !text.is_char_boundary(s) {
-            s += 1;
-        }
-        let mut e = j;
-        while !text.is_char_boundary(e) {
-            e -= 1;
-        }
+        let (s, e) = (ceil_boundary(text, i), floor_boundary(text, j));
         if e >= s + 2 * p {
             visit(Tandem { level: Level::Char, unit: s..s + p, period: p, count: (e - s) / p, start: s, end: e });
         }

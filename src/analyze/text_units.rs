@@ -118,6 +118,24 @@ pub fn lines(text: &str, range: Range<usize>) -> impl Iterator<Item = Range<usiz
     })
 }
 
+/// The largest character boundary of `text` at or below `i` (its length when `i` is past it).
+pub fn floor_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary of `text` at or above `i` (its length when `i` is past it).
+pub fn ceil_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 /// `range` with Python-whitespace removed from both ends (as `str.strip()`).
 pub fn trim(text: &str, range: Range<usize>) -> Range<usize> {
     let s = &text[range.clone()];
@@ -138,6 +156,14 @@ pub fn end_of_last(text: &str, range: Range<usize>, is_break: fn(char) -> bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boundaries_round_to_characters_and_clamp_to_the_text() {
+        let t = "a模b"; // 模 is bytes 1..4
+        assert_eq!((1..=4).map(|i| floor_boundary(t, i)).collect::<Vec<_>>(), [1, 1, 1, 4]);
+        assert_eq!((1..=4).map(|i| ceil_boundary(t, i)).collect::<Vec<_>>(), [1, 4, 4, 4]);
+        assert_eq!((floor_boundary(t, 99), ceil_boundary(t, 99)), (5, 5));
+    }
 
     #[test]
     fn byte_scanners_agree_with_char_classes_on_every_scalar_value() {

@@ -11,6 +11,7 @@
 //! 50 MB line is as cheap to scroll as a short text. Work per frame is the visible rows only:
 //! rows, segments and spans are found by binary search.
 
+use crate::analyze::text_units::ceil_boundary;
 use crate::analyze::{Span, SpanKind, Verdict};
 use crate::app::model::Segment;
 
@@ -319,13 +320,6 @@ fn band_at(span: &Span, at: usize) -> Option<Band> {
 }
 
 /// The smallest char boundary of `text` at or after `b`.
-fn ceil_boundary(text: &str, mut b: usize) -> usize {
-    while b < text.len() && !text.is_char_boundary(b) {
-        b += 1;
-    }
-    b.min(text.len())
-}
-
 /// The highlighted pieces of bytes `from..to` of `text` (a row), from the segments of its spans
 /// (found by binary search), cut at loop-copy bands and at `markers` (sorted byte positions such
 /// as the onset).

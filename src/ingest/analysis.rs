@@ -3,6 +3,7 @@
 //! answer shows up as the reasoning message's FAIL. The overall verdict is the worst one.
 
 use super::transcript::{Channel, Transcript};
+use crate::analyze::text_units::floor_boundary;
 use crate::analyze::{analyze, Metric, Report, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -126,11 +127,7 @@ pub const PREVIEW_BYTES: usize = 2 << 20;
 
 /// The first `max` bytes of `text`, cut on a character boundary.
 fn prefix(text: &str, max: usize) -> &str {
-    let mut cut = max.min(text.len());
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    &text[..cut]
+    &text[..floor_boundary(text, max)]
 }
 
 /// One text to analyse: a message, or a reply's reasoning and content joined.
