@@ -1,0 +1,186 @@
+//! The `coherency` command line as a user runs it: files, stdin, exit codes, JSON fields,
+//! invalid UTF-8 and unreadable inputs.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `coherency` in the core's crate directory, so that fixtures are `tests/data/…` as in
+/// the core's own tests (and the file names the CLI prints are those).
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_coherency"))
+        .current_dir(coherency_test_support::workspace_root().join("crates/core"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(out.stdout.clone()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("coherency-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn exit_code_is_the_worst_verdict() {
+    assert_eq!(run(&["analyze", "tests/data/warn_list.txt"], b"").status.code(), Some(1));
+    assert_eq!(run(&["analyze", "tests/data/line_x400.txt"], b"").status.code(), Some(2));
+    assert_eq!(run(&["analyze", "tests/data/warn_list.txt", "tests/data/the_x4000.txt"], b"").status.code(), Some(2));
+    let prose = "src/samples/prose.txt";
+    assert_eq!(run(&["analyze", prose], b"").status.code(), Some(0));
+}
+
+#[test]
+fn json_has_the_stable_fields() {
+    let out = run(&["analyze", "--json", "tests/data/line_x400.txt", "tests/data/the_x4000.txt"], b"");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    let r = &lines[0];
+    assert_eq!(r["file"], "tests/data/line_x400.txt");
+    assert_eq!(r["bytes"], 17_599);
+    assert_eq!(r["verdict"], "FAIL");
+    assert_eq!(r["seed_verdict"], "FAIL");
+    assert_eq!((r["tripped"].as_str(), r["onset"].as_u64()), (Some("loop"), Some(0)));
+    assert!(r["reasons"][0].as_str().unwrap().starts_with("loop 100 %: from byte 0 the line 'All work and no play"));
+    assert!(r["reasons"][3].as_str().unwrap().starts_with("maxline 400 ≥ 12: the line 'All work and no play"));
+    let tandem = &r["metrics"]["tandem"];
+    assert_eq!((tandem["level"].as_str(), tandem["count"].as_u64()), (Some("line"), Some(400)));
+    assert!(r["metrics"]["profile"]["windows"].as_array().unwrap().len() >= 4);
+    assert_eq!(r["metrics"]["distinct"].as_array().unwrap().len(), 4);
+    let checks: Vec<&str> = r["checks"].as_array().unwrap().iter().map(|c| c["metric"].as_str().unwrap()).collect();
+    assert_eq!(checks, ["maxrun", "maxline", "gzip_ratio", "loop", "copies", "profile"]);
+    assert_eq!(r["metrics"]["maxrun"], 1);
+    assert_eq!(r["metrics"]["maxline"], 400);
+    assert_eq!(format!("{:.4}", r["metrics"]["gzip_ratio"].as_f64().unwrap()), "0.0074");
+    let spans = r["spans"].as_array().unwrap();
+    assert_eq!(spans.len(), 401, "400 repeated lines and the loop");
+    assert_eq!((spans[0]["start"].as_u64(), spans[0]["end"].as_u64()), (Some(0), Some(43)));
+    assert_eq!(spans[0]["kind"], "repeated_line");
+    let the_loop = spans.iter().find(|s| s["kind"] == "loop").unwrap();
+    assert_eq!((the_loop["start"].as_u64(), the_loop["end"].as_u64()), (Some(0), Some(17_599)));
+    assert_eq!((the_loop["count"].as_u64(), the_loop["period"].as_u64()), (Some(400), Some(44)));
+    assert_eq!(lines[1]["metrics"]["maxrun"], 4000);
+    assert_eq!(lines[1]["spans"][0]["kind"], "word_run");
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let out =
+        run(&["analyze", "--json", "-"], "loop loop loop loop loop loop loop loop loop loop loop loop\n".as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["file"], "-");
+    assert_eq!(r["metrics"]["maxrun"], 12);
+}
+
+#[test]
+fn invalid_utf8_is_replaced_and_reported() {
+    let path = temp_file("bad.txt", b"caf\xe9 au lait, \xff\xfe then a plain and coherent ending.\n");
+    let out = run(&["analyze", "--json", &path], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let r = &json_lines(&out)[0];
+    // \xe9, \xff and \xfe are three invalid sequences (as Python's errors="replace" sees them);
+    // each becomes U+FFFD, 3 bytes.
+    assert_eq!(r["replaced_invalid_utf8"], 3);
+    assert_eq!(r["bytes"], 51 - 3 + 9);
+    let text = run(&["analyze", &path], b"");
+    assert!(String::from_utf8(text.stdout).unwrap().contains("3 invalid UTF-8 sequence(s) were replaced"));
+}
+
+#[test]
+fn an_unreadable_input_exits_3_and_the_others_are_still_reported() {
+    let out = run(&["analyze", "--json", "tests/data/no-such-file.txt", "tests/data/warn_list.txt"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["file"], "tests/data/no-such-file.txt");
+    assert!(lines[0]["error"].as_str().unwrap().contains("No such file"));
+    assert_eq!(lines[1]["verdict"], "WARN");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("cannot read tests/data/no-such-file.txt"));
+}
+
+#[test]
+fn text_output_puts_the_verdict_first() {
+    let out = run(&["analyze", "tests/data/the_x4000.txt"], b"");
+    let s = String::from_utf8(out.stdout).unwrap();
+    let first = s.lines().next().unwrap();
+    assert_eq!(first, "tests/data/the_x4000.txt: FAIL (15,999 bytes)");
+    assert!(s.contains("the word 'the' repeats 4,000 times in a row, from byte 0"));
+}
+
+#[test]
+fn short_input_says_so_instead_of_judging() {
+    let out = run(&["analyze", "-"], b"ok\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("-: TOO SHORT (3 bytes)"));
+}
+
+#[test]
+fn a_bad_command_line_prints_usage() {
+    for args in [&[][..], &["analyze"][..], &["frobnicate"][..], &["analyze", "--bogus", "x"][..]] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(String::from_utf8(out.stderr).unwrap().contains("usage: coherency analyze"));
+    }
+    assert_eq!(run(&["--help"], b"").status.code(), Some(0));
+}
+
+#[test]
+fn a_reasoning_loop_behind_a_clean_answer_fails_and_names_the_reasoning() {
+    let out = run(&["analyze", "--json", "tests/data/formats/deepseek_reasoning_loop.sse"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "sse");
+    assert_eq!(r["verdict"], "FAIL");
+    let messages = r["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["channel"], "reasoning");
+    assert_eq!(messages[0]["verdict"], "FAIL");
+    assert_eq!(messages[0]["metrics"]["maxline"], r["metrics"]["maxline"]);
+    assert_eq!((messages[0]["tripped"].as_str(), messages[0]["onset"].as_u64()), (Some("loop"), Some(36)));
+    assert!(messages[0]["spans"].as_array().unwrap().iter().any(|s| s["kind"] == "loop"));
+    let content = messages.iter().find(|m| m["channel"] == "content").unwrap();
+    assert_eq!(content["verdict"], "PASS");
+    assert!(content["onset"].is_null());
+    assert_eq!(r["stream"]["saw_done"], true);
+}
+
+#[test]
+fn bad_lines_become_diagnostics_and_the_rest_is_analysed() {
+    let out = run(&["analyze", "--json", "tests/data/formats/requests.jsonl"], b"");
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "jsonl");
+    assert!(r["messages"].as_array().unwrap().len() >= 5);
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["line"], 3);
+    assert!(d["message"].as_str().unwrap().contains("not a request/response record"), "{d}");
+}
+
+#[test]
+fn format_can_be_forced() {
+    // Read as plain text, an SSE capture is one message: its JSON plumbing, not the reasoning.
+    let out = run(&["analyze", "--json", "--format", "text", "tests/data/formats/deepseek_reasoning_loop.sse"], b"");
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "text");
+    assert_eq!(r["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(r["bytes"], r["input_bytes"]);
+    let out = run(&["analyze", "--format", "yaml", "x"], b"");
+    assert_eq!(out.status.code(), Some(64));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown format 'yaml'"));
+}
+
+#[test]
+fn a_binary_file_gets_one_clear_message() {
+    let out = run(&["analyze", "--json", "tests/data/formats/binary.bin"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let r = &json_lines(&out)[0];
+    assert!(r["error"].as_str().unwrap().starts_with("Not a text file"), "{r}");
+}

@@ -1,0 +1,52 @@
+//! Speed of a full analysis against one gzip-9 pass over the same bytes.
+//!
+//! `cargo bench --bench analyze` prints, for generated 1 MB and 10 MB texts (prose, and prose
+//! turning into a loop halfway), the best-of-N time of `analyze` and of one flate2 gzip-9
+//! pass, and their ratio. The seed's method is one gzip pass plus two linear scans; the aim is
+//! analysis ≤ 1.3 × gzip. Figures are ratios from one run: the machines are noisy.
+
+use coherency_test_support::gzip_pass;
+use coherency_test_support::textgen;
+use coherency_test_support::timing;
+
+use gzip_pass::gzip_pass;
+use std::hint::black_box;
+use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
+use timing::best_of;
+
+fn main() {
+    // `cargo test --benches` runs benches with no arguments other than `--bench`-less flags:
+    // keep that quick by measuring only when asked to bench.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    println!("{:<22} {:>8} {:>12} {:>12} {:>8} {:>8}", "input", "MB", "analyze ms", "gzip-9 ms", "ratio", "verdict");
+    for &mb in if quick { &[1usize][..] } else { &[1, 10][..] } {
+        let len = mb * 1_000_000;
+        let mut rng = Rng(42);
+        let inputs =
+            [("prose", prose(&mut rng, len, WORDS, " ")), ("prose→loop", prose_turning_into_loop(&mut rng, len))];
+        for (name, text) in &inputs {
+            let runs = if quick {
+                1
+            } else if mb >= 10 {
+                3
+            } else {
+                5
+            };
+            let mut verdict = "";
+            let analyze =
+                best_of(runs, || verdict = black_box(coherency_core::analyze::analyze(text)).verdict.as_str());
+            let gzip = best_of(runs, || {
+                black_box(gzip_pass(text.as_bytes()));
+            });
+            println!(
+                "{:<22} {:>8.1} {:>12.1} {:>12.1} {:>8.2} {:>8}",
+                name,
+                text.len() as f64 / 1e6,
+                analyze.as_secs_f64() * 1e3,
+                gzip.as_secs_f64() * 1e3,
+                analyze.as_secs_f64() / gzip.as_secs_f64(),
+                verdict
+            );
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Peak heap of the worker's path, natively: a file's bytes read whole, parsed
+//! (`ingest::parse_owned`) and analysed (`ingest::analyze_transcript`), for generated 10 MB and
+//! 50 MB files (a JSONL request log, a plain text). Prints the peak of live heap bytes in each
+//! phase (and what is live after parsing: the transcript; after analysing: transcript and
+//! reports) as a multiple of the file size — the part of the page's memory that the core decides
+//! (the page adds the wasm memory's growth slack, the handover to the page and the view). A
+//! counting global allocator measures it; nothing is asserted.
+//!
+//! `cargo bench --bench memory -- --bench` (`MEMORY_BENCH_SIZES=10,50`); quick mode (1 MB)
+//! without `--bench`.
+
+use coherency_test_support::biglog;
+use coherency_test_support::textgen;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, counting live bytes and their peak since the last [`reset_peak`].
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// A counting allocator must implement the unsafe `GlobalAlloc`; each method only forwards to `System`.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as the move it may be: old and new at once at the peak.
+        let live = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        let p = System.realloc(ptr, layout, new_size);
+        if p.is_null() {
+            LIVE.fetch_sub(new_size, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn reset_peak() -> usize {
+    let live = LIVE.load(Ordering::Relaxed);
+    PEAK.store(live, Ordering::Relaxed);
+    live
+}
+
+fn peak() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+fn main() {
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let sizes: Vec<usize> = if quick {
+        vec![1]
+    } else {
+        std::env::var("MEMORY_BENCH_SIZES")
+            .unwrap_or_else(|_| "10,50".into())
+            .split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect()
+    };
+    println!("peak live heap ÷ file size, per phase (the file's bytes count as 1.0)");
+    println!(
+        "{:<20} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9}",
+        "file", "MB", "parse", "parsed", "analyse", "result", "messages"
+    );
+    for mb in sizes {
+        for kind in ["jsonl", "text"] {
+            let bytes = match kind {
+                "jsonl" => biglog::generate_log(mb * 1_000_000).0,
+                _ => textgen::prose(&mut textgen::Rng(5), mb * 1_000_000, textgen::WORDS, " ").into_bytes(),
+            };
+            let size = bytes.len() as f64;
+            let base = reset_peak() - bytes.len();
+            let format = coherency_core::ingest::detect(&bytes);
+            let transcript = coherency_core::ingest::parse_owned(bytes, format);
+            let parse = (peak() - base) as f64 / size;
+            let parsed = (reset_peak() - base) as f64 / size;
+            let report = coherency_core::ingest::analyze_transcript(&transcript);
+            let analyse = (peak() - base) as f64 / size;
+            let result = (LIVE.load(Ordering::Relaxed) - base) as f64 / size;
+            println!(
+                "{:<20} {:>8.1} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {:>9}",
+                format!("{kind}-{mb}mb"),
+                size / 1e6,
+                parse,
+                parsed,
+                analyse,
+                result,
+                transcript.messages.len()
+            );
+            drop((transcript, report));
+        }
+        scorer_parts(mb);
+    }
+}
+
+/// Each scorer's own peak on the plain text of `mb` MB, beyond the text (its tables).
+fn scorer_parts(mb: usize) {
+    use coherency_core::analyze::*;
+    let text = textgen::prose(&mut textgen::Rng(5), mb * 1_000_000, textgen::WORDS, " ");
+    let n = text.len() as f64;
+    let part = |name: &str, f: &mut dyn FnMut()| {
+        let before = reset_peak();
+        f();
+        println!("  {name:<28} {:>6.2}", (peak() - before) as f64 / n);
+    };
+    let toks = ngram_stats::tokens(&text);
+    let ids = ngram_stats::token_ids(&text, &toks);
+    println!("text-{mb}mb by scorer ({} tokens, {} bytes each on this target):", toks.len(), size_of_val(&toks[0]));
+    part("tokens", &mut || {
+        std::hint::black_box(ngram_stats::tokens(&text));
+    });
+    part("token ids", &mut || {
+        std::hint::black_box(ngram_stats::token_ids(&text, &toks));
+    });
+    part("n-gram stats", &mut || {
+        std::hint::black_box(ngram_stats::ngram_stats_of(&ids));
+    });
+    part("copy coverage", &mut || {
+        std::hint::black_box(copy_coverage::copy_coverage_of_ids(&text, &toks, &ids));
+    });
+    part("tandem repeats", &mut || {
+        std::hint::black_box(tandem::tandems_of(&text, &toks, &ids));
+    });
+    part("windowed profile", &mut || {
+        std::hint::black_box(profile::profile(&text));
+    });
+    part("maxline", &mut || {
+        std::hint::black_box(line_repeats::maxline(&text));
+    });
+    part("gzip size", &mut || {
+        std::hint::black_box(gzip_ratio::gzip_size(text.as_bytes()));
+    });
+    drop((toks, ids));
+    part("loop checks (all of the above)", &mut || {
+        std::hint::black_box(loop_checks::find(&text));
+    });
+    part("analyze (the whole report)", &mut || {
+        std::hint::black_box(analyze(&text));
+    });
+}

@@ -1,0 +1,124 @@
+//! Ingest: reads what users have — plain text, chat-completion JSON, SSE captures, Responses
+//! and Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
+//! [`Transcript`] of messages to analyse.
+//!
+//! [`detect`] names the format from the first bytes; [`parse`] reads a document in a given
+//! format; [`read`] does both. Parsers never fail a document: what cannot be read becomes a
+//! [`Diagnostic`] with its line and byte range, and the rest is still read. Every message
+//! keeps the byte range of the input it came from. [`analyze_transcript`] analyses each
+//! message, and reasoning + content of each reply together.
+//!
+//! ```
+//! use coherency_core::ingest::{self, Channel, Format};
+//! let capture = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Hmm.\",\"content\":\"Hi\"}}]}\n\ndata: [DONE]\n\n";
+//! let t = ingest::read(capture);
+//! assert_eq!(t.format, Format::Sse);
+//! assert_eq!(t.messages[0].channel, Channel::Reasoning);
+//! assert_eq!(t.messages[1].text.as_str(), "Hi");
+//! assert!(t.stream.unwrap().saw_done);
+//! ```
+//!
+//! Pure code: bytes in, data out; no files, sockets or browser.
+
+mod analysis;
+mod builder;
+mod chat_json;
+mod chat_log;
+mod detect;
+mod format;
+mod http_head;
+mod json_scan;
+mod lines;
+mod ollama;
+mod openai;
+mod reader;
+mod session_log;
+mod sse_capture;
+mod text;
+mod transcript;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod fuzz;
+
+pub use analysis::{
+    analyze_transcript, analyze_transcript_with, AnalysisProgress, MessageReport, MessageRow, TranscriptReport,
+};
+pub use detect::{binary_reason, detect};
+pub use format::Format;
+pub use lines::LineIndex;
+pub use reader::Reader;
+pub use text::is_verbatim;
+pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
+
+use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
+use http_head::http_head;
+
+/// Reads `input` as `format`. Never fails: problems are diagnostics in the transcript.
+/// A saved HTTP response (`curl -i`) is read from its body on, unless read as text; a status
+/// other than 2xx is reported.
+pub fn parse(input: &[u8], format: Format) -> Transcript {
+    let head = http_head(input).filter(|_| !matches!(format, Format::Text | Format::Binary));
+    let Some(head) = head else { return parse_body(input, format) };
+    let mut t = parse_body(&input[head.body_start..], format);
+    let (shift, lines) = (head.body_start, head.lines);
+    for m in &mut t.messages {
+        m.source = m.source.start + shift..m.source.end + shift;
+        m.line = m.line.map(|l| l + lines);
+    }
+    for d in &mut t.diagnostics {
+        d.range = d.range.start + shift..d.range.end + shift;
+        d.line = d.line.map(|l| l + lines);
+    }
+    if !head.ok {
+        let status = Diagnostic {
+            line: Some(1),
+            range: 0..head.status.len().min(input.len()),
+            message: format!("the server answered {}", head.status),
+        };
+        t.diagnostics.insert(0, status);
+    }
+    t
+}
+
+/// [`parse`] taking the bytes, so that plain text is not copied (the page's worker reads big
+/// files this way, through [`Reader`]).
+pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
+    match format {
+        Format::Text => text::parse_owned(input),
+        _ => parse(&input, format),
+    }
+}
+
+fn parse_body(input: &[u8], format: Format) -> Transcript {
+    match format {
+        Format::Text => text::parse(input),
+        Format::OpenaiJson => chat_json::parse(input),
+        Format::Sse => sse_capture::parse(input, format, ChatAssembler::new()),
+        Format::ResponsesSse => sse_capture::parse(input, format, ResponsesAssembler::new()),
+        Format::AnthropicSse => sse_capture::parse(input, format, AnthropicAssembler::new()),
+        Format::OllamaNdjson => ollama::parse(input),
+        Format::Jsonl => chat_log::parse(input),
+        Format::SessionJsonl => session_log::parse(input),
+        Format::Binary => binary(input),
+    }
+}
+
+/// Detects the format of `input` and reads it.
+pub fn read(input: &[u8]) -> Transcript {
+    parse(input, detect(input))
+}
+
+/// A binary input: one diagnostic saying what it seems to be, no messages.
+fn binary(input: &[u8]) -> Transcript {
+    let why = binary_reason(input).unwrap_or_else(|| "it was read as binary".into());
+    Transcript {
+        format: Format::Binary,
+        messages: Vec::new(),
+        stream: None,
+        diagnostics: vec![Diagnostic {
+            line: None,
+            range: 0..input.len(),
+            message: format!("Not a text file: {why}. Nothing to analyse."),
+        }],
+    }
+}

@@ -1,0 +1,188 @@
+//! Built-in sample transcripts for the page's sample menu: one coherent text and the
+//! classic ways a model degenerates, each built here from the project's own prose, and one
+//! streamed capture (SSE) whose reasoning loops behind a clean answer.
+
+/// A named sample text with a one-line description of what it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub text: String,
+}
+
+/// Coherent technical prose written for this project (about 4 KB).
+pub const PROSE: &str = include_str!("prose.txt");
+
+/// The first `n` paragraphs of [`PROSE`], each followed by a blank line.
+fn paragraphs(n: usize) -> String {
+    PROSE.split("\n\n").take(n).map(|p| format!("{}\n\n", p.trim())).collect()
+}
+
+/// Every built-in sample, in menu order.
+pub fn samples() -> Vec<Sample> {
+    let word_loop = format!(
+        "{}The pages that remain on the inactive list are then {}",
+        paragraphs(2),
+        "evicted ".repeat(300).trim_end()
+    );
+    let line_loop = format!(
+        "I will check the reclaim counters before answering.\n{}",
+        "Let me look at the reclaim counters again.\n".repeat(200)
+    );
+    let late_loop = format!(
+        "{}{}",
+        paragraphs(5),
+        "The reclaim thread scans the inactive list and evicts the oldest pages first.\n".repeat(60)
+    );
+    let phrase_loop = format!(
+        "{}I will open the config file and compare it with the defaults. {}",
+        paragraphs(3),
+        "Let me check the file again. ".repeat(40).trim_end()
+    );
+    let cjk_loop = format!(
+        "页面回收线程在空闲内存低于水位线时被唤醒，它从非活动链表的尾部开始扫描，把脏页写回磁盘。\n{}",
+        "我需要再检查一下这个文件。".repeat(60)
+    );
+    vec![
+        Sample {
+            id: "prose",
+            title: "Coherent technical prose",
+            description: "A 4 KB article on page reclaim: should PASS.",
+            text: PROSE.to_string(),
+        },
+        Sample {
+            id: "word-loop",
+            title: "Word loop",
+            description: "Two paragraphs, then one word repeated 300 times.",
+            text: word_loop,
+        },
+        Sample {
+            id: "line-loop",
+            title: "Line loop",
+            description: "One line repeated 200 times, as a stuck agent does.",
+            text: line_loop,
+        },
+        Sample {
+            id: "late-loop",
+            title: "Loop that starts halfway",
+            description: "Five coherent paragraphs, then a sentence looping line by line.",
+            text: late_loop,
+        },
+        Sample {
+            id: "phrase-loop",
+            title: "Phrase loop on one line",
+            description:
+                "Three paragraphs, then one sentence 40 times on one line: the seed's three heuristics miss it.",
+            text: phrase_loop,
+        },
+        Sample {
+            id: "cjk-loop",
+            title: "Chinese loop, no spaces",
+            description: "A line of Chinese, then one sentence 60 times: no words or lines to count.",
+            text: cjk_loop,
+        },
+    ]
+}
+
+/// Built-in samples in a wire format rather than plain text, in menu order (after
+/// [`samples`]): the page reads them through format detection, as a pasted capture.
+pub fn capture_samples() -> Vec<Sample> {
+    vec![Sample {
+        id: "reasoning-loop-sse",
+        title: "Stream: loop in the reasoning",
+        description: "An OpenAI-style SSE capture whose reasoning loops behind a clean answer.",
+        text: reasoning_loop_sse(),
+    }]
+}
+
+/// A chat-completions SSE capture (DeepSeek dialect: `reasoning_content`): the reasoning
+/// repeats one line 30 times, the answer is short and clean, then usage and `[DONE]`.
+fn reasoning_loop_sse() -> String {
+    let chunk = |delta: serde_json::Value, finish: Option<&str>, usage: Option<serde_json::Value>| {
+        let mut c = serde_json::json!({
+            "id": "sample-0001",
+            "object": "chat.completion.chunk",
+            "model": "sample-reasoner",
+            "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }],
+        });
+        if let Some(u) = usage {
+            c["usage"] = u;
+        }
+        format!("data: {c}\n\n")
+    };
+    let reasoning = |text: &str| chunk(serde_json::json!({ "reasoning_content": text }), None, None);
+    let mut out = chunk(serde_json::json!({ "role": "assistant", "reasoning_content": "" }), None, None);
+    out += &reasoning("The reclaim counters show 1,024 pages freed in the last scan.\n");
+    out += ": keep-alive\n\n";
+    for _ in 0..30 {
+        out += &reasoning("Wait, let me look at the reclaim counters again.\n");
+    }
+    for piece in ["The last scan freed", " 1,024 pages;", " reclaim is keeping up with demand."] {
+        out += &chunk(serde_json::json!({ "content": piece }), None, None);
+    }
+    let usage = serde_json::json!({ "prompt_tokens": 40, "completion_tokens": 420, "total_tokens": 460 });
+    out += &chunk(serde_json::json!({}), Some("stop"), Some(usage));
+    out + "data: [DONE]\n\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{analyze, Verdict};
+
+    #[test]
+    fn the_stream_sample_fails_in_its_reasoning_only() {
+        use crate::ingest::{self, Format};
+        let [sample] = &capture_samples()[..] else { panic!("one capture sample") };
+        let t = ingest::read(sample.text.as_bytes());
+        assert_eq!(t.format, Format::Sse);
+        assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+        let info = t.stream.clone().unwrap_or_default();
+        assert!(info.saw_done && info.comments == 1 && info.finish_reason.as_deref() == Some("stop"));
+        let r = ingest::analyze_transcript(&t);
+        let rows = r.rows(&t);
+        let got: Vec<(&str, Verdict)> = rows.iter().map(|row| (row.channel, row.verdict)).collect();
+        assert_eq!(got, [("reasoning", Verdict::Fail), ("combined", Verdict::Fail), ("content", Verdict::Pass)]);
+    }
+
+    #[test]
+    fn each_sample_gets_the_verdict_its_title_promises() {
+        let verdicts: Vec<(&str, Verdict)> = samples().iter().map(|s| (s.id, analyze(&s.text).verdict)).collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("prose", Verdict::Pass),
+                ("word-loop", Verdict::Fail),
+                ("line-loop", Verdict::Fail),
+                ("late-loop", Verdict::Fail),
+                ("phrase-loop", Verdict::Fail),
+                ("cjk-loop", Verdict::Fail)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_one_line_samples_are_loops_found_by_the_loop_check() {
+        for id in ["phrase-loop", "cjk-loop"] {
+            let s = samples().into_iter().find(|s| s.id == id).unwrap();
+            let r = analyze(&s.text);
+            if id == "phrase-loop" {
+                assert_ne!(r.seed_verdict, Verdict::Fail, "the seed's heuristics should not catch it");
+            } else {
+                assert_eq!((r.metrics.maxrun, r.metrics.maxline), (1, 1), "no words or lines to count");
+            }
+            assert_eq!((r.verdict, r.tripped), (Verdict::Fail, Some(crate::analyze::Metric::Loop)), "{id}");
+            // The loop may be found from a rotation of its unit: within one unit of its start.
+            let (unit, onset) = (
+                if id == "cjk-loop" {
+                    "我需要再检查一下这个文件。"
+                } else {
+                    "Let me check the file again. "
+                },
+                r.onset.unwrap(),
+            );
+            assert!(onset.abs_diff(s.text.find(unit).unwrap()) < unit.len(), "{id}: {onset}");
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! End-to-end for live endpoint mode: the built page (dist/) in headless Chromium streams from
+//! the local mock server (`coherency-mock-server`, started per test) and shows the live verdict,
+//! speed and how the stream ended for each behaviour; Stop, 401, a mid-stream error, a dropped
+//! connection, and a server that sends no CORS headers.
+//!
+//! Run: `scripts/build-page && cargo test --test e2e_live -- --ignored --test-threads=1`
+//! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
+
+use coherency_e2e::browser;
+use coherency_e2e::mock;
+
+use std::time::{Duration, Instant};
+
+use browser::Page;
+use mock::MockServer;
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn coherent_prose_passes_live_with_speed_usage_and_done() {
+    let live = Live::open(&[]).await;
+    live.run("mock-coherent", 600).await;
+    live.expect_verdict("PASS", "answer").await;
+    assert_eq!(live.attr("#live-card", "data-ending").await, "done");
+    assert_eq!(live.attr("#live-stats", "data-done").await, "true");
+    assert_eq!(live.attr("#live-stats", "data-finish").await, "length");
+    let speed = live.page.text("#live-speed").await;
+    assert!(speed.contains("tokens/s") && speed.contains("server's usage"), "speed beside the verdict: {speed}");
+    let stats = live.page.text("#live-stats").await;
+    for fact in ["Time to first byte", "Time to first token", "Usage", "prompt", "received"] {
+        assert!(stats.contains(fact), "{fact} in {stats}");
+    }
+    assert!(live.chunks().await > 10, "many chunks");
+    assert_eq!(live.page.count("#live-reasoning").await, 0, "no reasoning section without reasoning");
+
+    // The tabs: arrow keys move between them; the text view is as it was.
+    let tab = live.page.client.find(fantoccini::Locator::Css("#tab-live")).await.expect("the live tab");
+    tab.send_keys(&char::from(fantoccini::key::Key::Left).to_string()).await.expect("press Left");
+    live.page
+        .wait_for_js(
+            "return document.activeElement.id === 'tab-text' && !document.getElementById('text-mode').hidden \
+             && document.getElementById('live-mode').hidden;",
+            "the text tab shown and focused",
+        )
+        .await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn word_line_and_late_loops_fail_live_with_highlights() {
+    let live = Live::open(&[]).await;
+    for model in ["mock-word-loop", "mock-line-loop", "mock-late-loop"] {
+        live.run(model, 1500).await;
+        live.expect_verdict("FAIL", "answer").await;
+        let spans = live.page.count("#live-answer .span").await;
+        assert!(spans > 0, "{model}: highlighted spans in the answer");
+        let headline = live.page.text("#live-heading").await;
+        assert_eq!(headline, "Repetition collapse in the answer", "{model}");
+    }
+    // The late loop's first span is out of view until "Show the first" brings it in.
+    let visible = "const r = document.getElementById('live-answer-span-0').getBoundingClientRect(); \
+                   const box = document.querySelector('#live-answer pre').getBoundingClientRect(); \
+                   return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= innerHeight;";
+    live.page.js("document.querySelector('#live-answer pre').scrollTop = 0; scrollTo(0, 0); return null;").await;
+    assert_eq!(live.page.js(visible).await, json!(false), "the late loop starts out of view");
+    live.page.click("#live-answer .show-first").await;
+    live.page.wait_for_js(visible, "the first span in view").await;
+    live.page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
+    live.screenshot("live-late-loop-dark").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_reasoning_loop_behind_a_clean_answer_fails_in_the_reasoning() {
+    let live = Live::open(&[]).await;
+    live.run("mock-reasoning-loop", 1500).await;
+    live.expect_verdict("FAIL", "reasoning").await;
+    assert_eq!(live.attr("#live-reasoning", "data-verdict").await, "FAIL");
+    assert_eq!(live.attr("#live-answer", "data-verdict").await, "PASS");
+    // Each channel with its own verdict: reasoning, answer, and both joined.
+    let channels = live
+        .page
+        .js("return [...document.querySelectorAll('#live-channels .channel')].map(c => c.dataset.channel + ' ' + c.dataset.verdict);")
+        .await;
+    assert_eq!(channels, json!(["reasoning FAIL", "answer PASS", "combined FAIL"]));
+    assert!(live.page.count("#live-reasoning .span").await > 0);
+    live.screenshot("live-reasoning-loop").await;
+
+    // Saving the capture offers a file (a Blob link) and leaves the page working.
+    live.page.click("#live-download").await;
+    assert_eq!(live.page.count(".fatal").await, 0);
+    // The capture read through the file path gives the same verdict, in the same channel.
+    live.page.click("#live-replay").await;
+    live.page
+        .wait_for_js("return document.getElementById('detected-format')?.dataset.format === 'sse';", "SSE detected")
+        .await;
+    assert_eq!(live.page.js("return document.getElementById('overall-verdict').dataset.verdict;").await, json!("FAIL"));
+    let first = live.page.js("return document.querySelector('#message-table tbody tr').dataset.channel;").await;
+    assert_eq!(first, json!("reasoning"));
+    assert_eq!(live.attr("#tab-text", "aria-selected").await, "true");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_mid_stream_error_and_a_dropped_connection_are_kept_and_said() {
+    let live = Live::open(&[]).await;
+    live.run("mock-error", 800).await;
+    let errors = live.page.text("#live-errors").await;
+    assert!(errors.contains("The server sent an error mid-stream"), "{errors}");
+    assert_ne!(live.attr("#live-answer", "data-bytes").await, "0", "the text before the error is kept");
+
+    live.run("mock-dropped", 800).await;
+    let ending = live.attr("#live-card", "data-ending").await;
+    assert!(ending == "cut" || ending == "no-done", "a dropped stream ends cut, got {ending}");
+    let said = live.page.text("#live-ending").await;
+    assert!(said.contains("without [DONE]") && said.contains("kept and scored"), "{said}");
+    assert_eq!(live.attr("#live-stats", "data-done").await, "false");
+    assert_ne!(live.attr("#live-verdict", "data-verdict").await, "", "the cut text is scored");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn stop_ends_a_slow_stream_and_keeps_what_came() {
+    let live = Live::open(&[]).await;
+    live.start("mock-slow", 400).await;
+    // The verdict card shows while the stream is still running, and grows.
+    live.page
+        .wait_for_js(
+            "const c = document.querySelector('#live-card'); return c?.dataset.running === 'true' \
+             && Number(document.querySelector('#live-stats').dataset.chunks) >= 3;",
+            "a running card with chunks",
+        )
+        .await;
+    live.page.click("#live-stop").await;
+    live.wait_finished().await;
+    assert_eq!(live.attr("#live-card", "data-ending").await, "stopped");
+    assert!(live.page.text("#live-ending").await.contains("Stopped by you"));
+    assert!(live.chunks().await < 100, "stopped early");
+    live.screenshot("live-stopped").await;
+    assert_eq!(live.page.js("return document.querySelector('#live-start').disabled;").await, json!(false));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_401_is_shown_as_such_and_the_key_stays_out_of_the_page() {
+    let live = Live::open(&["--api-key", "sekrit-key-123"]).await;
+    live.set("#live-key", "wrong-key-456").await;
+    live.start("mock-coherent", 100).await;
+    live.page.wait_for_js("return !!document.querySelector('#live-failure');", "a failure message").await;
+    assert_eq!(live.attr("#live-failure", "data-kind").await, "http");
+    let said = live.page.text("#live-failure").await;
+    assert!(said.contains("HTTP 401") && said.contains("key"), "{said}");
+
+    // The right key works; it appears nowhere in the URL, the stored data or the page's text.
+    live.set("#live-key", "sekrit-key-123").await;
+    live.run("mock-coherent", 300).await;
+    live.expect_verdict("PASS", "answer").await;
+    let leaks = live
+        .page
+        .js("return [location.href, document.body.innerText, JSON.stringify(localStorage)].some(s => s.includes('sekrit'));")
+        .await;
+    assert_eq!(leaks, json!(false));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn no_cors_headers_get_an_explanation_naming_the_server_flags() {
+    let live = Live::open(&["--cors", "none"]).await;
+    live.start("mock-coherent", 100).await;
+    live.page.wait_for_js("return !!document.querySelector('#live-failure');", "a failure message").await;
+    assert_eq!(live.attr("#live-failure", "data-kind").await, "no-response");
+    let said = live.page.text("#live-failure").await;
+    for flag in ["CORS", "--allowed-origins", "OLLAMA_ORIGINS", "llama.cpp"] {
+        assert!(said.contains(flag), "{flag} in {said}");
+    }
+    assert!(!said.starts_with("TypeError"));
+
+    // The checks say the same, each with the explanation as evidence.
+    live.set("#live-model", "mock-coherent").await;
+    assert_eq!(live.run_checks().await, "A FAIL B FAIL C FAIL D FAIL E FAIL F FAIL G FAIL");
+    assert!(live.page.text("[data-check=A]").await.contains("No response"));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn load_models_fills_the_list_and_bad_json_sends_nothing() {
+    let live = Live::open(&[]).await;
+    // The default prompt is the first preset's, and the menu says so; another preset replaces it.
+    let shown = "const s = document.querySelector('#live-preset'); return s.options[s.selectedIndex].text;";
+    assert_eq!(live.page.js(shown).await, json!("Kernel internals treatise (long)"));
+    assert!(live.page.js("return document.querySelector('#live-prompt').value;").await.to_string().contains("6,000"));
+    live.page
+        .js("const s = document.querySelector('#live-preset'); s.value = '3'; \
+             s.dispatchEvent(new Event('change', {bubbles: true})); return null;")
+        .await;
+    live.page
+        .wait_for_js("return document.querySelector('#live-prompt').value.includes('page fault');", "the preset prompt")
+        .await;
+    live.set("#live-model", "").await;
+    live.page.click("#live-load-models").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#live-model-list option').length > 5;", "the model list")
+        .await;
+    let model = live.page.js("return document.querySelector('#live-model').value;").await;
+    assert!(model.as_str().is_some_and(|m| m.starts_with("mock-")), "the first listed model is chosen: {model}");
+
+    live.set("#live-extra", "{not json").await;
+    live.start("mock-coherent", 100).await;
+    live.page.wait_for_js("return !!document.querySelector('#live-failure');", "a failure message").await;
+    assert_eq!(live.attr("#live-failure", "data-kind").await, "form");
+    assert!(live.page.text("#live-failure").await.contains("not valid JSON"));
+    assert_eq!(live.page.count("#live-card").await, 0, "no request was made");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn checks_a_to_g_pass_on_a_good_endpoint_and_skip_g_when_any_key_works() {
+    let live = Live::open(&[]).await;
+    live.set("#live-model", "mock-reasoning").await;
+    let got = live.run_checks().await;
+    assert_eq!(got, "A PASS B PASS C PASS D PASS E PASS F PASS G SKIP", "{}", live.page.text("#live-checks").await);
+    assert!(live.page.text("[data-check=G]").await.contains("does not check keys"));
+    assert!(live.page.text("[data-check=E]").await.contains("get_weather("));
+    live.screenshot("live-checks").await;
+    // A phone-width window: the form stacks into one column and nothing overflows sideways.
+    live.page.client.set_window_size(400, 1600).await.expect("resize");
+    live.page
+        .wait_for_js("return document.documentElement.scrollWidth <= window.innerWidth;", "no sideways overflow")
+        .await;
+    if let Ok(dir) = std::env::var("SCREENSHOT_DIR") {
+        let png = live.page.client.screenshot().await.expect("screenshot");
+        std::fs::write(std::path::Path::new(&dir).join("live-narrow.png"), png).expect("write the screenshot");
+    }
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn checks_fail_a_on_path_ids_and_pass_g_when_a_key_is_required() {
+    let live = Live::open(&["--path-ids", "--api-key", "right-key"]).await;
+    live.set("#live-key", "right-key").await;
+    live.set("#live-model", "mock-coherent").await;
+    let got = live.run_checks().await;
+    assert_eq!(got, "A FAIL B PASS C PASS D SKIP E PASS F PASS G PASS", "{}", live.page.text("#live-checks").await);
+    assert!(live.page.text("[data-check=A]").await.contains("file paths"));
+    assert!(live.page.text("[data-check=G]").await.contains("401"));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_key_is_stored_only_while_remember_is_ticked() {
+    let live = Live::open(&[]).await;
+    let stored = "return localStorage.getItem('coherency-api-key');";
+    live.set("#live-key", "my-key").await;
+    assert_eq!(live.page.js(stored).await, Value::Null, "not stored unless asked");
+    live.page.click("#live-remember").await;
+    live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === 'my-key';", "the key stored").await;
+    assert!(live.page.text("#live-remember-warning").await.contains("plain text"));
+    live.page.click("#live-remember").await;
+    live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === null;", "the key forgotten").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_full_length_run_keeps_up_with_the_stream() {
+    // The mock sends about 900 tokens/s (a chunk every 2 ms); the page reads, decodes, scores
+    // and redraws as it goes. Had live scoring lagged, reads would bunch up and the speed the
+    // page measures from their arrival times would fall well below the server's pace.
+    let live = Live::open(&[]).await;
+    let started = Instant::now();
+    live.run("mock-coherent", 8000).await;
+    live.expect_verdict("PASS", "answer").await;
+    let speed = live.page.text("#live-speed").await;
+    eprintln!("the default 8,000-token run in {:?}: {speed}", started.elapsed());
+    let tps: f64 = speed.split(" tokens/s").next().and_then(|n| n.parse().ok()).unwrap_or(0.0);
+    assert!(tps > 300.0, "the page kept up with the stream: {speed}");
+    live.close().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+
+/// The page in live mode pointed at a fresh mock server.
+struct Live {
+    page: Page,
+    _server: MockServer,
+}
+
+impl Live {
+    async fn open(server_args: &[&str]) -> Live {
+        let server = MockServer::start(server_args);
+        let page = Page::open().await;
+        page.click("#tab-live").await;
+        let live = Live { page, _server: server };
+        live.set("#live-base", &live._server.base_url()).await;
+        live
+    }
+
+    async fn close(self) {
+        self.page.close().await;
+    }
+
+    /// Sets a form field as typing would (value + input event).
+    async fn set(&self, css: &str, value: &str) {
+        self.page
+            .client
+            .execute(
+                "const e = document.querySelector(arguments[0]); e.value = arguments[1]; \
+                 e.dispatchEvent(new Event('input', {bubbles: true}));",
+                vec![json!(css), json!(value)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("set {css}: {e}"));
+    }
+
+    async fn attr(&self, css: &str, name: &str) -> String {
+        let v = self
+            .page
+            .client
+            .execute(
+                "return document.querySelector(arguments[0])?.getAttribute(arguments[1]) ?? null;",
+                vec![json!(css), json!(name)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{css}[{name}]: {e}"));
+        match v {
+            Value::String(s) => s,
+            other => panic!("no attribute {name} on {css}: {other}"),
+        }
+    }
+
+    /// Saves a full-page screenshot as `SCREENSHOT_DIR/NAME.png` when that variable is set.
+    async fn screenshot(&self, name: &str) {
+        let Ok(dir) = std::env::var("SCREENSHOT_DIR") else { return };
+        self.page.client.set_window_size(1280, 2400).await.expect("resize");
+        let png = self.page.client.screenshot().await.expect("screenshot");
+        let path = std::path::Path::new(&dir).join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write the screenshot");
+        eprintln!("saved {}", path.display());
+    }
+
+    /// Presses Run checks and waits for all seven; "A PASS B FAIL …".
+    async fn run_checks(&self) -> String {
+        self.page.click("#live-run-checks").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let script = "const items = [...document.querySelectorAll('#live-checks [data-check]')]; \
+                      return document.querySelector('#live-checks').dataset.running === 'false' \
+                      && items.every(i => ['PASS', 'FAIL', 'SKIP'].includes(i.dataset.outcome));";
+        while self.page.client.execute(script, vec![]).await.ok() != Some(json!(true)) {
+            assert!(Instant::now() < deadline, "the checks did not finish within 30 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let v = self
+            .page
+            .js("return [...document.querySelectorAll('#live-checks [data-check]')] \
+                 .map(i => i.dataset.check + ' ' + i.dataset.outcome).join(' ');")
+            .await;
+        v.as_str().unwrap_or_default().to_string()
+    }
+
+    async fn chunks(&self) -> usize {
+        self.attr("#live-stats", "data-chunks").await.parse().unwrap_or(0)
+    }
+
+    /// Fills model and max_tokens and presses Start (the previous run's result is cleared).
+    async fn start(&self, model: &str, max_tokens: u32) {
+        self.set("#live-model", model).await;
+        self.set("#live-max-tokens", &max_tokens.to_string()).await;
+        self.page.click("#live-start").await;
+    }
+
+    /// Starts a run and waits until it has ended.
+    async fn run(&self, model: &str, max_tokens: u32) {
+        self.start(model, max_tokens).await;
+        self.wait_finished().await;
+    }
+
+    async fn wait_finished(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let script = "return document.querySelector('#live-card')?.dataset.running === 'false' \
+                      || !!document.querySelector('#live-failure');";
+        while self.page.client.execute(script, vec![]).await.ok() != Some(json!(true)) {
+            assert!(Instant::now() < deadline, "the live run did not end within 30 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn expect_verdict(&self, verdict: &str, channel: &str) {
+        let got = (self.attr("#live-verdict", "data-verdict").await, self.attr("#live-verdict", "data-channel").await);
+        assert_eq!(got, (verdict.to_string(), channel.to_string()), "{}", self.page.text("#live-card").await);
+    }
+}

@@ -1,0 +1,344 @@
+//! The root component: owns the state reducer and the text box, wires the other components,
+//! and reads files (upload or drop) in a worker job whose progress goes into the reducer.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use web_sys::ScrollLogicalPosition;
+use yew::prelude::*;
+
+use super::checks_table::ChecksTable;
+use super::diagnostics::Diagnostics;
+use super::document_summary::DocumentSummary;
+use super::drop_overlay::DropOverlay;
+use super::format_bar::FormatBar;
+use super::header::Header;
+use super::highlighted_text::HighlightedText;
+use super::input_panel::InputPanel;
+use super::live_panel::LivePanel;
+use super::load_progress::LoadProgress;
+use super::message_detail::MessageDetail;
+use super::message_table::MessageTable;
+use super::not_text::NotText;
+use super::sample_menu::SampleMenu;
+use super::stream_info::StreamInfoView;
+use super::too_short::TooShort;
+use super::upload_button::UploadButton;
+use super::verdict_card::VerdictCard;
+use crate::document::Document;
+use crate::dom;
+use crate::load_view::{file_limit, too_big};
+use crate::loader::{self, Event, Job};
+use crate::model::{sample_param, worth_stashing, Source};
+use crate::state::{Action, State};
+use coherency_core::analyze::Metric;
+use coherency_core::ingest::Format;
+use coherency_core::samples::{capture_samples, samples};
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(State::default);
+    // Which input is shown: a text or file (false), or a live endpoint (true; `?mode=live`).
+    let live = use_state(|| dom::location_search().contains("mode=live"));
+    let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
+    let input = use_node_ref();
+    let results = use_node_ref();
+
+    let analyze_input = {
+        let (dispatcher, input) = (state.dispatcher(), input.clone());
+        Callback::from(move |()| {
+            dispatcher.dispatch(Action::Analyze {
+                text: dom::textarea_value(&input),
+                source: Source::Input,
+                replaced: None,
+            })
+        })
+    };
+
+    let pick_sample = {
+        let (dispatcher, input, samples) = (state.dispatcher(), input.clone(), samples.clone());
+        Callback::from(move |id: String| {
+            let Some(sample) = samples.iter().find(|s| s.id == id) else { return };
+            let current = dom::textarea_value(&input);
+            let replaced = worth_stashing(&current, &samples).then_some(current);
+            dom::set_textarea_value(&input, &sample.text);
+            dispatcher.dispatch(Action::Analyze {
+                text: sample.text.clone(),
+                source: Source::Sample(sample.id),
+                replaced,
+            });
+        })
+    };
+
+    let restore = state.stash.clone().map(|text| {
+        let (dispatcher, input) = (state.dispatcher(), input.clone());
+        Callback::from(move |()| {
+            dom::set_textarea_value(&input, &text);
+            dispatcher.dispatch(Action::Analyze { text: text.to_string(), source: Source::Input, replaced: None });
+        })
+    });
+
+    // The file being read (dropping the job cancels it), and the file of the document shown
+    // (read again in the worker when the format menu changes).
+    let jobs = use_mut_ref(Jobs::default);
+    let open_file = {
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, None, None))
+    };
+    let drop_files = {
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        Callback::from(move |files: Vec<web_sys::File>| {
+            let n = files.len();
+            let Some(file) = files.into_iter().next() else { return };
+            let note = (n > 1).then(|| format!("{n} files were dropped; this is the first, {}.", file.name()));
+            read_file(&dispatcher, &jobs, file, None, note);
+        })
+    };
+    let cancel = {
+        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        Callback::from(move |()| {
+            jobs.borrow_mut().running = None;
+            dispatcher.dispatch(Action::Cancelled);
+        })
+    };
+
+    let choose_format = {
+        let (dispatcher, jobs, doc) = (state.dispatcher(), jobs.clone(), state.doc.clone());
+        Callback::from(move |f: Option<Format>| {
+            let file = jobs.borrow().shown.clone();
+            match (&doc, file) {
+                // A file read in the worker is read again there.
+                (Some(doc), Some(file)) if doc.bytes.is_none() => read_file(&dispatcher, &jobs, file, f, None),
+                _ => dispatcher.dispatch(Action::ChooseFormat(f)),
+            }
+        })
+    };
+    let select = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |index: usize| dispatcher.dispatch(Action::Select(index)))
+    };
+
+    let jump = {
+        let state = state.clone();
+        Callback::from(move |metric: Metric| {
+            let detail = state.doc.as_ref().and_then(|d| d.detail.as_ref());
+            if let Some(index) = detail.and_then(|a| a.first_span_index(metric)) {
+                dom::show_span(index);
+            }
+        })
+    };
+
+    // `?sample=ID` preloads and analyses a built-in sample (handy for links and screenshots).
+    {
+        let pick_sample = pick_sample.clone();
+        use_effect_with((), move |_| {
+            if let Some(id) = sample_param(&dom::location_search()) {
+                pick_sample.emit(id.to_string());
+            }
+        });
+    }
+
+    // After each new document, bring the verdict (the first result) into view if it is not.
+    {
+        let results = results.clone();
+        use_effect_with(state.doc.as_ref().map(|d| d.seq), move |seq| {
+            if seq.is_some() {
+                if let Some(first) = results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()) {
+                    dom::scroll_to(&first, ScrollLogicalPosition::Nearest);
+                }
+            }
+        });
+    }
+    // When a file starts being read, bring its progress panel into view if it is not.
+    use_effect_with(state.loading.is_some(), move |loading| {
+        if *loading {
+            if let Some(panel) = dom::element_by_id("load-progress") {
+                dom::scroll_to(&panel, ScrollLogicalPosition::Nearest);
+            }
+        }
+    });
+    // After the user picks a message, bring its analysis into view.
+    {
+        let reveal = state.reveal_detail;
+        use_effect_with(state.doc.as_ref().and_then(|d| d.detail.as_ref().map(|a| a.seq)), move |_| {
+            if reveal {
+                dom::reveal("message-detail");
+            }
+        });
+    }
+
+    let active_sample = state.doc.as_ref().and_then(|d| match d.source {
+        Source::Sample(id) => Some(id),
+        _ => None,
+    });
+    let format_bar = state.doc.clone().map(|doc| html! { <FormatBar {doc} on_choose={choose_format} /> });
+    let status = match (&state.loading, &state.notice) {
+        (Some(loading), _) => Some(html! { <LoadProgress loading={Rc::clone(loading)} on_cancel={cancel} /> }),
+        (None, Some(notice)) => {
+            Some(html! { <p id="status" class="status notice-line" role="status">{ notice.to_string() }</p> })
+        }
+        (None, None) => None,
+    };
+
+    // A finished live run's capture, read like a dropped file in the text or file view.
+    let replay_capture = {
+        let (dispatcher, live) = (state.dispatcher(), live.clone());
+        Callback::from(move |bytes: Rc<[u8]>| {
+            live.set(false);
+            dispatcher.dispatch(Action::Load {
+                name: "live-capture.sse".to_string(),
+                bytes: bytes.to_vec(),
+                note: Some("The live run's response body, read as a file.".to_string()),
+            });
+        })
+    };
+    let tab = |id: &'static str, label: &'static str, to_live: bool| {
+        let live = live.clone();
+        let selected = *live == to_live;
+        html! {
+            <button type="button" role="tab" {id} class="tab" aria-selected={selected.to_string()}
+                tabindex={if selected { "0" } else { "-1" }} aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| live.set(to_live))}>
+                { label }
+            </button>
+        }
+    };
+
+    // Arrow keys move between the two tabs (the tab pattern: one tab stop, arrows inside).
+    let tab_keys = {
+        let live = live.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") {
+                e.prevent_default();
+                let to_live = match e.key().as_str() {
+                    "Home" => false,
+                    "End" => true,
+                    _ => !*live,
+                };
+                live.set(to_live);
+                if let Some(el) = dom::element_by_id(if to_live { "tab-live" } else { "tab-text" })
+                    .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
+                {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
+
+    html! {
+        <>
+            <Header />
+            <main>
+                <div class="tabs" role="tablist" aria-label="Input" onkeydown={tab_keys}>
+                    { tab("tab-text", "Text or file", false) }
+                    { tab("tab-live", "Live endpoint", true) }
+                </div>
+                <div id="live-mode" role="tabpanel" aria-labelledby="tab-live" hidden={!*live}>
+                    <LivePanel on_capture={replay_capture} />
+                </div>
+                <div id="text-mode" role="tabpanel" aria-labelledby="tab-text" hidden={*live}>
+                <section class="card input-card" aria-labelledby="input-heading">
+                    <h2 id="input-heading" class="visually-hidden">{ "Input" }</h2>
+                    <SampleMenu samples={Rc::clone(&samples)} active={active_sample} on_pick={pick_sample} />
+                    <InputPanel textarea={input} on_analyze={analyze_input} on_restore={restore}>
+                        <UploadButton on_file={open_file} />
+                    </InputPanel>
+                    // A stable wrapper: a list growing here must not re-create the text box.
+                    <div class="format-slot">{ for format_bar }</div>
+                </section>
+                <div ref={results} class="results">
+                    { for status }
+                    { results_view(state.doc.clone(), jump, select) }
+                </div>
+                </div>
+            </main>
+            <footer class="footer">
+                { "Runs entirely in your browser: the text and files never leave this page. Live mode talks only to the endpoint you give it." }
+            </footer>
+            <DropOverlay on_drop={drop_files} />
+        </>
+    }
+}
+
+/// The worker job reading a file, and the file of the document shown.
+#[derive(Default)]
+struct Jobs {
+    running: Option<Job>,
+    shown: Option<web_sys::File>,
+}
+
+/// Reads `file` as `chosen` (`None`: detected) in a worker, replacing (cancelling) any file
+/// being read; a file over the size limit gets a message instead.
+fn read_file(
+    dispatcher: &UseReducerDispatcher<State>,
+    jobs: &Rc<RefCell<Jobs>>,
+    file: web_sys::File,
+    chosen: Option<Format>,
+    note: Option<String>,
+) {
+    let name = file.name();
+    let size = file.size() as usize;
+    jobs.borrow_mut().running = None;
+    if let Some(error) = too_big(size, file_limit(&dom::location_search())) {
+        dispatcher.dispatch(Action::LoadFailed { name, error });
+        return;
+    }
+    dispatcher.dispatch(Action::Loading { name: name.clone(), size });
+    let on_event: Rc<dyn Fn(Event)> = {
+        let (dispatcher, jobs, file, name) = (dispatcher.clone(), Rc::clone(jobs), file.clone(), name.clone());
+        let note = RefCell::new(note);
+        Rc::new(move |event| match event {
+            Event::Progress(p) => dispatcher.dispatch(Action::Progress(p)),
+            Event::Done(loaded) => {
+                jobs.borrow_mut().shown = Some(file.clone());
+                let note = note.borrow_mut().take();
+                dispatcher.dispatch(Action::Loaded { name: name.clone(), loaded: Box::new(loaded), note });
+            }
+            Event::Failed(error) => dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error }),
+        })
+    };
+    match loader::start(&file, chosen, on_event) {
+        Ok(job) => jobs.borrow_mut().running = Some(job),
+        Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
+    }
+}
+
+fn results_view(doc: Option<Rc<Document>>, jump: Callback<Metric>, select: Callback<usize>) -> Html {
+    let Some(doc) = doc else {
+        return html! {
+            <p class="hint">{ "Paste a transcript and press Analyze, open or drop a file, or try one of the samples." }</p>
+        };
+    };
+    if let Some(message) = doc.not_text_message() {
+        return html! { <NotText message={message.to_string()} /> };
+    }
+    if doc.is_plain_text() {
+        // Plain text: exactly the page as before formats existed.
+        let Some(analysis) = doc.detail.clone() else { return html! {} };
+        if let Some(message) = analysis.too_short_message() {
+            return html! { <TooShort {message} analysis={analysis} /> };
+        }
+        return html! {
+            <>
+                <VerdictCard analysis={Rc::clone(&analysis)}>
+                    <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
+                </VerdictCard>
+                <HighlightedText {analysis} />
+            </>
+        };
+    }
+    let stream = doc.transcript.stream.clone().map(|info| html! { <StreamInfoView format={doc.format()} {info} /> });
+    let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| html! { <Diagnostics doc={Rc::clone(&doc)} /> });
+    let table = (!doc.rows.is_empty()).then(|| html! { <MessageTable doc={Rc::clone(&doc)} on_select={select} /> });
+    let detail =
+        doc.detail.clone().map(|analysis| html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} /> });
+    html! {
+        <>
+            <DocumentSummary doc={Rc::clone(&doc)}>
+                { for stream }
+                { for diagnostics }
+            </DocumentSummary>
+            { for table }
+            { for detail }
+        </>
+    }
+}

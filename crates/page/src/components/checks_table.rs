@@ -1,0 +1,98 @@
+//! The checks (the seed's three heuristics and the three loop checks): meaning, value,
+//! thresholds, the rule where a number alone does not say it, and whether each tripped. A row whose metric
+//! has a highlighted span is a control (click, Enter or Space): it scrolls to that span.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::model::{level_key, Analysis};
+use coherency_core::analyze::{format_threshold, Check, Metric, Verdict};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub analysis: Rc<Analysis>,
+    pub on_jump: Callback<Metric>,
+}
+
+#[component]
+pub fn ChecksTable(props: &Props) -> Html {
+    let rows =
+        props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
+    html! {
+        <div class="table-wrap">
+        <table class="checks">
+            <caption>{ "Checks" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "Check" }</th>
+                    <th scope="col" class="meaning">{ "Measures" }</th>
+                    <th scope="col" class="num">{ "Value" }</th>
+                    <th scope="col" class="num">{ "WARN at" }</th>
+                    <th scope="col" class="num">{ "FAIL at" }</th>
+                    <th scope="col">{ "Status" }</th>
+                </tr>
+            </thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+        </div>
+    }
+}
+
+fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html {
+    let metric = c.metric;
+    let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
+    let status = match c.level {
+        Verdict::Pass if !c.judged => "not judged: text too short",
+        Verdict::Pass => "not tripped",
+        Verdict::Warn | Verdict::Fail => "tripped",
+    };
+    let key = serde_key(metric);
+    let cells = html! {
+        <>
+            <th scope="row">
+                { metric.label() }
+                if first_span.is_some() { <span class="jump" aria-hidden="true">{ " ↧" }</span> }
+            </th>
+            <td class="meaning">
+                { metric.meaning() }
+                if let Some(rule) = metric.rule() { <span class="rule">{ rule }</span> }
+            </td>
+            // A check not judged (too little text) shows no number that could read as tripped.
+            <td class="num value" title={(!c.judged).then(|| format!("computed: {}", c.value_text()))}>
+                { if c.judged { c.value_text() } else { "—".to_string() } }
+            </td>
+            <td class="num">{ threshold(c.warn_at) }</td>
+            <td class="num">{ threshold(c.fail_at) }</td>
+            <td><span class={classes!("badge", level_key(c.level))}>{ c.level.as_str() }</span>{ " " }<span class="status-text">{ status }</span></td>
+        </>
+    };
+    if first_span.is_none() {
+        return html! { <tr data-metric={key} class={classes!(format!("row-{}", level_key(c.level)))}>{ cells }</tr> };
+    }
+    let onclick = {
+        let on_jump = on_jump.clone();
+        Callback::from(move |_: MouseEvent| on_jump.emit(metric))
+    };
+    let onkeydown = {
+        let on_jump = on_jump.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                on_jump.emit(metric);
+            }
+        })
+    };
+    html! {
+        <tr data-metric={key} class={classes!("jumpable", format!("row-{}", level_key(c.level)))} tabindex="0"
+            aria-label={format!("{}: {}. Show its first highlighted span in the text.", metric.label(), c.value_text())}
+            {onclick} {onkeydown}>
+            { cells }
+        </tr>
+    }
+}
+
+/// The metric's JSON name, a stable hook for tests and styles.
+fn serde_key(metric: Metric) -> &'static str {
+    metric.key()
+}

@@ -1,0 +1,40 @@
+//! What the highlight styles mean: one pair of swatches (WARN, FAIL) per span kind, loops shown
+//! banded as in the text, and the onset marker.
+
+use yew::prelude::*;
+
+use crate::model::{kind_key, level_key};
+use coherency_core::analyze::{SpanKind, Verdict};
+
+#[component]
+pub fn Legend() -> Html {
+    let items = SpanKind::ALL.into_iter().map(|kind| {
+        let swatches = [Verdict::Warn, Verdict::Fail].into_iter().map(move |level| {
+            let class = |band: &'static str| {
+                classes!("hl", format!("k-{}", kind_key(kind)), format!("l-{}", level_key(level)), band)
+            };
+            let title = format!("{} ({})", kind.label(), level.as_str());
+            if kind == SpanKind::Loop {
+                html! {
+                    <span class="swatches" {title}>
+                        <mark class={class("band-even")}>{ "ab" }</mark><mark class={class("band-odd")}>{ "ab" }</mark>
+                    </span>
+                }
+            } else {
+                html! { <mark class={class("")} {title}>{ "abcd" }</mark> }
+            }
+        });
+        html! {
+            <li data-kind={kind_key(kind)}>
+                <span class="swatches">{ for swatches }</span>
+                { format!(" {} (WARN, FAIL)", kind.label()) }
+            </li>
+        }
+    });
+    html! {
+        <ul class="legend" aria-label="Legend">
+            { for items }
+            <li><span class="marker onset-mark legend-onset" aria-hidden="true"></span>{ " onset: where the text turns degenerate" }</li>
+        </ul>
+    }
+}

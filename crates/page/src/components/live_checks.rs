@@ -1,0 +1,183 @@
+//! Checks A–G, one button: each request is sent in turn to the endpoint in the form, judged by
+//! `coherency_core::live::checks`, and its line (PASS / FAIL / SKIP with the evidence) appears as soon as
+//! it is known.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::{dom, fetch};
+use coherency_core::live::checks::{
+    check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
+    unreachable, CheckResult, Outcome, BAD_KEY, CHECKS,
+};
+use coherency_core::live::{explain_fetch_failure, models_url, LiveSession, CHECK_TIMEOUT_MS};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub base_url: AttrValue,
+    pub model: AttrValue,
+    /// The user's API key (may be empty); sent as a header only.
+    pub api_key: AttrValue,
+}
+
+#[component]
+pub fn LiveChecks(props: &Props) -> Html {
+    let results = use_state(|| Rc::new(Vec::<CheckResult>::new()));
+    let running = use_state(|| false);
+    let note = use_state(|| None::<String>);
+
+    let run = {
+        let (results, running, note) = (results.clone(), running.clone(), note.clone());
+        let (base, model, key) =
+            (props.base_url.to_string(), props.model.trim().to_string(), props.api_key.to_string());
+        Callback::from(move |_: MouseEvent| {
+            if *running {
+                return;
+            }
+            if model.is_empty() {
+                note.set(Some("Choose a model first: the checks ask for it by name.".to_string()));
+                return;
+            }
+            note.set(None);
+            running.set(true);
+            results.set(Rc::new(Vec::new()));
+            let (results, running) = (results.setter(), running.setter());
+            let (base, model, key) = (base.clone(), model.clone(), key.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let mut done = Vec::new();
+                let mut add = |new: Vec<CheckResult>| {
+                    done.extend(new);
+                    results.set(Rc::new(done.clone()));
+                };
+                add(vec![models(&base, &model, &key).await]);
+                add(completion(&base, &model, &key).await);
+                add(vec![tools(&base, &model, &key).await]);
+                add(vec![streaming(&base, &model, &key).await]);
+                add(vec![bad_key(&base, &model).await]);
+                running.set(false);
+            });
+        })
+    };
+
+    let items = CHECKS.iter().map(|(id, title)| {
+        let found = results.iter().find(|r| r.id == *id);
+        let (outcome, evidence) = match found {
+            Some(r) => (r.outcome.as_str(), r.evidence.clone()),
+            None if *running => ("…", "waiting".to_string()),
+            None => ("", String::new()),
+        };
+        let class = match found.map(|r| r.outcome) {
+            Some(Outcome::Pass) => "pass",
+            Some(Outcome::Fail) => "fail",
+            Some(Outcome::Skip) => "skip",
+            None => "pending",
+        };
+        html! {
+            <li data-check={id.to_string()} data-outcome={outcome}>
+                <span class={classes!("badge", class)}>{ if outcome.is_empty() { "–" } else { outcome } }</span>
+                <strong>{ format!(" {id} ") }</strong>{ *title }
+                if !evidence.is_empty() { <div class="help evidence">{ evidence }</div> }
+            </li>
+        }
+    });
+    html! {
+        <section id="live-checks" class="subsection" aria-labelledby="live-checks-heading" data-running={running.to_string()}>
+            <h3 id="live-checks-heading">{ "Endpoint health checks" }</h3>
+            <div class="actions">
+                <button type="button" id="live-run-checks" class="button" onclick={run} disabled={*running}>{ "Run checks A–G" }</button>
+                <span class="help">{ "Five short requests to the endpoint above (one with a made-up key, to see that it is refused)." }</span>
+            </div>
+            if let Some(n) = (*note).clone() { <p id="live-checks-note" class="status notice-line">{ n }</p> }
+            <ol class="checklist">{ for items }</ol>
+        </section>
+    }
+}
+
+fn url(base: &str, path: &str) -> String {
+    format!("{}/{path}", base.trim().trim_end_matches('/'))
+}
+
+fn no_response(url: &str, e: &wasm_bindgen::JsValue) -> String {
+    explain_fetch_failure(url, &fetch::page_origin(), &fetch::error_text(e))
+}
+
+async fn get(method: &str, url: &str, body: Option<&str>, key: &str) -> Result<(u16, String), String> {
+    let r = fetch::send(method, url, body, key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
+        .await
+        .map_err(|e| no_response(url, &e))?;
+    Ok((r.status(), fetch::text(&r).await.unwrap_or_default()))
+}
+
+async fn models(base: &str, model: &str, key: &str) -> CheckResult {
+    let u = models_url(base);
+    match get("GET", &u, None, key).await {
+        Ok((status, body)) => check_models(status, &body, model),
+        Err(why) => unreachable('A', &why),
+    }
+}
+
+async fn completion(base: &str, model: &str, key: &str) -> Vec<CheckResult> {
+    let u = url(base, "chat/completions");
+    match get("POST", &u, Some(&completion_body(model)), key).await {
+        Ok((status, body)) => check_completion(status, &body, model).to_vec(),
+        Err(why) => ['B', 'C', 'D'].iter().map(|id| unreachable(*id, &why)).collect(),
+    }
+}
+
+async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
+    let u = url(base, "chat/completions");
+    match get("POST", &u, Some(&tool_body(model)), key).await {
+        Ok((status, body)) => check_tools(status, &body),
+        Err(why) => unreachable('E', &why),
+    }
+}
+
+async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
+    let u = url(base, "chat/completions");
+    let now = || dom::now_ms().unwrap_or(0.0);
+    let start = now();
+    let mut session = LiveSession::new(start);
+    let response =
+        match fetch::send("POST", &u, Some(&stream_body(model)), key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => return unreachable('F', &no_response(&u, &e)),
+        };
+    session.headers(now());
+    if let Some(reader) = fetch::reader(&response) {
+        while let Ok(Some(bytes)) = fetch::read(&reader).await {
+            session.feed(&bytes, now());
+        }
+    }
+    let end = now();
+    session.end(coherency_core::live::Ending::Closed, end);
+    check_stream(response.status(), &session.stats(), end - start)
+}
+
+async fn bad_key(base: &str, model: &str) -> CheckResult {
+    let u = url(base, "chat/completions");
+    let response = match fetch::send(
+        "POST",
+        &u,
+        Some(&completion_body(model)),
+        BAD_KEY,
+        Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)),
+    )
+    .await
+    {
+        Ok(r) => r,
+        Err(e) => return unreachable('G', &no_response(&u, &e)),
+    };
+    let allow = response.headers().get("access-control-allow-origin").ok().flatten();
+    let cors = match allow {
+        Some(a) => format!("CORS: Access-Control-Allow-Origin: {a}."),
+        None => format!(
+            "CORS: the server let this page ({}) read its responses, so it allows this origin (the header itself is not exposed to the page).",
+            fetch::page_origin()
+        ),
+    };
+    let body = fetch::text(&response).await.unwrap_or_default();
+    check_bad_key(response.status(), &body, &cors)
+}

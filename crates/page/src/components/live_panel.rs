@@ -1,0 +1,348 @@
+//! Live endpoint mode: the form (base URL, API key, model, prompt, limits, advanced JSON), Load
+//! models, Start and Stop, and the run itself: `fetch` streamed into a [`LiveSession`], a
+//! snapshot shown whenever the session's pacer says a full report is due and once at the end.
+//!
+//! The API key stays in this component's state; it goes only into the `Authorization` header,
+//! and into `localStorage` only while "remember on this device" is ticked.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use wasm_bindgen::JsValue;
+use web_sys::AbortController;
+use yew::prelude::*;
+
+use super::live_checks::LiveChecks;
+use super::live_result::LiveResult;
+use crate::live_view::LiveView;
+use crate::{dom, fetch};
+use coherency_core::live::{
+    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, ChatRequest, Ending, LiveSession,
+    RequestForm, PRESETS,
+};
+
+const KEY_STORAGE: &str = "coherency-api-key";
+const DEFAULT_BASE: &str = "http://127.0.0.1:30000/v1";
+
+/// Numbers every snapshot (across runs), so a new snapshot never compares equal to an old one.
+static SEQ: AtomicU64 = AtomicU64::new(1);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Form {
+    req: RequestForm,
+    key: String,
+    remember: bool,
+}
+
+impl Form {
+    fn initial() -> Self {
+        let stored = dom::stored(KEY_STORAGE);
+        Form {
+            req: RequestForm {
+                base_url: DEFAULT_BASE.to_string(),
+                model: String::new(),
+                prompt: PRESETS.first().map(|p| p.1.to_string()).unwrap_or_default(),
+                max_tokens: "8000".to_string(),
+                temperature: "0.6".to_string(),
+                extra_json: String::new(),
+            },
+            remember: stored.is_some(),
+            key: stored.unwrap_or_default(),
+        }
+    }
+}
+
+/// One edit of the form: a setter and the new value.
+pub struct Edit(fn(&mut Form, String), String);
+
+impl Reducible for Form {
+    type Action = Edit;
+    fn reduce(self: Rc<Self>, Edit(set, value): Edit) -> Rc<Self> {
+        let mut next = (*self).clone();
+        set(&mut next, value);
+        Rc::new(next)
+    }
+}
+
+/// Why there is no stream to show: `kind` is `form`, `no-response`, `http` or `stopped`.
+#[derive(Clone, Debug, PartialEq)]
+struct Failure {
+    kind: &'static str,
+    text: String,
+}
+
+/// The run in progress: how to stop it.
+struct Run {
+    controller: Option<AbortController>,
+    stopped: Rc<Cell<bool>>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Reads a finished run's capture through the file path (the text or file view).
+    pub on_capture: Callback<Rc<[u8]>>,
+}
+
+#[component]
+pub fn LivePanel(props: &Props) -> Html {
+    let form = use_reducer(Form::initial);
+    let models = use_state(Vec::<String>::new);
+    let models_note = use_state(|| None::<String>);
+    let view = use_state(|| None::<Rc<LiveView>>);
+    let failure = use_state(|| None::<Failure>);
+    let running = use_state(|| false);
+    let run = use_mut_ref(|| None::<Run>);
+
+    // The key is stored only while "remember" is ticked; unticking forgets it.
+    use_effect_with((form.key.clone(), form.remember), |(key, remember)| {
+        dom::store(KEY_STORAGE, remember.then_some(key.as_str()));
+    });
+
+    let edit = |set: fn(&mut Form, String)| {
+        let dispatcher = form.dispatcher();
+        Callback::from(move |e: Event| dispatcher.dispatch(Edit(set, target_value(&e, "value"))))
+    };
+    let typed = |set: fn(&mut Form, String)| {
+        let dispatcher = form.dispatcher();
+        Callback::from(move |e: InputEvent| dispatcher.dispatch(Edit(set, target_value(&e, "value"))))
+    };
+    let on_remember = {
+        let dispatcher = form.dispatcher();
+        Callback::from(move |e: Event| {
+            let checked = target_value(&e, "checked");
+            dispatcher.dispatch(Edit(|f, v| f.remember = v == "true", checked))
+        })
+    };
+    let on_preset = {
+        let dispatcher = form.dispatcher();
+        Callback::from(move |e: Event| {
+            let chosen = target_value(&e, "value");
+            if let Some((_, prompt)) = chosen.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
+                dispatcher.dispatch(Edit(|f, v| f.req.prompt = v, prompt.to_string()));
+            }
+        })
+    };
+
+    let load_models = {
+        let (form, models, models_note) = (form.clone(), models.setter(), models_note.setter());
+        Callback::from(move |_: MouseEvent| {
+            let url = models_url(&form.req.base_url);
+            let key = form.key.clone();
+            let (dispatcher, empty) = (form.dispatcher(), form.req.model.trim().is_empty());
+            let (models, models_note) = (models.clone(), models_note.clone());
+            models_note.set(Some("Loading models…".to_string()));
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = match fetch::send("GET", &url, None, &key, None).await {
+                    Err(e) => Err(explain_fetch_failure(&url, &fetch::page_origin(), &fetch::error_text(&e))),
+                    Ok(r) if !r.ok() => Err(http_error_text(r.status(), &fetch::text(&r).await.unwrap_or_default())),
+                    Ok(r) => parse_models(&fetch::text(&r).await.unwrap_or_default()),
+                };
+                match result {
+                    Ok(ids) => {
+                        if let (true, Some(first)) = (empty, ids.first()) {
+                            dispatcher.dispatch(Edit(|f, v| f.req.model = v, first.clone()));
+                        }
+                        models_note.set(Some(format!("{} model(s) listed by {url}.", ids.len())));
+                        models.set(ids);
+                    }
+                    Err(e) => models_note.set(Some(e)),
+                }
+            });
+        })
+    };
+
+    let start = {
+        let (form, run) = (form.clone(), run.clone());
+        let (view, failure, running) = (view.setter(), failure.setter(), running.clone());
+        Callback::from(move |_: MouseEvent| {
+            if *running {
+                return;
+            }
+            let req = match build_request(&form.req) {
+                Ok(req) => req,
+                Err(text) => return failure.set(Some(Failure { kind: "form", text })),
+            };
+            failure.set(None);
+            view.set(None);
+            running.set(true);
+            let controller = fetch::abort_controller();
+            let stopped = Rc::new(Cell::new(false));
+            *run.borrow_mut() = Some(Run { controller: controller.clone(), stopped: Rc::clone(&stopped) });
+            let outputs = Outputs { view: view.clone(), failure: failure.clone(), running: running.setter() };
+            wasm_bindgen_futures::spawn_local(stream(req, form.key.clone(), controller, stopped, outputs));
+        })
+    };
+    let stop = {
+        let run = run.clone();
+        Callback::from(move |_: MouseEvent| stop_run(&run))
+    };
+
+    let options = models.iter().map(|id| html! { <option value={id.clone()}>{ id }</option> });
+    let f = &form.req;
+    let custom = !PRESETS.iter().any(|(_, p)| *p == f.prompt);
+    let presets = PRESETS.iter().enumerate().map(|(i, (label, prompt))| {
+        html! { <option value={i.to_string()} selected={*prompt == f.prompt}>{ *label }</option> }
+    });
+    let failure_view = (*failure).clone().map(|fl| {
+        html! { <p id="live-failure" class="status notice-line" role="alert" data-kind={fl.kind}>{ fl.text }</p> }
+    });
+    html! {
+        <>
+            <section class="card input-card live-form" aria-labelledby="live-form-heading">
+                <h2 id="live-form-heading">{ "Stream from an OpenAI-compatible endpoint" }</h2>
+                <div class="form-grid">
+                    <label class="label" for="live-base">{ "Base URL" }</label>
+                    <input id="live-base" type="url" value={f.base_url.clone()} oninput={typed(|f, v| f.req.base_url = v)} spellcheck="false" />
+                    <label class="label" for="live-key">{ "API key (optional)" }</label>
+                    <div>
+                        <input id="live-key" type="password" autocomplete="off" value={form.key.clone()} oninput={typed(|f, v| f.key = v)}
+                            placeholder="kept in this page's memory only" />
+                        <label class="check">
+                            <input id="live-remember" type="checkbox" checked={form.remember} onchange={on_remember} />
+                            { " Remember on this device" }
+                        </label>
+                        if form.remember {
+                            <p class="help warning" id="live-remember-warning">
+                                { "The key is stored in plain text in this browser's localStorage: anyone using this browser profile, and any script on this page's origin, can read it. Untick to forget it." }
+                            </p>
+                        }
+                    </div>
+                    <label class="label" for="live-model">{ "Model" }</label>
+                    <div class="row">
+                        <input id="live-model" value={f.model.clone()} oninput={typed(|f, v| f.req.model = v)} spellcheck="false"
+                            placeholder="model id" />
+                        <select id="live-model-list" aria-label="Models the server lists" onchange={edit(|f, v| f.req.model = v)}
+                            disabled={models.is_empty()}>
+                            <option value="" selected=true disabled=true>{ if models.is_empty() { "(load models first)" } else { "pick a listed model" } }</option>
+                            { for options }
+                        </select>
+                        <button type="button" id="live-load-models" class="button" onclick={load_models}>{ "Load models" }</button>
+                    </div>
+                    if let Some(note) = (*models_note).clone() { <p id="live-models-note" class="help span-2">{ note }</p> }
+                    <label class="label" for="live-prompt">{ "Prompt" }</label>
+                    <div>
+                        <select id="live-preset" aria-label="Prompt presets" onchange={on_preset}>
+                            { for presets }
+                            <option value="custom" selected={custom} disabled=true>{ "Your own prompt (edited)" }</option>
+                        </select>
+                        <textarea id="live-prompt" rows="5" value={f.prompt.clone()} oninput={typed(|f, v| f.req.prompt = v)} />
+                    </div>
+                    <label class="label" for="live-max-tokens">{ "max_tokens" }</label>
+                    <input id="live-max-tokens" inputmode="numeric" value={f.max_tokens.clone()} oninput={typed(|f, v| f.req.max_tokens = v)} />
+                    <label class="label" for="live-temperature">{ "temperature" }</label>
+                    <input id="live-temperature" inputmode="decimal" value={f.temperature.clone()} oninput={typed(|f, v| f.req.temperature = v)} />
+                    <label class="label" for="live-extra">{ "Advanced: JSON merged into the request body" }</label>
+                    <textarea id="live-extra" rows="2" spellcheck="false" placeholder="{\"top_p\": 0.95}" value={f.extra_json.clone()}
+                        oninput={typed(|f, v| f.req.extra_json = v)} />
+                </div>
+                <div class="actions">
+                    <button type="button" id="live-start" class="button primary" onclick={start} disabled={*running}>{ "Start streaming" }</button>
+                    <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                    <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
+                </div>
+                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} />
+            </section>
+            <div class="results live-results">
+                { for failure_view }
+                if let Some(v) = (*view).clone() { <LiveResult view={v} on_replay={props.on_capture.clone()} /> }
+            </div>
+        </>
+    }
+}
+
+/// Where a run reports to.
+struct Outputs {
+    view: UseStateSetter<Option<Rc<LiveView>>>,
+    failure: UseStateSetter<Option<Failure>>,
+    running: UseStateSetter<bool>,
+}
+
+fn stop_run(run: &Rc<RefCell<Option<Run>>>) {
+    if let Some(r) = run.borrow().as_ref() {
+        r.stopped.set(true);
+        if let Some(c) = &r.controller {
+            c.abort();
+        }
+    }
+}
+
+fn now() -> f64 {
+    dom::now_ms().unwrap_or(0.0)
+}
+
+/// Sends `req`, streams the body into a session and shows it as it goes; always ends with the
+/// run marked not running.
+async fn stream(
+    req: ChatRequest,
+    key: String,
+    controller: Option<AbortController>,
+    stopped: Rc<Cell<bool>>,
+    out: Outputs,
+) {
+    let signal = controller.as_ref().map(|c| c.signal());
+    let mut session = LiveSession::new(now());
+    let response = match fetch::send("POST", &req.url, Some(&req.body), &key, signal.as_ref()).await {
+        Ok(r) => r,
+        Err(e) => {
+            let failure = if stopped.get() {
+                Failure { kind: "stopped", text: "Stopped before the server answered.".to_string() }
+            } else {
+                let text = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(&e));
+                Failure { kind: "no-response", text }
+            };
+            out.failure.set(Some(failure));
+            out.running.set(false);
+            return;
+        }
+    };
+    session.headers(now());
+    if !response.ok() {
+        let body = fetch::text(&response).await.unwrap_or_default();
+        out.failure.set(Some(Failure { kind: "http", text: http_error_text(response.status(), &body) }));
+        out.running.set(false);
+        return;
+    }
+    let ending = match fetch::reader(&response) {
+        None => Ending::Closed,
+        Some(reader) => loop {
+            match fetch::read(&reader).await {
+                Ok(Some(bytes)) => {
+                    let t = now();
+                    session.feed(&bytes, t);
+                    // Push is incremental; a full report (gzip of the whole text) is paced.
+                    if session.report_due(t) {
+                        publish(&mut session, &out);
+                    }
+                }
+                Ok(None) => break Ending::Closed,
+                Err(e) => break if stopped.get() { Ending::Stopped } else { Ending::Cut(read_error(&e)) },
+            }
+        },
+    };
+    session.end(ending, now());
+    publish(&mut session, &out);
+    out.running.set(false);
+}
+
+fn read_error(e: &JsValue) -> String {
+    fetch::error_text(e)
+}
+
+/// Takes full reports and shows them; tells the pacer what they cost.
+fn publish(session: &mut LiveSession, out: &Outputs) {
+    let started = now();
+    let view = LiveView::snapshot(SEQ.fetch_add(1, Ordering::Relaxed), session);
+    let done = now();
+    session.reported(done, done - started);
+    out.view.set(Some(Rc::new(view)));
+}
+
+/// The event target's `value` (or `checked`, as "true"/"false") property as a string.
+fn target_value(e: &Event, property: &str) -> String {
+    let Some(target) = e.target() else { return String::new() };
+    match js_sys::Reflect::get(&target, &JsValue::from_str(property)) {
+        Ok(v) => v.as_string().or_else(|| v.as_bool().map(|b| b.to_string())).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}

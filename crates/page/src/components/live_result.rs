@@ -1,0 +1,91 @@
+//! A live run's result: the verdict with the speed beside it and how the stream ended, the
+//! stream's timings and counts, errors the stream reported, then the reasoning and the answer.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::live_text::LiveText;
+use crate::dom;
+use crate::live_view::{live_headline, speed_line, stat_rows, LiveView};
+use crate::model::{level_key, verdict_icon};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub view: Rc<LiveView>,
+    /// Reads the finished run's capture through the file path.
+    pub on_replay: Callback<Rc<[u8]>>,
+}
+
+#[component]
+pub fn LiveResult(props: &Props) -> Html {
+    let v = &props.view;
+    let badge = match v.worst {
+        Some((verdict, channel)) => html! {
+            <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
+                data-channel={channel}>
+                <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
+                <span class="badge-text">{ verdict.as_str() }</span>
+            </div>
+        },
+        None => html! { <div id="live-verdict" class="badge badge-big pending" data-verdict="">{ "…" }</div> },
+    };
+    let level = v.worst.map_or("pending", |(verdict, _)| level_key(verdict));
+    let facts = stat_rows(&v.stats, v.running)
+        .into_iter()
+        .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
+    let errors = v.stats.errors.iter().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
+    let show_reasoning = !v.reasoning.text.is_empty();
+    let capture_tools = v.capture.clone().map(|capture| {
+        let replay = {
+            let (on_replay, capture) = (props.on_replay.clone(), Rc::clone(&capture));
+            Callback::from(move |_: MouseEvent| on_replay.emit(Rc::clone(&capture)))
+        };
+        let download = Callback::from(move |_: MouseEvent| dom::download("live-capture.sse", &capture));
+        html! {
+            <div class="actions">
+                <button type="button" id="live-replay" class="button" onclick={replay}>{ "Analyse the capture as a file" }</button>
+                <button type="button" id="live-download" class="button ghost" onclick={download}>{ "⤓ Save the capture (.sse)" }</button>
+                <span class="help">{ "The response body as received: no request, no key." }</span>
+            </div>
+        }
+    });
+    html! {
+        <>
+            <section id="live-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} data-running={v.running.to_string()}
+                data-ending={v.ending_key} aria-labelledby="live-heading">
+                <div class="verdict-head" role="status">
+                    { badge }
+                    <div>
+                        <h2 id="live-heading">{ live_headline(v.worst, v.running) }</h2>
+                        <p id="live-speed" class="measured">{ speed_line(&v.stats) }</p>
+                        <p id="live-ending" class="measured" data-ending={v.ending_key}>{ &v.ending_text }</p>
+                    </div>
+                </div>
+                if v.channels.len() > 1 {
+                    <p id="live-channels" class="channels">
+                        { for v.channels.iter().map(|(name, verdict)| html! {
+                            <span class="channel" data-channel={*name} data-verdict={verdict.map(|v| v.as_str())}>
+                                { *name }{ " " }
+                                <span class={classes!("badge", verdict.map_or("pending", level_key))}>{ verdict.map_or("too short", |v| v.as_str()) }</span>
+                            </span>
+                        }) }
+                    </p>
+                }
+                if v.worst.is_some() {
+                    <ul class="reasons" aria-label="Reasons">{ for v.reasons().iter().map(|r| html! { <li>{ r }</li> }) }</ul>
+                }
+                if !v.stats.errors.is_empty() {
+                    <ul id="live-errors" class="problems">{ for errors }</ul>
+                }
+                <dl id="live-stats" class="facts" data-chunks={v.stats.chunks.to_string()} data-done={v.stats.saw_done.to_string()}
+                    data-finish={v.stats.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
+                { for capture_tools }
+            </section>
+            if show_reasoning {
+                <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" running={v.running} />
+            }
+            <LiveText analysis={Rc::clone(&v.content)} channel="answer" running={v.running} />
+        </>
+    }
+}

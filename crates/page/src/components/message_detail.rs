@@ -1,0 +1,50 @@
+//! The full analysis of the text picked in the message table: which text it is, then the
+//! verdict card, the heuristics and the highlighted text, as for plain text.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::checks_table::ChecksTable;
+use super::highlighted_text::HighlightedText;
+use super::too_short::TooShort;
+use super::verdict_card::VerdictCard;
+use crate::document::{row_place, Document};
+use crate::dom;
+use crate::model::Analysis;
+use coherency_core::analyze::Metric;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub doc: Rc<Document>,
+    pub analysis: Rc<Analysis>,
+    pub on_jump: Callback<Metric>,
+}
+
+#[component]
+pub fn MessageDetail(props: &Props) -> Html {
+    let place = props.doc.selected_row().map(row_place).unwrap_or_default();
+    let analysis = Rc::clone(&props.analysis);
+    let body = match analysis.too_short_message() {
+        Some(message) => html! { <TooShort {message} analysis={Rc::clone(&analysis)} /> },
+        None => html! {
+            <VerdictCard analysis={Rc::clone(&analysis)}>
+                <ChecksTable analysis={Rc::clone(&analysis)} on_jump={props.on_jump.clone()} />
+            </VerdictCard>
+        },
+    };
+    html! {
+        <section id="message-detail" class="message-detail" aria-labelledby="detail-heading">
+            <div class="detail-head">
+                <h2 id="detail-heading" class="detail-heading">
+                    <span class="detail-kicker">{ "Analysis of " }</span>{ place }
+                </h2>
+                <button type="button" id="back-to-messages" class="button chip" onclick={Callback::from(|_: MouseEvent| dom::reveal("messages"))}>
+                    { "↑ All messages" }
+                </button>
+            </div>
+            { body }
+            <HighlightedText {analysis} />
+        </section>
+    }
+}

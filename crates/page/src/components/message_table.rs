@@ -1,0 +1,127 @@
+//! Every analysed text of a document, worst first: verdict, where it is (conversation, turn,
+//! line), role, channel, size, and the metric that tripped. A row is a control (click, Enter
+//! or Space) that shows that text's full analysis below; the arrow keys move between rows.
+//! Long tables render in pages.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+use yew::prelude::*;
+
+use crate::document::{channel_text, Document};
+use crate::model::{level_key, plural};
+use coherency_core::analyze::thousands;
+use coherency_core::ingest::MessageRow;
+
+/// Rows rendered at first, and added by "Show more".
+const PAGE: usize = 200;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub doc: Rc<Document>,
+    /// Called with the row's report index.
+    pub on_select: Callback<usize>,
+}
+
+#[component]
+pub fn MessageTable(props: &Props) -> Html {
+    let shown = use_state(|| PAGE);
+    let doc = &props.doc;
+    let rows = doc.rows.iter().take(*shown).map(|row| row_view(doc, row, &props.on_select));
+    let more = doc.rows.len().saturating_sub(*shown);
+    let show_more = (more > 0).then(|| {
+        let shown = shown.clone();
+        html! {
+            <button type="button" id="show-more" class="button chip" onclick={Callback::from(move |_: MouseEvent| shown.set(*shown + PAGE))}>
+                { format!("Show {} more of {}", thousands(more.min(PAGE)), plural(more, "row", "rows")) }
+            </button>
+        }
+    });
+    html! {
+        <section id="messages" class="card" aria-labelledby="messages-heading">
+            <div class="text-head">
+                <h2 id="messages-heading">{ "Messages, worst first" }</h2>
+                <p class="help">{ "Click a row (or press Enter on it; ↑ ↓ move) to see that text's analysis below." }</p>
+            </div>
+            <div class="table-wrap">
+                <table id="message-table" class="checks messages">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Verdict" }</th>
+                            <th scope="col" class="num" title="Conversation (0-based)">{ "Conv." }</th>
+                            <th scope="col" class="num" title="Turn within the conversation (0-based)">{ "Turn" }</th>
+                            <th scope="col" class="num">{ "Line" }</th>
+                            <th scope="col">{ "Role" }</th>
+                            <th scope="col">{ "Channel" }</th>
+                            <th scope="col" class="num">{ "Bytes" }</th>
+                            <th scope="col">{ "Tripped" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            { for show_more }
+        </section>
+    }
+}
+
+fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Html {
+    let index = row.report;
+    let selected = doc.selected == Some(index);
+    let short = doc.too_short(index);
+    let onclick = {
+        let on_select = on_select.clone();
+        Callback::from(move |_: MouseEvent| on_select.emit(index))
+    };
+    let onkeydown = {
+        let on_select = on_select.clone();
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" | " " => {
+                e.prevent_default();
+                on_select.emit(index);
+            }
+            "ArrowDown" | "ArrowUp" => {
+                // Move between rows; Enter then shows the one reached.
+                // The row the key went to (Yew delegates events, so not `current_target`).
+                let target: Option<Element> = e.target().and_then(|t| t.dyn_into().ok());
+                let row = target.and_then(|t| t.closest("tr").ok().flatten());
+                let next = row.and_then(|r| {
+                    if e.key() == "ArrowDown" {
+                        r.next_element_sibling()
+                    } else {
+                        r.previous_element_sibling()
+                    }
+                });
+                if let Some(next) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+                    e.prevent_default();
+                    let _ = next.focus();
+                }
+            }
+            _ => {}
+        })
+    };
+    let verdict = if short {
+        html! { <span class="short-tag" title="Too short to judge: under 20 non-blank bytes">{ "too short" }</span> }
+    } else {
+        html! { <span class={classes!("badge", level_key(row.verdict))}>{ row.verdict.as_str() }</span> }
+    };
+    let line = row.line.map(thousands).unwrap_or_default();
+    let tripped = row.tripped.map(|m| m.label()).unwrap_or("");
+    html! {
+        <tr class={classes!("jumpable", selected.then_some("selected"), format!("row-{}", level_key(row.verdict)))}
+            data-report={index.to_string()} data-verdict={row.verdict.as_str()} data-channel={row.channel}
+            tabindex="0" aria-current={selected.then_some("true")}
+            aria-label={format!("{}, {} {}, line {line}: show its analysis", row.verdict.as_str(), row.role, channel_text(row))}
+            {onclick} {onkeydown}>
+            <td>{ verdict }</td>
+            <td class="num">{ thousands(row.conversation) }</td>
+            <td class="num">{ thousands(row.index) }</td>
+            <td class="num">{ line }</td>
+            <td>{ &row.role }</td>
+            <td title={(row.channel == "combined").then_some("reasoning and content of one reply, analysed together")}>{ channel_text(row) }</td>
+            <td class="num">{ thousands(row.bytes) }</td>
+            <td class="tripped">{ tripped }</td>
+        </tr>
+    }
+}

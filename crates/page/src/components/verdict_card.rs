@@ -1,0 +1,60 @@
+//! The verdict at a glance: a PASS / WARN / FAIL badge and what was measured, then where the
+//! text turns degenerate (the onset, and the windowed-ratio chart), then the reasons in words,
+//! then (as children) the table of checks.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::profile_chart::ProfileChart;
+use crate::dom;
+use crate::model::{level_key, measured_line, verdict_headline, verdict_icon, Analysis};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub analysis: Rc<Analysis>,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+#[component]
+pub fn VerdictCard(props: &Props) -> Html {
+    let report = &props.analysis.report;
+    let verdict = report.verdict;
+    let level = level_key(verdict);
+    let show = {
+        let analysis = Rc::clone(&props.analysis);
+        Callback::from(move |byte: usize| dom::show_byte(&analysis, byte))
+    };
+    let onset = props.analysis.onset_text().zip(report.onset).map(|(text, at)| {
+        let show = show.clone();
+        html! {
+            <p id="onset" class="onset" data-onset={at.to_string()}>
+                <span class="onset-mark" aria-hidden="true">{ "▼ " }</span>{ text }{ " " }
+                <button type="button" id="show-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| show.emit(at))}>
+                    { "↧ Show the onset" }
+                </button>
+            </p>
+        }
+    });
+    html! {
+        <section id="verdict-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} aria-labelledby="verdict-heading">
+            <div class="verdict-head" role="status">
+                <div id="verdict" class={classes!("badge", "badge-big", level)} data-verdict={verdict.as_str()}>
+                    <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
+                    <span class="badge-text">{ verdict.as_str() }</span>
+                </div>
+                <div>
+                    <h2 id="verdict-heading">{ verdict_headline(verdict) }</h2>
+                    <p class="measured">{ measured_line(report, props.analysis.millis) }</p>
+                </div>
+            </div>
+            { for onset }
+            <ProfileChart analysis={Rc::clone(&props.analysis)} on_show={show} />
+            <ul class="reasons" aria-label="Reasons">
+                { for report.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
+            </ul>
+            { props.children.clone() }
+        </section>
+    }
+}

@@ -1,0 +1,227 @@
+//! Small browser helpers for the components: text box access, scrolling
+//! to a span, theme storage, the clock and the URL. Failures (no window, storage disabled)
+//! degrade quietly.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
+use yew::NodeRef;
+
+const THEME_KEY: &str = "coherency-theme";
+
+pub fn element_by_id(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// The text box's current value ("" if it is not mounted).
+pub fn textarea_value(node: &NodeRef) -> String {
+    node.cast::<HtmlTextAreaElement>().map(|t| t.value()).unwrap_or_default()
+}
+
+pub fn set_textarea_value(node: &NodeRef, text: &str) {
+    if let Some(t) = node.cast::<HtmlTextAreaElement>() {
+        t.set_value(text);
+    }
+}
+
+/// Milliseconds from `performance.now()`.
+pub fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+/// The page's query string, e.g. `?sample=line-loop`.
+pub fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// Scrolls `element` into view at `block` (smoothly unless the user prefers reduced motion: the
+/// stylesheet's `scroll-behavior` decides).
+pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {
+    let options = ScrollIntoViewOptions::new();
+    options.set_block(block);
+    element.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
+thread_local! {
+    /// The analysed-text view on the page, if one is mounted: it shows span N when asked.
+    static SPAN_VIEW: std::cell::RefCell<Option<(u64, yew::Callback<Place>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A place in the analysed text the view is asked to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Highlighted span N (scrolled to the middle of the view and flashed).
+    Span(usize),
+    /// A byte of the text (its row scrolled to the middle of the view).
+    Byte(usize),
+}
+
+fn span_view() -> Option<yew::Callback<Place>> {
+    SPAN_VIEW.with(|v| v.borrow().as_ref().map(|(_, s)| s.clone()))
+}
+
+/// Makes `show` the handler of [`show_span`] (the virtualised text view registers itself:
+/// span N's element exists only once the view has scrolled to it).
+pub fn register_span_view(token: u64, show: yew::Callback<Place>) {
+    SPAN_VIEW.with(|v| *v.borrow_mut() = Some((token, show)));
+}
+
+/// Removes the handler registered with `token` (a newer view's stays).
+pub fn unregister_span_view(token: u64) {
+    SPAN_VIEW.with(|v| {
+        let mut v = v.borrow_mut();
+        if v.as_ref().is_some_and(|(t, _)| *t == token) {
+            *v = None;
+        }
+    });
+}
+
+/// Scrolls to highlighted span `index` of the analysed text and briefly emphasises it: through
+/// the text view when one is mounted, else to element `#span-INDEX` directly.
+pub fn show_span(index: usize) {
+    if let Some(show) = span_view() {
+        show.emit(Place::Span(index));
+        return;
+    }
+    let Some(first) = element_by_id(&format!("span-{index}")) else { return };
+    scroll_to(&first, ScrollLogicalPosition::Center);
+    if let Some(root) = document_element() {
+        flash_span(&root, index);
+    }
+}
+
+fn document_element() -> Option<Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+/// Briefly emphasises every rendered piece of span `index` inside `root` (elements with
+/// `data-span="INDEX"`).
+pub fn flash_span(root: &Element, index: usize) {
+    let Ok(pieces) = root.query_selector_all(&format!("[data-span=\"{index}\"]")) else { return };
+    for i in 0..pieces.length() {
+        let Some(piece) = pieces.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else { continue };
+        let classes = piece.class_list();
+        let _ = classes.remove_1("flash");
+        // Reading the layout restarts the CSS animation when the class comes back.
+        let _ = piece.offset_width();
+        let _ = classes.add_1("flash");
+    }
+}
+
+/// Shows byte `at` of the analysed text: the span covering it or one starting just after it,
+/// else that place itself (the text view scrolls to any byte).
+pub fn show_byte(analysis: &crate::model::Analysis, at: usize) {
+    // A span more than a window past the place would show somewhere else.
+    if let Some(i) = analysis.span_near(at).filter(|&i| analysis.report.spans[i].start <= at + 4096) {
+        show_span(i);
+        return;
+    }
+    if let Some(show) = span_view() {
+        show.emit(Place::Byte(at));
+    }
+}
+
+/// Whether the page is dark now: the stored choice, else the system preference.
+pub fn dark_theme_active() -> bool {
+    match stored_theme().as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+fn stored_theme() -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item(THEME_KEY).ok()?
+}
+
+/// Applies and remembers the theme (`data-theme` on `<html>`, `localStorage`).
+pub fn set_theme(dark: bool) {
+    let name = if dark { "dark" } else { "light" };
+    if let Some(window) = web_sys::window() {
+        if let Some(root) = window.document().and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("data-theme", name);
+        }
+        if let Ok(Some(storage)) = window.local_storage() {
+            let _ = storage.set_item(THEME_KEY, name);
+        }
+    }
+}
+
+/// Puts an alert at the top of the page after an internal error (the app may be stuck after it).
+pub fn show_fatal_error(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let (Some(body), Ok(alert)) = (document.body(), document.create_element("p")) else { return };
+    alert.set_class_name("load-error fatal");
+    let _ = alert.set_attribute("role", "alert");
+    alert.set_text_content(Some(&format!(
+        "The analyzer stopped on an internal error ({message}). Your text is still in the text box: copy it, then reload the page."
+    )));
+    let _ = body.prepend_with_node_1(&alert);
+}
+
+/// Waits for the next turn of the event loop, so the page can paint a status first.
+pub async fn next_tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let scheduled = web_sys::window()
+            .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).is_ok())
+            .unwrap_or(false);
+        if !scheduled {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Scrolls element `id` to the top of the view unless its top is already in the upper part
+/// of the view (a row picked in a long table brings its analysis into sight).
+pub fn reveal(id: &str) {
+    let Some(el) = element_by_id(id) else { return };
+    let height = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let top = el.get_bounding_client_rect().top();
+    if top < 0.0 || top > height * 0.6 {
+        scroll_to(&el, ScrollLogicalPosition::Start);
+    }
+}
+
+/// A value from `localStorage` (`None` when absent or storage is disabled).
+pub fn stored(key: &str) -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+/// Stores `value` under `key` in `localStorage`, or removes the key when `value` is `None`.
+pub fn store(key: &str, value: Option<&str>) {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return };
+    let _ = match value {
+        Some(v) => storage.set_item(key, v),
+        None => storage.remove_item(key),
+    };
+}
+
+/// Offers `bytes` as a download named `name` (a Blob URL on a temporary link).
+pub fn download(name: &str, bytes: &[u8]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Some(link) = document.create_element("a").ok().and_then(|a| a.dyn_into::<HtmlElement>().ok()) {
+        let _ = link.set_attribute("href", &url);
+        let _ = link.set_attribute("download", name);
+        link.click();
+    }
+    // Freed a minute later: revoking at once can cancel the download.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
+    }
+}
+
+/// Scrolls element `id` to the middle of the view (inside any scrolled box around it).
+pub fn reveal_id(id: &str) {
+    if let Some(el) = element_by_id(id) {
+        scroll_to(&el, ScrollLogicalPosition::Center);
+    }
+}

@@ -1,0 +1,184 @@
+//! The live run's view model: a snapshot of a [`LiveSession`] (texts with their reports and
+//! highlight segments, the worst channel, timings) and the wording of its figures. Pure, so it
+//! is unit-tested natively; every number comes from the session's reports and stats.
+
+use std::rc::Rc;
+
+use super::model::{duration_text, plural, Analysis, Source};
+use coherency_core::analyze::{thousands, Verdict};
+use coherency_core::live::{ending_key, ending_text, worst_channel, LiveSession, LiveStats};
+
+/// What the page shows of a live run at one moment.
+#[derive(Debug)]
+pub struct LiveView {
+    /// Increases with every snapshot; two views are equal when their `seq` is.
+    pub seq: u64,
+    pub reasoning: Rc<Analysis>,
+    pub content: Rc<Analysis>,
+    /// The worst verdict and where (`reasoning`, `answer`, `both`); `None` while too short.
+    pub worst: Option<(Verdict, &'static str)>,
+    /// Each channel's own verdict (`None` while too short to judge): the reasoning and the
+    /// answer when they have text, and both joined when both have.
+    pub channels: Vec<(&'static str, Option<Verdict>)>,
+    pub stats: LiveStats,
+    pub running: bool,
+    pub ending_key: &'static str,
+    pub ending_text: String,
+    /// The response body as received, once the run has ended (for replay and download).
+    pub capture: Option<Rc<[u8]>>,
+}
+
+impl PartialEq for LiveView {
+    fn eq(&self, other: &Self) -> bool {
+        self.seq == other.seq
+    }
+}
+
+impl LiveView {
+    /// Takes full reports of the session's texts (not free: the caller paces this).
+    pub fn snapshot(seq: u64, session: &LiveSession) -> Self {
+        let (r, c, joined) = session.reports();
+        let worst = worst_channel(&r, &c);
+        let judged = |rep: &coherency_core::analyze::Report| (!rep.too_short).then_some(rep.verdict);
+        let mut channels = Vec::new();
+        if r.bytes > 0 {
+            channels.push(("reasoning", judged(&r)));
+        }
+        if c.bytes > 0 || r.bytes == 0 {
+            channels.push(("answer", judged(&c)));
+        }
+        if r.bytes > 0 && c.bytes > 0 {
+            channels.push(("combined", judged(&joined)));
+        }
+        let stats = session.stats();
+        let reasoning = Analysis::with_report(seq, Source::Live, session.reasoning_text().to_string(), r);
+        let content = Analysis::with_report(seq, Source::Live, session.content_text().to_string(), c);
+        LiveView {
+            seq,
+            reasoning: Rc::new(reasoning),
+            content: Rc::new(content),
+            worst,
+            channels,
+            ending_key: ending_key(session.ending(), stats.saw_done),
+            ending_text: ending_text(session.ending(), &stats),
+            running: session.is_running(),
+            capture: (!session.is_running()).then(|| Rc::from(session.capture())),
+            stats,
+        }
+    }
+
+    /// The reasons of the channel with the worst verdict.
+    pub fn reasons(&self) -> &[String] {
+        match self.worst {
+            Some((_, "reasoning")) => &self.reasoning.report.reasons,
+            _ => &self.content.report.reasons,
+        }
+    }
+}
+
+/// "Loop in the reasoning", "No loop so far", … for the verdict card.
+pub fn live_headline(worst: Option<(Verdict, &'static str)>, running: bool) -> String {
+    let Some((verdict, channel)) = worst else {
+        return if running { "Waiting for enough text to judge…" } else { "Too little text to judge" }.to_string();
+    };
+    let where_ = match channel {
+        "reasoning" => " in the reasoning",
+        "answer" => " in the answer",
+        _ => "",
+    };
+    let so_far = if running { " so far" } else { "" };
+    match verdict {
+        Verdict::Pass => format!("No repetition collapse{so_far}"),
+        Verdict::Warn => format!("Some repetition{where_}{so_far}"),
+        Verdict::Fail => format!("Repetition collapse{where_}{so_far}"),
+    }
+}
+
+/// "812 tokens/s · 2,048 tokens (estimated)": speed always beside the verdict (a looping model
+/// often gets faster).
+pub fn speed_line(stats: &LiveStats) -> String {
+    let speed = match stats.tokens_per_s {
+        Some(tps) => format!("{tps:.0} tokens/s"),
+        None => "speed not yet measurable".to_string(),
+    };
+    format!("{speed} · {}", tokens_text(stats))
+}
+
+/// "2,048 tokens (usage)" or "≈ 2,048 tokens (estimated at 4 bytes a token)".
+pub fn tokens_text(stats: &LiveStats) -> String {
+    if stats.tokens_estimated {
+        format!("≈ {} tokens (estimate: 4 bytes a token, no usage sent yet)", thousands(stats.tokens as usize))
+    } else {
+        format!("{} tokens (server's usage)", thousands(stats.tokens as usize))
+    }
+}
+
+/// Rows for the stream facts table: (label, value).
+pub fn stat_rows(stats: &LiveStats, running: bool) -> Vec<(&'static str, String)> {
+    let ms = |v: Option<f64>| v.map_or_else(|| "—".to_string(), duration_text);
+    let mut rows = vec![
+        ("Time to first byte", ms(stats.to_first_byte_ms)),
+        ("Time to first token", ms(stats.to_first_token_ms)),
+        ("Tokens", tokens_text(stats)),
+        ("Speed", stats.tokens_per_s.map_or_else(|| "—".to_string(), |t| format!("{t:.1} tokens/s"))),
+        ("Generation time", ms(stats.generation_ms)),
+        ("Chunks", format!("{} ({})", thousands(stats.chunks), plural(stats.bytes, "byte", "bytes"))),
+    ];
+    if !running {
+        rows.push(("Finish reason", stats.finish_reason.clone().unwrap_or_else(|| "none sent".to_string())));
+        let usage = stats.usage.as_ref().map_or_else(
+            || "none sent".to_string(),
+            |u| {
+                let n = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| thousands(v as usize));
+                format!(
+                    "prompt {} · completion {} · total {}",
+                    n(u.prompt_tokens),
+                    n(u.completion_tokens),
+                    n(u.total_tokens)
+                )
+            },
+        );
+        rows.push(("Usage", usage));
+        rows.push(("[DONE]", if stats.saw_done { "received" } else { "not received" }.to_string()));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use coherency_core::live::Ending;
+
+    #[test]
+    fn a_snapshot_carries_the_texts_reports_and_how_it_ended() {
+        let mut s = LiveSession::new(0.0);
+        let lp = "Let me check the config file again.\n".repeat(20);
+        let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": lp}}]});
+        s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
+        s.end(Ending::Stopped, 200.0);
+        let v = LiveView::snapshot(3, &s);
+        assert_eq!(v.worst, Some((Verdict::Fail, "answer")));
+        assert_eq!(v.channels, [("answer", Some(Verdict::Fail))]);
+        assert_eq!(&*v.content.text, lp.as_str());
+        assert_eq!(v.content.report.spans.len(), 21, "20 repeated lines and the loop");
+        assert_eq!(v.ending_key, "stopped");
+        assert!(!v.running);
+        assert_eq!(v.capture.as_deref(), Some(s.capture()));
+        assert!(!v.reasons().is_empty());
+        assert_eq!(live_headline(v.worst, false), "Repetition collapse in the answer");
+        let rows = stat_rows(&v.stats, false);
+        assert!(rows.iter().any(|(l, v)| *l == "[DONE]" && v == "not received"));
+    }
+
+    #[test]
+    fn speed_is_worded_with_its_token_source() {
+        let mut st =
+            LiveStats { tokens: 2048, tokens_estimated: true, tokens_per_s: Some(812.4), ..Default::default() };
+        assert_eq!(speed_line(&st), "812 tokens/s · ≈ 2,048 tokens (estimate: 4 bytes a token, no usage sent yet)");
+        st.tokens_estimated = false;
+        st.tokens_per_s = None;
+        assert_eq!(speed_line(&st), "speed not yet measurable · 2,048 tokens (server's usage)");
+        assert_eq!(live_headline(None, true), "Waiting for enough text to judge…");
+        assert_eq!(live_headline(Some((Verdict::Pass, "both")), true), "No repetition collapse so far");
+    }
+}

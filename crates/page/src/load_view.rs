@@ -1,0 +1,269 @@
+//! Reading a file off the main thread, as the page shows it: the worker's progress reports
+//! (bytes read, messages found, texts analysed, the worst verdict so far), their wording, and
+//! the size limit with its message. Pure: unit-tested natively.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use coherency_core::analyze::{thousands, Verdict};
+use coherency_core::ingest::AnalysisProgress;
+
+/// The biggest file the page reads. Measured (scripts/bench-page): a JSONL log costs the tab
+/// about 4.5 × its size at the peak, one long plain text about 10 × (the loop checks' token and
+/// shingle tables for the whole text live in the worker's wasm memory, which cannot exceed
+/// 4 GiB): 100 MB stays inside what a browser tab may use. The CLI has no such limit.
+pub const MAX_FILE_BYTES: usize = 100_000_000;
+
+/// What the worker is doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Starting the worker.
+    #[default]
+    Starting,
+    /// Reading the file in slices.
+    Reading,
+    /// Finding the messages in the bytes read.
+    Parsing,
+    /// Analysing each text.
+    Analysing,
+    /// The page takes in the result, piece by piece.
+    Preparing,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Starting => "starting",
+            Stage::Reading => "reading",
+            Stage::Parsing => "parsing",
+            Stage::Analysing => "analysing",
+            Stage::Preparing => "preparing",
+        }
+    }
+}
+
+/// One progress report (the worker sends it as JSON; the page adds `Preparing` itself).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    pub stage: Stage,
+    /// Bytes of the file read so far.
+    pub read: usize,
+    /// Messages found (known once the file is parsed).
+    pub messages: Option<usize>,
+    pub analysis: Option<AnalysisProgress>,
+    /// Pieces of the result taken in by the page, of how many.
+    pub prepared: Option<(usize, usize)>,
+}
+
+/// A file being read: what the progress panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loading {
+    pub name: Rc<str>,
+    pub size: usize,
+    pub progress: Progress,
+    /// `performance.now()` when the page started on it.
+    pub started: Option<f64>,
+}
+
+impl Loading {
+    pub fn new(name: &str, size: usize, started: Option<f64>) -> Loading {
+        Loading { name: name.into(), size, progress: Progress::default(), started }
+    }
+
+    /// "Reading big.jsonl · 50.0 MB".
+    pub fn heading(&self) -> String {
+        format!("Reading {} · {}", self.name, size_text(self.size))
+    }
+
+    /// "12.0 MB of 50.0 MB read".
+    pub fn read_text(&self) -> String {
+        format!("{} of {} read", size_text(self.progress.read.min(self.size)), size_text(self.size))
+    }
+
+    /// "40,840 messages found", or what is being done before that is known.
+    pub fn messages_text(&self) -> String {
+        match (self.progress.messages, self.progress.stage) {
+            (Some(n), _) => format!("{} found", plural_s(n, "message")),
+            (None, Stage::Parsing) => "Finding the messages…".to_string(),
+            (None, _) => "Messages: counted once the file is read".to_string(),
+        }
+    }
+
+    /// "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)".
+    pub fn analysed_text(&self) -> String {
+        match &self.progress.analysis {
+            Some(a) => format!(
+                "{} of {} analysed ({} of {})",
+                thousands(a.texts_done),
+                plural_s(a.texts, "text"),
+                size_text(a.bytes_done),
+                size_text(a.bytes)
+            ),
+            None => "Analysis: starts once the messages are found".to_string(),
+        }
+    }
+
+    /// Analysed bytes and their total, for the progress bar.
+    pub fn analysed_fraction(&self) -> Option<(usize, usize)> {
+        self.progress.analysis.map(|a| (a.bytes_done, a.bytes))
+    }
+
+    /// A single text longer than this is analysed in one go: its bar cannot move meanwhile.
+    pub fn one_long_text(&self) -> bool {
+        self.progress.analysis.is_some_and(|a| a.texts_done < a.texts && a.texts <= 2 && a.bytes >= 4_000_000)
+    }
+
+    /// What the worst text so far says about the file: a FAIL is already the file's verdict.
+    pub fn so_far(&self) -> Option<(Verdict, String)> {
+        let a = self.progress.analysis?;
+        if let Some((head, verdict)) = a.preview.filter(|(_, v)| a.worst.is_none_or(|w| *v > w)) {
+            let text = format!(
+                "{} in the first {} of a long text; analysing the whole of it…",
+                verdict.as_str(),
+                size_text(head)
+            );
+            return Some((verdict, text));
+        }
+        let worst = a.worst?;
+        let done = a.texts_done >= a.texts;
+        let text = match (worst, done) {
+            (_, true) => format!("{}: every text is analysed; showing the result…", worst.as_str()),
+            (Verdict::Fail, false) => {
+                "already the file's verdict: a text loops (the rest cannot undo it); analysing the others…".to_string()
+            }
+            (v, false) => format!("{} so far; analysing the rest…", v.as_str()),
+        };
+        Some((worst, text))
+    }
+
+    /// "Preparing the result: 12 of 40 pieces".
+    pub fn prepared_text(&self) -> Option<String> {
+        let (done, of) = self.progress.prepared?;
+        Some(format!("Showing the result: {} of {} pieces taken in", thousands(done), thousands(of)))
+    }
+}
+
+fn plural_s(n: usize, what: &str) -> String {
+    format!("{} {what}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
+/// "812 bytes", "12.3 KB", "50.0 MB", "1.20 GB" (decimal units).
+pub fn size_text(bytes: usize) -> String {
+    let b = bytes as f64;
+    match bytes {
+        0..=999 => format!("{bytes} bytes"),
+        1_000..=999_999 => format!("{:.1} KB", b / 1e3),
+        1_000_000..=999_999_999 => format!("{:.1} MB", b / 1e6),
+        _ => format!("{:.2} GB", b / 1e9),
+    }
+}
+
+/// The size limit in force: [`MAX_FILE_BYTES`], or lower when the page's URL says
+/// `file-limit=BYTES` (for trying the message without a huge file).
+pub fn file_limit(search: &str) -> usize {
+    let asked = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("file-limit="))
+        .and_then(|v| v.parse::<usize>().ok());
+    asked.map_or(MAX_FILE_BYTES, |n| n.min(MAX_FILE_BYTES))
+}
+
+/// Why a file of `size` bytes is not read, or `None` when it is within `limit`.
+pub fn too_big(size: usize, limit: usize) -> Option<String> {
+    (size > limit).then(|| {
+        format!(
+            "it is {}, and this page reads files of up to {} (bigger ones would exhaust the browser tab's memory). \
+             The command-line tool has no such limit: coherency analyze FILE",
+            size_text(size),
+            size_text(limit)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loading(progress: Progress) -> Loading {
+        Loading { progress, ..Loading::new("big.jsonl", 50_000_000, None) }
+    }
+
+    #[test]
+    fn sizes_read_in_decimal_units() {
+        assert_eq!(size_text(812), "812 bytes");
+        assert_eq!(size_text(12_345), "12.3 KB");
+        assert_eq!(size_text(50_000_000), "50.0 MB");
+        assert_eq!(size_text(MAX_FILE_BYTES), "100.0 MB");
+        assert_eq!(size_text(1_200_000_000), "1.20 GB");
+    }
+
+    #[test]
+    fn the_limit_can_only_be_lowered_by_the_url() {
+        assert_eq!(file_limit(""), MAX_FILE_BYTES);
+        assert_eq!(file_limit("?file-limit=1000"), 1000);
+        assert_eq!(file_limit("?mode=live&file-limit=5000"), 5000);
+        assert_eq!(file_limit("?file-limit=99999999999"), MAX_FILE_BYTES);
+        assert_eq!(file_limit("?file-limit=abc"), MAX_FILE_BYTES);
+        assert_eq!(too_big(MAX_FILE_BYTES, MAX_FILE_BYTES), None);
+        let msg = too_big(300_000_000, MAX_FILE_BYTES).unwrap_or_default();
+        assert!(msg.starts_with("it is 300.0 MB, and this page reads files of up to 100.0 MB"), "{msg}");
+    }
+
+    #[test]
+    fn progress_is_said_in_words_at_every_stage() {
+        let l = loading(Progress::default());
+        assert_eq!(l.heading(), "Reading big.jsonl · 50.0 MB");
+        assert_eq!(l.read_text(), "0 bytes of 50.0 MB read");
+        assert!(l.messages_text().starts_with("Messages: counted once"));
+        assert_eq!(l.so_far(), None);
+
+        let l = loading(Progress { stage: Stage::Parsing, read: 50_000_000, ..Progress::default() });
+        assert_eq!(l.read_text(), "50.0 MB of 50.0 MB read");
+        assert_eq!(l.messages_text(), "Finding the messages…");
+
+        let analysis = AnalysisProgress {
+            texts_done: 1234,
+            texts: 44_834,
+            bytes_done: 12_000_000,
+            bytes: 47_500_000,
+            worst: Some(Verdict::Fail),
+            preview: None,
+        };
+        let l = loading(Progress {
+            stage: Stage::Analysing,
+            read: 50_000_000,
+            messages: Some(40_840),
+            analysis: Some(analysis),
+            prepared: None,
+        });
+        assert_eq!(l.messages_text(), "40,840 messages found");
+        assert_eq!(l.analysed_text(), "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)");
+        assert_eq!(l.analysed_fraction(), Some((12_000_000, 47_500_000)));
+        assert!(!l.one_long_text());
+        let (v, text) = l.so_far().unwrap_or((Verdict::Pass, String::new()));
+        assert_eq!(v, Verdict::Fail);
+        assert!(text.starts_with("already the file's verdict"), "{text}");
+
+        let one =
+            AnalysisProgress { texts_done: 0, texts: 1, bytes_done: 0, bytes: 50_000_000, worst: None, preview: None };
+        assert!(loading(Progress { analysis: Some(one), ..Progress::default() }).one_long_text());
+        let previewed = AnalysisProgress { preview: Some((2_097_152, Verdict::Fail)), ..one };
+        let (v, text) = loading(Progress { analysis: Some(previewed), ..Progress::default() }).so_far().unwrap();
+        assert_eq!(
+            (v, text.as_str()),
+            (Verdict::Fail, "FAIL in the first 2.1 MB of a long text; analysing the whole of it…")
+        );
+        let l = loading(Progress { stage: Stage::Preparing, prepared: Some((3, 40)), ..Progress::default() });
+        assert_eq!(l.prepared_text().as_deref(), Some("Showing the result: 3 of 40 pieces taken in"));
+    }
+
+    #[test]
+    fn progress_travels_as_json() {
+        let p = Progress { stage: Stage::Reading, read: 4_194_304, ..Progress::default() };
+        let json = serde_json::to_string(&p).unwrap_or_default();
+        assert_eq!(serde_json::from_str::<Progress>(&json).ok(), Some(p));
+    }
+}

@@ -1,0 +1,208 @@
+//! The page's side of reading a file off the main thread (wasm32 only): starts a module Web
+//! Worker (`www/worker.js`, which runs [`super::worker`]), hands it the `File` (a reference,
+//! not a copy), passes its progress on, and takes the result in piece by piece between frames
+//! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read.
+//! The worker is ended before that, so its memory and the page's never peak together; a plain
+//! text that is the file's bytes unchanged is then read by the page from the file itself,
+//! piece by piece straight into its string ([`super::blob_reader`]). Dropping the [`Job`] cancels it: the
+//! worker is terminated and nothing more is reported.
+
+use std::cell::Cell;
+use std::ops::Range;
+use std::rc::Rc;
+
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::blob_reader::read_blob;
+use super::dom;
+use super::load_view::{Progress, Stage};
+use super::wire::{Decoder, Loaded};
+use coherency_core::ingest::Format;
+
+/// The worker script, relative to the page.
+const WORKER_URL: &str = "www/worker.js";
+/// The page takes in result pieces for at most this long before letting the browser paint.
+const SLICE_MS: f64 = 12.0;
+
+/// What a job reports.
+pub enum Event {
+    Progress(Progress),
+    Done(Loaded),
+    Failed(String),
+}
+
+/// A file being read in a worker; dropping it cancels the work.
+pub struct Job {
+    worker: Worker,
+    cancelled: Rc<Cell<bool>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        self.cancelled.set(true);
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
+pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_URL, &options)
+        .map_err(|_| "this browser cannot start a module Web Worker".to_string())?;
+    let cancelled = Rc::new(Cell::new(false));
+
+    let on_message = {
+        let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
+        let file = file.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if cancelled.get() {
+                return;
+            }
+            let data = e.data();
+            match get(&data, "kind").as_string().as_deref() {
+                Some("progress") => {
+                    let json = get(&data, "progress").as_string().unwrap_or_default();
+                    if let Ok(p) = serde_json::from_slice::<Progress>(json.as_bytes()) {
+                        on_event(Event::Progress(p));
+                    }
+                }
+                Some("done") => {
+                    // Its work is done: free its memory before the page takes in the result.
+                    worker.terminate();
+                    let pieces = get(&data, "pieces").dyn_into::<Array>().unwrap_or_default();
+                    let texts = Uint8Array::new(&get(&data, "texts"));
+                    let (on_event, cancelled, file) = (Rc::clone(&on_event), Rc::clone(&cancelled), file.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let result = take_in(pieces, texts, &file, &on_event, &cancelled).await;
+                        if !cancelled.get() {
+                            on_event(match result {
+                                Ok(loaded) => Event::Done(loaded),
+                                Err(e) => Event::Failed(e),
+                            });
+                        }
+                    });
+                }
+                _ => {
+                    worker.terminate();
+                    let message = get(&data, "message").as_string().unwrap_or_else(|| "the worker stopped".into());
+                    on_event(Event::Failed(explain(&message)));
+                }
+            }
+        })
+    };
+    let on_error = {
+        let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
+        Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            e.prevent_default();
+            worker.terminate();
+            if !cancelled.get() {
+                let message = e.message();
+                let message = if message.is_empty() { "the worker could not start".to_string() } else { message };
+                on_event(Event::Failed(explain(&message)));
+            }
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+
+    let request = js_sys::Object::new();
+    let _ = Reflect::set(&request, &"file".into(), file);
+    let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
+    let _ = Reflect::set(&request, &"format".into(), &format);
+    worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
+    Ok(Job { worker, cancelled, _on_message: on_message, _on_error: on_error })
+}
+
+/// A worker's error in words a user can act on.
+fn explain(message: &str) -> String {
+    let lower = message.to_ascii_lowercase();
+    if lower.contains("memory") || lower.contains("unreachable") || lower.contains("allocation") {
+        format!("the browser ran out of memory reading it ({message}); the command-line tool reads big files natively")
+    } else {
+        message.to_string()
+    }
+}
+
+/// Decodes the result in slices of [`SLICE_MS`], yielding to the browser between them and
+/// freeing each piece once read; then reads the texts that stayed in the file.
+async fn take_in(
+    pieces: Array,
+    texts: Uint8Array,
+    file: &web_sys::File,
+    on_event: &Rc<dyn Fn(Event)>,
+    cancelled: &Cell<bool>,
+) -> Result<Loaded, String> {
+    let mut read_piece = |k: usize| {
+        let piece = Uint8Array::new(&pieces.get(k as u32)).to_vec();
+        pieces.set(k as u32, JsValue::UNDEFINED);
+        piece
+    };
+    let mut read_text = |r: Range<usize>| {
+        if r.start <= r.end && r.end <= texts.length() as usize {
+            texts.subarray(r.start as u32, r.end as u32).to_vec()
+        } else {
+            Vec::new()
+        }
+    };
+    let mut decoder = Decoder::new(pieces.length() as usize);
+    loop {
+        let started = dom::now_ms().unwrap_or(0.0);
+        while !decoder.done() && dom::now_ms().unwrap_or(f64::MAX) - started < SLICE_MS {
+            decoder.step(&mut read_piece, &mut read_text)?;
+        }
+        let progress = Progress { stage: Stage::Preparing, prepared: Some(decoder.progress()), ..Progress::default() };
+        on_event(Event::Progress(progress));
+        dom::next_tick().await;
+        if cancelled.get() {
+            return Err("cancelled".into());
+        }
+        if decoder.done() {
+            break;
+        }
+    }
+    let from_file = decoder.file_texts().to_vec();
+    let mut loaded = decoder.finish()?;
+    drop((pieces, texts));
+    for (i, range) in from_file {
+        let text = read_from_file(file, range).await?;
+        if cancelled.get() {
+            return Err("cancelled".into());
+        }
+        loaded.transcript.messages.get_mut(i).ok_or("the worker's result did not read back")?.text = Rc::new(text);
+    }
+    Ok(loaded)
+}
+
+/// The text at `range` of `file`, read piece by piece straight into one string.
+async fn read_from_file(file: &web_sys::File, range: Range<usize>) -> Result<String, String> {
+    let changed = || "the file changed while it was read; open it again".to_string();
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(range.len()).map_err(|_| explain("not enough memory"))?;
+    let slice = file.slice_with_f64_and_f64(range.start as f64, range.end as f64).map_err(|_| changed())?;
+    let read = read_blob(&slice, &mut |piece: &Uint8Array| {
+        let (old, n) = (bytes.len(), piece.length() as usize);
+        if old + n > range.len() {
+            return Err(JsValue::NULL);
+        }
+        bytes.resize(old + n, 0);
+        piece.copy_to(&mut bytes[old..]);
+        Ok(())
+    })
+    .await;
+    if read.is_err() || bytes.len() != range.len() {
+        return Err(changed());
+    }
+    String::from_utf8(bytes).map_err(|_| changed())
+}

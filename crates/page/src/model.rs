@@ -1,0 +1,441 @@
+//! The page's view model: pure helpers that turn a [`Report`] into what the components show
+//! (text segments for highlighting, wording, URL parameters). No browser imports, so these are
+//! unit-tested natively; no metric is computed here, every number comes from the report.
+
+use std::rc::Rc;
+
+use coherency_core::analyze::{analyze, thousands, Metric, Report, Span, SpanKind, Thresholds, Verdict};
+use coherency_core::samples::Sample;
+
+/// Where an analysed text came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Typed or pasted into the text box.
+    Input,
+    /// A built-in sample, by id.
+    Sample(&'static str),
+    /// A file chosen with the upload button or dropped on the page, by name.
+    File(Rc<str>),
+    /// Streamed from an endpoint in live mode.
+    Live,
+}
+
+/// One analysed text with its report and the segments the highlighted view renders.
+#[derive(Debug)]
+pub struct Analysis {
+    /// Increases with every analysis; two analyses are equal when their `seq` is.
+    pub seq: u64,
+    pub source: Source,
+    /// Shared with the transcript's message (no copy of a long text).
+    pub text: Rc<String>,
+    pub report: Rc<Report>,
+    pub segments: Rc<[Segment]>,
+    /// Wall time of the analysis in milliseconds, when the caller measured it.
+    pub millis: Option<f64>,
+}
+
+impl PartialEq for Analysis {
+    fn eq(&self, other: &Self) -> bool {
+        self.seq == other.seq
+    }
+}
+
+impl Analysis {
+    /// Analyses `text` with the core and lays out its spans.
+    pub fn new(seq: u64, source: Source, text: impl Into<Rc<String>>) -> Self {
+        let text = text.into();
+        let report = analyze(&text);
+        Self::with_report(seq, source, text, report)
+    }
+
+    /// Lays out the spans of `report`, the core's report of exactly `text`.
+    pub fn with_report(seq: u64, source: Source, text: impl Into<Rc<String>>, report: impl Into<Rc<Report>>) -> Self {
+        let (text, report) = (text.into(), report.into());
+        let segments = segments(&text, &report.spans).into();
+        Analysis { seq, source, text, report, segments, millis: None }
+    }
+
+    /// What the page shows instead of a verdict, or `None` when a verdict is meaningful.
+    pub fn too_short_message(&self) -> Option<String> {
+        if !self.report.too_short {
+            return None;
+        }
+        if self.text.trim().is_empty() {
+            let what = match (&self.source, self.text.is_empty()) {
+                (Source::File(_), true) => "The file is empty",
+                (Source::File(_), false) => "The file holds only whitespace",
+                (_, true) => "The text box is empty",
+                (_, false) => "The text box holds only whitespace",
+            };
+            return Some(format!("{what}: nothing to analyse yet. Paste a transcript above, or pick a sample."));
+        }
+        Some(
+            self.report
+                .reasons
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "Too short to judge: paste a longer text.".to_string()),
+        )
+    }
+
+    /// The span to show for byte `at`: the first (outermost) span covering it, else the first
+    /// span after it; `None` when no span reaches that far.
+    pub fn span_near(&self, at: usize) -> Option<usize> {
+        let spans = &self.report.spans;
+        let covering = spans.iter().position(|s| s.start <= at && at < s.end);
+        covering.or_else(|| spans.iter().position(|s| s.start >= at))
+    }
+
+    /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an onset.
+    pub fn onset_text(&self) -> Option<String> {
+        let onset = self.report.onset?;
+        let line = self.text.as_bytes()[..onset.min(self.text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+        let share = if self.text.is_empty() { 0.0 } else { onset as f64 / self.text.len() as f64 };
+        Some(format!(
+            "Turns degenerate at byte {} (line {}, {} into the text)",
+            thousands(onset),
+            thousands(line),
+            coherency_core::analyze::percent(share)
+        ))
+    }
+
+    /// The index in `report.spans` of the first span where `metric` tripped.
+    pub fn first_span_index(&self, metric: Metric) -> Option<usize> {
+        let first = self.report.first_span_of(metric)?;
+        self.report.spans.iter().position(|s| std::ptr::eq(s, first))
+    }
+}
+
+/// "Analysed 17,599 bytes in 3 ms · 3 seed heuristics (seed thresholds) + 3 loop checks": what
+/// the report measured.
+pub fn measured_line(report: &Report, millis: Option<f64>) -> String {
+    let thresholds = if report.thresholds == Thresholds::SEED { "seed thresholds" } else { "custom thresholds" };
+    let took = millis.map(|ms| format!(" in {}", duration_text(ms))).unwrap_or_default();
+    let seed = report.checks.iter().filter(|c| c.metric.is_seed()).count();
+    format!(
+        "Analysed {}{took} · {seed} seed heuristics ({thresholds}) + {} loop checks",
+        plural(report.bytes, "byte", "bytes"),
+        report.checks.len() - seed
+    )
+}
+
+/// "< 0.1 ms", "0.4 ms", "12 ms", "1.25 s".
+pub fn duration_text(ms: f64) -> String {
+    if ms < 0.1 {
+        "< 0.1 ms".to_string()
+    } else if ms < 1.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
+}
+
+/// "1 highlighted span", "20 highlighted spans".
+pub fn span_count_text(n: usize) -> String {
+    plural(n, "highlighted span", "highlighted spans")
+}
+
+/// `n` with thousands separators and the right form of the noun.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{} {many}", thousands(n))
+    }
+}
+
+/// The headline under the verdict badge.
+pub fn verdict_headline(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "No repetition collapse detected",
+        Verdict::Warn => "Some repetition: worth a look",
+        Verdict::Fail => "Repetition collapse: the text loops",
+    }
+}
+
+/// A symbol that says the verdict without colour.
+pub fn verdict_icon(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "✓",
+        Verdict::Warn => "!",
+        Verdict::Fail => "✕",
+    }
+}
+
+/// Lower-case verdict for CSS classes: "pass", "warn", "fail".
+pub fn level_key(level: Verdict) -> &'static str {
+    match level {
+        Verdict::Pass => "pass",
+        Verdict::Warn => "warn",
+        Verdict::Fail => "fail",
+    }
+}
+
+/// The span kind as in the report's JSON, for `data-kind` and CSS classes.
+pub fn kind_key(kind: SpanKind) -> &'static str {
+    match kind {
+        SpanKind::WordRun => "word_run",
+        SpanKind::RepeatedLine => "repeated_line",
+        SpanKind::Loop => "loop",
+        SpanKind::Copy => "copy",
+    }
+}
+
+/// The tooltip of a highlighted span: "repeated line · 200 occurrences · FAIL".
+pub fn span_title(span: &Span) -> String {
+    let count = match span.kind {
+        SpanKind::WordRun => plural(span.count, "word", "words in a row"),
+        SpanKind::RepeatedLine => plural(span.count, "occurrence", "occurrences in the text"),
+        SpanKind::Loop => match span.period {
+            Some(p) => format!("{} × {}", plural(span.count, "copy", "copies"), plural(p, "byte", "bytes")),
+            None => plural(span.count, "copy", "copies"),
+        },
+        SpanKind::Copy => match span.source {
+            Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
+            None => plural(span.count, "token", "tokens"),
+        },
+    };
+    format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
+}
+
+/// Whether the text box's `current` text is the user's own and must be kept before a sample
+/// replaces it (it is not blank and not one of the samples).
+pub fn worth_stashing(current: &str, samples: &[Sample]) -> bool {
+    !current.trim().is_empty() && !samples.iter().any(|s| s.text == current)
+}
+
+/// A built-in sample id from a query string such as `?sample=line-loop&x=1`.
+pub fn sample_param(search: &str) -> Option<&str> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "sample")
+        .map(|(_, value)| value)
+        .filter(|v| !v.is_empty())
+}
+
+/// A piece of the text between two consecutive span boundaries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Byte range into the analysed text (always on char boundaries).
+    pub start: usize,
+    pub end: usize,
+    /// The spans covering this piece, outermost first.
+    pub layers: Vec<Layer>,
+}
+
+/// One span covering a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// Index into `report.spans`.
+    pub span: usize,
+    /// This segment is where the span starts: the span's one element with class `span`.
+    pub first: bool,
+}
+
+/// Splits `text` at every span boundary so that overlapping and nested spans can be drawn as
+/// nested elements per segment. Each span's first segment is marked, so the page shows exactly
+/// one `span` element per span. Boundaries that are not char boundaries of `text` (which the
+/// core never produces) are dropped rather than split a character; the segments always cover
+/// the whole text, in order.
+pub fn segments(text: &str, spans: &[Span]) -> Vec<Segment> {
+    let mut bounds: Vec<usize> = Vec::with_capacity(spans.len() * 2 + 2);
+    bounds.push(0);
+    bounds.push(text.len());
+    for s in spans {
+        bounds.push(s.start);
+        bounds.push(s.end);
+    }
+    bounds.retain(|&b| text.is_char_boundary(b));
+    bounds.sort_unstable();
+    bounds.dedup();
+
+    // Spans in the order they open; ties: the longer one is the outer one.
+    let mut order: Vec<usize> = (0..spans.len()).filter(|&i| spans[i].start < spans[i].end).collect();
+    order.sort_by_key(|&i| (spans[i].start, std::cmp::Reverse(spans[i].end), i));
+
+    let mut out = Vec::with_capacity(bounds.len());
+    let mut active: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for w in bounds.windows(2) {
+        let (start, end) = (w[0], w[1]);
+        active.retain(|&i| spans[i].end > start);
+        while next < order.len() && spans[order[next]].start <= start {
+            let i = order[next];
+            if spans[i].end > start {
+                active.push(i);
+            }
+            next += 1;
+        }
+        let layers = active.iter().map(|&i| Layer { span: i, first: spans[i].start == start }).collect();
+        out.push(Segment { start, end, layers });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use coherency_core::analyze::Verdict;
+
+    fn span(start: usize, end: usize, kind: SpanKind) -> Span {
+        Span { start, end, kind, count: 7, level: Verdict::Warn, period: None, source: None }
+    }
+
+    /// Segments as `(text, [(span, first)])`, the shape the view renders.
+    fn check(text: &str, spans: &[Span], want: &[(&str, &[(usize, bool)])]) {
+        let got: Vec<(&str, Vec<(usize, bool)>)> = segments(text, spans)
+            .iter()
+            .map(|s| (&text[s.start..s.end], s.layers.iter().map(|l| (l.span, l.first)).collect()))
+            .collect();
+        let want: Vec<(&str, Vec<(usize, bool)>)> = want.iter().map(|(t, l)| (*t, l.to_vec())).collect();
+        assert_eq!(got, want);
+        let firsts: usize = segments(text, spans).iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
+        assert_eq!(firsts, spans.len(), "one first piece per span");
+    }
+
+    #[test]
+    fn no_spans_is_one_plain_segment() {
+        check("hello", &[], &[("hello", &[])]);
+    }
+
+    #[test]
+    fn disjoint_spans_leave_plain_text_between() {
+        let s = [span(0, 2, SpanKind::RepeatedLine), span(3, 5, SpanKind::RepeatedLine)];
+        check("ab\ncd\n", &s, &[("ab", &[(0, true)]), ("\n", &[]), ("cd", &[(1, true)]), ("\n", &[])]);
+    }
+
+    #[test]
+    fn nested_spans_nest_outermost_first() {
+        // A word run inside a repeated line, and one starting at the same byte.
+        let s = [span(0, 9, SpanKind::RepeatedLine), span(0, 2, SpanKind::WordRun), span(3, 5, SpanKind::WordRun)];
+        check(
+            "aa bb cc.",
+            &s,
+            &[
+                ("aa", &[(0, true), (1, true)]),
+                (" ", &[(0, false)]),
+                ("bb", &[(0, false), (2, true)]),
+                (" cc.", &[(0, false)]),
+            ],
+        );
+    }
+
+    #[test]
+    fn crossing_spans_are_split_and_marked_once() {
+        // A word run that crosses the end of a repeated line into the next text.
+        let s = [span(0, 5, SpanKind::RepeatedLine), span(3, 9, SpanKind::WordRun)];
+        check("abcde\nfgh", &s, &[("abc", &[(0, true)]), ("de", &[(0, false), (1, true)]), ("\nfgh", &[(1, false)])]);
+    }
+
+    #[test]
+    fn multibyte_text_is_cut_on_char_boundaries_only() {
+        // "é" is 2 bytes: a boundary at byte 1 would split it and is dropped.
+        let s = [span(0, 1, SpanKind::WordRun), span(3, 5, SpanKind::RepeatedLine)];
+        let segs = segments("é ab", &s);
+        let joined: String = segs.iter().map(|g| &"é ab"[g.start..g.end]).collect();
+        assert_eq!(joined, "é ab");
+        assert!(segs.iter().all(|g| g.start < g.end));
+    }
+
+    #[test]
+    fn out_of_range_and_empty_spans_do_not_break_the_cover() {
+        let s = [span(2, 2, SpanKind::WordRun), span(1, 99, SpanKind::RepeatedLine)];
+        let segs = segments("abc", &s);
+        assert_eq!(segs.first().map(|g| g.start), Some(0));
+        assert_eq!(segs.last().map(|g| g.end), Some(3));
+        assert!(segs.windows(2).all(|w| w[0].end == w[1].start));
+    }
+
+    #[test]
+    fn a_line_loop_has_one_first_piece_per_line() {
+        let text = "Let me look again.\n".repeat(20);
+        let a = Analysis::new(1, Source::Input, text);
+        assert_eq!(a.report.verdict, Verdict::Fail);
+        assert_eq!(a.report.spans.len(), 21, "20 repeated lines and the loop");
+        let firsts = a.segments.iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
+        assert_eq!(firsts, 21);
+        assert_eq!(a.first_span_index(Metric::Maxline), Some(0));
+        assert_eq!(a.first_span_index(Metric::GzipRatio), None);
+        assert_eq!(a.too_short_message(), None);
+    }
+
+    #[test]
+    fn the_onset_is_worded_and_found_among_the_spans() {
+        let text = format!("A first line.\nA second one.\n{}", "Let me check the file again. ".repeat(40));
+        let a = Analysis::new(1, Source::Input, text);
+        assert_eq!(a.report.onset, Some(28));
+        assert_eq!(a.onset_text().unwrap(), "Turns degenerate at byte 28 (line 3, 2.4 % into the text)");
+        let i = a.span_near(28).unwrap();
+        assert_eq!(a.report.spans[i].kind, SpanKind::Loop);
+        assert_eq!(a.span_near(0), Some(i), "the first span after");
+        assert_eq!(a.span_near(a.text.len()), None);
+        assert_eq!(
+            Analysis::new(2, Source::Input, "calm prose, said once and only once".to_string()).onset_text(),
+            None
+        );
+    }
+
+    #[test]
+    fn too_short_texts_get_a_calm_message() {
+        let empty = Analysis::new(1, Source::Input, String::new());
+        assert!(empty.too_short_message().is_some_and(|m| m.starts_with("The text box is empty")));
+        let blank = Analysis::new(2, Source::Input, " \n\t ".to_string());
+        assert!(blank.too_short_message().is_some_and(|m| m.starts_with("The text box holds only whitespace")));
+        let short = Analysis::new(3, Source::Input, "hi there".to_string());
+        assert!(short.too_short_message().is_some_and(|m| m.starts_with("Too short to judge")));
+    }
+
+    #[test]
+    fn wording() {
+        let a = Analysis::new(1, Source::Input, "x".repeat(17_599));
+        assert_eq!(
+            measured_line(&a.report, None),
+            "Analysed 17,599 bytes · 3 seed heuristics (seed thresholds) + 3 loop checks"
+        );
+        assert_eq!(
+            measured_line(&a.report, Some(12.3)),
+            "Analysed 17,599 bytes in 12 ms · 3 seed heuristics (seed thresholds) + 3 loop checks"
+        );
+        assert_eq!(span_count_text(1), "1 highlighted span");
+        assert_eq!(span_count_text(1200), "1,200 highlighted spans");
+        assert_eq!(duration_text(0.0), "< 0.1 ms");
+        assert_eq!(duration_text(0.25), "0.2 ms");
+        assert_eq!(duration_text(1500.0), "1.50 s");
+        let s = Span {
+            start: 0,
+            end: 1,
+            kind: SpanKind::RepeatedLine,
+            count: 200,
+            level: Verdict::Fail,
+            period: None,
+            source: None,
+        };
+        assert_eq!(span_title(&s), "repeated line · 200 occurrences in the text · FAIL");
+        for v in [Verdict::Pass, Verdict::Warn, Verdict::Fail] {
+            assert!(!verdict_headline(v).is_empty() && !verdict_icon(v).is_empty());
+            assert_eq!(level_key(v), v.as_str().to_lowercase());
+        }
+        assert_eq!(kind_key(SpanKind::WordRun), "word_run");
+    }
+
+    #[test]
+    fn only_the_users_own_text_is_stashed() {
+        let samples = coherency_core::samples::samples();
+        assert!(worth_stashing("my transcript", &samples));
+        assert!(!worth_stashing("  \n", &samples));
+        assert!(!worth_stashing(&samples[2].text, &samples));
+    }
+
+    #[test]
+    fn sample_param_reads_the_query_string() {
+        assert_eq!(sample_param("?sample=line-loop"), Some("line-loop"));
+        assert_eq!(sample_param("?x=1&sample=prose&y"), Some("prose"));
+        assert_eq!(sample_param("?sample="), None);
+        assert_eq!(sample_param(""), None);
+        assert_eq!(sample_param("?samples=prose"), None);
+    }
+}

@@ -1,0 +1,28 @@
+//! What Coherency Analyzer's tests and benches share (never shipped): deterministic text
+//! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), big
+//! generated logs ([`biglog`]), the yardstick gzip pass and best-of timing of the benches
+//! ([`gzip_pass`], [`timing`]), and where the fixtures are ([`fixture`]).
+
+pub mod biglog;
+pub mod gzip_pass;
+pub mod labelled;
+pub mod textgen;
+pub mod timing;
+
+use std::path::{Path, PathBuf};
+
+/// The workspace's root directory.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace root")
+}
+
+/// The fixtures directory, `crates/core/tests/data` (golden reports, and one capture per
+/// format under `formats/`), shared by the core's, the CLI's, the page's and the e2e tests.
+pub fn fixtures_dir() -> PathBuf {
+    workspace_root().join("crates/core/tests/data")
+}
+
+/// A fixture by its path under [`fixtures_dir`], e.g. `formats/vllm.sse`.
+pub fn fixture(relative: &str) -> PathBuf {
+    fixtures_dir().join(relative)
+}

@@ -1,0 +1,123 @@
+//! Deterministic generators of test texts (prose-like, CJK, loops), shared by tests and benches.
+
+/// splitmix64: a tiny deterministic generator, so every run sees the same texts.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+pub const WORDS: &[&str] = &[
+    "the",
+    "kernel",
+    "page",
+    "scheduler",
+    "memory",
+    "of",
+    "a",
+    "and",
+    "to",
+    "is",
+    "thread",
+    "list",
+    "when",
+    "which",
+    "cache",
+    "reclaim",
+    "disk",
+    "latency",
+    "process",
+    "every",
+    "writes",
+    "under",
+    "load",
+    "in",
+    "that",
+    "it",
+    "first",
+    "queue",
+    "lock",
+    "request",
+    "because",
+    "server",
+    "model",
+    "token",
+    "stream",
+    "buffer",
+    "its",
+    "with",
+    "not",
+    "allocation",
+    "writeback",
+    "generation",
+    "throttling",
+    "counter",
+    "refault",
+    "interrupt",
+    "descriptor",
+    "mapping",
+    "anonymous",
+    "swap",
+    "dirty",
+    "clean",
+    "evicted",
+    "scanned",
+    "promoted",
+    "inactive",
+    "active",
+    "working",
+    "set",
+    "container",
+    "runtime",
+    "score",
+    "budget",
+    "latency",
+    "tail",
+    "spike",
+    "device",
+    "controller",
+    "block",
+    "layer",
+];
+
+pub const CJK: &[&str] = &["模型", "内存", "调度", "页面", "的", "是", "在", "。", "，", "缓存", "线程", "回收"];
+
+/// Prose-like text of at least `len` bytes: sentences of random words, paragraphs.
+pub fn prose(rng: &mut Rng, len: usize, vocab: &[&str], sep: &str) -> String {
+    let mut s = String::with_capacity(len + 256);
+    while s.len() < len {
+        let n = 5 + rng.below(15);
+        for i in 0..n {
+            if i > 0 {
+                s.push_str(sep);
+            }
+            s.push_str(rng.pick(vocab));
+        }
+        s.push_str(if rng.below(6) == 0 { ".\n\n" } else { ". " });
+    }
+    s
+}
+
+/// About `len` bytes: prose for the first half, then one sentence looping line by line.
+pub fn prose_turning_into_loop(rng: &mut Rng, len: usize) -> String {
+    let mut s = prose(rng, len / 2, WORDS, " ");
+    let line = "The reclaim thread scans the inactive list again and evicts the oldest pages.\n";
+    while s.len() < len {
+        s.push_str(line);
+    }
+    s
+}
