@@ -6,21 +6,15 @@
 //! Components never compute metrics: every number on the page comes from a `Report`.
 
 // Natively these modules are compiled only for their unit tests, which do not use every item.
-pub mod chart;
-pub mod document;
+pub mod file_load;
 pub mod live_view;
-pub mod load_view;
 pub mod model;
-pub mod text_window;
-pub mod wire;
+pub mod text_view;
 
-mod blob_reader;
 mod components;
 mod dom;
 mod fetch;
-mod loader;
 mod state;
-pub mod worker;
 
 /// Mounts the page into `#app` (or `<body>` if the shell has no such element). In the file
 /// worker (`www/worker.js`), which loads the same module, there is no window: nothing mounts.

@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use super::document::Document;
 use super::dom;
-use super::load_view::{Loading, Progress, Stage};
+use super::file_load::load_view::{Loading, Progress, Stage};
+use super::file_load::wire::Loaded;
+use super::model::document::Document;
 use super::model::Source;
-use super::wire::Loaded;
 use coherency_core::ingest::Format;
 
 #[derive(Debug, Default, PartialEq)]

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::document::Document;
+use crate::model::document::Document;
 use coherency_core::analyze::thousands;
 
 #[derive(Properties, PartialEq)]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::document::{row_place, Document, Overall};
+use crate::model::document::{row_place, Document, Overall};
 use crate::model::{duration_text, level_key, verdict_headline, verdict_icon};
 use coherency_core::analyze::Verdict;
 

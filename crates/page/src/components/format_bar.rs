@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::document::{format_choice, format_options, Document};
+use crate::model::document::{format_choice, format_options, Document};
 use coherency_core::ingest::Format;
 
 #[derive(Properties, PartialEq)]

@@ -6,12 +6,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
-use super::highlighted_text::HighlightedText;
 use super::too_short::TooShort;
 use super::verdict_card::VerdictCard;
-use crate::document::{row_place, Document};
 use crate::dom;
+use crate::model::document::{row_place, Document};
 use crate::model::Analysis;
+use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 
 #[derive(Properties, PartialEq)]

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
-use crate::document::{channel_text, Document};
+use crate::model::document::{channel_text, Document};
 use crate::model::{level_key, plural};
 use coherency_core::analyze::thousands;
 use coherency_core::ingest::MessageRow;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::chart::{byte_at, geometry, HEIGHT, WIDTH};
+use crate::model::chart::{byte_at, geometry, HEIGHT, WIDTH};
 use crate::model::Analysis;
 use coherency_core::analyze::thousands;
 

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::document::stream_facts;
+use crate::model::document::stream_facts;
 use coherency_core::ingest::Format;
 use coherency_core::stream::StreamInfo;
 

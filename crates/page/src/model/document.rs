@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
-use super::model::{plural, Analysis, Source};
-use super::wire::Loaded;
+use super::{plural, Analysis, Source};
+use crate::file_load::wire::Loaded;
 use coherency_core::analyze::{analyze, thousands, Verdict};
 use coherency_core::ingest::{self, Format, MessageReport, MessageRow, Transcript, TranscriptReport};
 use coherency_core::stream::StreamInfo;
@@ -422,8 +422,8 @@ mod tests {
             let transcript = ingest::parse(&bytes, detected);
             let report = ingest::analyze_transcript(&transcript);
             let loaded = Loaded { size: bytes.len(), detected, chosen: None, transcript, report };
-            let wire = crate::wire::encode_all(loaded);
-            let back = crate::wire::decode(&wire, &bytes).expect("the wire reads back");
+            let wire = crate::file_load::wire::encode_all(loaded);
+            let back = crate::file_load::wire::decode(&wire, &bytes).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");

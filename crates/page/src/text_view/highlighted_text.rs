@@ -17,11 +17,9 @@ use web_sys::{Element, ScrollLogicalPosition};
 use yew::prelude::*;
 
 use super::legend::Legend;
+use super::{fraction_of, minimap, pieces, position_text, span_at_fraction, step, Geometry, Layout, Piece};
 use crate::dom;
 use crate::model::{kind_key, level_key, span_count_text, span_title, Analysis, Segment};
-use crate::text_window::{
-    fraction_of, minimap, pieces, position_text, span_at_fraction, step, Geometry, Layout, Piece,
-};
 use coherency_core::analyze::{thousands, Span, SpanKind};
 
 /// Slots of the minimap.
@@ -464,7 +462,7 @@ fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)
 
 /// One segment of `text` inside its `<mark>`s (the live view renders whole texts this way); the
 /// first piece of span N gets `id="{id_prefix}span-N"`.
-pub(super) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
+pub(crate) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
     let mut node = Html::from(text.get(seg.start..seg.end).unwrap_or_default().to_string());
     for layer in seg.layers.iter().rev() {
         let Some(span) = spans.get(layer.span) else { continue };

@@ -11,6 +11,11 @@
 //! 50 MB line is as cheap to scroll as a short text. Work per frame is the visible rows only:
 //! rows, segments and spans are found by binary search.
 
+pub(crate) mod highlighted_text;
+mod legend;
+
+pub use highlighted_text::HighlightedText;
+
 use crate::model::Segment;
 use coherency_core::analyze::text_units::ceil_boundary;
 use coherency_core::analyze::{Span, SpanKind, Verdict};

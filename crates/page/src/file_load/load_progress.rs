@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::load_view::Loading;
+use super::load_view::Loading;
 use crate::model::{level_key, verdict_icon};
 
 #[derive(Properties, PartialEq)]

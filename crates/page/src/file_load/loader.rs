@@ -17,9 +17,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::blob_reader::read_blob;
-use super::dom;
 use super::load_view::{Progress, Stage};
 use super::wire::{Decoder, Loaded};
+use crate::dom;
 use coherency_core::ingest::Format;
 
 /// The worker script, relative to the page.

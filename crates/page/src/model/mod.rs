@@ -2,6 +2,9 @@
 //! (text segments for highlighting, wording, URL parameters). No browser imports, so these are
 //! unit-tested natively; no metric is computed here, every number comes from the report.
 
+pub mod chart;
+pub mod document;
+
 use std::rc::Rc;
 
 use coherency_core::analyze::{analyze, thousands, Metric, Report, Span, SpanKind, Thresholds, Verdict};
