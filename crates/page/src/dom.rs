@@ -1,5 +1,5 @@
-//! Small browser helpers for the components: text box access, scrolling
-//! to a span, theme storage, the clock and the URL. Failures (no window, storage disabled)
+//! Small browser helpers for the components: text box access, scrolling and flashing a span,
+//! theme storage, the clock, the URL, downloads. Failures (no window, storage disabled)
 //! degrade quietly.
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -42,98 +42,34 @@ pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {
     element.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
-thread_local! {
-    /// The analysed-text view on the page, if one is mounted: it shows span N when asked.
-    static SPAN_VIEW: std::cell::RefCell<Option<(u64, yew::Callback<Place>)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// A place in the analysed text the view is asked to show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// Highlighted span N (scrolled to the middle of the view and flashed).
-    Span(usize),
-    /// A byte of the text (its row scrolled to the middle of the view).
-    Byte(usize),
-}
-
-fn span_view() -> Option<yew::Callback<Place>> {
-    SPAN_VIEW.with(|v| v.borrow().as_ref().map(|(_, s)| s.clone()))
-}
-
-/// Makes `show` the handler of [`show_span`] (the virtualised text view registers itself:
-/// span N's element exists only once the view has scrolled to it).
-pub fn register_span_view(token: u64, show: yew::Callback<Place>) {
-    SPAN_VIEW.with(|v| *v.borrow_mut() = Some((token, show)));
-}
-
-/// Removes the handler registered with `token` (a newer view's stays).
-pub fn unregister_span_view(token: u64) {
-    SPAN_VIEW.with(|v| {
-        let mut v = v.borrow_mut();
-        if v.as_ref().is_some_and(|(t, _)| *t == token) {
-            *v = None;
-        }
-    });
-}
-
-/// Scrolls to highlighted span `index` of the analysed text and briefly emphasises it: through
-/// the text view when one is mounted, else to element `#span-INDEX` directly.
-pub fn show_span(index: usize) {
-    if let Some(show) = span_view() {
-        show.emit(Place::Span(index));
-        return;
-    }
-    let Some(first) = element_by_id(&format!("span-{index}")) else { return };
-    scroll_to(&first, ScrollLogicalPosition::Center);
-    if let Some(root) = document_element() {
-        flash_span(&root, index);
-    }
-}
-
-fn document_element() -> Option<Element> {
+/// The page's `<html>` element.
+pub fn document_element() -> Option<Element> {
     web_sys::window()?.document()?.document_element()
 }
 
-/// Briefly emphasises every rendered piece of span `index` inside `root` (elements with
+/// Briefly emphasises every rendered mark of span `index` inside `root` (elements with
 /// `data-span="INDEX"`).
 pub fn flash_span(root: &Element, index: usize) {
-    let Ok(pieces) = root.query_selector_all(&format!("[data-span=\"{index}\"]")) else { return };
-    for i in 0..pieces.length() {
-        let Some(piece) = pieces.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else { continue };
-        let classes = piece.class_list();
+    let Ok(marks) = root.query_selector_all(&format!("[data-span=\"{index}\"]")) else { return };
+    for i in 0..marks.length() {
+        let Some(mark) = marks.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else { continue };
+        let classes = mark.class_list();
         let _ = classes.remove_1("flash");
         // Reading the layout restarts the CSS animation when the class comes back.
-        let _ = piece.offset_width();
+        let _ = mark.offset_width();
         let _ = classes.add_1("flash");
-    }
-}
-
-/// Shows byte `at` of the analysed text: the span covering it or one starting just after it,
-/// else that place itself (the text view scrolls to any byte).
-pub fn show_byte(analysis: &crate::model::Analysis, at: usize) {
-    // A span more than a window past the place would show somewhere else.
-    if let Some(i) = analysis.span_near(at).filter(|&i| analysis.report.spans[i].start <= at + 4096) {
-        show_span(i);
-        return;
-    }
-    if let Some(show) = span_view() {
-        show.emit(Place::Byte(at));
     }
 }
 
 /// Whether the page is dark now: the stored choice, else the system preference.
 pub fn dark_theme_active() -> bool {
-    match stored_theme().as_deref() {
+    match stored(THEME_KEY).as_deref() {
         Some("dark") => true,
         Some("light") => false,
         _ => web_sys::window()
             .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
             .is_some_and(|m| m.matches()),
     }
-}
-
-fn stored_theme() -> Option<String> {
-    web_sys::window()?.local_storage().ok()??.get_item(THEME_KEY).ok()?
 }
 
 /// Applies and remembers the theme (`data-theme` on `<html>`, `localStorage`).

@@ -30,6 +30,8 @@ use crate::file_load::upload_button::UploadButton;
 use crate::model::document::Document;
 use crate::model::{sample_param, worth_stashing, Source};
 use crate::state::{Action, State};
+use crate::text_view::link::TextLink;
+use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 use coherency_core::ingest::Format;
@@ -43,6 +45,8 @@ pub fn App() -> Html {
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();
+    // How the checks table and the verdict card reach the text view (a context, below).
+    let link = use_memo((), |_| TextLink::default());
 
     let analyze_input = {
         let (dispatcher, input) = (state.dispatcher(), input.clone());
@@ -119,11 +123,11 @@ pub fn App() -> Html {
     };
 
     let jump = {
-        let state = state.clone();
+        let (state, link) = (state.clone(), Rc::clone(&link));
         Callback::from(move |metric: Metric| {
             let detail = state.doc.as_ref().and_then(|d| d.detail.as_ref());
             if let Some(index) = detail.and_then(|a| a.first_span_index(metric)) {
-                dom::show_span(index);
+                link.show(Place::Span(index));
             }
         })
     };
@@ -225,7 +229,7 @@ pub fn App() -> Html {
     };
 
     html! {
-        <>
+        <ContextProvider<TextLink> context={(*link).clone()}>
             <Header />
             <main>
                 <div class="tabs" role="tablist" aria-label="Input" onkeydown={tab_keys}>
@@ -255,7 +259,7 @@ pub fn App() -> Html {
                 { "Runs entirely in your browser: the text and files never leave this page. Live mode talks only to the endpoint you give it." }
             </footer>
             <DropOverlay on_drop={drop_files} />
-        </>
+        </ContextProvider<TextLink>>
     }
 }
 

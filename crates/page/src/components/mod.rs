@@ -22,4 +22,4 @@ mod too_short;
 mod verdict_card;
 
 // The live text (moving to `live/` in the same restructure) still renders its highlights from here.
-use crate::text_view::highlighted_text;
+use crate::text_view::highlight as highlighted_text;

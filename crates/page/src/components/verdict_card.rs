@@ -7,8 +7,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::profile_chart::ProfileChart;
-use crate::dom;
 use crate::model::{level_key, measured_line, verdict_headline, verdict_icon, Analysis};
+use crate::text_view::link::TextLink;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -22,9 +22,14 @@ pub fn VerdictCard(props: &Props) -> Html {
     let report = &props.analysis.report;
     let verdict = report.verdict;
     let level = level_key(verdict);
+    let link = use_context::<TextLink>();
     let show = {
         let analysis = Rc::clone(&props.analysis);
-        Callback::from(move |byte: usize| dom::show_byte(&analysis, byte))
+        Callback::from(move |byte: usize| {
+            if let Some(link) = &link {
+                link.show_byte(&analysis, byte);
+            }
+        })
     };
     let onset = props.analysis.onset_text().zip(report.onset).map(|(text, at)| {
         let show = show.clone();

@@ -1,6 +1,6 @@
 //! Reading a file off the main thread.
 
-mod blob_reader;
+pub mod blob_reader;
 pub mod drop_overlay;
 pub mod load_progress;
 pub mod load_view;

@@ -217,7 +217,7 @@ pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str), piece: &mut dyn FnMut
     }
 }
 
-/// Puts a [`Wire`] back together one piece at a time.
+/// Puts the pieces back together one at a time ([`encode`] in reverse).
 #[derive(Default)]
 pub struct Decoder {
     pieces: usize,

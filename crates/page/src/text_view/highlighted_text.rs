@@ -1,14 +1,12 @@
-//! The analysed text, virtualised: only the rows on screen are in the page, however long the
-//! text (a single 50 MB line included), with every flagged span highlighted, loop copies
-//! banded, copies of earlier text marked, the onset marked, a minimap of where the spans are,
-//! and next / previous span buttons (keys `n` / `j` and `p` / `k` in the text). The geometry
-//! and the pieces come from `text_window`; this component measures, scrolls and renders.
+//! The analysed text, virtualised (the module doc of [`crate::text_view`] says how): this
+//! component measures itself, keeps the scroll position, the current span and the place it was
+//! asked to go, and renders the rows on screen, the navigation and the minimap.
 //!
 //! Hooks for tests and other components: `#analysed-text` is the scrolled box, each span's
-//! first piece carries class `span`, `id="span-N"` and `data-kind` (when its row is rendered),
-//! `#span-count[data-count]` holds the total, and `dom::show_span(N)` scrolls to span N.
+//! first mark carries class `span`, `id="span-N"` and `data-kind` (when its row is rendered),
+//! `#span-count[data-count]` holds the total, and [`TextLink::show`] (a context the page
+//! provides) scrolls to span N or to a byte.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -16,60 +14,37 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, ScrollLogicalPosition};
 use yew::prelude::*;
 
+use super::fragments::fragments;
+use super::highlight::fragment;
+use super::layout::Layout;
 use super::legend::Legend;
-use super::{fraction_of, minimap, pieces, position_text, span_at_fraction, step, Geometry, Layout, Piece};
+use super::link::TextLink;
+use super::minimap::{fraction_of, minimap, span_at_fraction, MAP_BUCKETS};
+use super::navigation::{position_text, step, still_shown, Place};
+use super::scrolling::{Measure, PAD};
 use crate::dom;
-use crate::model::{kind_key, level_key, span_count_text, span_title, Analysis, Segment};
-use coherency_core::analyze::{thousands, Span, SpanKind};
-
-/// Slots of the minimap.
-const MAP_BUCKETS: usize = 240;
+use crate::model::{level_key, span_count_text, Analysis};
+use coherency_core::analyze::{thousands, SpanKind};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub analysis: Rc<Analysis>,
 }
 
-/// What the view measured: columns that fit, the row height and the visible height, in px.
-#[derive(Clone, Copy, PartialEq)]
-struct Measure {
-    cols: usize,
-    row_h: f64,
-    /// The tallest the box may be (70 % of the window, at most 640 px).
-    max_h: f64,
-}
-
-/// Space above and below the rows inside the box, in px.
-const PAD: f64 = 6.0;
-
-/// Where to go: a span (by index) or a byte (the onset or a copy's source), with a counter so
-/// going to the same place twice scrolls and flashes again.
-#[derive(Clone, Copy, PartialEq)]
-enum Target {
-    Span(usize),
-    Byte(usize),
-}
-
-thread_local! {
-    static TOKENS: Cell<u64> = const { Cell::new(0) };
-    /// The last measurement, so a view mounted for a new text lays it out once, at the right
-    /// width, instead of at a guess and again (a 50 MB text takes a noticeable moment).
-    static LAST_MEASURE: Cell<Option<Measure>> = const { Cell::new(None) };
-}
-
 #[component]
 pub fn HighlightedText(props: &Props) -> Html {
     let a = Rc::clone(&props.analysis);
     let spans = &a.report.spans;
+    let link = use_context::<TextLink>();
     let scroller = use_node_ref();
     let probe = use_node_ref();
     let map = use_node_ref();
     // `None` until the view has measured itself: the text is laid out only then.
-    let measured = use_state_eq(|| LAST_MEASURE.with(Cell::get));
-    let measure = measured.unwrap_or(Measure { cols: 100, row_h: 22.0, max_h: 600.0 });
+    let measured = use_state_eq(|| link.as_ref().and_then(TextLink::measure));
+    let measure = measured.unwrap_or(Measure::GUESS);
     let scroll_top = use_state_eq(|| 0.0f64);
     let current = use_state_eq(|| None::<usize>);
-    let go = use_state_eq(|| None::<(Target, u64)>);
+    let go = use_state_eq(|| None::<(Place, u64)>);
     let flash = use_state_eq(|| None::<(usize, u64)>);
     let source_mark = use_state_eq(|| None::<usize>);
     let nonce = use_mut_ref(|| 0u64);
@@ -82,33 +57,28 @@ pub fn HighlightedText(props: &Props) -> Html {
             None => Layout::new("", 100),
         })
     };
-    let marks = {
+    let minimap_marks = {
         let (layout, report) = (Rc::clone(&layout), Rc::clone(&a.report));
         use_memo((a.seq, measured.map(|m| m.cols)), move |_| minimap(&layout, &report.spans, MAP_BUCKETS))
     };
-    // The box is as tall as the text, up to `max_h`; the rows scroll inside it (its 1 px
-    // borders come on top).
-    let box_h = measure.max_h.min(layout.rows() as f64 * measure.row_h + 2.0 * PAD).max(measure.row_h + 2.0 * PAD);
-    let geo = Geometry { rows: layout.rows(), row_h: measure.row_h, view_h: box_h - 2.0 * PAD };
+    let (box_h, geo) = measure.fit(layout.rows());
 
     // Measures the character and row size and the box, now and on every resize.
     {
-        let (scroller, probe, measured) = (scroller.clone(), probe.clone(), measured.clone());
+        let (scroller, probe, measured, link) = (scroller.clone(), probe.clone(), measured.clone(), link.clone());
         use_effect_with((), move |_| {
             let measure_now = Rc::new(move || {
                 let (Some(el), Some(p)) = (scroller.cast::<Element>(), probe.cast::<Element>()) else { return };
                 let r = p.get_bounding_client_rect();
-                let char_w = r.width() / 10.0;
-                let row_h = r.height();
-                if !(char_w > 0.0 && row_h > 0.0) {
-                    return;
-                }
-                let usable = (el.client_width() as f64 - 28.0).max(char_w * 8.0);
-                let cols = ((usable / char_w).floor() as usize).clamp(8, 2000);
-                let inner =
+                let window_h =
                     web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
-                let m = Measure { cols, row_h, max_h: (inner * 0.7).clamp(160.0, 640.0) };
-                LAST_MEASURE.with(|last| last.set(Some(m)));
+                let Some(m) = Measure::from_probe(r.width() / 10.0, r.height(), el.client_width() as f64, window_h)
+                else {
+                    return;
+                };
+                if let Some(link) = &link {
+                    link.set_measure(m);
+                }
                 measured.set(Some(m));
             });
             measure_now();
@@ -145,7 +115,7 @@ pub fn HighlightedText(props: &Props) -> Html {
 
     let go_to = {
         let (go, nonce) = (go.clone(), nonce.clone());
-        Callback::from(move |target: Target| {
+        Callback::from(move |target: Place| {
             let n = {
                 let mut n = nonce.borrow_mut();
                 *n += 1;
@@ -155,22 +125,16 @@ pub fn HighlightedText(props: &Props) -> Html {
         })
     };
 
-    // `dom::show_span(N)` and `dom::show_byte` (the checks table, the chart) come here.
+    // The page's link (the checks table, the onset button, the chart) comes here.
     {
-        let go_to = go_to.clone();
+        let (go_to, link) = (go_to.clone(), link.clone());
         use_effect_with((), move |_| {
-            let token = TOKENS.with(|t| {
-                t.set(t.get() + 1);
-                t.get()
-            });
-            let show = Callback::from(move |place: dom::Place| {
-                go_to.emit(match place {
-                    dom::Place::Span(i) => Target::Span(i),
-                    dom::Place::Byte(b) => Target::Byte(b),
-                })
-            });
-            dom::register_span_view(token, show);
-            move || dom::unregister_span_view(token)
+            let ticket = link.as_ref().map(|link| link.attach(go_to));
+            move || {
+                if let (Some(link), Some(ticket)) = (link, ticket) {
+                    link.detach(ticket);
+                }
+            }
         });
     }
 
@@ -182,24 +146,24 @@ pub fn HighlightedText(props: &Props) -> Html {
         use_effect_with(*go, move |go| {
             let Some((target, n)) = *go else { return };
             let byte = match target {
-                Target::Span(i) => match report.spans.get(i) {
+                Place::Span(i) => match report.spans.get(i) {
                     Some(s) => s.start,
                     None => return,
                 },
-                Target::Byte(b) => b,
+                Place::Byte(b) => b,
             };
             if let Some(el) = scroller.cast::<Element>() {
                 el.set_scroll_top((geo.scroll_top_centering(layout.row_of(byte)) + PAD).round() as i32);
                 scroll_top.set(el.scroll_top() as f64);
                 dom::scroll_to(&el, ScrollLogicalPosition::Nearest);
             }
-            if let Target::Span(i) = target {
+            if let Place::Span(i) = target {
                 current.set(Some(i));
                 flash.set(Some((i, n)));
             } else {
                 flash.set(None);
             }
-            if matches!(target, Target::Span(_)) {
+            if matches!(target, Place::Span(_)) {
                 source_mark.set(None);
             }
         });
@@ -225,12 +189,11 @@ pub fn HighlightedText(props: &Props) -> Html {
         })
     };
 
-    let win = geo.window(*scroll_top - PAD);
+    let visible = geo.visible_rows(*scroll_top - PAD);
     // The current span counts only while the view still shows it; else steps start from the view.
-    let view_from = layout.row_range(win.first_visible).0;
-    let view_to = layout.row_range(win.end_visible.saturating_sub(1)).1;
-    let shown =
-        current.filter(|&c| spans.get(c).is_some_and(|s| s.start < view_to.max(view_from + 1) && s.end >= view_from));
+    let view_from = layout.row_range(visible.first_visible).0;
+    let view_to = layout.row_range(visible.end_visible.saturating_sub(1)).1;
+    let shown = still_shown(spans, *current, view_from, view_to);
     // A step not yet rendered: two key presses in one frame must make two steps.
     let pending = use_mut_ref(|| None::<usize>);
     {
@@ -244,7 +207,7 @@ pub fn HighlightedText(props: &Props) -> Html {
             let from = pending.borrow().or(shown);
             if let Some(i) = step(&spans_rc.spans, from, view_from, forward) {
                 *pending.borrow_mut() = Some(i);
-                go_to.emit(Target::Span(i));
+                go_to.emit(Place::Span(i));
             }
         }
     };
@@ -293,12 +256,12 @@ pub fn HighlightedText(props: &Props) -> Html {
     markers.sort_unstable();
     let marker_bytes: Vec<usize> = markers.iter().map(|m| m.0).collect();
     let flashed = flash.map(|(i, _)| i);
-    let rows = (win.first..win.end).map(|r| {
+    let rows = (visible.first..visible.end).map(|r| {
         let (s, e) = layout.row_range(r);
-        let ps = pieces(&a.text, &a.segments, spans, s, e, &marker_bytes);
+        let row = fragments(&a.text, &a.segments, spans, s, e, &marker_bytes);
         html! {
             <div key={r} class="vrow" data-start={s.to_string()}>
-                { for ps.iter().map(|p| piece(&a.text, p, spans, &markers, flashed)) }
+                { for row.iter().map(|f| fragment(&a.text, f, spans, &markers, flashed)) }
             </div>
         }
     });
@@ -314,7 +277,7 @@ pub fn HighlightedText(props: &Props) -> Html {
         let (go_to, source_mark) = (go_to.clone(), source_mark.clone());
         let onclick = Callback::from(move |_: MouseEvent| {
             source_mark.set(Some(src));
-            go_to.emit(Target::Byte(src));
+            go_to.emit(Place::Byte(src));
         });
         html! {
             <button type="button" id="copy-source" class="button chip" {onclick}>{ format!("↥ Copied from byte {}", thousands(src)) }</button>
@@ -323,14 +286,14 @@ pub fn HighlightedText(props: &Props) -> Html {
     let onset_button = onset.map(|o| {
         let go_to = go_to.clone();
         html! {
-            <button type="button" id="text-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Target::Byte(o)))}
+            <button type="button" id="text-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Place::Byte(o)))}
                 title={format!("The text turns degenerate at byte {}", thousands(o))}>{ "⚑ Onset" }</button>
         }
     });
     let first = (!spans.is_empty()).then(|| {
         let go_to = go_to.clone();
         html! {
-            <button type="button" id="show-first" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Target::Span(0)))}>
+            <button type="button" id="show-first" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Place::Span(0)))}>
                 { "↧ Show the first" }
             </button>
         }
@@ -352,7 +315,7 @@ pub fn HighlightedText(props: &Props) -> Html {
             }
             let fraction = ((e.client_y() as f64 - top) / height).clamp(0.0, 1.0);
             match span_at_fraction(&layout, &report.spans, fraction, MAP_BUCKETS) {
-                Some(i) => go_to.emit(Target::Span(i)),
+                Some(i) => go_to.emit(Place::Span(i)),
                 None => {
                     if let Some(el) = scroller.cast::<Element>() {
                         el.set_scroll_top((geo.scroll_top_at(fraction) + PAD).round() as i32);
@@ -361,7 +324,7 @@ pub fn HighlightedText(props: &Props) -> Html {
             }
         })
     };
-    let map_marks = marks.iter().map(|m| {
+    let map_marks = minimap_marks.iter().map(|m| {
         html! {
             <div class={classes!("map-mark", level_key(m.level))} style={format!("top:{:.3}%;height:{:.3}%", m.top * 100.0, m.height * 100.0)}></div>
         }
@@ -396,7 +359,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                     aria-label="The analysed text with repeated spans highlighted" data-rows={layout.rows().to_string()}
                     {onscroll} {onkeydown} onclick={onclick_text}>
                     <div class="vtext-spacer" style={format!("height:{}px", (geo.extent() + 2.0 * PAD).ceil())}>
-                        <div class="vtext-rows" style={format!("transform:translateY({}px)", win.top_px + PAD)}>{ for rows }</div>
+                        <div class="vtext-rows" style={format!("transform:translateY({}px)", visible.top_px + PAD)}>{ for rows }</div>
                     </div>
                 </div>
                 <div id="minimap" ref={map} class="minimap" style={format!("height:{}px", box_h + 2.0)} aria-hidden="true" onclick={onmapclick} title="Where the flagged spans are: click to go there">
@@ -408,76 +371,4 @@ pub fn HighlightedText(props: &Props) -> Html {
             </div>
         </section>
     }
-}
-
-/// One piece of a row inside its `<mark>`s, after its marker (onset, copy source) if any.
-/// The pieces of span `flashed` keep class `flash` (rows re-rendered while scrolling keep it).
-fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)], flashed: Option<usize>) -> Html {
-    let mut node = Html::from(text.get(p.start..p.end).unwrap_or_default().to_string());
-    // The band of the innermost loop shows on the innermost mark, above any other background.
-    let band = p.layers.iter().rev().find_map(|l| l.band);
-    for (depth, layer) in p.layers.iter().enumerate().rev() {
-        let Some(span) = spans.get(layer.span) else { continue };
-        let innermost = depth + 1 == p.layers.len();
-        let class = classes!(
-            "hl",
-            layer.first.then_some("span"),
-            format!("k-{}", kind_key(span.kind)),
-            format!("l-{}", level_key(span.level)),
-            (flashed == Some(layer.span)).then_some("flash"),
-            layer.band.map(|b| if b.odd() { "band-odd" } else { "band-even" }),
-            (innermost && layer.band.is_none())
-                .then(|| band.map(|b| if b.odd() { "bar-odd" } else { "bar-even" }))
-                .flatten()
-        );
-        let index = layer.span.to_string();
-        let id = layer.first.then(|| format!("span-{index}"));
-        let title = match layer.band {
-            Some(b) => format!("{} · {}", span_title(span), b.describe(span.count)),
-            None => span_title(span),
-        };
-        node = html! {
-            <mark {class} {id} data-span={index} data-kind={kind_key(span.kind)} data-level={span.level.as_str()}
-                data-band={layer.band.map(|b| b.index.to_string())} {title}>{ node }</mark>
-        };
-    }
-    match p.marker.and_then(|m| markers.get(m)) {
-        Some(&(byte, "onset")) => html! {
-            <>
-                <span class="marker onset-mark" role="img" aria-label={format!("onset: byte {byte}")} data-byte={byte.to_string()}
-                    title={format!("Onset: the text turns degenerate here (byte {})", thousands(byte))}></span>
-                { node }
-            </>
-        },
-        Some(&(byte, _)) => html! {
-            <>
-                <span class="marker source-mark" role="img" aria-label={format!("copy source: byte {byte}")} data-byte={byte.to_string()}
-                    title={format!("The copied text starts here (byte {})", thousands(byte))}></span>
-                { node }
-            </>
-        },
-        None => node,
-    }
-}
-
-/// One segment of `text` inside its `<mark>`s (the live view renders whole texts this way); the
-/// first piece of span N gets `id="{id_prefix}span-N"`.
-pub(crate) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
-    let mut node = Html::from(text.get(seg.start..seg.end).unwrap_or_default().to_string());
-    for layer in seg.layers.iter().rev() {
-        let Some(span) = spans.get(layer.span) else { continue };
-        let class = classes!(
-            "hl",
-            layer.first.then_some("span"),
-            format!("k-{}", kind_key(span.kind)),
-            format!("l-{}", level_key(span.level))
-        );
-        let index = layer.span.to_string();
-        let id = layer.first.then(|| format!("{id_prefix}span-{index}"));
-        node = html! {
-            <mark {class} {id} data-span={index} data-kind={kind_key(span.kind)} data-level={span.level.as_str()}
-                title={span_title(span)}>{ node }</mark>
-        };
-    }
-    node
 }

@@ -3,16 +3,15 @@
 
 use yew::prelude::*;
 
-use crate::model::{kind_key, level_key};
+use super::highlight::mark_classes;
+use crate::model::kind_key;
 use coherency_core::analyze::{SpanKind, Verdict};
 
 #[component]
 pub fn Legend() -> Html {
     let items = SpanKind::ALL.into_iter().map(|kind| {
         let swatches = [Verdict::Warn, Verdict::Fail].into_iter().map(move |level| {
-            let class = |band: &'static str| {
-                classes!("hl", format!("k-{}", kind_key(kind)), format!("l-{}", level_key(level)), band)
-            };
+            let class = |band: &'static str| mark_classes(kind, level, false, band);
             let title = format!("{} ({})", kind.label(), level.as_str());
             if kind == SpanKind::Loop {
                 html! {
