@@ -45,7 +45,7 @@ pub fn App() -> Html {
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();
-    // How the checks table and the verdict card reach the text view (a context, below).
+    // How the checks table and the verdict card reach the text view.
     let link = use_memo((), |_| TextLink::default());
 
     let analyze_input = {
@@ -128,6 +128,14 @@ pub fn App() -> Html {
             let detail = state.doc.as_ref().and_then(|d| d.detail.as_ref());
             if let Some(index) = detail.and_then(|a| a.first_span_index(metric)) {
                 link.show(Place::Span(index));
+            }
+        })
+    };
+    let show = {
+        let (state, link) = (state.clone(), Rc::clone(&link));
+        Callback::from(move |byte: usize| {
+            if let Some(analysis) = state.doc.as_ref().and_then(|d| d.detail.as_ref()) {
+                link.show_byte(analysis, byte);
             }
         })
     };
@@ -229,7 +237,7 @@ pub fn App() -> Html {
     };
 
     html! {
-        <ContextProvider<TextLink> context={(*link).clone()}>
+        <>
             <Header />
             <main>
                 <div class="tabs" role="tablist" aria-label="Input" onkeydown={tab_keys}>
@@ -251,7 +259,7 @@ pub fn App() -> Html {
                 </section>
                 <div ref={results} class="results">
                     { for status }
-                    { results_view(state.doc.clone(), jump, select) }
+                    { results_view(state.doc.clone(), jump, show, select, &link) }
                 </div>
                 </div>
             </main>
@@ -259,7 +267,7 @@ pub fn App() -> Html {
                 { "Runs entirely in your browser: the text and files never leave this page. Live mode talks only to the endpoint you give it." }
             </footer>
             <DropOverlay on_drop={drop_files} />
-        </ContextProvider<TextLink>>
+        </>
     }
 }
 
@@ -306,7 +314,13 @@ fn read_file(
     }
 }
 
-fn results_view(doc: Option<Rc<Document>>, jump: Callback<Metric>, select: Callback<usize>) -> Html {
+fn results_view(
+    doc: Option<Rc<Document>>,
+    jump: Callback<Metric>,
+    show: Callback<usize>,
+    select: Callback<usize>,
+    link: &TextLink,
+) -> Html {
     let Some(doc) = doc else {
         return html! {
             <p class="hint">{ "Paste a transcript and press Analyze, open or drop a file, or try one of the samples." }</p>
@@ -323,18 +337,19 @@ fn results_view(doc: Option<Rc<Document>>, jump: Callback<Metric>, select: Callb
         }
         return html! {
             <>
-                <VerdictCard analysis={Rc::clone(&analysis)}>
+                <VerdictCard analysis={Rc::clone(&analysis)} on_show={show}>
                     <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
                 </VerdictCard>
-                <HighlightedText {analysis} />
+                <HighlightedText {analysis} link={link.clone()} />
             </>
         };
     }
     let stream = doc.transcript.stream.clone().map(|info| html! { <StreamInfoView format={doc.format()} {info} /> });
     let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| html! { <Diagnostics doc={Rc::clone(&doc)} /> });
     let table = (!doc.rows.is_empty()).then(|| html! { <MessageTable doc={Rc::clone(&doc)} on_select={select} /> });
-    let detail =
-        doc.detail.clone().map(|analysis| html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} /> });
+    let detail = doc.detail.clone().map(|analysis| {
+        html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} on_show={show} link={link.clone()} /> }
+    });
     html! {
         <>
             <DocumentSummary doc={Rc::clone(&doc)}>

@@ -11,6 +11,7 @@ use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::model::document::{row_place, Document};
 use crate::model::Analysis;
+use crate::text_view::link::TextLink;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 
@@ -19,6 +20,9 @@ pub struct Props {
     pub doc: Rc<Document>,
     pub analysis: Rc<Analysis>,
     pub on_jump: Callback<Metric>,
+    /// Shows byte N of the text.
+    pub on_show: Callback<usize>,
+    pub link: TextLink,
 }
 
 #[component]
@@ -28,7 +32,7 @@ pub fn MessageDetail(props: &Props) -> Html {
     let body = match analysis.too_short_message() {
         Some(message) => html! { <TooShort {message} analysis={Rc::clone(&analysis)} /> },
         None => html! {
-            <VerdictCard analysis={Rc::clone(&analysis)}>
+            <VerdictCard analysis={Rc::clone(&analysis)} on_show={props.on_show.clone()}>
                 <ChecksTable analysis={Rc::clone(&analysis)} on_jump={props.on_jump.clone()} />
             </VerdictCard>
         },
@@ -44,7 +48,7 @@ pub fn MessageDetail(props: &Props) -> Html {
                 </button>
             </div>
             { body }
-            <HighlightedText {analysis} />
+            <HighlightedText {analysis} link={props.link.clone()} />
         </section>
     }
 }

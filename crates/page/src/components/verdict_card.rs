@@ -8,11 +8,12 @@ use yew::prelude::*;
 
 use super::profile_chart::ProfileChart;
 use crate::model::{level_key, measured_line, verdict_headline, verdict_icon, Analysis};
-use crate::text_view::link::TextLink;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub analysis: Rc<Analysis>,
+    /// Shows byte N of the text (the onset, a place on the chart).
+    pub on_show: Callback<usize>,
     #[prop_or_default]
     pub children: Html,
 }
@@ -22,15 +23,7 @@ pub fn VerdictCard(props: &Props) -> Html {
     let report = &props.analysis.report;
     let verdict = report.verdict;
     let level = level_key(verdict);
-    let link = use_context::<TextLink>();
-    let show = {
-        let analysis = Rc::clone(&props.analysis);
-        Callback::from(move |byte: usize| {
-            if let Some(link) = &link {
-                link.show_byte(&analysis, byte);
-            }
-        })
-    };
+    let show = &props.on_show;
     let onset = props.analysis.onset_text().zip(report.onset).map(|(text, at)| {
         let show = show.clone();
         html! {
@@ -55,7 +48,7 @@ pub fn VerdictCard(props: &Props) -> Html {
                 </div>
             </div>
             { for onset }
-            <ProfileChart analysis={Rc::clone(&props.analysis)} on_show={show} />
+            <ProfileChart analysis={Rc::clone(&props.analysis)} on_show={show.clone()} />
             <ul class="reasons" aria-label="Reasons">
                 { for report.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
             </ul>

@@ -28,15 +28,21 @@ struct Mark {
 
 /// The classes of a highlight of `kind` at `level`: `hl`, `span` on a span's first mark,
 /// `k-KIND`, `l-LEVEL`, then `extra`.
-pub fn mark_classes(kind: SpanKind, level: Verdict, first: bool, extra: impl Into<Classes>) -> Classes {
+pub fn mark_classes(kind: SpanKind, level: Verdict, first: bool, extra: Classes) -> Classes {
     classes!("hl", first.then_some("span"), format!("k-{}", kind_key(kind)), format!("l-{}", level_key(level)), extra)
 }
 
-/// `text[range]` inside one `<mark>` per entry of `marks`, outermost first; the first mark of
+/// `text[range]` inside one `<mark>` per entry of `marks`, innermost first; the first mark of
 /// span N gets `id="{id_prefix}span-N"`. Marks of spans not in `spans` are left out.
-fn highlight(text: &str, range: Range<usize>, marks: &[Mark], spans: &[Span], id_prefix: &str) -> Html {
+fn highlight(
+    text: &str,
+    range: Range<usize>,
+    marks: &mut dyn Iterator<Item = Mark>,
+    spans: &[Span],
+    id_prefix: &str,
+) -> Html {
     let mut node = Html::from(text.get(range).unwrap_or_default().to_string());
-    for m in marks.iter().rev() {
+    for m in marks {
         let Some(span) = spans.get(m.span) else { continue };
         let parity = |b: Band, odd, even| if b.odd() { odd } else { even };
         let extra = classes!(
@@ -61,9 +67,8 @@ fn highlight(text: &str, range: Range<usize>, marks: &[Mark], spans: &[Span], id
 
 /// One segment of `text` inside its marks (the live mode renders whole texts this way).
 pub fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
-    let marks: Vec<Mark> =
-        seg.layers.iter().map(|l| Mark { span: l.span, first: l.first, ..Mark::default() }).collect();
-    highlight(text, seg.start..seg.end, &marks, spans, id_prefix)
+    let mut marks = seg.layers.iter().rev().map(|l| Mark { span: l.span, first: l.first, ..Mark::default() });
+    highlight(text, seg.start..seg.end, &mut marks, spans, id_prefix)
 }
 
 /// One fragment of a row inside its marks, after its marker (onset, copy source) if any. The
@@ -78,16 +83,14 @@ pub fn fragment(
 ) -> Html {
     let band = f.layers.iter().rev().find_map(|l| l.band);
     let innermost = f.layers.len().saturating_sub(1);
-    let marks: Vec<Mark> = (f.layers.iter().enumerate())
-        .map(|(depth, l)| Mark {
-            span: l.span,
-            first: l.first,
-            band: l.band,
-            bar: band.filter(|_| depth == innermost && l.band.is_none()),
-            flash: flashed == Some(l.span),
-        })
-        .collect();
-    let node = highlight(text, f.start..f.end, &marks, spans, "");
+    let mut marks = f.layers.iter().enumerate().rev().map(|(depth, l)| Mark {
+        span: l.span,
+        first: l.first,
+        band: l.band,
+        bar: band.filter(|_| depth == innermost && l.band.is_none()),
+        flash: flashed == Some(l.span),
+    });
+    let node = highlight(text, f.start..f.end, &mut marks, spans, "");
     match f.marker.and_then(|m| markers.get(m)) {
         Some(&(byte, "onset")) => html! {
             <>

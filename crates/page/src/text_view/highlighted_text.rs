@@ -4,8 +4,8 @@
 //!
 //! Hooks for tests and other components: `#analysed-text` is the scrolled box, each span's
 //! first mark carries class `span`, `id="span-N"` and `data-kind` (when its row is rendered),
-//! `#span-count[data-count]` holds the total, and [`TextLink::show`] (a context the page
-//! provides) scrolls to span N or to a byte.
+//! `#span-count[data-count]` holds the total, and [`TextLink::show`] (the link the page gives
+//! it) scrolls to span N or to a byte.
 
 use std::rc::Rc;
 
@@ -29,18 +29,20 @@ use coherency_core::analyze::{thousands, SpanKind};
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub analysis: Rc<Analysis>,
+    /// The page's link to this view: others ask it to show a place through it.
+    pub link: TextLink,
 }
 
 #[component]
 pub fn HighlightedText(props: &Props) -> Html {
     let a = Rc::clone(&props.analysis);
     let spans = &a.report.spans;
-    let link = use_context::<TextLink>();
+    let link = &props.link;
     let scroller = use_node_ref();
     let probe = use_node_ref();
     let map = use_node_ref();
     // `None` until the view has measured itself: the text is laid out only then.
-    let measured = use_state_eq(|| link.as_ref().and_then(TextLink::measure));
+    let measured = use_state_eq(|| link.measure());
     let measure = measured.unwrap_or(Measure::GUESS);
     let scroll_top = use_state_eq(|| 0.0f64);
     let current = use_state_eq(|| None::<usize>);
@@ -76,9 +78,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                 else {
                     return;
                 };
-                if let Some(link) = &link {
-                    link.set_measure(m);
-                }
+                link.set_measure(m);
                 measured.set(Some(m));
             });
             measure_now();
@@ -129,12 +129,8 @@ pub fn HighlightedText(props: &Props) -> Html {
     {
         let (go_to, link) = (go_to.clone(), link.clone());
         use_effect_with((), move |_| {
-            let ticket = link.as_ref().map(|link| link.attach(go_to));
-            move || {
-                if let (Some(link), Some(ticket)) = (link, ticket) {
-                    link.detach(ticket);
-                }
-            }
+            let ticket = link.attach(go_to);
+            move || link.detach(ticket)
         });
     }
 

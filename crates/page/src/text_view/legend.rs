@@ -11,7 +11,7 @@ use coherency_core::analyze::{SpanKind, Verdict};
 pub fn Legend() -> Html {
     let items = SpanKind::ALL.into_iter().map(|kind| {
         let swatches = [Verdict::Warn, Verdict::Fail].into_iter().map(move |level| {
-            let class = |band: &'static str| mark_classes(kind, level, false, band);
+            let class = |band: &'static str| mark_classes(kind, level, false, band.into());
             let title = format!("{} ({})", kind.label(), level.as_str());
             if kind == SpanKind::Loop {
                 html! {

@@ -1,6 +1,6 @@
 //! How the rest of the page asks the text view to show a place (the checks table, the onset
-//! button, the chart): a [`TextLink`] that the root component owns and provides as a context.
-//! The view on the page attaches its handler to it, because span N's element exists only once
+//! button, the chart): a [`TextLink`] that the root component owns and gives to the view as a
+//! prop. The view on the page attaches its handler to it, because span N's element exists only once
 //! the view has scrolled to it; with no view attached, a span is scrolled to by its element.
 //! The link also keeps the view's last measurement, so a view mounted for a new text lays it
 //! out once, at the right width, instead of at a guess and again (a 50 MB text takes a
