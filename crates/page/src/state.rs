@@ -1,12 +1,19 @@
-//! The page's state: a reducer holding the current document (its transcript, reports and the
-//! analysis shown, all in `Rc`s), the user's own text while a sample has replaced it in the text
-//! box, and what the page is doing with a file (read in a worker: its progress).
+//! The page's state and its one transition, [`reduce`]: state + action → new state + the
+//! [`Effect`]s to run. Pure (no clock, no DOM, no parsing or analysis), so every transition is
+//! unit-tested natively. What a transition needs from the browser comes in the action (the
+//! clock as `now`); what it needs done comes out as effects, which the root component runs
+//! after it renders: reading and analysing a text, reading a file again in the worker,
+//! bringing a part of the page into view. [`Store`] fits it to Yew's `use_reducer`.
+//!
+//! The state holds the current document (its transcript, reports and the analysis shown, all
+//! in `Rc`s), the user's own text while a sample has replaced it in the text box, and what the
+//! page is doing with a file (read in a worker: its progress).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::Reducible;
 
-use super::dom;
 use super::file_load::load_view::{Loading, Progress, Stage};
 use super::file_load::wire::Loaded;
 use super::model::document::Document;
@@ -23,20 +30,18 @@ pub struct State {
     pub loading: Option<Rc<Loading>>,
     /// A word about the last file: it could not be read, or only the first of several was.
     pub notice: Option<Rc<str>>,
-    /// The user picked a message: bring its analysis into view.
-    pub reveal_detail: bool,
     next_seq: u64,
 }
 
 pub enum Action {
     /// Analyse `text`. `replaced` is the user's text that a sample just overwrote, if any.
     Analyze { text: String, source: Source, replaced: Option<String> },
-    /// A file of `size` bytes is being read in the worker.
-    Loading { name: String, size: usize },
+    /// A file of `size` bytes is being read in the worker, from `now` (`performance.now()`).
+    Loading { name: String, size: usize, now: Option<f64> },
     /// The worker's (or, at the end, the page's own) progress on it.
     Progress(Progress),
-    /// The worker read and analysed the file; `note` is said beside the result.
-    Loaded { name: String, loaded: Box<Loaded>, note: Option<String> },
+    /// The worker read and analysed the file, done at `now`; `note` is said beside the result.
+    Loaded { name: String, loaded: Box<Loaded>, note: Option<String>, now: Option<f64> },
     /// The user cancelled reading the file: what was shown stays.
     Cancelled,
     /// Read bytes already in memory (a live run's capture); `note` is said beside the result.
@@ -47,106 +52,387 @@ pub enum Action {
     ChooseFormat(Option<Format>),
     /// Show report `index` of the current document in full.
     Select(usize),
+    /// The page read what an [`Effect::Read`] asked for, from `started` to `now`.
+    Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
 }
 
-impl Reducible for State {
-    type Action = Action;
+/// What a transition asks the page to do; it answers with actions.
+#[derive(Debug, PartialEq)]
+pub enum Effect {
+    /// Read `bytes` in `chosen` (or the detected format) and analyse every message
+    /// ([`Document::read`]), timed; then [`Action::Read`].
+    Read { seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format> },
+    /// Read the file of the document shown again in the worker, in `chosen` (or the detected
+    /// format); the page keeps the file, the document only what the worker sent back.
+    ReadFileAgain(Option<Format>),
+    /// Bring a part of the page into view if it is not.
+    Reveal(Reveal),
+}
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let seq = self.next_seq;
-        let next = |doc: Option<Rc<Document>>, stash, notice, reveal_detail| {
-            Rc::new(State { doc, stash, loading: None, notice, reveal_detail, next_seq: seq + 1 })
-        };
-        match action {
-            Action::Analyze { text, source, replaced } => {
-                let stash = match (&source, replaced) {
-                    (Source::Sample(_), Some(user_text)) => Some(user_text.into()),
-                    (Source::Sample(_), None) => self.stash.clone(),
-                    _ => None,
-                };
-                let doc = timed_read(seq, source, text.into_bytes().into(), None);
-                next(Some(doc), stash, None, false)
+/// The parts of the page a transition brings into view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reveal {
+    /// The first result (the verdict), after each new document.
+    Result,
+    /// The progress panel, when a file starts being read.
+    Progress,
+    /// The analysis of the message the user picked.
+    Detail,
+}
+
+/// The transition: what `action` makes of `state`, and the effects the page must run. The
+/// same `Rc` comes back when nothing changes.
+pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
+    let seq = state.next_seq;
+    // A document read or kept, the file reading over: the next number is taken.
+    let next = |doc: Option<Rc<Document>>, stash, notice| {
+        Rc::new(State { doc, stash, loading: None, notice, next_seq: seq + 1 })
+    };
+    let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen };
+    match action {
+        Action::Analyze { text, source, replaced } => {
+            let stash = match (&source, replaced) {
+                (Source::Sample(_), Some(user_text)) => Some(user_text.into()),
+                (Source::Sample(_), None) => state.stash.clone(),
+                _ => None,
+            };
+            let effect = read(source, text.into_bytes().into(), None);
+            (next(state.doc.clone(), stash, None), vec![effect])
+        }
+        Action::Loading { name, size, now } => {
+            let reveal = state.loading.is_none().then_some(Effect::Reveal(Reveal::Progress));
+            let loading = Some(Rc::new(Loading::new(&name, size, now)));
+            let next =
+                State { doc: state.doc.clone(), stash: state.stash.clone(), loading, notice: None, next_seq: seq };
+            (Rc::new(next), reveal.into_iter().collect())
+        }
+        Action::Progress(p) => {
+            let Some(loading) = &state.loading else { return (state, Vec::new()) };
+            let mut loading = Loading::clone(loading);
+            if p.stage == Stage::Preparing {
+                // The page's own step: what the worker said stays on show.
+                loading.progress.stage = p.stage;
+                loading.progress.prepared = p.prepared;
+            } else {
+                loading.progress = p;
             }
-            Action::Loading { name, size } => Rc::new(State {
-                doc: self.doc.clone(),
-                stash: self.stash.clone(),
-                loading: Some(Rc::new(Loading::new(&name, size, dom::now_ms()))),
-                notice: None,
-                reveal_detail: false,
+            let loading = Some(Rc::new(loading));
+            let next =
+                State { doc: state.doc.clone(), stash: state.stash.clone(), loading, notice: None, next_seq: seq };
+            (Rc::new(next), Vec::new())
+        }
+        Action::Loaded { name, loaded, note, now } => {
+            let started = state.loading.as_ref().and_then(|l| l.started);
+            let mut doc = Document::from_loaded(seq, Source::File(name.into()), *loaded);
+            set_millis(&mut doc, started, now);
+            let next = next(Some(Rc::new(doc)), state.stash.clone(), note.map(Rc::from));
+            (next, vec![Effect::Reveal(Reveal::Result)])
+        }
+        Action::Cancelled => {
+            let name = state.loading.as_ref().map_or("the file".into(), |l| l.name.to_string());
+            let notice = format!("Reading {name} was cancelled. What was shown before is unchanged.");
+            (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), Vec::new())
+        }
+        Action::Load { name, bytes, note } => {
+            let effect = read(Source::File(name.into()), bytes.into(), None);
+            (next(state.doc.clone(), state.stash.clone(), note.map(Rc::from)), vec![effect])
+        }
+        Action::LoadFailed { name, error } => {
+            let notice = format!("Could not read the file {name}: {error}. What was shown before is unchanged.");
+            (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), Vec::new())
+        }
+        Action::ChooseFormat(chosen) => match state.doc.as_ref().map(|d| (d.source.clone(), d.bytes.clone())) {
+            Some((source, Some(bytes))) => {
+                let effect = read(source, bytes, chosen);
+                (next(state.doc.clone(), state.stash.clone(), state.notice.clone()), vec![effect])
+            }
+            // A file read in the worker is read again there.
+            Some((_, None)) => (state, vec![Effect::ReadFileAgain(chosen)]),
+            None => (state, Vec::new()),
+        },
+        Action::Select(index) => match &state.doc {
+            Some(doc) if doc.selected != Some(index) => {
+                let doc = Some(Rc::new(doc.select(seq, index)));
+                (next(doc, state.stash.clone(), state.notice.clone()), vec![Effect::Reveal(Reveal::Detail)])
+            }
+            _ => (state, Vec::new()),
+        },
+        Action::Read { mut doc, started, now } => {
+            // A document read after a newer one was shown stays unshown.
+            if state.doc.as_ref().is_some_and(|shown| shown.seq > doc.seq) {
+                return (state, Vec::new());
+            }
+            set_millis(&mut doc, started, now);
+            let next = State {
+                doc: Some(Rc::new(*doc)),
+                stash: state.stash.clone(),
+                loading: state.loading.clone(),
+                notice: state.notice.clone(),
                 next_seq: seq,
-            }),
-            Action::Progress(p) => {
-                let Some(loading) = &self.loading else { return self };
-                let mut loading = Loading::clone(loading);
-                if p.stage == Stage::Preparing {
-                    // The page's own step: what the worker said stays on show.
-                    loading.progress.stage = p.stage;
-                    loading.progress.prepared = p.prepared;
-                } else {
-                    loading.progress = p;
-                }
-                Rc::new(State {
-                    doc: self.doc.clone(),
-                    stash: self.stash.clone(),
-                    loading: Some(Rc::new(loading)),
-                    notice: None,
-                    reveal_detail: false,
-                    next_seq: seq,
-                })
-            }
-            Action::Loaded { name, loaded, note } => {
-                let started = self.loading.as_ref().and_then(|l| l.started);
-                let mut doc = Document::from_loaded(seq, Source::File(name.into()), *loaded);
-                set_millis(&mut doc, started);
-                next(Some(Rc::new(doc)), self.stash.clone(), note.map(Rc::from), false)
-            }
-            Action::Cancelled => {
-                let name = self.loading.as_ref().map_or("the file".into(), |l| l.name.to_string());
-                let notice = format!("Reading {name} was cancelled. What was shown before is unchanged.");
-                next(self.doc.clone(), self.stash.clone(), Some(notice.into()), false)
-            }
-            Action::Load { name, bytes, note } => {
-                let doc = timed_read(seq, Source::File(name.into()), bytes.into(), None);
-                next(Some(doc), self.stash.clone(), note.map(Rc::from), false)
-            }
-            Action::LoadFailed { name, error } => {
-                let notice = format!("Could not read the file {name}: {error}. What was shown before is unchanged.");
-                next(self.doc.clone(), self.stash.clone(), Some(notice.into()), false)
-            }
-            Action::ChooseFormat(chosen) => match &self.doc {
-                Some(doc) => {
-                    let started = dom::now_ms();
-                    // A file read in the worker is read again there (the page starts that job).
-                    let Some(mut doc) = doc.reread(seq, chosen) else { return self };
-                    set_millis(&mut doc, started);
-                    next(Some(Rc::new(doc)), self.stash.clone(), self.notice.clone(), false)
-                }
-                None => self,
-            },
-            Action::Select(index) => match &self.doc {
-                Some(doc) if doc.selected != Some(index) => {
-                    next(Some(Rc::new(doc.select(seq, index))), self.stash.clone(), self.notice.clone(), true)
-                }
-                _ => self,
-            },
+            };
+            (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
     }
 }
 
-fn timed_read(seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>) -> Rc<Document> {
-    let started = dom::now_ms();
-    let mut doc = Document::read(seq, source, bytes, chosen);
-    set_millis(&mut doc, started);
-    Rc::new(doc)
-}
-
 /// Records how long reading and analysing took, on the document and on plain text's analysis
 /// (whose verdict card says it).
-fn set_millis(doc: &mut Document, started: Option<f64>) {
-    doc.millis = started.zip(dom::now_ms()).map(|(a, b)| b - a);
+fn set_millis(doc: &mut Document, started: Option<f64>, now: Option<f64>) {
+    doc.millis = started.zip(now).map(|(a, b)| b - a);
     if doc.is_plain_text() {
         if let Some(a) = doc.detail.as_mut().and_then(Rc::get_mut) {
             a.millis = doc.millis;
         }
+    }
+}
+
+/// The state in Yew's `use_reducer`, with the effects of its transitions until the page takes
+/// them ([`Store::take_effects`], after each render).
+#[derive(Default)]
+pub struct Store {
+    pub state: Rc<State>,
+    effects: RefCell<Vec<Effect>>,
+}
+
+impl Store {
+    /// The effects not run yet, in the order their transitions asked for them.
+    pub fn take_effects(&self) -> Vec<Effect> {
+        self.effects.take()
+    }
+}
+
+impl Reducible for Store {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let (state, effects) = reduce(Rc::clone(&self.state), action);
+        if Rc::ptr_eq(&state, &self.state) && effects.is_empty() {
+            return self;
+        }
+        // Effects not taken yet move on with the state, so none is run twice or lost.
+        let mut pending = self.effects.take();
+        pending.extend(effects);
+        Rc::new(Store { state, effects: RefCell::new(pending) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use coherency_core::analyze::Verdict;
+    use coherency_core::ingest::{self, AnalysisProgress};
+
+    /// `action`, then the texts its effects ask for read as the page reads them (the clock at
+    /// 10 then 12): the state after, and the effects left for the page.
+    fn settle(state: &Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
+        let (mut state, effects) = reduce(Rc::clone(state), action);
+        let mut left = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Read { seq, source, bytes, chosen } => {
+                    let doc = Box::new(Document::read(seq, source, bytes, chosen));
+                    let (next, more) = reduce(state, Action::Read { doc, started: Some(10.0), now: Some(12.0) });
+                    state = next;
+                    left.extend(more);
+                }
+                other => left.push(other),
+            }
+        }
+        (state, left)
+    }
+
+    fn analyze(text: &str, source: Source, replaced: Option<&str>) -> Action {
+        Action::Analyze { text: text.to_string(), source, replaced: replaced.map(str::to_string) }
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = coherency_test_support::fixture(&format!("formats/{name}"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// What the worker sends back for `bytes`.
+    fn loaded(bytes: &[u8]) -> Box<Loaded> {
+        let detected = ingest::detect(bytes);
+        let transcript = ingest::parse(bytes, detected);
+        let report = ingest::analyze_transcript(&transcript);
+        Box::new(Loaded { size: bytes.len(), detected, chosen: None, transcript, report })
+    }
+
+    fn shown_text(state: &State) -> Option<String> {
+        state.doc.as_ref()?.detail.as_ref().map(|a| a.text.to_string())
+    }
+
+    #[test]
+    fn analysing_asks_the_page_to_read_then_shows_the_result() {
+        let (state, effects) = reduce(Rc::default(), analyze("Let me look again.\n", Source::Input, None));
+        assert_eq!(state.doc, None, "nothing is read in the transition");
+        let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None }] = effects.as_slice() else {
+            panic!("one read: {effects:?}")
+        };
+        assert_eq!(&bytes[..], b"Let me look again.\n");
+
+        let text = "Let me look again.\n".repeat(20);
+        let (state, effects) = settle(&state, analyze(&text, Source::Input, None));
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        let doc = state.doc.as_ref().expect("a document");
+        assert_eq!((doc.source.clone(), doc.millis), (Source::Input, Some(2.0)));
+        let analysis = doc.detail.as_ref().expect("plain text's analysis");
+        assert_eq!((analysis.report.verdict, analysis.millis), (Verdict::Fail, Some(2.0)));
+        assert_eq!(shown_text(&state), Some(text));
+    }
+
+    #[test]
+    fn a_sample_keeps_the_users_text_until_it_is_put_back() {
+        let (state, _) = settle(&Rc::default(), analyze("my own words", Source::Input, None));
+        let (state, _) = settle(&state, analyze("sample one", Source::Sample("one"), Some("my own words")));
+        assert_eq!(state.stash.as_deref(), Some("my own words"));
+        assert_eq!(shown_text(&state).as_deref(), Some("sample one"));
+        // Another sample over the first: the user's text is still the one kept.
+        let (state, _) = settle(&state, analyze("sample two", Source::Sample("two"), None));
+        assert_eq!(state.stash.as_deref(), Some("my own words"));
+        // Restore: the kept text is analysed as the user's again, and nothing is kept.
+        let (state, _) = settle(&state, analyze("my own words", Source::Input, None));
+        assert_eq!((state.stash.as_deref(), shown_text(&state).as_deref()), (None, Some("my own words")));
+    }
+
+    #[test]
+    fn a_file_read_in_the_worker_shows_progress_then_its_result() {
+        let (before, _) = settle(&Rc::default(), analyze("shown before", Source::Input, None));
+        let (state, effects) =
+            reduce(Rc::clone(&before), Action::Loading { name: "f.sse".into(), size: 9, now: Some(100.0) });
+        assert_eq!(effects, [Effect::Reveal(Reveal::Progress)]);
+        let loading = state.loading.clone().expect("loading");
+        assert_eq!((&*loading.name, loading.size, loading.started), ("f.sse", 9, Some(100.0)));
+        assert_eq!(state.doc, before.doc, "what was shown stays meanwhile");
+        // Another file while one is read: the panel is already in view.
+        let (state, effects) = reduce(state, Action::Loading { name: "g.sse".into(), size: 9, now: Some(100.0) });
+        assert!(effects.is_empty());
+
+        let analysis = AnalysisProgress {
+            texts_done: 1,
+            texts: 3,
+            bytes_done: 5,
+            bytes: 9,
+            worst: Some(Verdict::Warn),
+            preview: None,
+        };
+        let worker =
+            Progress { stage: Stage::Analysing, read: 9, messages: Some(3), analysis: Some(analysis), prepared: None };
+        let (state, _) = reduce(state, Action::Progress(worker.clone()));
+        assert_eq!(state.loading.as_ref().map(|l| &l.progress), Some(&worker));
+        // The page's own step keeps what the worker said on show.
+        let preparing = Progress { stage: Stage::Preparing, prepared: Some((2, 7)), ..Progress::default() };
+        let (state, _) = reduce(state, Action::Progress(preparing));
+        let p = &state.loading.as_ref().expect("loading").progress;
+        assert_eq!(
+            (p.stage, p.prepared, p.messages, p.analysis),
+            (Stage::Preparing, Some((2, 7)), Some(3), Some(analysis))
+        );
+
+        let bytes = fixture("deepseek_reasoning_loop.sse");
+        let note = Some("2 files were dropped; this is the first, g.sse.".to_string());
+        let (state, effects) =
+            reduce(state, Action::Loaded { name: "g.sse".into(), loaded: loaded(&bytes), note, now: Some(350.0) });
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        let doc = state.doc.as_ref().expect("the file's document");
+        assert_eq!(
+            (doc.source.clone(), doc.millis, doc.bytes.is_none()),
+            (Source::File("g.sse".into()), Some(250.0), true)
+        );
+        assert_eq!(state.loading, None);
+        assert_eq!(state.notice.as_deref(), Some("2 files were dropped; this is the first, g.sse."));
+        // Progress after the end changes nothing.
+        let (after, effects) = reduce(Rc::clone(&state), Action::Progress(Progress::default()));
+        assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
+    }
+
+    #[test]
+    fn cancelling_or_failing_keeps_what_was_shown_and_says_so() {
+        let (before, _) = settle(&Rc::default(), analyze("shown before", Source::Input, None));
+        let (state, _) = reduce(Rc::clone(&before), Action::Loading { name: "big.jsonl".into(), size: 9, now: None });
+        let (state, effects) = reduce(state, Action::Cancelled);
+        assert!(effects.is_empty());
+        assert_eq!((state.doc.clone(), state.loading.clone()), (before.doc.clone(), None));
+        assert_eq!(
+            state.notice.as_deref(),
+            Some("Reading big.jsonl was cancelled. What was shown before is unchanged.")
+        );
+
+        let (state, _) = reduce(Rc::clone(&before), Action::Loading { name: "big.jsonl".into(), size: 9, now: None });
+        let failed = Action::LoadFailed { name: "big.jsonl".into(), error: "it is too big".into() };
+        let (state, effects) = reduce(state, failed);
+        assert!(effects.is_empty());
+        assert_eq!((state.doc.clone(), state.loading.clone()), (before.doc.clone(), None));
+        let notice = "Could not read the file big.jsonl: it is too big. What was shown before is unchanged.";
+        assert_eq!(state.notice.as_deref(), Some(notice));
+        // A new text clears the word about the file.
+        let (state, _) = settle(&state, analyze("next", Source::Input, None));
+        assert_eq!(state.notice, None);
+    }
+
+    #[test]
+    fn choosing_a_format_reads_the_same_bytes_again_where_they_are() {
+        // Bytes in memory (a live run's capture): read again on the page, the note kept.
+        let bytes = fixture("vllm.sse");
+        let note = Some("The live run's response body, read as a file.".to_string());
+        let (state, effects) =
+            settle(&Rc::default(), Action::Load { name: "live.sse".into(), bytes: bytes.clone(), note });
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        assert_eq!(state.doc.as_ref().map(|d| d.format()), Some(Format::Sse));
+        let (state, effects) = settle(&state, Action::ChooseFormat(Some(Format::Text)));
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        let doc = state.doc.as_ref().expect("a document");
+        assert_eq!((doc.format(), doc.detected, doc.size), (Format::Text, Format::Sse, bytes.len()));
+        assert_eq!(state.notice.as_deref(), Some("The live run's response body, read as a file."));
+
+        // A file read in the worker: read again there; nothing changes meanwhile.
+        let (state, _) = settle(&state, Action::Loading { name: "f.sse".into(), size: bytes.len(), now: None });
+        let (state, _) =
+            reduce(state, Action::Loaded { name: "f.sse".into(), loaded: loaded(&bytes), note: None, now: None });
+        let (after, effects) = reduce(Rc::clone(&state), Action::ChooseFormat(None));
+        assert!(Rc::ptr_eq(&after, &state));
+        assert_eq!(effects, [Effect::ReadFileAgain(None)]);
+
+        // Nothing shown: nothing to read again.
+        let (after, effects) = reduce(Rc::default(), Action::ChooseFormat(None));
+        assert_eq!((after.doc.clone(), effects), (None, Vec::new()));
+    }
+
+    #[test]
+    fn selecting_a_message_shows_it_and_brings_it_into_view() {
+        let bytes = fixture("deepseek_reasoning_loop.sse");
+        let (state, _) = settle(&Rc::default(), Action::Load { name: "f.sse".into(), bytes, note: None });
+        let doc = state.doc.clone().expect("a document");
+        let other = doc.rows.iter().map(|r| r.report).find(|&r| Some(r) != doc.selected).expect("another row");
+        let (state, effects) = reduce(state, Action::Select(other));
+        assert_eq!(effects, [Effect::Reveal(Reveal::Detail)]);
+        let shown = state.doc.as_ref().expect("a document");
+        assert_eq!((shown.seq, shown.selected), (doc.seq, Some(other)), "the same document, another message");
+        // Picking it again changes nothing.
+        let (after, effects) = reduce(Rc::clone(&state), Action::Select(other));
+        assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
+    }
+
+    #[test]
+    fn a_text_read_after_a_newer_document_was_shown_stays_unshown() {
+        let (state, effects) = reduce(Rc::default(), analyze("older", Source::Input, None));
+        let (state, _) = settle(&state, analyze("newer", Source::Input, None));
+        let Some(Effect::Read { seq, source, bytes, chosen }) = effects.into_iter().next() else { panic!("a read") };
+        let doc = Box::new(Document::read(seq, source, bytes, chosen));
+        let (after, effects) = reduce(Rc::clone(&state), Action::Read { doc, started: None, now: None });
+        assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
+        assert_eq!(shown_text(&after).as_deref(), Some("newer"));
+    }
+
+    #[test]
+    fn the_store_keeps_effects_until_the_page_takes_them() {
+        let store = Rc::new(Store::default());
+        let store = Reducible::reduce(store, analyze("one", Source::Input, None));
+        let store = Reducible::reduce(store, Action::Loading { name: "f".into(), size: 1, now: None });
+        let effects = store.take_effects();
+        assert!(matches!(effects.as_slice(), [Effect::Read { .. }, Effect::Reveal(Reveal::Progress)]), "{effects:?}");
+        assert!(store.take_effects().is_empty());
+        let same = Reducible::reduce(Rc::clone(&store), Action::Select(0));
+        assert!(Rc::ptr_eq(&same, &store), "no document: nothing to select, no render");
     }
 }

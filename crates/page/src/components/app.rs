@@ -1,5 +1,7 @@
-//! The root component: owns the state reducer and the text box, wires the other components,
-//! and reads files (upload or drop) in a worker job whose progress goes into the reducer.
+//! The root component and the page's shell: owns the state reducer ([`crate::state`]) and the
+//! text box, wires the other components, runs the effects the reducer asks for (reading and
+//! analysing a text, reading a file again, bringing a part of the page into view), and reads
+//! files (upload or drop) in a worker job whose progress goes into the reducer.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,7 +31,7 @@ use crate::file_load::loader::{self, Event, Job};
 use crate::file_load::upload_button::UploadButton;
 use crate::model::document::Document;
 use crate::model::{sample_param, worth_stashing, Source};
-use crate::state::{Action, State};
+use crate::state::{Action, Effect, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
@@ -39,7 +41,8 @@ use coherency_core::samples::{capture_samples, samples};
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(State::default);
+    let store = use_reducer(Store::default);
+    let state = Rc::clone(&store.state);
     // Which input is shown: a text or file (false), or a live endpoint (true; `?mode=live`).
     let live = use_state(|| dom::location_search().contains("mode=live"));
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
@@ -49,7 +52,7 @@ pub fn App() -> Html {
     let link = use_memo((), |_| TextLink::default());
 
     let analyze_input = {
-        let (dispatcher, input) = (state.dispatcher(), input.clone());
+        let (dispatcher, input) = (store.dispatcher(), input.clone());
         Callback::from(move |()| {
             dispatcher.dispatch(Action::Analyze {
                 text: dom::textarea_value(&input),
@@ -60,7 +63,7 @@ pub fn App() -> Html {
     };
 
     let pick_sample = {
-        let (dispatcher, input, samples) = (state.dispatcher(), input.clone(), samples.clone());
+        let (dispatcher, input, samples) = (store.dispatcher(), input.clone(), samples.clone());
         Callback::from(move |id: String| {
             let Some(sample) = samples.iter().find(|s| s.id == id) else { return };
             let current = dom::textarea_value(&input);
@@ -75,7 +78,7 @@ pub fn App() -> Html {
     };
 
     let restore = state.stash.clone().map(|text| {
-        let (dispatcher, input) = (state.dispatcher(), input.clone());
+        let (dispatcher, input) = (store.dispatcher(), input.clone());
         Callback::from(move |()| {
             dom::set_textarea_value(&input, &text);
             dispatcher.dispatch(Action::Analyze { text: text.to_string(), source: Source::Input, replaced: None });
@@ -86,11 +89,11 @@ pub fn App() -> Html {
     // (read again in the worker when the format menu changes).
     let jobs = use_mut_ref(Jobs::default);
     let open_file = {
-        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
         Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, None, None))
     };
     let drop_files = {
-        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
         Callback::from(move |files: Vec<web_sys::File>| {
             let n = files.len();
             let Some(file) = files.into_iter().next() else { return };
@@ -99,7 +102,7 @@ pub fn App() -> Html {
         })
     };
     let cancel = {
-        let (dispatcher, jobs) = (state.dispatcher(), jobs.clone());
+        let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
         Callback::from(move |()| {
             jobs.borrow_mut().running = None;
             dispatcher.dispatch(Action::Cancelled);
@@ -107,38 +110,41 @@ pub fn App() -> Html {
     };
 
     let choose_format = {
-        let (dispatcher, jobs, doc) = (state.dispatcher(), jobs.clone(), state.doc.clone());
-        Callback::from(move |f: Option<Format>| {
-            let file = jobs.borrow().shown.clone();
-            match (&doc, file) {
-                // A file read in the worker is read again there.
-                (Some(doc), Some(file)) if doc.bytes.is_none() => read_file(&dispatcher, &jobs, file, f, None),
-                _ => dispatcher.dispatch(Action::ChooseFormat(f)),
-            }
-        })
+        let dispatcher = store.dispatcher();
+        Callback::from(move |f: Option<Format>| dispatcher.dispatch(Action::ChooseFormat(f)))
     };
     let select = {
-        let dispatcher = state.dispatcher();
+        let dispatcher = store.dispatcher();
         Callback::from(move |index: usize| dispatcher.dispatch(Action::Select(index)))
     };
 
     let jump = {
-        let (state, link) = (state.clone(), Rc::clone(&link));
+        let (store, link) = (store.clone(), Rc::clone(&link));
         Callback::from(move |metric: Metric| {
-            let detail = state.doc.as_ref().and_then(|d| d.detail.as_ref());
+            let detail = store.state.doc.as_ref().and_then(|d| d.detail.as_ref());
             if let Some(index) = detail.and_then(|a| a.first_span_index(metric)) {
                 link.show(Place::Span(index));
             }
         })
     };
     let show = {
-        let (state, link) = (state.clone(), Rc::clone(&link));
+        let (store, link) = (store.clone(), Rc::clone(&link));
         Callback::from(move |byte: usize| {
-            if let Some(analysis) = state.doc.as_ref().and_then(|d| d.detail.as_ref()) {
+            if let Some(analysis) = store.state.doc.as_ref().and_then(|d| d.detail.as_ref()) {
                 link.show_byte(analysis, byte);
             }
         })
     };
+
+    // After each render, the effects the reducer asked for.
+    {
+        let (store, jobs, results) = (store.clone(), jobs.clone(), results.clone());
+        use_effect(move || {
+            for effect in store.take_effects() {
+                run(effect, &store.dispatcher(), &jobs, &results);
+            }
+        });
+    }
 
     // `?sample=ID` preloads and analyses a built-in sample (handy for links and screenshots).
     {
@@ -146,35 +152,6 @@ pub fn App() -> Html {
         use_effect_with((), move |_| {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
-            }
-        });
-    }
-
-    // After each new document, bring the verdict (the first result) into view if it is not.
-    {
-        let results = results.clone();
-        use_effect_with(state.doc.as_ref().map(|d| d.seq), move |seq| {
-            if seq.is_some() {
-                if let Some(first) = results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()) {
-                    dom::scroll_to(&first, ScrollLogicalPosition::Nearest);
-                }
-            }
-        });
-    }
-    // When a file starts being read, bring its progress panel into view if it is not.
-    use_effect_with(state.loading.is_some(), move |loading| {
-        if *loading {
-            if let Some(panel) = dom::element_by_id("load-progress") {
-                dom::scroll_to(&panel, ScrollLogicalPosition::Nearest);
-            }
-        }
-    });
-    // After the user picks a message, bring its analysis into view.
-    {
-        let reveal = state.reveal_detail;
-        use_effect_with(state.doc.as_ref().and_then(|d| d.detail.as_ref().map(|a| a.seq)), move |_| {
-            if reveal {
-                dom::reveal("message-detail");
             }
         });
     }
@@ -194,7 +171,7 @@ pub fn App() -> Html {
 
     // A finished live run's capture, read like a dropped file in the text or file view.
     let replay_capture = {
-        let (dispatcher, live) = (state.dispatcher(), live.clone());
+        let (dispatcher, live) = (store.dispatcher(), live.clone());
         Callback::from(move |bytes: Rc<[u8]>| {
             live.set(false);
             dispatcher.dispatch(Action::Load {
@@ -271,6 +248,33 @@ pub fn App() -> Html {
     }
 }
 
+/// Does what `effect` asks for; what comes of it goes back to the reducer.
+fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCell<Jobs>>, results: &NodeRef) {
+    let into_view = |element: Option<web_sys::Element>| {
+        if let Some(element) = element {
+            dom::scroll_to(&element, ScrollLogicalPosition::Nearest);
+        }
+    };
+    match effect {
+        Effect::Read { seq, source, bytes, chosen } => {
+            let started = dom::now_ms();
+            let doc = Box::new(Document::read(seq, source, bytes, chosen));
+            dispatcher.dispatch(Action::Read { doc, started, now: dom::now_ms() });
+        }
+        Effect::ReadFileAgain(chosen) => {
+            let file = jobs.borrow().shown.clone();
+            if let Some(file) = file {
+                read_file(dispatcher, jobs, file, chosen, None);
+            }
+        }
+        Effect::Reveal(Reveal::Result) => {
+            into_view(results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()))
+        }
+        Effect::Reveal(Reveal::Progress) => into_view(dom::element_by_id("load-progress")),
+        Effect::Reveal(Reveal::Detail) => dom::reveal("message-detail"),
+    }
+}
+
 /// The worker job reading a file, and the file of the document shown.
 #[derive(Default)]
 struct Jobs {
@@ -281,7 +285,7 @@ struct Jobs {
 /// Reads `file` as `chosen` (`None`: detected) in a worker, replacing (cancelling) any file
 /// being read; a file over the size limit gets a message instead.
 fn read_file(
-    dispatcher: &UseReducerDispatcher<State>,
+    dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
     file: web_sys::File,
     chosen: Option<Format>,
@@ -294,7 +298,7 @@ fn read_file(
         dispatcher.dispatch(Action::LoadFailed { name, error });
         return;
     }
-    dispatcher.dispatch(Action::Loading { name: name.clone(), size });
+    dispatcher.dispatch(Action::Loading { name: name.clone(), size, now: dom::now_ms() });
     let on_event: Rc<dyn Fn(Event)> = {
         let (dispatcher, jobs, file, name) = (dispatcher.clone(), Rc::clone(jobs), file.clone(), name.clone());
         let note = RefCell::new(note);
@@ -303,7 +307,8 @@ fn read_file(
             Event::Done(loaded) => {
                 jobs.borrow_mut().shown = Some(file.clone());
                 let note = note.borrow_mut().take();
-                dispatcher.dispatch(Action::Loaded { name: name.clone(), loaded: Box::new(loaded), note });
+                let (loaded, now) = (Box::new(loaded), dom::now_ms());
+                dispatcher.dispatch(Action::Loaded { name: name.clone(), loaded, note, now });
             }
             Event::Failed(error) => dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error }),
         })
