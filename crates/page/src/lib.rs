@@ -1,9 +1,21 @@
-//! The Yew page (wasm32 only): mounts the app and renders what the core reports.
+//! The Coherency Analyzer page: a Yew app, built for wasm32, that renders what the core
+//! reports. It compiles natively too, so its pure parts are unit-tested with `cargo test`;
+//! browser tests (`crates/e2e`) cover the wiring. Components never compute metrics: every
+//! number on the page comes from a `Report`.
 //!
-//! `model` and `document` are pure (the view model: a document read in its format, its rows
-//! worst first, text segments for highlighting, wording) and are also compiled natively for
-//! their unit tests; everything touching the browser is wasm32-only.
-//! Components never compute metrics: every number on the page comes from a `Report`.
+//! The page is a root and its wings:
+//! - `state.rs` — the page's state and its pure reducer (state + action → state + effects);
+//! - `components/` — the root component (`app.rs`, the shell: it owns the state, runs the
+//!   effects and wires the rest) and the input and result components, one per file;
+//! - [`model`] — the view model: an analysed text and its highlight segments, a document read
+//!   in its format, the chart's geometry, the wording;
+//! - [`text_view`] — the virtualised analysed text: its component and its pure layout,
+//!   scrolling, fragments, minimap and navigation;
+//! - [`file_load`] — files read, parsed and analysed in a Web Worker (this same module), the
+//!   result taken back in pieces between frames;
+//! - the live endpoint mode: [`live_view`], `fetch.rs` and `components/live_*.rs` (moving to
+//!   a `live/` wing in the same restructure);
+//! - `dom.rs` — the few browser calls the components share.
 
 // Natively these modules are compiled only for their unit tests, which do not use every item.
 pub mod file_load;

@@ -1,16 +1,16 @@
-//! Reads a `Blob`'s bytes piece by piece into wasm memory (wasm32 only), for the worker reading
-//! a file and the page reading a text back from it. Through the blob's byte stream with one
-//! reused buffer (a "byob" reader: each read fills the same `ArrayBuffer` again, so no
-//! megabytes of spent buffers wait for the garbage collector — a 50 MB text peaked 17 MB lower
-//! than with a new buffer per slice); in a browser without such a reader, in `Blob.slice`
-//! reads of [`PIECE`] bytes, each a new buffer.
+//! Reads a `Blob`'s bytes into wasm memory a few megabytes at a time (wasm32 only), for the
+//! worker reading a file and the page reading a text back from it. Through the blob's byte
+//! stream with one reused buffer (a "byob" reader: each read fills the same `ArrayBuffer` again, so
+//! no megabytes of spent buffers wait for the garbage collector — a 50 MB text peaked 17 MB lower
+//! than with a new buffer per slice); in a browser without such a reader, in `Blob.slice` reads of
+//! [`READ_BYTES`] bytes, each a new buffer.
 
 use js_sys::{Array, ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// Bytes per read at most: the reused buffer's size, or a slice's.
-pub const PIECE: usize = 4 * 1024 * 1024;
+pub const READ_BYTES: usize = 4 * 1024 * 1024;
 
 /// Calls `obj.name(...args)`.
 fn call(obj: &JsValue, name: &str, args: &Array) -> Result<JsValue, JsValue> {
@@ -29,7 +29,7 @@ pub async fn read_blob(
     let reader = call(blob.as_ref(), "stream", &Array::new()).and_then(|s| call(&s, "getReader", &Array::of1(&byob)));
     match reader {
         Ok(reader) => {
-            let mut buffer = ArrayBuffer::new(PIECE as u32);
+            let mut buffer = ArrayBuffer::new(READ_BYTES as u32);
             loop {
                 let read = call(&reader, "read", &Array::of1(&Uint8Array::new(&buffer)))?;
                 let result = JsFuture::from(Promise::from(read)).await?;
@@ -45,7 +45,7 @@ pub async fn read_blob(
             let size = blob.size();
             let mut at = 0.0;
             while at < size {
-                let slice = blob.slice_with_f64_and_f64(at, (at + PIECE as f64).min(size))?;
+                let slice = blob.slice_with_f64_and_f64(at, (at + READ_BYTES as f64).min(size))?;
                 let piece = Uint8Array::new(&JsFuture::from(slice.array_buffer()).await?);
                 if piece.length() == 0 {
                     return Ok(()); // The blob shrank while being read: take what there is.

@@ -1,10 +1,10 @@
-//! The page's side of reading a file off the main thread (wasm32 only): starts a module Web
-//! Worker (`www/worker.js`, which runs [`super::worker`]), hands it the `File` (a reference,
-//! not a copy), passes its progress on, and takes the result in piece by piece between frames
-//! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read.
-//! The worker is ended before that, so its memory and the page's never peak together; a plain
-//! text that is the file's bytes unchanged is then read by the page from the file itself,
-//! piece by piece straight into its string ([`super::blob_reader`]). Dropping the [`Job`] cancels it: the
+//! The page's side of reading a file off the main thread (wasm32 only): starts a module Web Worker
+//! (`www/worker.js`, which runs [`super::worker`]), hands it the `File` (a reference, not a copy),
+//! passes its progress on, and takes the result in piece by piece between frames
+//! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read. The
+//! worker is ended before that, so its memory and the page's never peak together; a plain text that
+//! is the file's bytes unchanged is then read by the page from the file itself, a few megabytes at
+//! a time straight into its string ([`super::blob_reader`]). Dropping the [`Job`] cancels it: the
 //! worker is terminated and nothing more is reported.
 
 use std::cell::Cell;
@@ -185,19 +185,19 @@ async fn take_in(
     Ok(loaded)
 }
 
-/// The text at `range` of `file`, read piece by piece straight into one string.
+/// The text at `range` of `file`, read a few megabytes at a time straight into one string.
 async fn read_from_file(file: &web_sys::File, range: Range<usize>) -> Result<String, String> {
     let changed = || "the file changed while it was read; open it again".to_string();
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(range.len()).map_err(|_| explain("not enough memory"))?;
     let slice = file.slice_with_f64_and_f64(range.start as f64, range.end as f64).map_err(|_| changed())?;
-    let read = read_blob(&slice, &mut |piece: &Uint8Array| {
-        let (old, n) = (bytes.len(), piece.length() as usize);
+    let read = read_blob(&slice, &mut |read: &Uint8Array| {
+        let (old, n) = (bytes.len(), read.length() as usize);
         if old + n > range.len() {
             return Err(JsValue::NULL);
         }
         bytes.resize(old + n, 0);
-        piece.copy_to(&mut bytes[old..]);
+        read.copy_to(&mut bytes[old..]);
         Ok(())
     })
     .await;

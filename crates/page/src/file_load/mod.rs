@@ -1,4 +1,10 @@
-//! Reading a file off the main thread.
+//! Reading a file off the main thread: a file comes from the upload button or a drop anywhere
+//! on the page ([`upload_button`], [`drop_overlay`]); [`loader`] starts a Web Worker for it,
+//! which runs [`worker`] in the same wasm module (reading the file through [`blob_reader`],
+//! parsing and analysing it with the core); the result comes back through [`wire`] in pieces
+//! the page takes in between frames. [`load_view`] words the progress and holds the size limit,
+//! [`load_progress`] shows it. `wire` and `load_view` are pure and unit-tested natively; the
+//! rest needs a browser (the end-to-end tests read files through it).
 
 pub mod blob_reader;
 pub mod drop_overlay;

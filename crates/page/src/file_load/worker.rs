@@ -1,10 +1,10 @@
-//! The Web Worker's side of reading a file (wasm32 only; `www/worker.js` loads this same module
-//! in a worker and calls [`read_file_in_worker`]). The file is read piece by piece (never one
-//! giant copy; [`super::blob_reader`]) into [`ingest::Reader`] (a JSONL log is parsed as
-//! the slices come, so its bytes are never all held; other files are parsed whole), analysed
-//! by the core, with progress posted to the page as it goes; the result goes back in
-//! transferred buffers ([`super::wire`]), one per JSON piece, so that nothing big is copied
-//! twice here and the page can let go of each piece once it has read it.
+//! The Web Worker's side of reading a file (wasm32 only; `www/worker.js` loads this same module in
+//! a worker and calls [`read_file_in_worker`]). The file is read a few megabytes at a time (never
+//! one giant copy; [`super::blob_reader`]) into [`ingest::Reader`] (a JSONL log is parsed as the
+//! slices come, so its bytes are never all held; other files are parsed whole), analysed by the
+//! core, with progress posted to the page as it goes; the result goes back in transferred buffers
+//! ([`super::wire`]), one per JSON piece, so that nothing big is copied twice here and the page can
+//! let go of each piece once it has read it.
 
 use std::cell::Cell;
 
@@ -58,18 +58,18 @@ pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, po
 
     let chosen = format.as_deref().and_then(Format::from_name);
     let mut reader = ingest::Reader::new(chosen, size);
-    let mut piece = Vec::new();
+    let mut buffer = Vec::new();
     read_blob(&file, &mut |bytes: &Uint8Array| {
         let n = bytes.length() as usize;
-        piece.resize(n, 0);
-        bytes.copy_to(&mut piece);
-        reader.feed(&piece).map_err(|_| JsValue::from_str("not enough memory for this file"))?;
+        buffer.resize(n, 0);
+        bytes.copy_to(&mut buffer);
+        reader.feed(&buffer).map_err(|_| JsValue::from_str("not enough memory for this file"))?;
         progress.read += n;
         reporter.send(&progress, false);
         Ok(())
     })
     .await?;
-    drop(piece);
+    drop(buffer);
 
     progress.stage = Stage::Parsing;
     reporter.send(&progress, true);

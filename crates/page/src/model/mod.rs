@@ -1,6 +1,9 @@
-//! The page's view model: pure helpers that turn a [`Report`] into what the components show
-//! (text segments for highlighting, wording, URL parameters). No browser imports, so these are
-//! unit-tested natively; no metric is computed here, every number comes from the report.
+//! The page's view model: what the components show, made from the core's reports. No browser
+//! imports, so it is unit-tested natively; no metric is computed here, every number comes from
+//! a [`Report`]. Here: an analysed text ([`Analysis`]: its report and the [`segments`] its
+//! highlights are drawn from), the wording of its figures, and URL parameters; [`document`]:
+//! one input read in its format (its transcript, rows worst first, the message shown);
+//! [`chart`]: the windowed-ratio chart's geometry.
 
 pub mod chart;
 pub mod document;
@@ -220,13 +223,13 @@ pub fn sample_param(search: &str) -> Option<&str> {
         .filter(|v| !v.is_empty())
 }
 
-/// A piece of the text between two consecutive span boundaries.
+/// A stretch of the text between two consecutive span boundaries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
     /// Byte range into the analysed text (always on char boundaries).
     pub start: usize,
     pub end: usize,
-    /// The spans covering this piece, outermost first.
+    /// The spans covering this stretch, outermost first.
     pub layers: Vec<Layer>,
 }
 
@@ -297,7 +300,7 @@ mod tests {
         let want: Vec<(&str, Vec<(usize, bool)>)> = want.iter().map(|(t, l)| (*t, l.to_vec())).collect();
         assert_eq!(got, want);
         let firsts: usize = segments(text, spans).iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
-        assert_eq!(firsts, spans.len(), "one first piece per span");
+        assert_eq!(firsts, spans.len(), "one first segment per span");
     }
 
     #[test]
@@ -354,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn a_line_loop_has_one_first_piece_per_line() {
+    fn a_line_loop_has_one_first_segment_per_line() {
         let text = "Let me look again.\n".repeat(20);
         let a = Analysis::new(1, Source::Input, text);
         assert_eq!(a.report.verdict, Verdict::Fail);
