@@ -270,7 +270,7 @@ fn write_text_report(
         )?;
     }
     for c in r.checks.iter().filter(|c| !c.metric.is_seed() && c.level > Verdict::Pass) {
-        if let Some(rule) = c.metric.rule() {
+        if let Some(rule) = c.metric.rule(&r.thresholds) {
             writeln!(out, "  {} rule: {rule}", c.metric.label())?;
         }
     }

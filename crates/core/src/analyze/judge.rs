@@ -100,6 +100,7 @@ pub fn verdict(checks: &[Check]) -> (Verdict, Option<Metric>) {
 /// `too_short` is `Some((bytes, min_bytes))` when the text is too short to judge.
 pub fn reasons(
     checks: &[Check],
+    t: &Thresholds,
     m: &Metrics,
     ev: &Evidence,
     why: &dyn Fn(Metric) -> Option<String>,
@@ -164,7 +165,7 @@ pub fn reasons(
                     return format!(
                         "{} not judged ({})",
                         c.metric.label(),
-                        c.metric.rule().unwrap_or("text too short")
+                        c.metric.rule(t).unwrap_or_else(|| "text too short".into())
                     );
                 }
                 format!(
@@ -293,7 +294,7 @@ mod tests {
             most_repeated_line: Some("All the same line, over and over again and again"),
         };
         let why = |m: Metric| (m == Metric::Loop).then(|| "from byte 0 the line 'All' repeats".to_string());
-        let r = reasons(&c, &m, &ev, &why, None);
+        let r = reasons(&c, &Thresholds::SEED, &m, &ev, &why, None);
         assert_eq!(r.len(), 4);
         assert_eq!(r[0], "loop 0 %: from byte 0 the line 'All' repeats");
         assert_eq!(r[1], "maxline 400 ≥ 12: the line 'All the same line, over and over again a…' repeats 400 times");
@@ -307,7 +308,7 @@ mod tests {
         let mut c = seed_checks(&m, &Thresholds::SEED, 2000);
         c.push(loop_check(Metric::Loop, Verdict::Pass));
         let ev = Evidence { longest_run: None, most_repeated_line: Some("Lord, hear our prayer.") };
-        let r = reasons(&c, &m, &ev, &|_| None, None);
+        let r = reasons(&c, &Thresholds::SEED, &m, &ev, &|_| None, None);
         assert_eq!(
             r,
             ["maxline 20 ≥ 12 (WARN): the line 'Lord, hear our prayer.' repeats 20 times, but not back to back \
@@ -320,7 +321,14 @@ mod tests {
         let m = metrics(1, 1, 0.39);
         let mut c = seed_checks(&m, &Thresholds::SEED, 500);
         c.push(loop_check(Metric::Loop, Verdict::Pass));
-        let r = reasons(&c, &m, &Evidence { longest_run: None, most_repeated_line: None }, &|_| None, None);
+        let r = reasons(
+            &c,
+            &Thresholds::SEED,
+            &m,
+            &Evidence { longest_run: None, most_repeated_line: None },
+            &|_| None,
+            None,
+        );
         assert_eq!(
             r,
             ["No check reached its WARN threshold: maxrun 1 < 6, maxline 1 < 5, gzip ratio not judged (judged from \

@@ -31,4 +31,4 @@ pub use report::{
     format_metric, format_threshold, percent, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report,
     Span, SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-pub use thresholds::Thresholds;
+pub use thresholds::{bytes_text, CopyRules, EndRules, LoopRules, TandemClause, Thresholds};
