@@ -12,11 +12,12 @@ pub mod line_repeats;
 pub mod loop_checks;
 mod pacing;
 pub mod profile;
-// proptest is a native-only dev-dependency.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod naive;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod naive_scorers;
+// Naive oracles of the seed's scanners and of the loop scorers, with the property tests that
+// hold the fast code equal to them.
+#[cfg(test)]
+mod naive_loops;
+#[cfg(test)]
+mod naive_seed;
 pub mod ngram_stats;
 mod report;
 pub mod tandem;
