@@ -187,7 +187,12 @@ impl TandemClause {
     /// "≥ 5 copies running to the end over 25 %"; the first clause of a rule also says
     /// "of the text".
     fn text(&self, first: bool) -> String {
-        let copies = format!("≥ {} copies", self.copies);
+        // Precision formatting: `{}` on a float would link a second float printer into the wasm.
+        let copies = if self.copies.fract() == 0.0 {
+            format!("≥ {:.0} copies", self.copies)
+        } else {
+            format!("≥ {:.1} copies", self.copies)
+        };
         let mut out = if self.partial { format!("{copies} (the last one may be partial)") } else { copies };
         if self.to_end {
             out.push_str(" running to the end");
