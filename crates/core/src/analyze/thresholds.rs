@@ -166,7 +166,11 @@ impl LoopRules {
     /// The copies check's FAIL rule in words.
     pub fn copies_fail_text(&self) -> String {
         let c = &self.copies;
-        format!("one long copy covers {}, or looping copies cover {}", percent(c.fail_one_long), percent(c.fail_looping))
+        format!(
+            "one long copy covers {}, or looping copies cover {}",
+            percent(c.fail_one_long),
+            percent(c.fail_looping)
+        )
     }
 }
 
