@@ -1,14 +1,15 @@
 //! One live run: response bytes in as they arrive, the growing texts, their reports and the
-//! speed figures out. Each network read goes through the SSE decoder and the chat assembler
-//! once, and only the new text is pushed into the three [`Analyzer`]s (reasoning, answer, and
-//! both in arrival order), so feeding costs time proportional to the bytes read.
+//! speed figures out. Each network read goes once through the SSE decoder and the chat
+//! assembler (the [`SsePump`] a saved capture goes through too), and only the new text is
+//! pushed into the three [`Analyzer`]s (reasoning, answer, and both in arrival order), so
+//! feeding costs time proportional to the bytes read.
 //!
 //! A full [`Report`] is not free (one gzip-9 pass over the text so far), so the page asks for
 //! one only when [`LiveSession::report_due`] says so (a [`ReportPacer`]: at most every
 //! [`REPORT_EVERY_MS`], and within a CPU budget) and once more at the end.
 
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
-use crate::stream::{ChatAssembler, SseDecoder, SseEvent, Usage};
+use crate::stream::{ChatAssembler, SsePump, Usage};
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
@@ -51,8 +52,8 @@ pub struct LiveStats {
 /// The state of one live run. See the module doc.
 #[derive(Clone, Debug)]
 pub struct LiveSession {
-    decoder: SseDecoder,
-    chat: ChatAssembler,
+    /// The SSE decoder and the chat assembler, fed together as a capture's are.
+    pump: SsePump<ChatAssembler>,
     reasoning: Analyzer,
     content: Analyzer,
     combined: Analyzer,
@@ -68,7 +69,7 @@ pub struct LiveSession {
     bytes: usize,
     /// Every body byte as received: the capture, which the file path reads to the same numbers.
     raw: Vec<u8>,
-    /// Lines the decoder could not read, in words.
+    /// What the pump could not read, in words.
     problems: Vec<String>,
     pacer: ReportPacer,
     ending: Ending,
@@ -78,8 +79,7 @@ impl LiveSession {
     /// A run whose request was sent at `started_ms`.
     pub fn new(started_ms: f64) -> Self {
         LiveSession {
-            decoder: SseDecoder::new(),
-            chat: ChatAssembler::new(),
+            pump: SsePump::new(ChatAssembler::new()),
             reasoning: Analyzer::new(),
             content: Analyzer::new(),
             combined: Analyzer::new(),
@@ -112,17 +112,17 @@ impl LiveSession {
         self.first_byte_ms.get_or_insert(now_ms);
         self.bytes += bytes.len();
         self.raw.extend_from_slice(bytes);
-        let events = self.decoder.feed(bytes);
-        self.take(events);
+        let problems = self.pump.feed(bytes);
+        self.problems.extend(problems.into_iter().map(|p| p.message));
         self.sync(now_ms);
     }
 
     /// Ends the run at `now_ms`: reads whatever the decoder still holds.
     pub fn end(&mut self, ending: Ending, now_ms: f64) {
-        let events = self.decoder.finish();
-        self.take(events);
+        let problems = self.pump.end_input();
+        self.problems.extend(problems.into_iter().map(|p| p.message));
         // Flush a held `<think>` fragment: the finished turns are the final texts.
-        let (turns, _) = self.chat.clone().finish();
+        let (turns, _) = self.pump.assembler().clone().finish();
         if let Some(t) = turns.first() {
             let (r, c) = (t.reasoning.clone(), t.content.clone());
             self.sync_to(&r, &c, now_ms);
@@ -168,7 +168,7 @@ impl LiveSession {
 
     /// The timings, counts and speed so far.
     pub fn stats(&self) -> LiveStats {
-        let info = self.chat.info();
+        let info = self.pump.info();
         let since = |t: Option<f64>| t.map(|t| (t - self.started_ms).max(0.0));
         let usage = info.usage.clone();
         let (tokens, tokens_estimated) = match usage.as_ref().and_then(|u| u.completion_tokens) {
@@ -188,32 +188,16 @@ impl LiveSession {
             tokens,
             tokens_estimated,
             tokens_per_s: generation_ms.and_then(|ms| tokens_per_second(tokens, ms)),
-            finish_reason: self.chat.turns().iter().find_map(|t| t.finish_reason.clone()),
+            finish_reason: self.pump.turns().iter().find_map(|t| t.finish_reason.clone()),
             usage,
             saw_done: info.saw_done,
             errors,
         }
     }
 
-    fn take(&mut self, events: Vec<SseEvent>) {
-        for event in events {
-            match event {
-                SseEvent::Message(m) => {
-                    if m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{') {
-                        self.chat.error(m.data.trim());
-                    } else if let Err(e) = self.chat.push(&m.data, m.range) {
-                        self.problems.push(e);
-                    }
-                }
-                SseEvent::Comment { .. } => self.chat.comment(),
-                SseEvent::Problem { message, .. } => self.problems.push(message),
-            }
-        }
-    }
-
     /// Pushes the text the assembler has gained since the last call into the analyzers.
     fn sync(&mut self, now_ms: f64) {
-        let Some(t) = self.chat.turns().first() else { return };
+        let Some(t) = self.pump.turns().first() else { return };
         let calls = !t.tool_calls.is_empty();
         let (r, c) = (t.reasoning.clone(), t.content.clone());
         if calls && self.first_token_ms.is_none() {
