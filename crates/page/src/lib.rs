@@ -8,7 +8,7 @@
 // Natively these modules are compiled only for their unit tests, which do not use every item.
 pub mod chart;
 pub mod document;
-pub mod live_view;
+pub mod live;
 pub mod load_view;
 pub mod model;
 pub mod text_window;
@@ -17,7 +17,6 @@ pub mod wire;
 mod blob_reader;
 mod components;
 mod dom;
-mod fetch;
 mod loader;
 mod state;
 pub mod worker;

@@ -464,7 +464,7 @@ fn piece(text: &str, p: &Piece, spans: &[Span], markers: &[(usize, &'static str)
 
 /// One segment of `text` inside its `<mark>`s (the live view renders whole texts this way); the
 /// first piece of span N gets `id="{id_prefix}span-N"`.
-pub(super) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
+pub(crate) fn segment(text: &str, seg: &Segment, spans: &[Span], id_prefix: &str) -> Html {
     let mut node = Html::from(text.get(seg.start..seg.end).unwrap_or_default().to_string());
     for layer in seg.layers.iter().rev() {
         let Some(span) = spans.get(layer.span) else { continue };
