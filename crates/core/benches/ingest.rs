@@ -9,8 +9,8 @@
 //! over every distinct message, so the last line is bounded by gzip, not by ingest.
 //!
 //! Then a chat-completion SSE capture of the same size, read whole (`ingest::read`) and the
-//! way the live endpoint mode will read it (16 KiB reads into `SseDecoder`, each event into
-//! `ChatAssembler::push`), with the cost per chunk. Without `--bench` (as
+//! way the live endpoint mode reads it (16 KiB reads into the `SsePump`: the SSE decoder, each
+//! event into the chat assembler), with the cost per chunk. Without `--bench` (as
 //! `cargo test --benches` runs it) it uses ~2 MB and one run.
 
 use coherency_test_support::biglog;
@@ -19,7 +19,7 @@ use coherency_test_support::timing;
 
 use biglog::generate_log;
 use coherency_core::ingest::{self, analyze_transcript};
-use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent};
+use coherency_core::stream::{ChatAssembler, SsePump};
 use serde_json::json;
 use std::hint::black_box;
 use textgen::{prose, Rng, WORDS};
@@ -45,22 +45,15 @@ fn generate_sse(target: usize) -> (Vec<u8>, usize) {
     (out, n)
 }
 
-/// What the live endpoint mode does with a response body: network-sized reads into the
-/// decoder, each event into the assembler.
+/// What the live endpoint mode does with a response body: network-sized reads into the pump
+/// (decoder, each event into the assembler).
 fn live(bytes: &[u8]) -> usize {
-    let (mut d, mut a) = (SseDecoder::new(), ChatAssembler::new());
-    let mut take = |events: Vec<SseEvent>| {
-        for e in events {
-            if let SseEvent::Message(m) = e {
-                let _ = a.push(&m.data, m.range);
-            }
-        }
-    };
+    let mut pump = SsePump::new(ChatAssembler::new());
     for read in bytes.chunks(16 * 1024) {
-        take(d.feed(read));
+        black_box(pump.feed(read));
     }
-    take(d.finish());
-    a.turns().iter().map(|t| t.content.len() + t.reasoning.len()).sum()
+    black_box(pump.end_input());
+    pump.turns().iter().map(|t| t.content.len() + t.reasoning.len()).sum()
 }
 
 fn main() {
@@ -102,7 +95,7 @@ fn main() {
     println!();
     println!("SSE capture: {size:.1} MB, {chunks} chunks");
     println!("{:<34} {:>10} {:>10} {:>10}", "pass", "ms", "MB/s", "µs/chunk");
-    for (name, d) in [("ingest::read", whole), ("16 KiB reads → decoder → assembler", streamed)] {
+    for (name, d) in [("ingest::read", whole), ("16 KiB reads → SsePump", streamed)] {
         let s = d.as_secs_f64();
         println!("{:<34} {:>10.1} {:>10.1} {:>10.3}", name, s * 1e3, size / s, s * 1e6 / chunks as f64);
     }
