@@ -45,13 +45,13 @@ impl<A: Assembler> SsePump<A> {
     /// Takes the next bytes of the input; returns the problems they brought (mostly none).
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
         let events = self.decoder.feed(bytes);
-        self.take(events)
+        take(&mut self.assembler, events)
     }
 
     /// Ends the input: reads an unterminated last line and the event it completes.
     pub fn end_input(&mut self) -> Vec<StreamProblem> {
         let events = self.decoder.finish();
-        self.take(events)
+        take(&mut self.assembler, events)
     }
 
     /// The dialect's assembler, holding the replies so far.
@@ -76,31 +76,33 @@ impl<A: Assembler> SsePump<A> {
         let (turns, info) = self.assembler.finish();
         (problems, turns, info)
     }
+}
 
-    fn take(&mut self, events: Vec<SseEvent>) -> Vec<StreamProblem> {
-        let mut problems = Vec::new();
-        for event in events {
-            match event {
-                SseEvent::Message(m) => self.message(m, &mut problems),
-                SseEvent::Comment { .. } => self.assembler.comment(),
-                SseEvent::Problem { message, range, line } => problems.push(StreamProblem { message, range, line }),
-            }
+/// Hands `events` to `assembler`; returns what could not be read. One copy for every dialect
+/// (the assembler behind a `dyn`), to keep the page's wasm small.
+fn take(assembler: &mut dyn Assembler, events: Vec<SseEvent>) -> Vec<StreamProblem> {
+    let mut problems = Vec::new();
+    for event in events {
+        match event {
+            SseEvent::Message(m) => message(assembler, m, &mut problems),
+            SseEvent::Comment { .. } => assembler.comment(),
+            SseEvent::Problem { message, range, line } => problems.push(StreamProblem { message, range, line }),
         }
-        problems
     }
+    problems
+}
 
-    fn message(&mut self, m: SseMessage, problems: &mut Vec<StreamProblem>) {
-        let problem = |message: String| StreamProblem { message, range: m.range.clone(), line: m.line };
-        let parts = split_joined(&m.data);
-        if parts.is_some() {
-            problems.push(problem(JOINED.to_string()));
-        }
-        // Run-together events lost their names: their data's `type` says.
-        let name = if parts.is_some() { None } else { m.event.as_deref() };
-        for data in parts.unwrap_or_else(|| vec![&m.data]) {
-            if let Err(e) = self.assembler.push_event(name, data, m.range.clone()) {
-                problems.push(problem(e));
-            }
+fn message(assembler: &mut dyn Assembler, m: SseMessage, problems: &mut Vec<StreamProblem>) {
+    let problem = |message: String| StreamProblem { message, range: m.range.clone(), line: m.line };
+    let parts = split_joined(&m.data);
+    if parts.is_some() {
+        problems.push(problem(JOINED.to_string()));
+    }
+    // Run-together events lost their names: their data's `type` says.
+    let name = if parts.is_some() { None } else { m.event.as_deref() };
+    for data in parts.unwrap_or_else(|| vec![&m.data]) {
+        if let Err(e) = assembler.push_event(name, data, m.range.clone()) {
+            problems.push(problem(e));
         }
     }
 }

@@ -133,7 +133,7 @@ async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
 async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
     let u = chat_url(base);
     let signal = fetch::timeout_signal(CHECK_TIMEOUT_MS);
-    match run::stream(&u, &stream_body(model), key, Some(&signal), || false, |_, _| {}).await {
+    match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, &mut |_, _| {}).await {
         Ok(s) => check_stream(s.status, &s.session.stats(), s.ended_ms - s.started_ms),
         // An error status fails on the status alone.
         Err(NoStream::Refused { status, .. }) => check_stream(status, &LiveStats::default(), 0.0),

@@ -281,12 +281,12 @@ async fn stream(
 ) {
     let signal = controller.as_ref().map(|c| c.signal());
     // Push is incremental; a full report (gzip of the whole text) is paced.
-    let shown = |session: &mut LiveSession, t: f64| {
+    let mut shown = |session: &mut LiveSession, t: f64| {
         if session.report_due(t) {
             publish(session, &out);
         }
     };
-    match run::stream(&req.url, &req.body, &key, signal.as_ref(), || stopped.get(), shown).await {
+    match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), &mut shown).await {
         Ok(mut streamed) => publish(&mut streamed.session, &out),
         Err(NoStream::Unanswered(e)) => {
             let failure = if stopped.get() {

@@ -40,8 +40,8 @@ pub async fn stream(
     body: &str,
     key: &str,
     signal: Option<&AbortSignal>,
-    stopped: impl Fn() -> bool,
-    mut after_read: impl FnMut(&mut LiveSession, f64),
+    stopped: &dyn Fn() -> bool,
+    after_read: &mut dyn FnMut(&mut LiveSession, f64),
 ) -> Result<Streamed, NoStream> {
     let started_ms = now();
     let mut session = LiveSession::new(started_ms);
