@@ -9,6 +9,7 @@
 
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
 use crate::stream::{ChatAssembler, SseDecoder, SseEvent, Usage};
+use crate::verdict::REPLY_SEPARATOR;
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
@@ -246,7 +247,7 @@ impl LiveSession {
         if !new_r.is_empty() {
             self.reasoning.push(new_r);
             if self.combined_in_content {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
                 self.combined_in_content = false;
             }
             self.combined.push(new_r);
@@ -254,7 +255,7 @@ impl LiveSession {
         if !new_c.is_empty() {
             self.content.push(new_c);
             if !self.combined_in_content && !self.combined.text().is_empty() {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
             }
             self.combined_in_content = true;
             self.combined.push(new_c);
@@ -389,7 +390,7 @@ mod tests {
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
         let replayed: Vec<_> =
-            crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
+            crate::verdict::judge_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
         assert!(!st.saw_done);
