@@ -64,42 +64,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(15999), "15,999");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn plural_says_one_or_many() {
-        assert_eq!(plural(1, "copy", "copies"), "1 copy");
-        assert_eq!(plural(0, "copy", "copies"), "0 copies");
-        assert_eq!(plural(2048, "byte", "bytes"), "2,048 bytes");
-    }
-
-    #[test]
-    fn sizes_in_words() {
-        assert_eq!(bytes_text(1024), "1 KiB");
-        assert_eq!(bytes_text(8192), "8 KiB");
-        assert_eq!(bytes_text(256), "256 bytes");
-    }
-
-    #[test]
-    fn shares_are_whole_percents_from_ten_on() {
-        assert_eq!(percent(0.0), "0 %");
-        assert_eq!(percent(0.004), "0.4 %");
-        assert_eq!(percent(0.0996), "10 %");
-        assert_eq!(percent(0.93), "93 %");
-        assert_eq!(percent_of(93, 100), "93 %");
-        assert_eq!(percent_of(5, 0), "0 %");
-    }
-
-    #[test]
-    fn quotes_are_short_and_on_one_line() {
-        assert_eq!(quote("a\nb\r"), "a⏎b⏎");
-        assert_eq!(quote(&"é".repeat(40)), "é".repeat(40));
-        assert_eq!(quote(&"é".repeat(41)), format!("{}…", "é".repeat(40)));
+    fn numbers_and_texts_in_words() {
+        let (forty, more) = ("é".repeat(40), "é".repeat(41));
+        let cut = format!("{forty}…");
+        let cases = [
+            (thousands(0), "0"),
+            (thousands(999), "999"),
+            (thousands(1000), "1,000"),
+            (thousands(15999), "15,999"),
+            (thousands(1234567), "1,234,567"),
+            (plural(1, "copy", "copies"), "1 copy"),
+            (plural(0, "copy", "copies"), "0 copies"),
+            (plural(2048, "byte", "bytes"), "2,048 bytes"),
+            (bytes_text(1024), "1 KiB"),
+            (bytes_text(8192), "8 KiB"),
+            (bytes_text(256), "256 bytes"),
+            // Shares: whole percents from 10 % on, one decimal below, and "0 %" of nothing.
+            (percent(0.0), "0 %"),
+            (percent(0.004), "0.4 %"),
+            (percent(0.0996), "10 %"),
+            (percent(0.93), "93 %"),
+            (percent_of(93, 100), "93 %"),
+            (percent_of(5, 0), "0 %"),
+            // Quotes: at most 40 characters, on one line.
+            (quote("a\nb\r"), "a⏎b⏎"),
+            (quote(&forty), forty.as_str()),
+            (quote(&more), cut.as_str()),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
     }
 }
