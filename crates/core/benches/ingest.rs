@@ -5,7 +5,7 @@
 //! system, user and history messages, replies with reasoning and content, some of them
 //! looping) and prints best-of-3 times and MB/s for: serde_json parsing each line into a
 //! `Value`, `ingest::read` (detection + parsing into a transcript), and `ingest::read` +
-//! `analyze_transcript`. The aim is ingest < 2 × the plain parse. Analysis runs a gzip-9 pass
+//! `judge_transcript`. The aim is ingest < 2 × the plain parse. Analysis runs a gzip-9 pass
 //! over every distinct message, so the last line is bounded by gzip, not by ingest.
 //!
 //! Then a chat-completion SSE capture of the same size, read whole (`ingest::read`) and the
@@ -18,8 +18,9 @@ use coherency_test_support::textgen;
 use coherency_test_support::timing;
 
 use biglog::generate_log;
-use coherency_core::ingest::{self, analyze_transcript};
+use coherency_core::ingest;
 use coherency_core::stream::{ChatAssembler, SsePump};
+use coherency_core::verdict::judge_transcript;
 use serde_json::json;
 use std::hint::black_box;
 use textgen::{prose, Rng, WORDS};
@@ -72,13 +73,13 @@ fn main() {
     let mut verdict = None;
     let full = best_of(runs, || {
         let t = ingest::read(&log);
-        verdict = black_box(analyze_transcript(&t)).verdict;
+        verdict = black_box(judge_transcript(&t)).verdict;
     });
 
     println!("JSONL log: {size:.1} MB, {records} records, {messages} messages, overall verdict {verdict:?}");
     println!("{:<34} {:>10} {:>10} {:>10}", "pass", "ms", "MB/s", "× parse");
     for (name, d) in
-        [("serde_json::Value per line", parse), ("ingest::read", ingest), ("ingest::read + analyze_transcript", full)]
+        [("serde_json::Value per line", parse), ("ingest::read", ingest), ("ingest::read + judge_transcript", full)]
     {
         let s = d.as_secs_f64();
         println!("{:<34} {:>10.1} {:>10.1} {:>10.2}", name, s * 1e3, size / s, s / parse.as_secs_f64());

@@ -6,6 +6,7 @@
 use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::{self, Channel, Format, Transcript};
 use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent, SsePump};
+use coherency_core::verdict::judge_transcript;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, UdpSocket};
@@ -184,7 +185,7 @@ fn verdict_of(t: &Transcript, channel: Channel) -> Verdict {
 }
 
 fn overall(t: &Transcript) -> Option<Verdict> {
-    ingest::analyze_transcript(t).verdict
+    judge_transcript(t).verdict
 }
 
 #[test]

@@ -10,8 +10,8 @@ use super::document::Document;
 use super::dom;
 use super::load_view::{Loading, Progress, Stage};
 use super::model::Source;
-use super::wire::Loaded;
 use coherency_core::ingest::Format;
+use coherency_core::verdict::JudgedDocument;
 
 #[derive(Debug, Default, PartialEq)]
 pub struct State {
@@ -36,7 +36,7 @@ pub enum Action {
     /// The worker's (or, at the end, the page's own) progress on it.
     Progress(Progress),
     /// The worker read and analysed the file; `note` is said beside the result.
-    Loaded { name: String, loaded: Box<Loaded>, note: Option<String> },
+    Loaded { name: String, loaded: Box<JudgedDocument>, note: Option<String> },
     /// The user cancelled reading the file: what was shown stays.
     Cancelled,
     /// Read bytes already in memory (a live run's capture); `note` is said beside the result.

@@ -1,7 +1,8 @@
 //! Turns metric values into checks, a verdict and reasons in words.
 
-use super::report::{format_threshold, percent, Check, Direction, Metric, Metrics, Verdict};
+use super::report::{format_threshold, Check, Direction, Metric, Metrics, Verdict};
 use super::thresholds::Thresholds;
+use crate::wording::{plural, quote, thousands};
 
 /// Where the headline figures come from, so reasons can quote the text.
 pub struct Evidence<'a> {
@@ -110,7 +111,7 @@ pub fn reasons(
     if let Some((bytes, min)) = too_short {
         out.push(format!(
             "Too short to judge: {} of text (at least {min} non-blank bytes are needed for these heuristics to mean anything).",
-            plural(bytes, "byte")
+            plural(bytes, "byte", "bytes")
         ));
     }
     let rank = |c: &Check| PREFERENCE.iter().position(|&p| p == c.metric).unwrap_or(PREFERENCE.len());
@@ -180,42 +181,6 @@ pub fn reasons(
         out.push(format!("No check reached its WARN threshold: {}.", parts.join(", ")));
     }
     out
-}
-
-/// `bytes` as a share of `n`: "93 %".
-pub fn percent_of(bytes: usize, n: usize) -> String {
-    percent(if n == 0 { 0.0 } else { bytes as f64 / n as f64 })
-}
-
-/// `text` shortened to 40 characters, with line breaks shown as ⏎.
-pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out: String = text.chars().take(MAX).map(|c| if c == '\n' || c == '\r' { '⏎' } else { c }).collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// 12345 → "12,345".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn plural(n: usize, unit: &str) -> String {
-    if n == 1 {
-        format!("1 {unit}")
-    } else {
-        format!("{} {unit}s", thousands(n))
-    }
 }
 
 #[cfg(test)]
@@ -334,14 +299,5 @@ mod tests {
             ["No check reached its WARN threshold: maxrun 1 < 6, maxline 1 < 5, gzip ratio not judged (judged from \
               1 KiB of text), loop 0 % < 25 %."]
         );
-    }
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(15999), "15,999");
-        assert_eq!(thousands(1234567), "1,234,567");
     }
 }

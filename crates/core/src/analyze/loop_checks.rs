@@ -17,7 +17,6 @@
 //! show.
 
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
-use super::judge::{percent_of, quote, thousands};
 use super::ngram_stats::{ngram_stats_of, token_ids, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW};
 use super::report::{
@@ -25,6 +24,7 @@ use super::report::{
 };
 use super::tandem::{tandems_of, Level, Tandem};
 use super::thresholds::{CopyRules, LoopRules, TandemClause};
+use crate::wording::{percent_of, quote, thousands};
 
 /// Spans of copies reported at most (the figures count them all).
 pub const MAX_COPY_SPANS: usize = 1000;

@@ -26,10 +26,9 @@ mod thresholds;
 pub mod word_runs;
 
 pub use analyzer::{analyze, Analyzer};
-pub use judge::{percent_of, quote, thousands};
 pub use pacing::ReportPacer;
 pub use report::{
-    format_metric, format_threshold, percent, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report,
-    Span, SpanKind, TandemFigure, UnitLevel, Verdict,
+    format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,
+    SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-pub use thresholds::{bytes_text, CopyRules, EndRules, LoopRules, TandemClause, Thresholds};
+pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds};

@@ -4,7 +4,8 @@
 //! itself. Spans are byte ranges into the analysed text. `to_json` is the CLI's `--json`
 //! shape and the export format; its field names are stable (add, don't rename).
 
-use super::thresholds::{bytes_text, Thresholds};
+use super::thresholds::Thresholds;
+use crate::wording::{bytes_text, percent};
 use serde::{Deserialize, Serialize};
 
 /// PASS < WARN < FAIL, so the worst of several is their maximum.
@@ -166,7 +167,7 @@ impl UnitLevel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TandemFigure {
     pub level: UnitLevel,
-    /// The unit, shortened for display (see [`crate::analyze::quote`]).
+    /// The unit, shortened for display (see [`crate::wording::quote`]).
     pub unit: String,
     pub unit_bytes: usize,
     /// The unit's length in items of its level (bytes, words or lines).
@@ -269,16 +270,6 @@ pub fn format_threshold(metric: Metric, value: f64) -> String {
         Metric::GzipRatio => format!("{value:.2}"),
         Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
         _ => (value as u64).to_string(),
-    }
-}
-
-/// A share in 0..=1 as a percentage: "93 %", "0.4 %" under 1 %, "0 %".
-pub fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p == 0.0 || p >= 9.95 {
-        format!("{p:.0} %")
-    } else {
-        format!("{p:.1} %")
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::report::percent;
+use crate::wording::{bytes_text, percent};
 
 /// Where each check starts to WARN and to FAIL. Counts trip at or above their threshold;
 /// the gzip ratio trips below its threshold.
@@ -223,15 +223,6 @@ fn clauses_text(clauses: &[TandemClause]) -> String {
     }
 }
 
-/// 1024 → "1 KiB", 256 → "256 bytes".
-pub fn bytes_text(n: usize) -> String {
-    if n >= 1024 && n.is_multiple_of(1024) {
-        format!("{} KiB", n / 1024)
-    } else {
-        format!("{n} bytes")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,12 +253,5 @@ mod tests {
         assert!(!to_end.holds(2, 3.0, 400, 0.4, true), "whole copies are counted");
         assert!(partial.holds(2, 2.5, 90, 0.9, false), "a partial copy counts");
         assert!(!partial.holds(2, 2.4, 90, 0.95, false));
-    }
-
-    #[test]
-    fn sizes_in_words() {
-        assert_eq!(bytes_text(1024), "1 KiB");
-        assert_eq!(bytes_text(8192), "8 KiB");
-        assert_eq!(bytes_text(256), "256 bytes");
     }
 }

@@ -12,6 +12,7 @@
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
 use crate::ingest::Channel;
 use crate::stream::{ChatAssembler, SsePump, StreamInfo};
+use crate::verdict::REPLY_SEPARATOR;
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
@@ -242,7 +243,7 @@ impl Analyzers {
         if !new_r.is_empty() {
             self.reasoning.push(new_r);
             if self.combined_in_content {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
                 self.combined_in_content = false;
             }
             self.combined.push(new_r);
@@ -250,7 +251,7 @@ impl Analyzers {
         if !new_c.is_empty() {
             self.content.push(new_c);
             if !self.combined_in_content && !self.combined.text().is_empty() {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
             }
             self.combined_in_content = true;
             self.combined.push(new_c);
@@ -386,7 +387,7 @@ mod tests {
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
         let replayed: Vec<_> =
-            crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
+            crate::verdict::judge_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
         assert!(!st.stream.saw_done);

@@ -170,7 +170,7 @@ impl Fields {
             "id" => p.id = Some(value.to_string()),
             "retry" => {}
             _ => out.push(SseEvent::Problem {
-                message: format!("unknown SSE field '{}' ignored", crate::analyze::quote(field)),
+                message: format!("unknown SSE field '{}' ignored", crate::wording::quote(field)),
                 range,
                 line,
             }),

@@ -22,7 +22,8 @@ use crate::model::{kind_key, level_key, span_count_text, span_title, Analysis, S
 use crate::text_window::{
     fraction_of, minimap, pieces, position_text, span_at_fraction, step, Geometry, Layout, Piece,
 };
-use coherency_core::analyze::{thousands, Span, SpanKind};
+use coherency_core::analyze::{Span, SpanKind};
+use coherency_core::wording::thousands;
 
 /// Slots of the minimap.
 const MAP_BUCKETS: usize = 240;

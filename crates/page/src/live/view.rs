@@ -4,10 +4,11 @@
 
 use std::rc::Rc;
 
-use crate::model::{duration_text, plural, Analysis, Source};
-use coherency_core::analyze::{thousands, Verdict};
+use crate::model::{duration_text, Analysis, Source};
+use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Channel;
 use coherency_core::live::{ending_key, ending_text, worst_channel, LiveSession, LiveStats};
+use coherency_core::wording::{plural, thousands};
 
 /// What the page shows of a live run at one moment.
 #[derive(Debug)]
