@@ -28,15 +28,15 @@
 //!
 //! The modules are layers, each naming only the modules below it (held by `tests/layers.rs`):
 //!
-//! | module      | may name                          | holds                                                         |
-//! |-------------|-----------------------------------|---------------------------------------------------------------|
+//! | module      | may name                                  | holds                                                         |
+//! |-------------|-------------------------------------------|---------------------------------------------------------------|
 //! | [`live`]    | verdict, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, failure wording  |
-//! | [`verdict`] | analyze, ingest, wording          | transcripts judged: what the page, the CLI and live mode call |
-//! | [`ingest`]  | stream, wording                   | documents read into a transcript (reading only, no judging)   |
-//! | [`analyze`] | wording                           | one text judged: the scorers, the checks, the `Report`        |
-//! | [`stream`]  | wording                           | sans-IO SSE decoding and reply assembly                       |
-//! | [`samples`] | nothing                           | the page's built-in sample texts                              |
-//! | [`wording`] | nothing                           | numbers and texts in words, for every sentence                |
+//! | [`verdict`] | analyze, ingest, wording                  | transcripts judged: what the page, the CLI and live mode call |
+//! | [`ingest`]  | stream, wording                           | documents read into a transcript (reading only, no judging)   |
+//! | [`analyze`] | wording                                   | one text judged: the scorers, the checks, the `Report`        |
+//! | [`stream`]  | wording                                   | sans-IO SSE decoding and reply assembly                       |
+//! | [`samples`] | nothing                                   | the page's built-in sample texts                              |
+//! | [`wording`] | nothing                                   | numbers and texts in words, for every sentence                |
 //!
 //! This crate is the pure core: no browser crate and no I/O can be reached from it (its
 //! `Cargo.toml` has none), so every number is computed here and tested natively, and the wasm
