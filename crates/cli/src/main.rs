@@ -8,9 +8,11 @@
 //! worst is WARN, 2 the worst is FAIL, 3 an input could not be read or holds no text (the
 //! others are still analysed), 64 the command line is wrong.
 
-use coherency_core::analyze::{format_threshold, thousands, Metric, Metrics, Report, Span, SpanKind, Verdict};
-use coherency_core::ingest::{self, Diagnostic, Format, MessageRow, Transcript, TranscriptReport};
+use coherency_core::analyze::{format_threshold, Metric, Metrics, Report, Span, SpanKind, Verdict};
+use coherency_core::ingest::{Diagnostic, Format, Transcript};
 use coherency_core::stream::StreamInfo;
+use coherency_core::verdict::{JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::wording::thousands;
 use serde::Serialize;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -125,11 +127,7 @@ fn run_analyze(args: &[String]) -> ExitCode {
     for file in files {
         let written = match read_input(file) {
             Ok(bytes) => {
-                let transcript = match format {
-                    Some(f) => ingest::parse(&bytes, f),
-                    None => ingest::read(&bytes),
-                };
-                let analysis = ingest::analyze_transcript(&transcript);
+                let JudgedDocument { transcript, report: analysis, .. } = JudgedDocument::read(&bytes, format);
                 let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
                 match analysis.worst() {
                     Some(w) => {
@@ -270,7 +268,7 @@ fn write_text_report(
         )?;
     }
     for c in r.checks.iter().filter(|c| !c.metric.is_seed() && c.level > Verdict::Pass) {
-        if let Some(rule) = c.metric.rule() {
+        if let Some(rule) = c.metric.rule(&r.thresholds) {
             writeln!(out, "  {} rule: {rule}", c.metric.label())?;
         }
     }
@@ -295,10 +293,7 @@ fn write_text_report(
         for row in &rows {
             let line = row.line.map(|l| format!("line {l}")).unwrap_or_default();
             let tripped = row.tripped.map(Metric::label).unwrap_or("");
-            let who = match &row.name {
-                Some(name) => format!("{} {} ({name})", row.role, row.channel),
-                None => format!("{} {}", row.role, row.channel),
-            };
+            let who = format!("{} {}", row.role, row.channel_text());
             writeln!(
                 out,
                 "    {:<4}  conv {:<3} turn {:<3} {:<28} {:>10} B  {:<10} {tripped}",

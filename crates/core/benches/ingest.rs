@@ -5,12 +5,12 @@
 //! system, user and history messages, replies with reasoning and content, some of them
 //! looping) and prints best-of-3 times and MB/s for: serde_json parsing each line into a
 //! `Value`, `ingest::read` (detection + parsing into a transcript), and `ingest::read` +
-//! `analyze_transcript`. The aim is ingest < 2 × the plain parse. Analysis runs a gzip-9 pass
+//! `judge_transcript`. The aim is ingest < 2 × the plain parse. Analysis runs a gzip-9 pass
 //! over every distinct message, so the last line is bounded by gzip, not by ingest.
 //!
 //! Then a chat-completion SSE capture of the same size, read whole (`ingest::read`) and the
-//! way the live endpoint mode will read it (16 KiB reads into `SseDecoder`, each event into
-//! `ChatAssembler::push`), with the cost per chunk. Without `--bench` (as
+//! way the live endpoint mode reads it (16 KiB reads into the `SsePump`: the SSE decoder, each
+//! event into the chat assembler), with the cost per chunk. Without `--bench` (as
 //! `cargo test --benches` runs it) it uses ~2 MB and one run.
 
 use coherency_test_support::biglog;
@@ -18,8 +18,9 @@ use coherency_test_support::textgen;
 use coherency_test_support::timing;
 
 use biglog::generate_log;
-use coherency_core::ingest::{self, analyze_transcript};
-use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent};
+use coherency_core::ingest;
+use coherency_core::stream::{ChatAssembler, SsePump};
+use coherency_core::verdict::judge_transcript;
 use serde_json::json;
 use std::hint::black_box;
 use textgen::{prose, Rng, WORDS};
@@ -45,22 +46,15 @@ fn generate_sse(target: usize) -> (Vec<u8>, usize) {
     (out, n)
 }
 
-/// What the live endpoint mode does with a response body: network-sized reads into the
-/// decoder, each event into the assembler.
+/// What the live endpoint mode does with a response body: network-sized reads into the pump
+/// (decoder, each event into the assembler).
 fn live(bytes: &[u8]) -> usize {
-    let (mut d, mut a) = (SseDecoder::new(), ChatAssembler::new());
-    let mut take = |events: Vec<SseEvent>| {
-        for e in events {
-            if let SseEvent::Message(m) = e {
-                let _ = a.push(&m.data, m.range);
-            }
-        }
-    };
+    let mut pump = SsePump::new(ChatAssembler::new());
     for read in bytes.chunks(16 * 1024) {
-        take(d.feed(read));
+        black_box(pump.feed(read));
     }
-    take(d.finish());
-    a.turns().iter().map(|t| t.content.len() + t.reasoning.len()).sum()
+    black_box(pump.end_input());
+    pump.turns().iter().map(|t| t.content.len() + t.reasoning.len()).sum()
 }
 
 fn main() {
@@ -79,13 +73,13 @@ fn main() {
     let mut verdict = None;
     let full = best_of(runs, || {
         let t = ingest::read(&log);
-        verdict = black_box(analyze_transcript(&t)).verdict;
+        verdict = black_box(judge_transcript(&t)).verdict;
     });
 
     println!("JSONL log: {size:.1} MB, {records} records, {messages} messages, overall verdict {verdict:?}");
     println!("{:<34} {:>10} {:>10} {:>10}", "pass", "ms", "MB/s", "× parse");
     for (name, d) in
-        [("serde_json::Value per line", parse), ("ingest::read", ingest), ("ingest::read + analyze_transcript", full)]
+        [("serde_json::Value per line", parse), ("ingest::read", ingest), ("ingest::read + judge_transcript", full)]
     {
         let s = d.as_secs_f64();
         println!("{:<34} {:>10.1} {:>10.1} {:>10.2}", name, s * 1e3, size / s, s / parse.as_secs_f64());
@@ -102,7 +96,7 @@ fn main() {
     println!();
     println!("SSE capture: {size:.1} MB, {chunks} chunks");
     println!("{:<34} {:>10} {:>10} {:>10}", "pass", "ms", "MB/s", "µs/chunk");
-    for (name, d) in [("ingest::read", whole), ("16 KiB reads → decoder → assembler", streamed)] {
+    for (name, d) in [("ingest::read", whole), ("16 KiB reads → SsePump", streamed)] {
         let s = d.as_secs_f64();
         println!("{:<34} {:>10.1} {:>10.1} {:>10.3}", name, s * 1e3, size / s, s * 1e6 / chunks as f64);
     }

@@ -1,17 +1,18 @@
-//! Live scoring against a fast stream: CPU spent per second of stream.
+//! Live scoring against a fast stream: CPU spent per second of stream, through the page's own
+//! path, [`LiveSession`].
 //!
 //! Simulates a server sending 10,000 small deltas per second (1–3 words each) for a few
-//! seconds: the bytes arrive in 4 KiB reads and go through `SseDecoder` → `ChatAssembler` →
-//! `Analyzer::push` (incremental), with full `Analyzer::report`s (one gzip-9 pass over the
-//! text so far each) when the default `ReportPacer` says so: every 250 ms of stream time while
-//! reports are cheap, further apart as they grow. Prints the processing time as a fraction of
-//! the stream's wall time (aim: under 5 %), and what the reports alone cost. Without `--bench`
-//! (as `cargo test --bench live` runs it) the stream is 1 s long.
+//! seconds: the bytes arrive in 4 KiB reads and go into `LiveSession::feed` (SSE decoder →
+//! chat assembler → the incremental analyzers of the reasoning, the answer and both), with the
+//! full reports the page takes (`LiveSession::reports`: one gzip-9 pass over each text so far)
+//! whenever the session's pacer says one is due, and once more at the end. Prints the
+//! processing time as a fraction of the stream's wall time (aim: under 5 %), split into
+//! feeding (which should grow with the bytes read, not with the text so far) and reports.
+//! Without `--bench` (as `cargo test --bench live` runs it) the stream is 1 s long.
 
 use coherency_test_support::textgen;
 
-use coherency_core::analyze::{Analyzer, ReportPacer};
-use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent};
+use coherency_core::live::{Ending, LiveSession};
 use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -45,51 +46,52 @@ fn main() {
     let seconds = if quick { 1 } else { 5 };
     let n = DELTAS_PER_SECOND * seconds;
     let bytes = capture(n);
-    let stream_time = Duration::from_secs(seconds as u64);
+    let stream_ms = seconds as f64 * 1000.0;
 
-    let (mut decoder, mut assembler, mut analyzer) = (SseDecoder::new(), ChatAssembler::new(), Analyzer::new());
-    let (mut pushed, mut chunks_seen, mut pacer) = (0usize, 0usize, ReportPacer::default());
+    let mut session = LiveSession::new(0.0);
     let (mut reports, mut report_time) = (0usize, Duration::ZERO);
+    let mut report = |session: &mut LiveSession, now_ms: f64| {
+        let t = Instant::now();
+        black_box(session.reports());
+        let cost = t.elapsed();
+        session.reported(now_ms, cost.as_secs_f64() * 1e3);
+        report_time += cost;
+        reports += 1;
+    };
     let started = Instant::now();
+    session.headers(0.0);
+    let mut read_end = 0;
     for read in bytes.chunks(4096) {
-        for event in decoder.feed(read) {
-            if let SseEvent::Message(m) = event {
-                let _ = assembler.push(&m.data, m.range.clone());
-                chunks_seen += 1;
-            }
-        }
-        if let Some(turn) = assembler.turns().first() {
-            analyzer.push(&turn.content[pushed..]);
-            pushed = turn.content.len();
-        }
-        // Stream time: the chunks so far arrived at DELTAS_PER_SECOND.
-        let now_ms = chunks_seen as f64 * 1000.0 / DELTAS_PER_SECOND as f64;
-        if pacer.due(now_ms) {
-            let t = Instant::now();
-            black_box(analyzer.report());
-            let cost = t.elapsed();
-            pacer.reported(now_ms, cost.as_secs_f64() * 1e3);
-            report_time += cost;
-            reports += 1;
+        read_end += read.len();
+        // Stream time: the bytes so far arrived evenly over the stream.
+        let now_ms = stream_ms * read_end as f64 / bytes.len() as f64;
+        session.feed(read, now_ms);
+        if session.report_due(now_ms) {
+            report(&mut session, now_ms);
         }
     }
-    let t = Instant::now();
-    let last = analyzer.report();
-    report_time += t.elapsed();
-    reports += 1;
+    session.end(Ending::Closed, stream_ms);
+    report(&mut session, stream_ms);
     let busy = started.elapsed();
+    let feeding = busy.saturating_sub(report_time);
+    let verdict = session.reports().1.verdict;
 
+    let share = |d: Duration| 100.0 * d.as_secs_f64() / (stream_ms / 1e3);
     println!(
-        "{n} deltas over a {seconds} s stream ({:.1} MB of SSE, {:.0} KB of text), reports paced by ReportPacer::default()",
+        "{n} deltas over a {seconds} s stream ({:.1} MB of SSE, {:.0} KB of text) in 4 KiB reads through LiveSession",
         bytes.len() as f64 / 1e6,
-        pushed as f64 / 1e3,
+        session.content_text().len() as f64 / 1e3,
     );
     println!(
-        "processing {:.1} ms = {:.2} % of the stream's wall time (aim < 5 %); {} reports took {:.1} ms of it; final verdict {}",
+        "processing {:.1} ms = {:.2} % of the stream's wall time (aim < 5 %): feeding {:.1} ms ({:.2} %), \
+         {} paced reports {:.1} ms ({:.2} %); final verdict {}",
         busy.as_secs_f64() * 1e3,
-        100.0 * busy.as_secs_f64() / stream_time.as_secs_f64(),
+        share(busy),
+        feeding.as_secs_f64() * 1e3,
+        share(feeding),
         reports,
         report_time.as_secs_f64() * 1e3,
-        last.verdict.as_str()
+        share(report_time),
+        verdict.as_str()
     );
 }

@@ -1,5 +1,5 @@
 //! Peak heap of the worker's path, natively: a file's bytes read whole, parsed
-//! (`ingest::parse_owned`) and analysed (`ingest::analyze_transcript`), for generated 10 MB and
+//! (`ingest::parse_owned`) and analysed (`verdict::judge_transcript`), for generated 10 MB and
 //! 50 MB files (a JSONL request log, a plain text). Prints the peak of live heap bytes in each
 //! phase (and what is live after parsing: the transcript; after analysing: transcript and
 //! reports) as a multiple of the file size — the part of the page's memory that the core decides
@@ -90,7 +90,7 @@ fn main() {
             let transcript = coherency_core::ingest::parse_owned(bytes, format);
             let parse = (peak() - base) as f64 / size;
             let parsed = (reset_peak() - base) as f64 / size;
-            let report = coherency_core::ingest::analyze_transcript(&transcript);
+            let report = coherency_core::verdict::judge_transcript(&transcript);
             let analyse = (peak() - base) as f64 / size;
             let result = (LIVE.load(Ordering::Relaxed) - base) as f64 / size;
             println!(
@@ -148,7 +148,7 @@ fn scorer_parts(mb: usize) {
     });
     drop((toks, ids));
     part("loop checks (all of the above)", &mut || {
-        std::hint::black_box(loop_checks::find(&text));
+        std::hint::black_box(loop_checks::find(&text, &Thresholds::SEED.loops));
     });
     part("analyze (the whole report)", &mut || {
         std::hint::black_box(analyze(&text));

@@ -14,7 +14,7 @@ use coherency_test_support::labelled;
 use coherency_test_support::textgen;
 use coherency_test_support::timing;
 
-use coherency_core::analyze::{analyze, copy_coverage, loop_checks, ngram_stats, profile, tandem};
+use coherency_core::analyze::{analyze, copy_coverage, loop_checks, ngram_stats, profile, tandem, Thresholds};
 use gzip_pass::gzip_pass;
 use std::hint::black_box;
 use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
@@ -61,7 +61,7 @@ fn main() {
                 black_box(ngram_stats::ngram_stats(text));
             });
             let a = best_of(runs, || {
-                black_box(loop_checks::find(text));
+                black_box(loop_checks::find(text, &Thresholds::SEED.loops));
             });
             let whole = best_of(runs, || {
                 black_box(analyze(text));

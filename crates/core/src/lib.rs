@@ -14,9 +14,29 @@
 //! For streamed text, push deltas into an [`analyze::Analyzer`] and call `report` whenever
 //! the view needs it; the result is the same as analysing the whole text at once.
 //!
-//! Transcripts in other shapes (SSE captures, chat JSON, JSONL logs, agent sessions) go
-//! through [`ingest`], which detects the format and yields messages to analyse one by one;
-//! [`stream`] holds its sans-IO SSE decoder and delta assembler.
+//! Transcripts in other shapes (SSE captures, chat JSON, JSONL logs, agent sessions) are read
+//! by [`ingest`], which detects the format and yields the messages ([`stream`] holds its sans-IO
+//! SSE decoder and delta assembler), and judged by [`verdict`]: every message, and every
+//! reply's reasoning and content together, worst first. [`verdict::JudgedDocument::read`] does
+//! both from bytes:
+//!
+//! ```
+//! use coherency_core::verdict::JudgedDocument;
+//! let doc = JudgedDocument::read("Let me check again.\n".repeat(40).as_bytes(), None);
+//! assert_eq!(doc.report.verdict, Some(coherency_core::analyze::Verdict::Fail));
+//! ```
+//!
+//! The modules are layers, each naming only the modules below it (held by `tests/layers.rs`):
+//!
+//! | module      | may name                                  | holds                                                         |
+//! |-------------|-------------------------------------------|---------------------------------------------------------------|
+//! | [`live`]    | verdict, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, failure wording  |
+//! | [`verdict`] | analyze, ingest, wording                  | transcripts judged: what the page, the CLI and live mode call |
+//! | [`ingest`]  | stream, wording                           | documents read into a transcript (reading only, no judging)   |
+//! | [`analyze`] | wording                                   | one text judged: the scorers, the checks, the `Report`        |
+//! | [`stream`]  | wording                                   | sans-IO SSE decoding and reply assembly                       |
+//! | [`samples`] | nothing                                   | the page's built-in sample texts                              |
+//! | [`wording`] | nothing                                   | numbers and texts in words, for every sentence                |
 //!
 //! This crate is the pure core: no browser crate and no I/O can be reached from it (its
 //! `Cargo.toml` has none), so every number is computed here and tested natively, and the wasm
@@ -28,3 +48,5 @@ pub mod ingest;
 pub mod live;
 pub mod samples;
 pub mod stream;
+pub mod verdict;
+pub mod wording;

@@ -6,7 +6,8 @@
 //! review the diff.
 
 use coherency_core::analyze::Verdict;
-use coherency_core::ingest::{self, analyze_transcript, Channel, Format, Transcript};
+use coherency_core::ingest::{self, Channel, Format, Transcript};
+use coherency_core::verdict::judge_transcript;
 use serde::Serialize;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,7 +50,7 @@ struct ReportView<'a> {
 }
 
 fn golden_json(t: &Transcript) -> String {
-    let analysis = analyze_transcript(t);
+    let analysis = judge_transcript(t);
     let reports = analysis
         .reports
         .iter()
@@ -137,7 +138,7 @@ fn each_fixture_is_detected_as_its_format() {
 #[test]
 fn reasoning_loop_behind_a_clean_answer_fails_on_the_reasoning_message() {
     let (_, t) = read("deepseek_reasoning_loop.sse");
-    let analysis = analyze_transcript(&t);
+    let analysis = judge_transcript(&t);
     assert_eq!(analysis.verdict, Some(Verdict::Fail));
     let worst = analysis.worst().unwrap();
     assert!(!worst.combined);
@@ -193,7 +194,7 @@ fn bad_lines_are_diagnostics_and_the_rest_is_read() {
     assert!(bytes[d.range.clone()].starts_with(b"{\"ts\""));
     let conversations: std::collections::BTreeSet<usize> = t.messages.iter().map(|m| m.conversation).collect();
     assert_eq!(conversations.len(), 3);
-    let analysis = analyze_transcript(&t);
+    let analysis = judge_transcript(&t);
     assert_eq!(analysis.verdict, Some(Verdict::Fail), "the looping list in the batch record fails");
 }
 
@@ -246,5 +247,5 @@ fn binary_input_gets_one_clear_message() {
     assert!(t.messages.is_empty());
     assert_eq!(t.diagnostics.len(), 1);
     assert!(t.diagnostics[0].message.contains("PNG"), "{}", t.diagnostics[0].message);
-    assert_eq!(analyze_transcript(&t).verdict, None);
+    assert_eq!(judge_transcript(&t).verdict, None);
 }

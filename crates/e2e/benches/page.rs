@@ -29,7 +29,7 @@ mod bench {
     use std::time::{Duration, Instant};
 
     use browser::{Page, TempDir};
-    use coherency_core::ingest;
+    use coherency_core::verdict::JudgedDocument;
     use fantoccini::Locator;
     use serde_json::Value;
 
@@ -110,10 +110,9 @@ return null;
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         // Natively: the same detection, parse and per-message analysis.
         let started = Instant::now();
-        let t = ingest::read(bytes);
-        let report = ingest::analyze_transcript(&t);
+        let doc = JudgedDocument::read(bytes, None);
         let native_ms = started.elapsed().as_secs_f64() * 1e3;
-        drop((t, report));
+        drop(doc);
 
         // PAGE_BENCH_CHROME_ARG: one more Chromium argument (e.g. `--js-flags=--liftoff-only`).
         let extra = std::env::var("PAGE_BENCH_CHROME_ARG").unwrap_or_default();

@@ -21,7 +21,8 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::{json, Value};
 
-use coherency_core::analyze::{thousands, SpanKind};
+use coherency_core::analyze::SpanKind;
+use coherency_core::wording::thousands;
 
 // ---------------------------------------------------------------------------------------------
 // Tests
@@ -407,11 +408,10 @@ fn fixture_path(name: &str) -> PathBuf {
 }
 
 fn expected(name: &str) -> Expected {
-    use coherency_core::ingest;
     let bytes = std::fs::read(fixture_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let t = ingest::read(&bytes);
-    let r = ingest::analyze_transcript(&t);
-    let rows = r.rows(&t);
+    let doc = coherency_core::verdict::JudgedDocument::read(&bytes, None);
+    let (t, r) = (&doc.transcript, &doc.report);
+    let rows = r.rows(t);
     Expected {
         format: t.format.name(),
         rows: rows.len(),

@@ -5,7 +5,8 @@
 
 use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::{self, Channel, Format, Transcript};
-use coherency_core::stream::{Assembler, ChatAssembler, SseDecoder, SseEvent};
+use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent, SsePump};
+use coherency_core::verdict::judge_transcript;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, UdpSocket};
@@ -167,19 +168,15 @@ fn events(body: &[u8]) -> Vec<Value> {
     out
 }
 
-/// Feeds the body through decoder + assembler as the page will.
-fn assemble(body: &[u8]) -> ChatAssembler {
-    let (mut d, mut chat) = (SseDecoder::new(), ChatAssembler::new());
+/// Feeds the body in pieces through the pump the page uses (decoder + chat assembler); the
+/// mock's streams hold nothing it cannot read.
+fn assemble(body: &[u8]) -> SsePump<ChatAssembler> {
+    let mut pump = SsePump::new(ChatAssembler::new());
     for piece in body.chunks(13) {
-        for e in d.feed(piece) {
-            match e {
-                SseEvent::Message(m) => chat.push_event(m.event.as_deref(), &m.data, m.range).unwrap(),
-                SseEvent::Comment { .. } => chat.comment(),
-                SseEvent::Problem { .. } => {}
-            }
-        }
+        assert_eq!(pump.feed(piece), []);
     }
-    chat
+    assert_eq!(pump.end_input(), []);
+    pump
 }
 
 fn verdict_of(t: &Transcript, channel: Channel) -> Verdict {
@@ -188,7 +185,7 @@ fn verdict_of(t: &Transcript, channel: Channel) -> Verdict {
 }
 
 fn overall(t: &Transcript) -> Option<Verdict> {
-    ingest::analyze_transcript(t).verdict
+    judge_transcript(t).verdict
 }
 
 #[test]
@@ -233,7 +230,7 @@ fn coherent_stream_passes_and_is_well_formed() {
     assert!(at("id") < at("object") && at("object") < at("created") && at("created") < at("model"));
     assert!(at("model") < at("choices"));
 
-    // The page's path: decoder + assembler fed in pieces.
+    // The page's path: the pump fed in pieces.
     let chat = assemble(&r.body);
     assert_eq!(chat.turns()[0].content.as_str(), content.as_str());
     assert!(chat.info().saw_done);

@@ -13,19 +13,18 @@
 //!   scrolling, fragments, minimap and navigation;
 //! - [`file_load`] — files read, parsed and analysed in a Web Worker (this same module), the
 //!   result taken back in pieces between frames;
-//! - the live endpoint mode: [`live_view`], `fetch.rs` and `components/live_*.rs` (moving to
-//!   a `live/` wing in the same restructure);
+//! - [`live`] — the live endpoint mode: a run against an endpoint, its checks and its
+//!   growing texts;
 //! - `dom.rs` — the few browser calls the components share.
 
 // Natively these modules are compiled only for their unit tests, which do not use every item.
 pub mod file_load;
-pub mod live_view;
+pub mod live;
 pub mod model;
 pub mod text_view;
 
 mod components;
 mod dom;
-mod fetch;
 mod state;
 
 /// Mounts the page into `#app` (or `<body>` if the shell has no such element). In the file

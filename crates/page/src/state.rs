@@ -15,10 +15,10 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use super::file_load::load_view::{Loading, Progress, Stage};
-use super::file_load::wire::Loaded;
 use super::model::document::Document;
 use super::model::Source;
 use coherency_core::ingest::Format;
+use coherency_core::verdict::JudgedDocument;
 
 #[derive(Debug, Default, PartialEq)]
 pub struct State {
@@ -41,7 +41,7 @@ pub enum Action {
     /// The worker's (or, at the end, the page's own) progress on it.
     Progress(Progress),
     /// The worker read and analysed the file, done at `now`; `note` is said beside the result.
-    Loaded { name: String, loaded: Box<Loaded>, note: Option<String>, now: Option<f64> },
+    Loaded { name: String, loaded: Box<JudgedDocument>, note: Option<String>, now: Option<f64> },
     /// The user cancelled reading the file: what was shown stays.
     Cancelled,
     /// Read bytes already in memory (a live run's capture); `note` is said beside the result.
@@ -220,7 +220,7 @@ impl Reducible for Store {
 mod tests {
     use super::*;
     use coherency_core::analyze::Verdict;
-    use coherency_core::ingest::{self, AnalysisProgress};
+    use coherency_core::verdict::AnalysisProgress;
 
     /// `action`, then the texts its effects ask for read as the page reads them (the clock at
     /// 10 then 12): the state after, and the effects left for the page.
@@ -251,11 +251,8 @@ mod tests {
     }
 
     /// What the worker sends back for `bytes`.
-    fn loaded(bytes: &[u8]) -> Box<Loaded> {
-        let detected = ingest::detect(bytes);
-        let transcript = ingest::parse(bytes, detected);
-        let report = ingest::analyze_transcript(&transcript);
-        Box::new(Loaded { size: bytes.len(), detected, chosen: None, transcript, report })
+    fn loaded(bytes: &[u8]) -> Box<JudgedDocument> {
+        Box::new(JudgedDocument::read(bytes, None))
     }
 
     fn shown_text(state: &State) -> Option<String> {

@@ -3,7 +3,7 @@
 // readFileInWorker (src/app/worker.rs), which reads the file piece by piece, parses and analyses it,
 // and posts progress and the result. The page starts one worker per file and ends it when done
 // or cancelled (src/app/loader.rs).
-import init, { readFileInWorker } from "../pkg/coherency_page.js";
+import init, { readFileInWorker } from "../pkg/coherency.js";
 
 const ready = init();
 

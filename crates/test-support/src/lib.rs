@@ -1,8 +1,10 @@
 //! What Coherency Analyzer's tests and benches share (never shipped): deterministic text
-//! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), big
+//! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), labelled agent sessions
+//! ([`agent_sessions`]), big
 //! generated logs ([`biglog`]), the yardstick gzip pass and best-of timing of the benches
 //! ([`gzip_pass`], [`timing`]), and where the fixtures are ([`fixture`]).
 
+pub mod agent_sessions;
 pub mod biglog;
 pub mod gzip_pass;
 pub mod labelled;

@@ -88,7 +88,7 @@ impl Scans {
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
         let gzip_bytes = gzip_size(text.as_bytes());
-        let found = loop_checks::find(text);
+        let found = loop_checks::find(text, &t.loops);
         let metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
@@ -151,7 +151,7 @@ impl Scans {
             _ => None,
         };
         let reasons =
-            judge::reasons(&checks, &metrics, &evidence, &why, too_short.then_some((text.len(), t.min_bytes)));
+            judge::reasons(&checks, t, &metrics, &evidence, &why, too_short.then_some((text.len(), t.min_bytes)));
         let (verdict, tripped) = judge::verdict(&checks);
         // Where each check's finding starts. The onset comes from the checks at the verdict's
         // level, the most precise first: a loop's first copy is exact to the byte, a copy's

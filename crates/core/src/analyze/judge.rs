@@ -1,7 +1,8 @@
 //! Turns metric values into checks, a verdict and reasons in words.
 
-use super::report::{format_threshold, percent, Check, Direction, Metric, Metrics, Verdict};
+use super::report::{format_threshold, Check, Direction, Metric, Metrics, Verdict};
 use super::thresholds::Thresholds;
+use crate::wording::{plural, quote, thousands};
 
 /// Where the headline figures come from, so reasons can quote the text.
 pub struct Evidence<'a> {
@@ -100,6 +101,7 @@ pub fn verdict(checks: &[Check]) -> (Verdict, Option<Metric>) {
 /// `too_short` is `Some((bytes, min_bytes))` when the text is too short to judge.
 pub fn reasons(
     checks: &[Check],
+    t: &Thresholds,
     m: &Metrics,
     ev: &Evidence,
     why: &dyn Fn(Metric) -> Option<String>,
@@ -109,7 +111,7 @@ pub fn reasons(
     if let Some((bytes, min)) = too_short {
         out.push(format!(
             "Too short to judge: {} of text (at least {min} non-blank bytes are needed for these heuristics to mean anything).",
-            plural(bytes, "byte")
+            plural(bytes, "byte", "bytes")
         ));
     }
     let rank = |c: &Check| PREFERENCE.iter().position(|&p| p == c.metric).unwrap_or(PREFERENCE.len());
@@ -164,7 +166,7 @@ pub fn reasons(
                     return format!(
                         "{} not judged ({})",
                         c.metric.label(),
-                        c.metric.rule().unwrap_or("text too short")
+                        c.metric.rule(t).unwrap_or_else(|| "text too short".into())
                     );
                 }
                 format!(
@@ -179,42 +181,6 @@ pub fn reasons(
         out.push(format!("No check reached its WARN threshold: {}.", parts.join(", ")));
     }
     out
-}
-
-/// `bytes` as a share of `n`: "93 %".
-pub fn percent_of(bytes: usize, n: usize) -> String {
-    percent(if n == 0 { 0.0 } else { bytes as f64 / n as f64 })
-}
-
-/// `text` shortened to 40 characters, with line breaks shown as ⏎.
-pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out: String = text.chars().take(MAX).map(|c| if c == '\n' || c == '\r' { '⏎' } else { c }).collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// 12345 → "12,345".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn plural(n: usize, unit: &str) -> String {
-    if n == 1 {
-        format!("1 {unit}")
-    } else {
-        format!("{} {unit}s", thousands(n))
-    }
 }
 
 #[cfg(test)]
@@ -293,7 +259,7 @@ mod tests {
             most_repeated_line: Some("All the same line, over and over again and again"),
         };
         let why = |m: Metric| (m == Metric::Loop).then(|| "from byte 0 the line 'All' repeats".to_string());
-        let r = reasons(&c, &m, &ev, &why, None);
+        let r = reasons(&c, &Thresholds::SEED, &m, &ev, &why, None);
         assert_eq!(r.len(), 4);
         assert_eq!(r[0], "loop 0 %: from byte 0 the line 'All' repeats");
         assert_eq!(r[1], "maxline 400 ≥ 12: the line 'All the same line, over and over again a…' repeats 400 times");
@@ -307,7 +273,7 @@ mod tests {
         let mut c = seed_checks(&m, &Thresholds::SEED, 2000);
         c.push(loop_check(Metric::Loop, Verdict::Pass));
         let ev = Evidence { longest_run: None, most_repeated_line: Some("Lord, hear our prayer.") };
-        let r = reasons(&c, &m, &ev, &|_| None, None);
+        let r = reasons(&c, &Thresholds::SEED, &m, &ev, &|_| None, None);
         assert_eq!(
             r,
             ["maxline 20 ≥ 12 (WARN): the line 'Lord, hear our prayer.' repeats 20 times, but not back to back \
@@ -320,20 +286,18 @@ mod tests {
         let m = metrics(1, 1, 0.39);
         let mut c = seed_checks(&m, &Thresholds::SEED, 500);
         c.push(loop_check(Metric::Loop, Verdict::Pass));
-        let r = reasons(&c, &m, &Evidence { longest_run: None, most_repeated_line: None }, &|_| None, None);
+        let r = reasons(
+            &c,
+            &Thresholds::SEED,
+            &m,
+            &Evidence { longest_run: None, most_repeated_line: None },
+            &|_| None,
+            None,
+        );
         assert_eq!(
             r,
             ["No check reached its WARN threshold: maxrun 1 < 6, maxline 1 < 5, gzip ratio not judged (judged from \
               1 KiB of text), loop 0 % < 25 %."]
         );
-    }
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(15999), "15,999");
-        assert_eq!(thousands(1234567), "1,234,567");
     }
 }

@@ -8,37 +8,26 @@
 //! figures and the confusion table) for precision as much as recall: refrains, numbered lists,
 //! tables, logs, similar code lines and a quotation said twice stay at PASS or WARN.
 //!
-//! - **loop** (value: share of the text covered by a tandem repeat): FAIL when ≥ 4 copies cover
-//!   half the text, ≥ 3 cover three quarters, ≥ 5 run to the end over a quarter, or ≥ 12 copies
-//!   span 1 KiB anywhere; WARN from ≥ 3 copies over a quarter or ≥ 8 copies over 256 bytes.
-//! - **copies** (value: share of the text in long near-exact copies, ≥ 32 tokens with ≤ 12 %
-//!   of them edited): FAIL when one such copy covers 30 % of the text, or copies looping on a
-//!   nearby source (the copy is at least twice as long as its distance from the source, so the
-//!   text says the same thing three times or more) cover 40 %; WARN when long copies cover
-//!   30 % in all, looping copies 25 %, or copies of any length (≥ 8 tokens) half the text.
-//! - **degenerate end** (value: share of the text from the profile's onset to the end): judged
-//!   from 8 KiB (two windows); WARN from 10 %, FAIL from 25 %.
+//! - **loop** (value: share of the text covered by the decisive tandem repeat),
+//! - **copies** (value: the share of the text in copies of earlier text that decided the level),
+//! - **degenerate end** (value: share of the text from the windowed profile's onset to the end).
+//!
+//! Their rules are the fields of [`LoopRules`] (in [`Thresholds`](super::Thresholds)), said in
+//! words by `LoopRules::loop_warn_text` and its siblings, which the page, the CLI and the README
+//! show.
 
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
-use super::judge::{percent_of, quote, thousands};
 use super::ngram_stats::{ngram_stats_of, token_ids, tokens, Token};
-use super::profile::{profile, Profile, DEGENERATE_BELOW, WINDOW};
+use super::profile::{profile, Profile, DEGENERATE_BELOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
 };
 use super::tandem::{tandems_of, Level, Tandem};
+use super::thresholds::{CopyRules, LoopRules, TandemClause};
+use crate::wording::{percent_of, quote, thousands};
 
-/// Long copies: at least this many tokens…
-pub const LONG_COPY_TOKENS: usize = 32;
-/// …with at most this share of them edited (logs and table rows, templates filled with new
-/// values, run at 15–20 %).
-pub const MAX_COPY_EDITS: f64 = 0.12;
-/// Looping copies need at least two shingles.
-pub const LOOPING_COPY_TOKENS: usize = 16;
 /// Spans of copies reported at most (the figures count them all).
 pub const MAX_COPY_SPANS: usize = 1000;
-/// The profile is judged from two windows of text.
-pub const PROFILE_MIN_BYTES: usize = 2 * WINDOW;
 
 /// What the loop scorers found in one text, judged.
 #[derive(Clone, Debug)]
@@ -59,15 +48,15 @@ pub struct LoopFindings {
     pub spans: Vec<Span>,
 }
 
-/// Runs the loop scorers over `text` and judges them.
-pub fn find(text: &str) -> LoopFindings {
+/// Runs the loop scorers over `text` and judges them by `rules`.
+pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
     let n = text.len();
     // The token tables are the analysis's memory on a long text (8 bytes a token for the
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
     // copies' table is made, so at most two of the three are held at once.
     let toks = tokens(text);
     let ids = token_ids(text, &toks);
-    let (tandem, loop_level) = decisive_tandem(text, &toks, &ids);
+    let (tandem, loop_level) = decisive_tandem(text, &toks, &ids, rules);
     drop(toks);
     let ngrams = ngram_stats_of(&ids);
     let copies = copy_coverage_without_tokens(text, &ids);
@@ -80,7 +69,7 @@ pub fn find(text: &str) -> LoopFindings {
         decisive: decisive_copy,
         why: copy_why,
         long_share: long_copy_share,
-    } = judge_copies(text, &copies);
+    } = judge_copies(text, &copies, &rules.copies);
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
 
     let mut spans = Vec::new();
@@ -113,12 +102,13 @@ pub fn find(text: &str) -> LoopFindings {
         _ => copy_why,
     };
 
-    let profile_judged = n >= PROFILE_MIN_BYTES;
+    let end_rules = &rules.degenerate_end;
+    let profile_judged = n >= end_rules.min_bytes;
     let profile_level = if !profile_judged {
         Verdict::Pass
-    } else if tail_share >= 0.25 {
+    } else if tail_share >= end_rules.fail {
         Verdict::Fail
-    } else if tail_share >= 0.10 {
+    } else if tail_share >= end_rules.warn {
         Verdict::Warn
     } else {
         Verdict::Pass
@@ -130,8 +120,8 @@ pub fn find(text: &str) -> LoopFindings {
         Check {
             metric: Metric::Loop,
             value: loop_share,
-            warn_at: 0.25,
-            fail_at: 0.5,
+            warn_at: rules.loop_warn[0].share,
+            fail_at: rules.loop_fail[0].share,
             direction: Direction::AtLeast,
             level: loop_level,
             judged: true,
@@ -140,8 +130,8 @@ pub fn find(text: &str) -> LoopFindings {
         Check {
             metric: Metric::Profile,
             value: tail_share,
-            warn_at: 0.10,
-            fail_at: 0.25,
+            warn_at: end_rules.warn,
+            fail_at: end_rules.fail,
             direction: Direction::AtLeast,
             level: profile_level,
             judged: profile_judged,
@@ -175,22 +165,17 @@ fn share(bytes: usize, n: usize) -> f64 {
     }
 }
 
-/// The level of one tandem repeat in a text of `n` bytes (see the module header).
-pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
-    let (c, len) = (t.count, t.len());
+/// The level of one tandem repeat in a text of `n` bytes, by the loop check's clauses.
+pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
+    let len = t.len();
     let s = share(len, n);
     let to_end = n - t.end < t.unit.len().max(2);
     // Copies including a last partial one (exact at character level).
     let copies = len as f64 / t.unit.len().max(1) as f64;
-    if (c >= 4 && s >= 0.5)
-        || (c >= 3 && s >= 0.75)
-        || (c >= 3 && to_end && s >= 0.4)
-        || (c >= 5 && to_end && s >= 0.25)
-        || (c >= 12 && len >= 1024)
-        || (copies >= 2.5 && s >= 0.9)
-    {
+    let meets = |clauses: &[TandemClause]| clauses.iter().any(|c| c.holds(t.count, copies, len, s, to_end));
+    if meets(&rules.loop_fail) {
         Verdict::Fail
-    } else if (c >= 3 && s >= 0.25) || (c >= 8 && len >= 256) {
+    } else if meets(&rules.loop_warn) {
         Verdict::Warn
     } else {
         Verdict::Pass
@@ -199,12 +184,12 @@ pub fn tandem_level(t: &Tandem, n: usize) -> Verdict {
 
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
-fn decisive_tandem(text: &str, toks: &[Token], ids: &[u32]) -> (Option<Tandem>, Verdict) {
+fn decisive_tandem(text: &str, toks: &[Token], ids: &[u32], rules: &LoopRules) -> (Option<Tandem>, Verdict) {
     let t = tandems_of(text, toks, ids);
     let n = text.len();
     let mut best: Option<(Verdict, Tandem)> = None;
     for cand in [&t.line, &t.word, &t.char].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten() {
-        let level = tandem_level(cand, n);
+        let level = tandem_level(cand, n, rules);
         if best.as_ref().is_none_or(|(l, b)| (level, cand.len(), cand.count) > (*l, b.len(), b.count)) {
             best = Some((level, cand.clone()));
         }
@@ -256,13 +241,13 @@ fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
     Tandem { unit, count, start: s, ..t }
 }
 
-fn is_long(c: &CopySpan) -> bool {
-    c.tokens >= LONG_COPY_TOKENS && c.edit_density() <= MAX_COPY_EDITS
+fn is_long(c: &CopySpan, r: &CopyRules) -> bool {
+    c.tokens >= r.long_tokens && c.edit_density() <= r.max_edits
 }
 
 /// A copy at least twice as long as its distance from its source: the text says it ≥ 3 times.
-fn is_looping(c: &CopySpan) -> bool {
-    c.tokens >= LOOPING_COPY_TOKENS && c.edit_density() <= MAX_COPY_EDITS && c.end - c.start >= 2 * (c.start - c.source)
+fn is_looping(c: &CopySpan, r: &CopyRules) -> bool {
+    c.tokens >= r.looping_tokens && c.edit_density() <= r.max_edits && c.end - c.start >= 2 * (c.start - c.source)
 }
 
 /// The copies check judged: its spans, the copy that decided it, its sentence, and the share
@@ -275,38 +260,44 @@ struct CopiesJudged {
     long_share: f64,
 }
 
-fn judge_copies(text: &str, c: &CopyCoverage) -> CopiesJudged {
+fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
     let n = text.len();
     let len = |s: &CopySpan| s.end - s.start;
-    let long_share = share(c.spans.iter().filter(|s| is_long(s)).map(len).sum(), n);
-    let looping_share = share(c.spans.iter().filter(|s| is_looping(s)).map(len).sum(), n);
-    let longest = c.spans.iter().filter(|s| is_long(s)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
-    let longest_looping = c.spans.iter().filter(|s| is_looping(s)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    let long_share = share(c.spans.iter().filter(|s| is_long(s, r)).map(len).sum(), n);
+    let looping_share = share(c.spans.iter().filter(|s| is_looping(s, r)).map(len).sum(), n);
+    let longest = c.spans.iter().filter(|s| is_long(s, r)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    let longest_looping =
+        c.spans.iter().filter(|s| is_looping(s, r)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
     let longest_share = longest.map_or(0.0, |s| share(len(s), n));
-    let level = if longest_share >= 0.3 || looping_share >= 0.4 {
+    let fails_one = longest_share >= r.fail_one_long;
+    let fails_looping = looping_share >= r.fail_looping;
+    let warns_long = long_share >= r.warn_long;
+    let warns_looping = looping_share >= r.warn_looping;
+    let warns_any = c.coverage >= r.warn_any;
+    let level = if fails_one || fails_looping {
         Verdict::Fail
-    } else if long_share >= 0.3 || looping_share >= 0.25 || c.coverage >= 0.5 {
+    } else if warns_long || warns_looping || warns_any {
         Verdict::Warn
     } else {
         Verdict::Pass
     };
     // The copy named in the reason: the one that decided, else the longest of any kind.
-    let decisive = if longest_share >= 0.3 || (looping_share < 0.4 && long_share >= 0.3) {
+    let decisive = if fails_one || (!fails_looping && warns_long) {
         longest
-    } else if looping_share >= 0.25 {
+    } else if warns_looping {
         longest_looping
     } else {
         longest.or(longest_looping).or_else(|| c.longest())
     }
     .cloned();
     // The value is the share that decided the level (the largest counted share for PASS).
-    let value = if longest_share >= 0.3 {
+    let value = if fails_one {
         longest_share
-    } else if looping_share >= 0.4 || (looping_share >= 0.25 && long_share < 0.3) {
+    } else if fails_looping || (warns_looping && !warns_long) {
         looping_share
-    } else if long_share >= 0.3 {
+    } else if warns_long {
         long_share
-    } else if c.coverage >= 0.5 {
+    } else if warns_any {
         c.coverage
     } else {
         long_share.max(looping_share)
@@ -314,8 +305,8 @@ fn judge_copies(text: &str, c: &CopyCoverage) -> CopiesJudged {
     let check = Check {
         metric: Metric::Copies,
         value,
-        warn_at: 0.3,
-        fail_at: 0.3,
+        warn_at: r.warn_long,
+        fail_at: r.fail_one_long,
         direction: Direction::AtLeast,
         level,
         judged: true,
@@ -326,14 +317,14 @@ fn judge_copies(text: &str, c: &CopyCoverage) -> CopiesJudged {
     let spans: Vec<Span> = c
         .spans
         .iter()
-        .filter(|s| is_long(s) || is_looping(s) || long_share < 0.3 && looping_share < 0.25)
+        .filter(|s| is_long(s, r) || is_looping(s, r) || !warns_long && !warns_looping)
         .take(MAX_COPY_SPANS)
         .map(|s| Span {
             start: s.start,
             end: s.end,
             kind: SpanKind::Copy,
             count: s.tokens,
-            level: if share(len(s), n) >= 0.3 || is_looping(s) && looping_share >= 0.4 {
+            level: if share(len(s), n) >= r.fail_one_long || is_looping(s, r) && fails_looping {
                 Verdict::Fail
             } else {
                 Verdict::Warn
@@ -348,7 +339,7 @@ fn judge_copies(text: &str, c: &CopyCoverage) -> CopiesJudged {
             1 => "with 1 token changed".to_string(),
             e => format!("with {} tokens changed", thousands(e)),
         };
-        let what = if is_looping(d) {
+        let what = if is_looping(d, r) {
             let distance = d.start - d.source;
             format!(
                 "from byte {} the text repeats itself every ~{} bytes, {edits}, for {} bytes ({})",
@@ -469,7 +460,7 @@ mod tests {
     fn a_phrase_loop_on_one_line_fails_with_its_unit_and_start() {
         let unit = "Let me check the file again. ";
         let text = format!("I will look at main.rs first.\n{}", unit.repeat(48));
-        let f = find(&text);
+        let f = find(&text, &LoopRules::SEED);
         assert_eq!(f.checks[0].level, Verdict::Fail);
         let t = f.tandem.as_ref().unwrap();
         assert_eq!((t.start, t.unit_bytes, t.count), (30, unit.len(), 48));
@@ -488,7 +479,7 @@ mod tests {
     fn prose_passes_every_loop_check() {
         let text = "The scheduler wakes the reclaim thread when free memory falls below the low watermark, \
                     and the thread then walks the inactive list from its tail, writing dirty pages back.";
-        let f = find(text);
+        let f = find(text, &LoopRules::SEED);
         assert!(f.checks.iter().all(|c| c.level == Verdict::Pass), "{:?}", f.checks);
         assert!(f.spans.is_empty() && f.why.iter().all(Option::is_none));
         assert!(!f.checks[2].judged, "the profile needs 8 KiB");
@@ -504,15 +495,23 @@ mod tests {
             start,
             end: start + count * unit,
         };
-        assert_eq!(tandem_level(&t(4, 10, 0, 80), 80), Verdict::Fail);
-        assert_eq!(tandem_level(&t(3, 10, 0, 40), 40), Verdict::Fail);
-        assert_eq!(tandem_level(&t(3, 10, 0, 100), 100), Verdict::Warn);
-        assert_eq!(tandem_level(&t(3, 10, 30, 60), 60), Verdict::Fail, "3 copies to the end over 40 %");
-        assert_eq!(tandem_level(&t(2, 10, 0, 20), 20), Verdict::Pass);
-        assert_eq!(tandem_level(&t(5, 10, 150, 200), 200), Verdict::Fail, "runs to the end");
-        assert_eq!(tandem_level(&t(12, 100, 0, 100_000), 100_000), Verdict::Fail, "≥ 12 copies over 1 KiB");
-        assert_eq!(tandem_level(&t(8, 40, 0, 100_000), 100_000), Verdict::Warn);
-        assert_eq!(tandem_level(&t(60, 1, 0, 10_000), 10_000), Verdict::Pass, "a rule of dashes");
+        assert_eq!(tandem_level(&t(4, 10, 0, 80), 80, &LoopRules::SEED), Verdict::Fail);
+        assert_eq!(tandem_level(&t(3, 10, 0, 40), 40, &LoopRules::SEED), Verdict::Fail);
+        assert_eq!(tandem_level(&t(3, 10, 0, 100), 100, &LoopRules::SEED), Verdict::Warn);
+        assert_eq!(
+            tandem_level(&t(3, 10, 30, 60), 60, &LoopRules::SEED),
+            Verdict::Fail,
+            "3 copies to the end over 40 %"
+        );
+        assert_eq!(tandem_level(&t(2, 10, 0, 20), 20, &LoopRules::SEED), Verdict::Pass);
+        assert_eq!(tandem_level(&t(5, 10, 150, 200), 200, &LoopRules::SEED), Verdict::Fail, "runs to the end");
+        assert_eq!(
+            tandem_level(&t(12, 100, 0, 100_000), 100_000, &LoopRules::SEED),
+            Verdict::Fail,
+            "≥ 12 copies over 1 KiB"
+        );
+        assert_eq!(tandem_level(&t(8, 40, 0, 100_000), 100_000, &LoopRules::SEED), Verdict::Warn);
+        assert_eq!(tandem_level(&t(60, 1, 0, 10_000), 10_000, &LoopRules::SEED), Verdict::Pass, "a rule of dashes");
     }
 
     #[test]
@@ -521,9 +520,9 @@ mod tests {
             |seed: usize| -> String { (0..60).map(|i| format!("w{}x{} ", (i * 7 + seed * 13) % 97, seed)).collect() };
         let quote = para(1);
         let text = format!("{}{quote}{}{quote}{}{}", para(2), para(3), para(4), para(5));
-        assert_eq!(find(&text).checks[1].level, Verdict::Pass);
+        assert_eq!(find(&text, &LoopRules::SEED).checks[1].level, Verdict::Pass);
         let thrice = format!("{}{quote}{quote}{quote}", para(2));
-        let f = find(&thrice);
+        let f = find(&thrice, &LoopRules::SEED);
         assert_eq!(f.checks[1].level, Verdict::Fail);
         assert_eq!(f.starts[1], Some(para(2).len()));
     }

@@ -12,11 +12,12 @@ pub mod line_repeats;
 pub mod loop_checks;
 mod pacing;
 pub mod profile;
-// proptest is a native-only dev-dependency.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod naive;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod naive_scorers;
+// Naive oracles of the seed's scanners and of the loop scorers, with the property tests that
+// hold the fast code equal to them.
+#[cfg(test)]
+mod naive_loops;
+#[cfg(test)]
+mod naive_seed;
 pub mod ngram_stats;
 mod report;
 pub mod tandem;
@@ -25,10 +26,9 @@ mod thresholds;
 pub mod word_runs;
 
 pub use analyzer::{analyze, Analyzer};
-pub use judge::{percent_of, quote, thousands};
 pub use pacing::ReportPacer;
 pub use report::{
-    format_metric, format_threshold, percent, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report,
-    Span, SpanKind, TandemFigure, UnitLevel, Verdict,
+    format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,
+    SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-pub use thresholds::Thresholds;
+pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds};

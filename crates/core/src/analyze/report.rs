@@ -5,6 +5,7 @@
 //! shape and the export format; its field names are stable (add, don't rename).
 
 use super::thresholds::Thresholds;
+use crate::wording::{bytes_text, percent};
 use serde::{Deserialize, Serialize};
 
 /// PASS < WARN < FAIL, so the worst of several is their maximum.
@@ -88,20 +89,21 @@ impl Metric {
         }
     }
 
-    /// The WARN and FAIL rules in words, where a number alone does not say it all.
-    pub fn rule(self) -> Option<&'static str> {
+    /// The WARN and FAIL rules in words, where a number alone does not say it all (made from
+    /// the thresholds the checks read).
+    pub fn rule(self, t: &Thresholds) -> Option<String> {
+        let rules = &t.loops;
         match self {
             Metric::Maxrun | Metric::Maxline => None,
-            Metric::GzipRatio => Some("judged from 1 KiB of text"),
-            Metric::Loop => Some(
-                "WARN: ≥ 3 copies over 25 % of the text, or ≥ 8 copies over 256 bytes; FAIL: ≥ 4 copies over 50 %, \
-                 ≥ 3 over 75 %, ≥ 5 running to the end over 25 %, or ≥ 12 copies over 1 KiB",
-            ),
-            Metric::Copies => Some(
-                "copies of ≥ 32 tokens with ≤ 12 % edits count. WARN: they cover 30 % of the text, or copies of any \
-                 length cover half of it; FAIL: one covers 30 %, or copies looping on a nearby source cover 40 %",
-            ),
-            Metric::Profile => Some("judged from 8 KiB of text"),
+            Metric::GzipRatio => Some(format!("judged from {} of text", bytes_text(t.gzip_min_bytes))),
+            Metric::Loop => Some(format!("WARN: {}; FAIL: {}", rules.loop_warn_text(), rules.loop_fail_text())),
+            Metric::Copies => Some(format!(
+                "{} count (looping: on a nearby source). WARN: {}; FAIL: {}",
+                rules.copies_counted_text(),
+                rules.copies_warn_text(),
+                rules.copies_fail_text()
+            )),
+            Metric::Profile => Some(format!("judged from {} of text", bytes_text(rules.degenerate_end.min_bytes))),
         }
     }
 
@@ -165,7 +167,7 @@ impl UnitLevel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TandemFigure {
     pub level: UnitLevel,
-    /// The unit, shortened for display (see [`crate::analyze::quote`]).
+    /// The unit, shortened for display (see [`crate::wording::quote`]).
     pub unit: String,
     pub unit_bytes: usize,
     /// The unit's length in items of its level (bytes, words or lines).
@@ -268,16 +270,6 @@ pub fn format_threshold(metric: Metric, value: f64) -> String {
         Metric::GzipRatio => format!("{value:.2}"),
         Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
         _ => (value as u64).to_string(),
-    }
-}
-
-/// A share in 0..=1 as a percentage: "93 %", "0.4 %" under 1 %, "0 %".
-pub fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p == 0.0 || p >= 9.95 {
-        format!("{p:.0} %")
-    } else {
-        format!("{p:.1} %")
     }
 }
 

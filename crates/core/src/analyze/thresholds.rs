@@ -1,8 +1,12 @@
-//! The WARN and FAIL thresholds of each heuristic (the seed's values by default).
+//! Every WARN and FAIL threshold, in one type: the seed's three heuristics (the script's values
+//! by default) and the loop checks' rules. The checks read them from here, and the words that
+//! state a rule (the page's checks table, the CLI, the README, tested) are made from them.
 
 use serde::{Deserialize, Serialize};
 
-/// Where each heuristic starts to WARN and to FAIL. Counts trip at or above their threshold;
+use crate::wording::{bytes_text, percent};
+
+/// Where each check starts to WARN and to FAIL. Counts trip at or above their threshold;
 /// the gzip ratio trips below its threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
@@ -17,14 +21,75 @@ pub struct Thresholds {
     /// The gzip ratio is judged only from this many bytes of text.
     #[serde(default = "gzip_min_bytes")]
     pub gzip_min_bytes: usize,
+    /// The loop checks' rules. Not in the JSON report: each check there carries the figures
+    /// it was judged against, and `Metric::rule` says the rest in words.
+    #[serde(skip)]
+    pub loops: LoopRules,
 }
 
 fn gzip_min_bytes() -> usize {
     Thresholds::SEED.gzip_min_bytes
 }
 
+/// The loop, copies and degenerate-end checks' rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoopRules {
+    /// The loop check: a tandem repeat (a unit said back to back) FAILs when it meets every
+    /// condition of one of these clauses…
+    pub loop_fail: [TandemClause; 6],
+    /// …and WARNs when it meets one of these.
+    pub loop_warn: [TandemClause; 2],
+    pub copies: CopyRules,
+    pub degenerate_end: EndRules,
+}
+
+/// One clause of the loop check's rule: a tandem repeat meets it when every condition holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TandemClause {
+    /// Copies, at least: whole copies, or (with `partial`) copies counting a last partial one.
+    pub copies: f64,
+    pub partial: bool,
+    /// Share of the text the run covers, at least.
+    pub share: f64,
+    /// Bytes the run spans, at least.
+    pub bytes: usize,
+    /// The run reaches the end of the text (within one unit, or 2 bytes).
+    pub to_end: bool,
+}
+
+/// The copies check: copies of earlier text found by shingles of 8 tokens, with unbounded
+/// look-back. A *long* copy has at least `long_tokens` tokens with at most `max_edits` of them
+/// edited; a *looping* copy has at least `looping_tokens` (as few edits) and is at least twice
+/// as long as its distance from its source (the text says the same thing three times or more).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CopyRules {
+    pub long_tokens: usize,
+    pub max_edits: f64,
+    pub looping_tokens: usize,
+    /// FAIL: one long copy covers this share of the text…
+    pub fail_one_long: f64,
+    /// …or looping copies cover this share.
+    pub fail_looping: f64,
+    /// WARN: long copies cover this share in all…
+    pub warn_long: f64,
+    /// …or looping copies this share…
+    pub warn_looping: f64,
+    /// …or copies of any length this share.
+    pub warn_any: f64,
+}
+
+/// The degenerate-end check: the share of the text from the windowed profile's onset to the end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EndRules {
+    pub warn: f64,
+    pub fail: f64,
+    /// Judged only from this many bytes of text (two of the profile's windows).
+    pub min_bytes: usize,
+}
+
 impl Thresholds {
-    /// The seed script's thresholds (section H of the original diagnostic).
+    /// The seed script's thresholds (section H of the original diagnostic) and the loop checks'
+    /// rules, chosen on the labelled corpus (`crates/core/tests/scorer_evidence.rs`).
     pub const SEED: Thresholds = Thresholds {
         maxrun_warn: 6,
         maxrun_fail: 12,
@@ -34,11 +99,159 @@ impl Thresholds {
         gzip_ratio_fail: 0.10,
         min_bytes: 20,
         gzip_min_bytes: 1024,
+        loops: LoopRules::SEED,
     };
 }
 
 impl Default for Thresholds {
     fn default() -> Self {
         Self::SEED
+    }
+}
+
+const fn clause(copies: f64, share: f64, bytes: usize, to_end: bool) -> TandemClause {
+    TandemClause { copies, partial: false, share, bytes, to_end }
+}
+
+impl LoopRules {
+    pub const SEED: LoopRules = LoopRules {
+        loop_fail: [
+            clause(4.0, 0.5, 0, false),
+            clause(3.0, 0.75, 0, false),
+            clause(3.0, 0.4, 0, true),
+            clause(5.0, 0.25, 0, true),
+            clause(12.0, 0.0, 1024, false),
+            TandemClause { copies: 2.5, partial: true, share: 0.9, bytes: 0, to_end: false },
+        ],
+        loop_warn: [clause(3.0, 0.25, 0, false), clause(8.0, 0.0, 256, false)],
+        copies: CopyRules {
+            long_tokens: 32,
+            max_edits: 0.12,
+            looping_tokens: 16,
+            fail_one_long: 0.3,
+            fail_looping: 0.4,
+            warn_long: 0.3,
+            warn_looping: 0.25,
+            warn_any: 0.5,
+        },
+        degenerate_end: EndRules { warn: 0.10, fail: 0.25, min_bytes: 8192 },
+    };
+
+    /// The loop check's WARN rule in words: "≥ 3 copies over 25 % of the text, or …".
+    pub fn loop_warn_text(&self) -> String {
+        clauses_text(&self.loop_warn)
+    }
+
+    /// The loop check's FAIL rule in words.
+    pub fn loop_fail_text(&self) -> String {
+        clauses_text(&self.loop_fail)
+    }
+
+    /// What the copies check counts, in words: "copies of ≥ 32 tokens with ≤ 12 % edits".
+    pub fn copies_counted_text(&self) -> String {
+        format!("copies of ≥ {} tokens with ≤ {} edits", self.copies.long_tokens, percent(self.copies.max_edits))
+    }
+
+    /// The copies check's WARN rule in words.
+    pub fn copies_warn_text(&self) -> String {
+        let c = &self.copies;
+        format!(
+            "long copies cover {} of the text, looping copies {}, or copies of any length {}",
+            percent(c.warn_long),
+            percent(c.warn_looping),
+            percent(c.warn_any)
+        )
+    }
+
+    /// The copies check's FAIL rule in words.
+    pub fn copies_fail_text(&self) -> String {
+        let c = &self.copies;
+        format!(
+            "one long copy covers {}, or looping copies cover {}",
+            percent(c.fail_one_long),
+            percent(c.fail_looping)
+        )
+    }
+}
+
+impl Default for LoopRules {
+    fn default() -> Self {
+        Self::SEED
+    }
+}
+
+impl TandemClause {
+    /// Whether a run of `count` whole copies (`copies` counting a last partial one) spanning
+    /// `bytes` bytes of a text, a `share` of it, meets this clause.
+    pub fn holds(&self, count: usize, copies: f64, bytes: usize, share: f64, to_end: bool) -> bool {
+        let counted = if self.partial { copies } else { count as f64 };
+        counted >= self.copies && share >= self.share && bytes >= self.bytes && (to_end || !self.to_end)
+    }
+
+    /// "≥ 5 copies running to the end over 25 %"; the first clause of a rule also says
+    /// "of the text".
+    fn text(&self, first: bool) -> String {
+        // Precision formatting: `{}` on a float would link a second float printer into the wasm.
+        let copies = if self.copies.fract() == 0.0 {
+            format!("≥ {:.0} copies", self.copies)
+        } else {
+            format!("≥ {:.1} copies", self.copies)
+        };
+        let mut out = if self.partial { format!("{copies} (the last one may be partial)") } else { copies };
+        if self.to_end {
+            out.push_str(" running to the end");
+        }
+        if self.share > 0.0 {
+            out.push_str(&format!(" over {}", percent(self.share)));
+            if first {
+                out.push_str(" of the text");
+            }
+        }
+        if self.bytes > 0 {
+            out.push_str(&format!(" over {}", bytes_text(self.bytes)));
+        }
+        out
+    }
+}
+
+/// Clauses joined as a sentence: "a, b, or c".
+fn clauses_text(clauses: &[TandemClause]) -> String {
+    let parts: Vec<String> = clauses.iter().enumerate().map(|(i, c)| c.text(i == 0)).collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+        _ => parts.concat(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loop_rules_in_words() {
+        let r = LoopRules::SEED;
+        assert_eq!(r.loop_warn_text(), "≥ 3 copies over 25 % of the text, or ≥ 8 copies over 256 bytes");
+        assert_eq!(
+            r.loop_fail_text(),
+            "≥ 4 copies over 50 % of the text, ≥ 3 copies over 75 %, ≥ 3 copies running to the end over 40 %, \
+             ≥ 5 copies running to the end over 25 %, ≥ 12 copies over 1 KiB, or ≥ 2.5 copies (the last one may \
+             be partial) over 90 %"
+        );
+        assert_eq!(r.copies_counted_text(), "copies of ≥ 32 tokens with ≤ 12 % edits");
+        assert_eq!(
+            r.copies_warn_text(),
+            "long copies cover 30 % of the text, looping copies 25 %, or copies of any length 50 %"
+        );
+        assert_eq!(r.copies_fail_text(), "one long copy covers 30 %, or looping copies cover 40 %");
+    }
+
+    #[test]
+    fn a_clause_holds_only_when_every_condition_does() {
+        let (to_end, partial) = (LoopRules::SEED.loop_fail[2], LoopRules::SEED.loop_fail[5]);
+        assert!(to_end.holds(3, 3.0, 400, 0.4, true));
+        assert!(!to_end.holds(3, 3.0, 400, 0.4, false), "must reach the end");
+        assert!(!to_end.holds(2, 3.0, 400, 0.4, true), "whole copies are counted");
+        assert!(partial.holds(2, 2.5, 90, 0.9, false), "a partial copy counts");
+        assert!(!partial.holds(2, 2.4, 90, 0.95, false));
     }
 }

@@ -1,12 +1,12 @@
 //! Ingest: reads what users have — plain text, chat-completion JSON, SSE captures, Responses
 //! and Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
-//! [`Transcript`] of messages to analyse.
+//! [`Transcript`] of messages to judge. Reading only: what is judged and how is the verdict
+//! layer's business (`verdict`, above this one); nothing here analyses a text.
 //!
 //! [`detect`] names the format from the first bytes; [`parse`] reads a document in a given
 //! format; [`read`] does both. Parsers never fail a document: what cannot be read becomes a
 //! [`Diagnostic`] with its line and byte range, and the rest is still read. Every message
-//! keeps the byte range of the input it came from. [`analyze_transcript`] analyses each
-//! message, and reasoning + content of each reply together.
+//! keeps the byte range of the input it came from.
 //!
 //! ```
 //! use coherency_core::ingest::{self, Channel, Format};
@@ -20,7 +20,6 @@
 //!
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
-mod analysis;
 mod builder;
 mod chat_json;
 mod chat_log;
@@ -40,9 +39,6 @@ mod transcript;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod fuzz;
 
-pub use analysis::{
-    analyze_transcript, analyze_transcript_with, AnalysisProgress, MessageReport, MessageRow, TranscriptReport,
-};
 pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;

@@ -2,7 +2,7 @@
 //! reader and the JSONL log reader).
 
 use super::builder::{Builder, Origin};
-use crate::stream::assemble::merge_tool_call;
+use crate::stream::openai_chat::merge_tool_call;
 use crate::stream::openai_wire::{error_text, Completion, MessageIn};
 use crate::stream::{ThinkSplitter, Turn};
 

@@ -1,39 +1,25 @@
-//! SSE captures of every dialect: the SSE decoder feeds the dialect's assembler (OpenAI chat
-//! chunks from vLLM, SGLang, llama.cpp, Ollama `/v1`, OpenRouter, DeepSeek…; Responses API
-//! events; Anthropic Messages events). Each reply is a conversation. A capture saved without
-//! the blank lines between events is read line by line, with a note.
+//! SSE captures of every dialect, read by the one [`SsePump`] (as a live run is): the SSE
+//! decoder feeds the dialect's assembler (OpenAI chat chunks from vLLM, SGLang, llama.cpp,
+//! Ollama `/v1`, OpenRouter, DeepSeek…; Responses API events; Anthropic Messages events), and
+//! what it could not read becomes a diagnostic with its line. Each reply is a conversation. A
+//! capture saved without the blank lines between events is read line by line, with a note.
 
 use super::builder::{Builder, Origin};
 use super::transcript::Transcript;
 use super::Format;
-use crate::stream::{for_each_event, split_joined, Assembler, SseEvent};
-
-/// The note for a capture whose events were run together.
-const JOINED: &str =
-    "events are not separated by blank lines (the capture lost them?): each data line is read as its own event";
+use crate::stream::{Assembler, SsePump, StreamProblem};
 
 /// Reads `input` as an SSE capture whose events `a` understands; `format` names the dialect.
-pub fn parse<A: Assembler>(input: &[u8], format: Format, mut a: A) -> Transcript {
+pub fn parse<A: Assembler>(input: &[u8], format: Format, a: A) -> Transcript {
     let mut b = Builder::new(input, format);
-    for_each_event(input, |event| match event {
-        SseEvent::Message(m) => {
-            let at = Origin::new(m.range.clone(), Some(m.line));
-            let parts = split_joined(&m.data);
-            if parts.is_some() {
-                b.diag(at.clone(), JOINED);
-            }
-            // Run-together events lost their names: their data's `type` says.
-            let name = if parts.is_some() { None } else { m.event.as_deref() };
-            for data in parts.unwrap_or_else(|| vec![&m.data]) {
-                if let Err(e) = a.push_event(name, data, m.range.clone()) {
-                    b.diag(at.clone(), e);
-                }
-            }
-        }
-        SseEvent::Comment { .. } => a.comment(),
-        SseEvent::Problem { message, range, line } => b.diag(Origin::new(range, Some(line)), message),
-    });
-    let (turns, info) = a.finish();
+    let mut note = |p: StreamProblem| b.diag(Origin::new(p.range, Some(p.line)), p.message);
+    // 64 KiB feeds, so a big capture never holds all its events at once.
+    let mut pump = SsePump::new(a);
+    for piece in input.chunks(64 * 1024) {
+        pump.feed(piece).into_iter().for_each(&mut note);
+    }
+    let (problems, turns, info) = pump.finish();
+    problems.into_iter().for_each(note);
     let whole = Origin::new(0..input.len(), Some(1));
     if input.iter().all(u8::is_ascii_whitespace) {
         b.diag(

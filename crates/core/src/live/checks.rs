@@ -280,11 +280,11 @@ pub fn check_stream(status: u16, stats: &LiveStats, total_ms: f64) -> CheckResul
     let first = stats.to_first_byte_ms.unwrap_or(total_ms);
     let evidence = format!(
         "{} chunks, [DONE] {}, first byte at {first:.0} ms of {total_ms:.0} ms.",
-        stats.chunks,
-        if stats.saw_done { "received" } else { "missing" }
+        stats.stream.chunks,
+        if stats.stream.saw_done { "received" } else { "missing" }
     );
     let early = first < total_ms * 0.8 || total_ms - first >= 20.0;
-    let ok = stats.chunks >= 3 && stats.saw_done && early && stats.errors.is_empty();
+    let ok = stats.stream.chunks >= 3 && stats.stream.saw_done && early && stats.errors().next().is_none();
     result('F', if ok { Outcome::Pass } else { Outcome::Fail }, evidence)
 }
 
@@ -307,6 +307,7 @@ pub fn check_bad_key(status: u16, body: &str, cors: &str) -> CheckResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::StreamInfo;
 
     #[test]
     fn a_models_list_with_the_model_passes_and_paths_fail() {
@@ -372,13 +373,14 @@ mod tests {
 
     #[test]
     fn streaming_needs_chunks_done_and_an_early_first_byte() {
-        let good = LiveStats { chunks: 10, saw_done: true, to_first_byte_ms: Some(20.0), ..Default::default() };
+        let stream = |chunks, saw_done| StreamInfo { chunks, saw_done, ..Default::default() };
+        let good = LiveStats { stream: stream(10, true), to_first_byte_ms: Some(20.0), ..Default::default() };
         assert_eq!(check_stream(200, &good, 500.0).outcome, Outcome::Pass);
-        let no_done = LiveStats { saw_done: false, ..good.clone() };
+        let no_done = LiveStats { stream: stream(10, false), ..good.clone() };
         assert_eq!(check_stream(200, &no_done, 500.0).outcome, Outcome::Fail);
         let buffered = LiveStats { to_first_byte_ms: Some(499.0), ..good.clone() };
         assert_eq!(check_stream(200, &buffered, 500.0).outcome, Outcome::Fail, "all at once is not streaming");
-        let one = LiveStats { chunks: 1, ..good };
+        let one = LiveStats { stream: stream(1, true), ..good };
         assert_eq!(check_stream(200, &one, 500.0).outcome, Outcome::Fail);
     }
 

@@ -1,7 +1,8 @@
 //! Live endpoint mode, the part with no browser in it: building the chat-completion request
-//! from the form, the streaming session (bytes → [`SseDecoder`](crate::stream::SseDecoder) →
-//! [`ChatAssembler`](crate::stream::ChatAssembler) → [`Analyzer`](crate::analyze::Analyzer)s)
-//! with its timings and speed figures, and the words for failures.
+//! from the form and the endpoints' URLs, the streaming session (bytes →
+//! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
+//! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
+//! checks' judges, and the words for failures.
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
@@ -13,7 +14,7 @@ pub mod request;
 pub mod session;
 
 pub use explain::{explain_fetch_failure, http_error_text, CHECK_TIMEOUT_MS};
-pub use request::{build_request, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
+pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats, REPORT_EVERY_MS,
 };

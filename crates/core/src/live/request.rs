@@ -53,9 +53,19 @@ section headings and concrete examples, and do not stop early.",
     ("Short check (a paragraph)", "Explain in one paragraph what a page fault is."),
 ];
 
-/// `{base}/models`, the base's trailing slashes dropped.
+/// `{base}/models`, the base URL trimmed and its trailing slashes dropped.
 pub fn models_url(base_url: &str) -> String {
-    format!("{}/models", base_url.trim().trim_end_matches('/'))
+    endpoint_url(base_url, "models")
+}
+
+/// `{base}/chat/completions`, the base URL trimmed and its trailing slashes dropped.
+pub fn chat_url(base_url: &str) -> String {
+    endpoint_url(base_url, "chat/completions")
+}
+
+/// The one join of a base URL as typed and an endpoint's path.
+fn endpoint_url(base_url: &str, path: &str) -> String {
+    format!("{}/{path}", base_url.trim().trim_end_matches('/'))
 }
 
 /// Builds the streamed chat-completion request, or says in words what is wrong with the form.
@@ -98,7 +108,7 @@ pub fn build_request(form: &RequestForm) -> Result<ChatRequest, String> {
             merge(b, extra);
         }
     }
-    Ok(ChatRequest { url: format!("{base}/chat/completions"), body: body.to_string() })
+    Ok(ChatRequest { url: chat_url(base), body: body.to_string() })
 }
 
 /// Merges `extra` over `into`: objects merge key by key, anything else replaces.
@@ -197,6 +207,7 @@ mod tests {
         assert!(parse_models("nope").is_err());
         assert!(parse_models("{}").is_err());
         assert_eq!(models_url(" http://h/v1/ "), "http://h/v1/models");
+        assert_eq!(chat_url("http://h/v1//"), "http://h/v1/chat/completions");
     }
 
     #[test]

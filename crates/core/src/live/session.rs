@@ -1,14 +1,18 @@
 //! One live run: response bytes in as they arrive, the growing texts, their reports and the
-//! speed figures out. Each network read goes through the SSE decoder and the chat assembler
-//! once, and only the new text is pushed into the three [`Analyzer`]s (reasoning, answer, and
-//! both in arrival order), so feeding costs time proportional to the bytes read.
+//! speed figures out. Each network read goes once through the SSE decoder and the chat
+//! assembler (the [`SsePump`] a saved capture goes through too), and only the new text is
+//! pushed into the three [`Analyzer`]s (reasoning, content, and both combined in arrival
+//! order), read in place, so feeding costs time proportional to the bytes read, not to the
+//! text so far.
 //!
 //! A full [`Report`] is not free (one gzip-9 pass over the text so far), so the page asks for
 //! one only when [`LiveSession::report_due`] says so (a [`ReportPacer`]: at most every
 //! [`REPORT_EVERY_MS`], and within a CPU budget) and once more at the end.
 
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
-use crate::stream::{ChatAssembler, SseDecoder, SseEvent, Usage};
+use crate::ingest::Channel;
+use crate::stream::{ChatAssembler, SsePump, StreamInfo};
+use crate::verdict::REPLY_SEPARATOR;
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
@@ -17,7 +21,7 @@ pub const REPORT_EVERY_MS: f64 = 250.0;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     Running,
-    /// The body ended normally (with or without `[DONE]`: see [`LiveStats::saw_done`]).
+    /// The body ended normally (with or without `[DONE]`: see [`StreamInfo::saw_done`]).
     Closed,
     /// The user pressed Stop.
     Stopped,
@@ -35,40 +39,42 @@ pub struct LiveStats {
     pub to_first_token_ms: Option<f64>,
     /// Milliseconds from the first token to the last one.
     pub generation_ms: Option<f64>,
-    pub chunks: usize,
+    /// Body bytes received.
     pub bytes: usize,
     /// Completion tokens: from the server's usage when sent, else estimated.
     pub tokens: u64,
     pub tokens_estimated: bool,
     /// Tokens per second over the generation (first token to last), when measurable.
     pub tokens_per_s: Option<f64>,
-    pub finish_reason: Option<String>,
-    pub usage: Option<Usage>,
-    pub saw_done: bool,
-    pub errors: Vec<String>,
+    /// What the stream has said about itself so far (chunks, keep-alives, `[DONE]`, usage,
+    /// model, its own errors), with the finish reason as soon as a reply gives one.
+    pub stream: StreamInfo,
+    /// What the pump could not read, in words.
+    pub problems: Vec<String>,
+}
+
+impl LiveStats {
+    /// Everything to list as gone wrong: the errors the stream reported, then what could not
+    /// be read.
+    pub fn errors(&self) -> impl Iterator<Item = &str> {
+        self.stream.errors.iter().chain(&self.problems).map(String::as_str)
+    }
 }
 
 /// The state of one live run. See the module doc.
 #[derive(Clone, Debug)]
 pub struct LiveSession {
-    decoder: SseDecoder,
-    chat: ChatAssembler,
-    reasoning: Analyzer,
-    content: Analyzer,
-    combined: Analyzer,
-    pushed_reasoning: usize,
-    pushed_content: usize,
-    /// Which text the combined analyzer got last (true: the answer), for a break between them.
-    combined_in_content: bool,
+    /// The SSE decoder and the chat assembler, fed together as a capture's are.
+    pump: SsePump<ChatAssembler>,
+    analyzers: Analyzers,
     started_ms: f64,
     headers_ms: Option<f64>,
     first_byte_ms: Option<f64>,
     first_token_ms: Option<f64>,
     last_token_ms: Option<f64>,
-    bytes: usize,
     /// Every body byte as received: the capture, which the file path reads to the same numbers.
     raw: Vec<u8>,
-    /// Lines the decoder could not read, in words.
+    /// What the pump could not read, in words.
     problems: Vec<String>,
     pacer: ReportPacer,
     ending: Ending,
@@ -78,20 +84,13 @@ impl LiveSession {
     /// A run whose request was sent at `started_ms`.
     pub fn new(started_ms: f64) -> Self {
         LiveSession {
-            decoder: SseDecoder::new(),
-            chat: ChatAssembler::new(),
-            reasoning: Analyzer::new(),
-            content: Analyzer::new(),
-            combined: Analyzer::new(),
-            pushed_reasoning: 0,
-            pushed_content: 0,
-            combined_in_content: false,
+            pump: SsePump::new(ChatAssembler::new()),
+            analyzers: Analyzers::default(),
             started_ms,
             headers_ms: None,
             first_byte_ms: None,
             first_token_ms: None,
             last_token_ms: None,
-            bytes: 0,
             raw: Vec::new(),
             problems: Vec::new(),
             pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
@@ -110,22 +109,22 @@ impl LiveSession {
             return;
         }
         self.first_byte_ms.get_or_insert(now_ms);
-        self.bytes += bytes.len();
         self.raw.extend_from_slice(bytes);
-        let events = self.decoder.feed(bytes);
-        self.take(events);
+        let problems = self.pump.feed(bytes);
+        self.problems.extend(problems.into_iter().map(|p| p.message));
         self.sync(now_ms);
     }
 
     /// Ends the run at `now_ms`: reads whatever the decoder still holds.
     pub fn end(&mut self, ending: Ending, now_ms: f64) {
-        let events = self.decoder.finish();
-        self.take(events);
+        let problems = self.pump.end_input();
+        self.problems.extend(problems.into_iter().map(|p| p.message));
         // Flush a held `<think>` fragment: the finished turns are the final texts.
-        let (turns, _) = self.chat.clone().finish();
+        let (turns, _) = self.pump.assembler().clone().finish();
         if let Some(t) = turns.first() {
-            let (r, c) = (t.reasoning.clone(), t.content.clone());
-            self.sync_to(&r, &c, now_ms);
+            if self.analyzers.sync_to(&t.reasoning, &t.content) {
+                self.token_at(now_ms);
+            }
         }
         self.ending = ending;
     }
@@ -154,99 +153,97 @@ impl LiveSession {
     }
 
     pub fn reasoning_text(&self) -> &str {
-        self.reasoning.text()
+        self.analyzers.reasoning.text()
     }
 
     pub fn content_text(&self) -> &str {
-        self.content.text()
+        self.analyzers.content.text()
     }
 
-    /// Full reports of the reasoning, the answer and both (one gzip pass each: not per chunk).
+    /// Full reports of the reasoning, the content and both combined (one gzip pass each: not
+    /// per chunk).
     pub fn reports(&self) -> (Report, Report, Report) {
-        (self.reasoning.report(), self.content.report(), self.combined.report())
+        let a = &self.analyzers;
+        (a.reasoning.report(), a.content.report(), a.combined.report())
     }
 
     /// The timings, counts and speed so far.
     pub fn stats(&self) -> LiveStats {
-        let info = self.chat.info();
+        let mut stream = self.pump.info().clone();
+        stream.finish_reason = self.pump.turns().iter().find_map(|t| t.finish_reason.clone());
         let since = |t: Option<f64>| t.map(|t| (t - self.started_ms).max(0.0));
-        let usage = info.usage.clone();
-        let (tokens, tokens_estimated) = match usage.as_ref().and_then(|u| u.completion_tokens) {
+        let (tokens, tokens_estimated) = match stream.usage.as_ref().and_then(|u| u.completion_tokens) {
             Some(n) => (n, false),
-            None => (estimate_tokens(self.reasoning.text()) + estimate_tokens(self.content.text()), true),
+            None => (estimate_tokens(self.reasoning_text()) + estimate_tokens(self.content_text()), true),
         };
         let generation_ms = self.first_token_ms.zip(self.last_token_ms).map(|(a, b)| b - a);
-        let mut errors = info.errors.clone();
-        errors.extend(self.problems.iter().cloned());
         LiveStats {
             to_headers_ms: since(self.headers_ms),
             to_first_byte_ms: since(self.first_byte_ms),
             to_first_token_ms: since(self.first_token_ms),
             generation_ms,
-            chunks: info.chunks,
-            bytes: self.bytes,
+            bytes: self.raw.len(),
             tokens,
             tokens_estimated,
             tokens_per_s: generation_ms.and_then(|ms| tokens_per_second(tokens, ms)),
-            finish_reason: self.chat.turns().iter().find_map(|t| t.finish_reason.clone()),
-            usage,
-            saw_done: info.saw_done,
-            errors,
+            stream,
+            problems: self.problems.clone(),
         }
     }
 
-    fn take(&mut self, events: Vec<SseEvent>) {
-        for event in events {
-            match event {
-                SseEvent::Message(m) => {
-                    if m.event.as_deref() == Some("error") && !m.data.trim_start().starts_with('{') {
-                        self.chat.error(m.data.trim());
-                    } else if let Err(e) = self.chat.push(&m.data, m.range) {
-                        self.problems.push(e);
-                    }
-                }
-                SseEvent::Comment { .. } => self.chat.comment(),
-                SseEvent::Problem { message, .. } => self.problems.push(message),
-            }
-        }
-    }
-
-    /// Pushes the text the assembler has gained since the last call into the analyzers.
+    /// Pushes the text the assembler has gained since the last call into the analyzers: only
+    /// what is new, read in place (the texts so far are not copied).
     fn sync(&mut self, now_ms: f64) {
-        let Some(t) = self.chat.turns().first() else { return };
-        let calls = !t.tool_calls.is_empty();
-        let (r, c) = (t.reasoning.clone(), t.content.clone());
-        if calls && self.first_token_ms.is_none() {
+        let Some(t) = self.pump.turns().first() else { return };
+        if !t.tool_calls.is_empty() && self.first_token_ms.is_none() {
             self.first_token_ms = Some(now_ms);
             self.last_token_ms = Some(now_ms);
         }
-        self.sync_to(&r, &c, now_ms);
+        if self.analyzers.sync_to(&t.reasoning, &t.content) {
+            self.token_at(now_ms);
+        }
     }
 
-    fn sync_to(&mut self, reasoning: &str, content: &str, now_ms: f64) {
+    /// Text arrived at `now_ms`.
+    fn token_at(&mut self, now_ms: f64) {
+        self.first_token_ms.get_or_insert(now_ms);
+        self.last_token_ms = Some(now_ms);
+    }
+}
+
+/// The three analyzers of a run: the reasoning, the content, and both combined in arrival
+/// order; and how much of each text they have had.
+#[derive(Clone, Debug, Default)]
+struct Analyzers {
+    reasoning: Analyzer,
+    content: Analyzer,
+    combined: Analyzer,
+    pushed_reasoning: usize,
+    pushed_content: usize,
+    /// Which text the combined analyzer got last (true: the content), for a break between them.
+    combined_in_content: bool,
+}
+
+impl Analyzers {
+    /// Pushes what `reasoning` and `content` have gained since the last call; false when they
+    /// have gained nothing.
+    fn sync_to(&mut self, reasoning: &str, content: &str) -> bool {
         let (new_r, new_c) = match (reasoning.get(self.pushed_reasoning..), content.get(self.pushed_content..)) {
             (Some(r), Some(c)) => (r, c),
             // A text shrank (a lone `</think>` moved the answer so far into the reasoning):
             // start the analyzers again from the texts as they now are.
             _ => {
-                self.reasoning = Analyzer::new();
-                self.content = Analyzer::new();
-                self.combined = Analyzer::new();
-                self.pushed_reasoning = 0;
-                self.pushed_content = 0;
-                self.combined_in_content = false;
+                *self = Analyzers::default();
                 (reasoning, content)
             }
         };
         if new_r.is_empty() && new_c.is_empty() {
-            return;
+            return false;
         }
-        self.first_token_ms.get_or_insert(now_ms);
-        self.last_token_ms = Some(now_ms);
         if !new_r.is_empty() {
             self.reasoning.push(new_r);
             if self.combined_in_content {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
                 self.combined_in_content = false;
             }
             self.combined.push(new_r);
@@ -254,13 +251,14 @@ impl LiveSession {
         if !new_c.is_empty() {
             self.content.push(new_c);
             if !self.combined_in_content && !self.combined.text().is_empty() {
-                self.combined.push("\n\n");
+                self.combined.push(REPLY_SEPARATOR);
             }
             self.combined_in_content = true;
             self.combined.push(new_c);
         }
         self.pushed_reasoning = reasoning.len();
         self.pushed_content = content.len();
+        true
     }
 }
 
@@ -275,30 +273,30 @@ pub fn tokens_per_second(tokens: u64, ms: f64) -> Option<f64> {
     (tokens > 1 && ms >= 1.0).then(|| tokens as f64 * 1000.0 / ms)
 }
 
-/// The worst verdict of the reasoning and the answer, and which of them has it
-/// (`"reasoning"`, `"answer"` or `"both"`); too-short texts do not count.
-pub fn worst_channel(reasoning: &Report, content: &Report) -> Option<(Verdict, &'static str)> {
+/// The worst verdict of the reasoning and the content, and which of them has it: `Some`
+/// channel, or `None` when both do; too-short texts do not count.
+pub fn worst_channel(reasoning: &Report, content: &Report) -> Option<(Verdict, Option<Channel>)> {
     match (!reasoning.too_short, !content.too_short) {
         (false, false) => None,
-        (true, false) => Some((reasoning.verdict, "reasoning")),
-        (false, true) => Some((content.verdict, "answer")),
+        (true, false) => Some((reasoning.verdict, Some(Channel::Reasoning))),
+        (false, true) => Some((content.verdict, Some(Channel::Content))),
         (true, true) => Some(match reasoning.verdict.cmp(&content.verdict) {
-            std::cmp::Ordering::Greater => (reasoning.verdict, "reasoning"),
-            std::cmp::Ordering::Less => (content.verdict, "answer"),
-            std::cmp::Ordering::Equal => (content.verdict, "both"),
+            std::cmp::Ordering::Greater => (reasoning.verdict, Some(Channel::Reasoning)),
+            std::cmp::Ordering::Less => (content.verdict, Some(Channel::Content)),
+            std::cmp::Ordering::Equal => (content.verdict, None),
         }),
     }
 }
 
 /// How the run ended, in words.
 pub fn ending_text(ending: &Ending, stats: &LiveStats) -> String {
-    let chunks = match stats.chunks {
+    let chunks = match stats.stream.chunks {
         1 => "1 chunk".to_string(),
         n => format!("{n} chunks"),
     };
     match ending {
         Ending::Running => format!("Streaming… {chunks} so far."),
-        Ending::Closed if stats.saw_done => format!("Complete: {chunks}, then [DONE]."),
+        Ending::Closed if stats.stream.saw_done => format!("Complete: {chunks}, then [DONE]."),
         Ending::Closed => {
             format!("Ended without [DONE] after {chunks}: the server closed the stream early. What came is kept and scored.")
         }
@@ -341,7 +339,7 @@ mod tests {
         assert_eq!(st.to_first_byte_ms, Some(100.0));
         assert_eq!(st.to_first_token_ms, Some(300.0));
         assert_eq!(st.generation_ms, Some(1000.0));
-        assert_eq!(st.chunks, 2);
+        assert_eq!(st.stream.chunks, 2);
         assert!(st.tokens_estimated);
         assert_eq!(st.tokens, 7, "27 bytes ≈ 7 tokens");
         assert_eq!(st.tokens_per_s, Some(7.0));
@@ -361,9 +359,9 @@ mod tests {
         let st = s.stats();
         assert_eq!((st.tokens, st.tokens_estimated), (50, false));
         assert_eq!(st.tokens_per_s, Some(100.0));
-        assert_eq!(st.finish_reason.as_deref(), Some("length"));
-        assert!(st.saw_done);
-        assert_eq!(ending_key(s.ending(), st.saw_done), "done");
+        assert_eq!(st.stream.finish_reason.as_deref(), Some("length"));
+        assert!(st.stream.saw_done);
+        assert_eq!(ending_key(s.ending(), st.stream.saw_done), "done");
         assert!(ending_text(s.ending(), &st).contains("[DONE]"));
     }
 
@@ -383,17 +381,17 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Fail);
         assert_eq!(c.verdict, Verdict::Pass);
         assert_eq!(both.verdict, Verdict::Fail);
-        assert_eq!(worst_channel(&r, &c), Some((Verdict::Fail, "reasoning")));
+        assert_eq!(worst_channel(&r, &c), Some((Verdict::Fail, Some(Channel::Reasoning))));
         assert_eq!(s.content_text(), answer);
         // The capture replays through the file path to the same reports.
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
         let replayed: Vec<_> =
-            crate::ingest::analyze_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
+            crate::verdict::judge_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
-        assert!(!st.saw_done);
-        assert_eq!(ending_key(s.ending(), st.saw_done), "cut");
+        assert!(!st.stream.saw_done);
+        assert_eq!(ending_key(s.ending(), st.stream.saw_done), "cut");
         assert!(ending_text(s.ending(), &st).contains("kept and scored"));
     }
 
@@ -413,8 +411,9 @@ mod tests {
         s.feed(b"data: {\"error\":{\"message\":\"model crashed\"}}\n\ndata: nonsense\n\n", 1.0);
         s.end(Ending::Closed, 2.0);
         let st = s.stats();
-        assert_eq!(st.errors.len(), 2, "{:?}", st.errors);
-        assert_eq!(st.errors[0], "model crashed");
+        let errors: Vec<&str> = st.errors().collect();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(errors[0], "model crashed");
         assert!(ending_text(s.ending(), &st).contains("without [DONE]"));
     }
 

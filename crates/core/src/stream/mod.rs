@@ -1,33 +1,33 @@
-//! Streams: a sans-IO SSE decoder and the assemblers that rebuild replies from their deltas.
+//! Streams: a sans-IO SSE decoder and the assemblers that rebuild replies from their deltas,
+//! one per dialect, fed together by one pump.
 //!
 //! Pure code: bytes and strings in, events and [`Turn`]s out; no sockets, files or browser.
-//! The same pieces read a saved capture (one feed of the whole file) and, later, a live
-//! response body (one feed per network read):
+//! [`SsePump`] is the one way SSE bytes become replies: a saved capture (64 KiB feeds of the
+//! whole file) and a live response body (one feed per network read) both go through it:
 //!
 //! ```
-//! use coherency_core::stream::{Assembler, ChatAssembler, SseDecoder, SseEvent};
-//! let (mut decoder, mut chat) = (SseDecoder::new(), ChatAssembler::new());
+//! use coherency_core::stream::{ChatAssembler, SsePump};
+//! let mut pump = SsePump::new(ChatAssembler::new());
 //! for read in [&b"data: {\"choices\":[{\"delta\":{\"content\":\"Hel"[..], b"lo\"}}]}\n\ndata: [DONE]\n\n"] {
-//!     for event in decoder.feed(read) {
-//!         match event {
-//!             SseEvent::Message(m) => chat.push_event(m.event.as_deref(), &m.data, m.range).unwrap(),
-//!             SseEvent::Comment { .. } => chat.comment(),
-//!             SseEvent::Problem { .. } => {}
-//!         }
-//!     }
+//!     assert!(pump.feed(read).is_empty(), "no problems");
 //! }
-//! assert_eq!(chat.turns()[0].content, "Hello");
-//! assert!(chat.info().saw_done);
+//! assert_eq!(pump.turns()[0].content, "Hello");
+//! assert!(pump.info().saw_done);
 //! ```
+//!
+//! Files: `sse.rs` (the decoder), `pump.rs`, `assembler.rs` (the [`Assembler`] trait), one
+//! assembler per dialect (`openai_chat.rs`, `responses.rs`, `anthropic.rs`, `ollama.rs`, the
+//! last fed NDJSON lines rather than SSE), `think.rs`, `turn.rs`, and the wire shapes.
 
 pub mod anthropic;
 pub mod anthropic_wire;
-pub mod assemble;
 mod assembler;
 mod lenient;
 pub mod line_split;
 pub mod ollama;
+pub mod openai_chat;
 pub mod openai_wire;
+pub mod pump;
 pub mod responses;
 pub mod sse;
 pub mod think;
@@ -36,12 +36,12 @@ pub mod turn;
 pub(crate) use lenient::{json_problem_at, text as lenient_text};
 
 pub use anthropic::AnthropicAssembler;
-
-pub use assemble::ChatAssembler;
 pub use assembler::Assembler;
 pub use line_split::LineSplitter;
 pub use ollama::OllamaAssembler;
+pub use openai_chat::ChatAssembler;
+pub use pump::{SsePump, StreamProblem};
 pub use responses::ResponsesAssembler;
-pub use sse::{decode_all, for_each_event, split_joined, SseDecoder, SseEvent, SseMessage};
+pub use sse::{decode_all, split_joined, SseDecoder, SseEvent, SseMessage};
 pub use think::{split_think, ThinkSplitter};
 pub use turn::{StreamInfo, ToolCall, Turn, Usage};

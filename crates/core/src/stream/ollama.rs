@@ -5,9 +5,9 @@
 //! go through the chat assembler (so inline `<think>` is split out too); the `"done": true`
 //! line carries `done_reason` and the token counts; `{"error":…}` lines are recorded.
 
-use super::assemble::ChatAssembler;
 use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
+use super::openai_chat::ChatAssembler;
 use super::openai_wire::{error_text, Choice, Completion, MessageIn};
 use super::turn::{StreamInfo, Turn, Usage};
 use serde::Deserialize;

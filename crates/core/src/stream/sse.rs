@@ -170,7 +170,7 @@ impl Fields {
             "id" => p.id = Some(value.to_string()),
             "retry" => {}
             _ => out.push(SseEvent::Problem {
-                message: format!("unknown SSE field '{}' ignored", crate::analyze::quote(field)),
+                message: format!("unknown SSE field '{}' ignored", crate::wording::quote(field)),
                 range,
                 line,
             }),
@@ -189,16 +189,6 @@ pub fn split_joined(data: &str) -> Option<Vec<&str>> {
     let lines: Vec<&str> = data.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let whole = |l: &&str| (l.starts_with('{') && l.ends_with('}')) || *l == "[DONE]";
     (lines.len() >= 2 && lines.iter().all(whole)).then_some(lines)
-}
-
-/// Decodes a whole input in 64 KiB feeds, handing each event to `f` as it completes, so a big
-/// capture never holds all its events at once.
-pub fn for_each_event(bytes: &[u8], mut f: impl FnMut(SseEvent)) {
-    let mut d = SseDecoder::new();
-    for piece in bytes.chunks(64 * 1024) {
-        d.feed(piece).into_iter().for_each(&mut f);
-    }
-    d.finish().into_iter().for_each(f);
 }
 
 /// Decodes a whole input at once (one `feed`, then `finish`).

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::{level_key, Analysis};
-use coherency_core::analyze::{format_threshold, Check, Metric, Verdict};
+use coherency_core::analyze::{format_threshold, Check, Metric, Thresholds, Verdict};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -17,8 +17,11 @@ pub struct Props {
 
 #[component]
 pub fn ChecksTable(props: &Props) -> Html {
-    let rows =
-        props.analysis.report.checks.iter().map(|c| row(c, props.analysis.first_span_index(c.metric), &props.on_jump));
+    let report = &props.analysis.report;
+    let rows = report
+        .checks
+        .iter()
+        .map(|c| row(c, &report.thresholds, props.analysis.first_span_index(c.metric), &props.on_jump));
     html! {
         <div class="table-wrap">
         <table class="checks">
@@ -39,7 +42,7 @@ pub fn ChecksTable(props: &Props) -> Html {
     }
 }
 
-fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html {
+fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html {
     let metric = c.metric;
     let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
     let status = match c.level {
@@ -56,7 +59,7 @@ fn row(c: &Check, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html
             </th>
             <td class="meaning">
                 { metric.meaning() }
-                if let Some(rule) = metric.rule() { <span class="rule">{ rule }</span> }
+                if let Some(rule) = metric.rule(thresholds) { <span class="rule">{ rule }</span> }
             </td>
             // A check not judged (too little text) shows no number that could read as tripped.
             <td class="num value" title={(!c.judged).then(|| format!("computed: {}", c.value_text()))}>

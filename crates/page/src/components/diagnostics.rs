@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::document::Document;
-use coherency_core::analyze::thousands;
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

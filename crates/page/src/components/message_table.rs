@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
-use crate::model::document::{channel_text, Document};
-use crate::model::{level_key, plural};
-use coherency_core::analyze::thousands;
-use coherency_core::ingest::MessageRow;
+use crate::model::document::Document;
+use crate::model::level_key;
+use coherency_core::verdict::MessageRow;
+use coherency_core::wording::{plural, thousands};
 
 /// Rows rendered at first, and added by "Show more".
 const PAGE: usize = 200;
@@ -112,14 +112,14 @@ fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Ht
         <tr class={classes!("jumpable", selected.then_some("selected"), format!("row-{}", level_key(row.verdict)))}
             data-report={index.to_string()} data-verdict={row.verdict.as_str()} data-channel={row.channel}
             tabindex="0" aria-current={selected.then_some("true")}
-            aria-label={format!("{}, {} {}, line {line}: show its analysis", row.verdict.as_str(), row.role, channel_text(row))}
+            aria-label={format!("{}, {} {}, line {line}: show its analysis", row.verdict.as_str(), row.role, row.channel_text())}
             {onclick} {onkeydown}>
             <td>{ verdict }</td>
             <td class="num">{ thousands(row.conversation) }</td>
             <td class="num">{ thousands(row.index) }</td>
             <td class="num">{ line }</td>
             <td>{ &row.role }</td>
-            <td title={(row.channel == "combined").then_some("reasoning and content of one reply, analysed together")}>{ channel_text(row) }</td>
+            <td title={(row.channel == "combined").then_some("reasoning and content of one reply, analysed together")}>{ row.channel_text() }</td>
             <td class="num">{ thousands(row.bytes) }</td>
             <td class="tripped">{ tripped }</td>
         </tr>

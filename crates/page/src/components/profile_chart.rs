@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::model::chart::{byte_at, geometry, HEIGHT, WIDTH};
 use crate::model::Analysis;
-use coherency_core::analyze::thousands;
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -6,8 +6,9 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use coherency_core::analyze::{thousands, Verdict};
-use coherency_core::ingest::AnalysisProgress;
+use coherency_core::analyze::Verdict;
+use coherency_core::verdict::AnalysisProgress;
+use coherency_core::wording::{plural, thousands};
 
 /// The biggest file the page reads. Measured (scripts/bench-page): a JSONL log costs the tab
 /// about 4.5 × its size at the peak, one long plain text about 10 × (the loop checks' token and
@@ -85,7 +86,7 @@ impl Loading {
     /// "40,840 messages found", or what is being done before that is known.
     pub fn messages_text(&self) -> String {
         match (self.progress.messages, self.progress.stage) {
-            (Some(n), _) => format!("{} found", plural_s(n, "message")),
+            (Some(n), _) => format!("{} found", plural(n, "message", "messages")),
             (None, Stage::Parsing) => "Finding the messages…".to_string(),
             (None, _) => "Messages: counted once the file is read".to_string(),
         }
@@ -97,7 +98,7 @@ impl Loading {
             Some(a) => format!(
                 "{} of {} analysed ({} of {})",
                 thousands(a.texts_done),
-                plural_s(a.texts, "text"),
+                plural(a.texts, "text", "texts"),
                 size_text(a.bytes_done),
                 size_text(a.bytes)
             ),
@@ -143,10 +144,6 @@ impl Loading {
         let (done, of) = self.progress.prepared?;
         Some(format!("Showing the result: {} of {} pieces taken in", thousands(done), thousands(of)))
     }
-}
-
-fn plural_s(n: usize, what: &str) -> String {
-    format!("{} {what}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// "812 bytes", "12.3 KB", "50.0 MB", "1.20 GB" (decimal units).

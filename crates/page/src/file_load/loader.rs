@@ -18,9 +18,10 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
-use super::wire::{Decoder, Loaded};
+use super::wire::Decoder;
 use crate::dom;
 use coherency_core::ingest::Format;
+use coherency_core::verdict::JudgedDocument;
 
 /// The worker script, relative to the page.
 const WORKER_URL: &str = "www/worker.js";
@@ -30,7 +31,7 @@ const SLICE_MS: f64 = 12.0;
 /// What a job reports.
 pub enum Event {
     Progress(Progress),
-    Done(Loaded),
+    Done(JudgedDocument),
     Failed(String),
 }
 
@@ -143,7 +144,7 @@ async fn take_in(
     file: &web_sys::File,
     on_event: &Rc<dyn Fn(Event)>,
     cancelled: &Cell<bool>,
-) -> Result<Loaded, String> {
+) -> Result<JudgedDocument, String> {
     let mut read_piece = |k: usize| {
         let piece = Uint8Array::new(&pieces.get(k as u32)).to_vec();
         pieces.set(k as u32, JsValue::UNDEFINED);

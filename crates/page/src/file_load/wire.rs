@@ -15,6 +15,8 @@
 //! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
 //! JSON numbers: serde_json reads them back to the same value or the next float (its exact
 //! `float_roundtrip` mode costs 8 KB of gzipped wasm), far below the 4 decimals shown.
+//!
+//! What travels is the core's [`JudgedDocument`]; this module is only its encoding.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -23,20 +25,9 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use coherency_core::analyze::{Report, Span, Verdict};
-use coherency_core::ingest::{self, Diagnostic, Format, Message, MessageReport, Transcript, TranscriptReport};
+use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
 use coherency_core::stream::StreamInfo;
-
-/// A file read and analysed: what the worker computes and the page shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Loaded {
-    /// The file's size in bytes.
-    pub size: usize,
-    pub detected: Format,
-    /// The format asked for (`None`: the detected one).
-    pub chosen: Option<Format>,
-    pub transcript: Transcript,
-    pub report: TranscriptReport,
-}
+use coherency_core::verdict::{JudgedDocument, MessageReport, TranscriptReport};
 
 /// Messages per piece.
 const MESSAGES_PER_PIECE: usize = 4_000;
@@ -105,7 +96,7 @@ fn text_sources(t: &Transcript) -> Vec<TextFrom> {
 }
 
 /// The bytes of the texts buffer.
-pub fn texts_len(loaded: &Loaded) -> usize {
+pub fn texts_len(loaded: &JudgedDocument) -> usize {
     let from = text_sources(&loaded.transcript);
     let buffer = loaded.transcript.messages.iter().zip(from).filter(|(_, f)| *f == TextFrom::Buffer);
     buffer.map(|(m, _)| m.text.len()).sum()
@@ -113,8 +104,8 @@ pub fn texts_len(loaded: &Loaded) -> usize {
 
 /// Lays out `loaded` for the page: the texts that travel, in order, go to `texts` (and are
 /// freed), each JSON piece to `piece`.
-pub fn encode(loaded: Loaded, texts: &mut dyn FnMut(&str), piece: &mut dyn FnMut(Vec<u8>)) {
-    let Loaded { size, detected, chosen, mut transcript, report } = loaded;
+pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut dyn FnMut(Vec<u8>)) {
+    let JudgedDocument { size, detected, chosen, mut transcript, report } = loaded;
     let from = text_sources(&transcript);
     // Identical single texts got identical reports: keep one of each.
     let mut distinct: Vec<Rc<Report>> = Vec::new();
@@ -326,7 +317,7 @@ impl Decoder {
     }
 
     /// The result, once every piece is decoded.
-    pub fn finish(self) -> Result<Loaded, String> {
+    pub fn finish(self) -> Result<JudgedDocument, String> {
         let (Some((detected, chosen)), Some(transcript)) = (self.formats, self.transcript) else {
             return Err(CORRUPT.into());
         };
@@ -337,7 +328,7 @@ impl Decoder {
             return Err(CORRUPT.into());
         }
         let report = TranscriptReport { reports: self.reports, verdict: self.verdict };
-        Ok(Loaded { size: self.size, detected, chosen, transcript, report })
+        Ok(JudgedDocument { size: self.size, detected, chosen, transcript, report })
     }
 }
 
@@ -350,7 +341,7 @@ pub struct Wire {
 
 /// Encodes `loaded` into a [`Wire`].
 #[cfg(test)]
-pub fn encode_all(loaded: Loaded) -> Wire {
+pub fn encode_all(loaded: JudgedDocument) -> Wire {
     let mut texts = Vec::with_capacity(texts_len(&loaded));
     let mut pieces = Vec::new();
     encode(loaded, &mut |t| texts.extend_from_slice(t.as_bytes()), &mut |p| pieces.push(p));
@@ -359,7 +350,7 @@ pub fn encode_all(loaded: Loaded) -> Wire {
 
 /// Decodes a whole [`Wire`] at once; texts from the file are read from `file`.
 #[cfg(test)]
-pub fn decode(wire: &Wire, file: &[u8]) -> Result<Loaded, String> {
+pub fn decode(wire: &Wire, file: &[u8]) -> Result<JudgedDocument, String> {
     let mut d = Decoder::new(wire.pieces.len());
     let get = |bytes: &[u8], r: Range<usize>| bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default();
     while !d.done() {
@@ -378,15 +369,6 @@ pub fn decode(wire: &Wire, file: &[u8]) -> Result<Loaded, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::ingest::{self, analyze_transcript};
-
-    fn loaded(bytes: &[u8], chosen: Option<Format>) -> Loaded {
-        let detected = ingest::detect(bytes);
-        let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
-        let report = analyze_transcript(&transcript);
-        Loaded { size: bytes.len(), detected, chosen, transcript, report }
-    }
-
     fn fixture(name: &str) -> Vec<u8> {
         let path = coherency_test_support::fixture(&format!("formats/{name}"));
         std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -408,7 +390,7 @@ mod tests {
         }
     }
 
-    fn assert_same(got: &Result<Loaded, String>, want: &Loaded, name: &str) {
+    fn assert_same(got: &Result<JudgedDocument, String>, want: &JudgedDocument, name: &str) {
         let got = got.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!((got.size, got.detected, got.chosen), (want.size, want.detected, want.chosen), "{name}");
         assert_eq!(got.transcript, want.transcript, "{name}");
@@ -428,11 +410,11 @@ mod tests {
         assert!(names.len() > 5);
         for name in names {
             let bytes = fixture(&name);
-            let l = loaded(&bytes, None);
+            let l = JudgedDocument::read(&bytes, None);
             assert_same(&decode(&encode_all(l.clone()), &bytes), &l, &name);
         }
         let bytes = fixture("vllm.sse");
-        let l = loaded(&bytes, Some(Format::Text));
+        let l = JudgedDocument::read(&bytes, Some(Format::Text));
         assert_same(&decode(&encode_all(l.clone()), &bytes), &l, "");
     }
 
@@ -444,7 +426,7 @@ mod tests {
             (b"", true),
             (b"bad \xff bytes", false),
         ] {
-            let l = loaded(bytes, None);
+            let l = JudgedDocument::read(bytes, None);
             let wire = encode_all(l.clone());
             assert_eq!(wire.texts.is_empty(), from_file || bytes.is_empty(), "{bytes:?}");
             assert_same(&decode(&wire, bytes), &l, "");
@@ -468,7 +450,7 @@ mod tests {
             .to_string();
             log.push('\n');
         }
-        let l = loaded(log.as_bytes(), None);
+        let l = JudgedDocument::read(log.as_bytes(), None);
         assert_eq!(l.transcript.format, Format::Jsonl);
         let all: usize = l.transcript.messages.iter().map(|m| m.text.len()).sum();
         let wire = encode_all(l.clone());
@@ -482,7 +464,7 @@ mod tests {
     #[test]
     fn a_text_with_many_spans_has_them_in_slices() {
         let text = "The same line again.\n".repeat(20_000);
-        let l = loaded(text.as_bytes(), None);
+        let l = JudgedDocument::read(text.as_bytes(), None);
         // One span per repeated line (and whatever the other scorers add): slices of spans.
         assert!(l.report.reports[0].report.spans.len() >= 20_000);
         let wire = encode_all(l.clone());
@@ -493,7 +475,7 @@ mod tests {
     #[test]
     fn a_damaged_wire_is_an_error_not_a_panic() {
         let bytes = fixture("requests.jsonl");
-        let mut wire = encode_all(loaded(&bytes, None));
+        let mut wire = encode_all(JudgedDocument::read(&bytes, None));
         let last = wire.pieces.pop().unwrap_or_default();
         assert!(decode(&wire, &bytes).is_err(), "a missing piece");
         wire.pieces.push(last[..3].to_vec());

@@ -13,8 +13,9 @@ use wasm_bindgen::prelude::*;
 
 use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
-use super::wire::{encode, texts_len, Loaded};
-use coherency_core::ingest::{self, AnalysisProgress, Format};
+use super::wire::{encode, texts_len};
+use coherency_core::ingest::{self, Format};
+use coherency_core::verdict::{judge_transcript_with_progress, AnalysisProgress, JudgedDocument};
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;
@@ -78,7 +79,7 @@ pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, po
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());
     let mut last_worst = (None, None);
-    let report = ingest::analyze_transcript_with(&transcript, &mut |a: AnalysisProgress| {
+    let report = judge_transcript_with_progress(&transcript, &mut |a: AnalysisProgress| {
         progress.analysis = Some(a);
         // A new worst verdict, or a long text's preview, is news: say it at once.
         let now = (a.worst, a.preview);
@@ -87,7 +88,7 @@ pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, po
         reporter.send(&progress, news);
     });
 
-    let loaded = Loaded { size, detected, chosen, transcript, report };
+    let loaded = JudgedDocument { size, detected, chosen, transcript, report };
     // Each text that travels goes straight into the buffer the page gets (and is freed here at
     // once); each piece into a buffer of its own.
     let texts = Uint8Array::new_with_length(texts_len(&loaded) as u32);

@@ -1,15 +1,16 @@
 //! The page's view of one input document (pasted text, a sample or a file): its bytes, the
 //! detected and chosen formats, the core's transcript and per-message reports, the table rows
 //! worst first, and the analysis of the message shown in full. Pure: unit-tested natively;
-//! every number comes from the core (`ingest`, `analyze`).
+//! every number comes from the core (`verdict`, `analyze`).
 
 use std::rc::Rc;
 
-use super::{plural, Analysis, Source};
-use crate::file_load::wire::Loaded;
-use coherency_core::analyze::{analyze, thousands, Verdict};
-use coherency_core::ingest::{self, Format, MessageReport, MessageRow, Transcript, TranscriptReport};
+use super::{Analysis, Source};
+use coherency_core::analyze::{analyze, Verdict};
+use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
+use coherency_core::verdict::{JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.
 #[derive(Debug)]
@@ -57,18 +58,14 @@ pub enum Overall {
 impl Document {
     /// Reads `bytes` in `chosen` (or the detected format) and analyses every message.
     pub fn read(seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>) -> Document {
-        let detected = ingest::detect(&bytes);
-        let transcript = ingest::parse(&bytes, chosen.unwrap_or(detected));
-        let report = ingest::analyze_transcript(&transcript);
-        let loaded = Loaded { size: bytes.len(), detected, chosen, transcript, report };
-        let mut doc = Document::from_loaded(seq, source, loaded);
+        let mut doc = Document::from_loaded(seq, source, JudgedDocument::read(&bytes, chosen));
         doc.bytes = Some(bytes);
         doc
     }
 
     /// A document from what the worker read and analysed (no bytes kept: see [`Self::bytes`]).
-    pub fn from_loaded(seq: u64, source: Source, loaded: Loaded) -> Document {
-        let Loaded { size, detected, chosen, transcript, report } = loaded;
+    pub fn from_loaded(seq: u64, source: Source, loaded: JudgedDocument) -> Document {
+        let JudgedDocument { size, detected, chosen, transcript, report } = loaded;
         let rows: Rc<[MessageRow]> = report.rows(&transcript).into();
         let mut doc = Document {
             seq,
@@ -109,7 +106,7 @@ impl Document {
     /// This document with report `index` shown in full (`detail_seq` numbers its analysis).
     pub fn select(&self, detail_seq: u64, index: usize) -> Document {
         let detail = self.report.reports.get(index).map(|r| {
-            let text = report_text(&self.transcript, r);
+            let text = r.text(&self.transcript).into_owned();
             // The core analysed exactly this text; if that ever stops holding, analyse it here
             // rather than highlight the wrong bytes.
             let report = if text.len() == r.report.bytes { Rc::clone(&r.report) } else { Rc::new(analyze(&text)) };
@@ -196,17 +193,6 @@ impl Document {
     }
 }
 
-/// The text a report analysed: one message's, or for a combined report the reply's reasoning
-/// and content joined by a blank line, as `ingest::analyze_transcript` joins them.
-pub fn report_text(t: &Transcript, r: &MessageReport) -> String {
-    let text = |&i: &usize| t.messages.get(i).map_or("", |m| m.text.as_str());
-    if r.combined {
-        r.messages.iter().map(text).collect::<Vec<_>>().join("\n\n")
-    } else {
-        r.messages.first().map(text).unwrap_or_default().to_string()
-    }
-}
-
 /// The report shown first: the worst row, skipping texts too short to judge when another
 /// text of the same verdict can be judged.
 pub fn default_selection(report: &TranscriptReport, rows: &[MessageRow]) -> Option<usize> {
@@ -217,21 +203,13 @@ pub fn default_selection(report: &TranscriptReport, rows: &[MessageRow]) -> Opti
     Some(judged.unwrap_or(first).report)
 }
 
-/// "reasoning", "content", "combined", "tool (get_weather)".
-pub fn channel_text(row: &MessageRow) -> String {
-    match &row.name {
-        Some(name) => format!("{} ({name})", row.channel),
-        None => row.channel.to_string(),
-    }
-}
-
 /// "assistant reasoning · conversation 1, turn 0 · line 3": where a row's text is.
 pub fn row_place(row: &MessageRow) -> String {
     let line = row.line.map(|l| format!(" · line {}", thousands(l))).unwrap_or_default();
     format!(
         "{} {} · conversation {}, turn {}{line}",
         row.role,
-        channel_text(row),
+        row.channel_text(),
         thousands(row.conversation),
         thousands(row.index)
     )
@@ -418,11 +396,7 @@ mod tests {
         for name in ["deepseek_reasoning_loop.sse", "requests.jsonl", "plain_bom.txt", "binary.bin"] {
             let bytes = fixture(name);
             let direct = doc(&bytes);
-            let detected = ingest::detect(&bytes);
-            let transcript = ingest::parse(&bytes, detected);
-            let report = ingest::analyze_transcript(&transcript);
-            let loaded = Loaded { size: bytes.len(), detected, chosen: None, transcript, report };
-            let wire = crate::file_load::wire::encode_all(loaded);
+            let wire = crate::file_load::wire::encode_all(JudgedDocument::read(&bytes, None));
             let back = crate::file_load::wire::decode(&wire, &bytes).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");

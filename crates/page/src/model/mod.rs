@@ -10,8 +10,9 @@ pub mod document;
 
 use std::rc::Rc;
 
-use coherency_core::analyze::{analyze, thousands, Metric, Report, Span, SpanKind, Thresholds, Verdict};
+use coherency_core::analyze::{analyze, Metric, Report, Span, SpanKind, Thresholds, Verdict};
 use coherency_core::samples::Sample;
+use coherency_core::wording::{percent, plural, thousands};
 
 /// Where an analysed text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +102,7 @@ impl Analysis {
             "Turns degenerate at byte {} (line {}, {} into the text)",
             thousands(onset),
             thousands(line),
-            coherency_core::analyze::percent(share)
+            percent(share)
         ))
     }
 
@@ -141,15 +142,6 @@ pub fn duration_text(ms: f64) -> String {
 /// "1 highlighted span", "20 highlighted spans".
 pub fn span_count_text(n: usize) -> String {
     plural(n, "highlighted span", "highlighted spans")
-}
-
-/// `n` with thousands separators and the right form of the noun.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{} {many}", thousands(n))
-    }
 }
 
 /// The headline under the verdict badge.

@@ -10,7 +10,8 @@ use yew::prelude::*;
 
 use super::fragments::{Band, Fragment};
 use crate::model::{kind_key, level_key, span_title, Segment};
-use coherency_core::analyze::{thousands, Span, SpanKind, Verdict};
+use coherency_core::analyze::{Span, SpanKind, Verdict};
+use coherency_core::wording::thousands;
 
 /// One span's mark around a stretch of text.
 #[derive(Clone, Copy, Default)]

@@ -24,7 +24,8 @@ use super::navigation::{position_text, step, still_shown, Place};
 use super::scrolling::{Measure, PAD};
 use crate::dom;
 use crate::model::{level_key, span_count_text, Analysis};
-use coherency_core::analyze::{thousands, SpanKind};
+use coherency_core::analyze::SpanKind;
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

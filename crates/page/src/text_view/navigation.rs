@@ -49,10 +49,10 @@ pub fn position_text(current: Option<usize>, total: usize) -> String {
     match current.filter(|&c| c < total) {
         Some(c) => format!(
             "span {} of {}",
-            coherency_core::analyze::thousands(c + 1),
-            coherency_core::analyze::thousands(total)
+            coherency_core::wording::thousands(c + 1),
+            coherency_core::wording::thousands(total)
         ),
-        None => crate::model::plural(total, "span", "spans"),
+        None => coherency_core::wording::plural(total, "span", "spans"),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The delta assembler: OpenAI chat-completion chunks in, one [`Turn`] per choice out.
+//! The OpenAI chat-completion dialect's assembler: chunks in, one [`Turn`] per choice out.
 //!
 //! Feed it the `data:` payload of each event as it arrives ([`ChatAssembler::push`]); read
 //! [`ChatAssembler::turns`] at any time; [`ChatAssembler::finish`] at the end. Each push
@@ -169,10 +169,11 @@ impl ChatAssembler {
 }
 
 impl Assembler for ChatAssembler {
-    /// An `event: error` whose data is plain text is recorded as a stream error.
+    /// An `event: error` whose data is plain text is recorded as a stream error (trimmed, as
+    /// every payload is).
     fn push_event(&mut self, event: Option<&str>, data: &str, source: Range<usize>) -> Result<(), String> {
         if event == Some("error") && !data.trim_start().starts_with('{') {
-            self.error(data);
+            self.error(data.trim());
             return Ok(());
         }
         self.push(data, source)

@@ -1,4 +1,4 @@
-//! Naive twins of the fast scanners, and the property tests that hold them equal.
+//! Naive twins of the seed's fast scanners (word runs, repeated lines), and the property tests that hold them equal.
 //!
 //! The oracles split the text the obvious way, one `char` at a time into owned vectors, and
 //! count with a map; the fast code scans bytes incrementally. Any disagreement on any input
@@ -28,7 +28,7 @@ fn pieces(text: &str, sep: fn(char) -> bool, keep_empty: bool) -> Vec<(usize, us
 }
 
 /// maxrun and every run of at least `min` identical words, as (start, end, count).
-fn naive_runs(text: &str, min: usize) -> (usize, Vec<(usize, usize, usize)>) {
+fn naive_word_runs(text: &str, min: usize) -> (usize, Vec<(usize, usize, usize)>) {
     let words = pieces(text, is_py_whitespace, false);
     let (mut best, mut spans, mut i) = (0, Vec::new(), 0);
     while i < words.len() {
@@ -87,7 +87,7 @@ proptest! {
     fn fast_scanners_agree_with_the_naive_oracles(text in tricky_text()) {
         let r = analyze(&text);
         let t = r.thresholds;
-        let (maxrun, runs) = naive_runs(&text, t.maxrun_warn);
+        let (maxrun, runs) = naive_word_runs(&text, t.maxrun_warn);
         let (maxline, lines) = naive_lines(&text, t.maxline_warn);
         prop_assert_eq!(r.metrics.maxrun, maxrun);
         prop_assert_eq!(r.metrics.maxline, maxline);
@@ -102,7 +102,7 @@ proptest! {
         let mut a = Analyzer::with_thresholds(t);
         a.push(&text);
         let r = a.report();
-        prop_assert_eq!(spans_of(&r, SpanKind::WordRun), naive_runs(&text, 2).1);
+        prop_assert_eq!(spans_of(&r, SpanKind::WordRun), naive_word_runs(&text, 2).1);
         prop_assert_eq!(spans_of(&r, SpanKind::RepeatedLine), naive_lines(&text, 1).1);
     }
 
@@ -125,6 +125,6 @@ proptest! {
 #[test]
 fn oracles_agree_with_python_on_a_hand_checked_text() {
     // Python: maxrun("a a\u3000a b") == 3; maxline("x\n x \r\ny") == 2.
-    assert_eq!(naive_runs("a a\u{3000}a b", 99).0, 3);
+    assert_eq!(naive_word_runs("a a\u{3000}a b", 99).0, 3);
     assert_eq!(naive_lines("x\n x \r\ny", 99).0, 2);
 }

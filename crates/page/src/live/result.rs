@@ -5,10 +5,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::live_text::LiveText;
+use super::text::LiveText;
+use super::view::{live_headline, speed_line, stat_rows, worst_word, LiveView};
 use crate::dom;
-use crate::live_view::{live_headline, speed_line, stat_rows, LiveView};
 use crate::model::{level_key, verdict_icon};
+use coherency_core::ingest::Channel;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -23,7 +24,7 @@ pub fn LiveResult(props: &Props) -> Html {
     let badge = match v.worst {
         Some((verdict, channel)) => html! {
             <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
-                data-channel={channel}>
+                data-channel={worst_word(channel)}>
                 <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
                 <span class="badge-text">{ verdict.as_str() }</span>
             </div>
@@ -34,7 +35,7 @@ pub fn LiveResult(props: &Props) -> Html {
     let facts = stat_rows(&v.stats, v.running)
         .into_iter()
         .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
-    let errors = v.stats.errors.iter().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
+    let errors = v.stats.errors().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
     let show_reasoning = !v.reasoning.text.is_empty();
     let capture_tools = v.capture.clone().map(|capture| {
         let replay = {
@@ -75,17 +76,17 @@ pub fn LiveResult(props: &Props) -> Html {
                 if v.worst.is_some() {
                     <ul class="reasons" aria-label="Reasons">{ for v.reasons().iter().map(|r| html! { <li>{ r }</li> }) }</ul>
                 }
-                if !v.stats.errors.is_empty() {
+                if v.stats.errors().next().is_some() {
                     <ul id="live-errors" class="problems">{ for errors }</ul>
                 }
-                <dl id="live-stats" class="facts" data-chunks={v.stats.chunks.to_string()} data-done={v.stats.saw_done.to_string()}
-                    data-finish={v.stats.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
+                <dl id="live-stats" class="facts" data-chunks={v.stats.stream.chunks.to_string()} data-done={v.stats.stream.saw_done.to_string()}
+                    data-finish={v.stats.stream.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
                 { for capture_tools }
             </section>
             if show_reasoning {
-                <LiveText analysis={Rc::clone(&v.reasoning)} channel="reasoning" running={v.running} />
+                <LiveText analysis={Rc::clone(&v.reasoning)} channel={Channel::Reasoning} running={v.running} />
             }
-            <LiveText analysis={Rc::clone(&v.content)} channel="answer" running={v.running} />
+            <LiveText analysis={Rc::clone(&v.content)} channel={Channel::Content} running={v.running} />
         </>
     }
 }

@@ -1,6 +1,7 @@
 //! Live endpoint mode: the form (base URL, API key, model, prompt, limits, advanced JSON), Load
-//! models, Start and Stop, and the run itself: `fetch` streamed into a [`LiveSession`], a
-//! snapshot shown whenever the session's pacer says a full report is due and once at the end.
+//! models, Start and Stop, and the run itself: streamed into a [`LiveSession`] by the run
+//! driver, a snapshot shown whenever the session's pacer says a full report is due and once at
+//! the end.
 //!
 //! The API key stays in this component's state; it goes only into the `Authorization` header,
 //! and into `localStorage` only while "remember on this device" is ticked.
@@ -13,12 +14,14 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortController;
 use yew::prelude::*;
 
-use super::live_checks::LiveChecks;
-use super::live_result::LiveResult;
-use crate::live_view::LiveView;
-use crate::{dom, fetch};
+use super::checks::LiveChecks;
+use super::fetch;
+use super::result::LiveResult;
+use super::run::{self, now, NoStream};
+use super::view::LiveView;
+use crate::dom;
 use coherency_core::live::{
-    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, ChatRequest, Ending, LiveSession,
+    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, ChatRequest, LiveSession,
     RequestForm, PRESETS,
 };
 
@@ -267,10 +270,6 @@ fn stop_run(run: &Rc<RefCell<Option<Run>>>) {
     }
 }
 
-fn now() -> f64 {
-    dom::now_ms().unwrap_or(0.0)
-}
-
 /// Sends `req`, streams the body into a session and shows it as it goes; always ends with the
 /// run marked not running.
 async fn stream(
@@ -281,10 +280,15 @@ async fn stream(
     out: Outputs,
 ) {
     let signal = controller.as_ref().map(|c| c.signal());
-    let mut session = LiveSession::new(now());
-    let response = match fetch::send("POST", &req.url, Some(&req.body), &key, signal.as_ref()).await {
-        Ok(r) => r,
-        Err(e) => {
+    // Push is incremental; a full report (gzip of the whole text) is paced.
+    let mut shown = |session: &mut LiveSession, t: f64| {
+        if session.report_due(t) {
+            publish(session, &out);
+        }
+    };
+    match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), &mut shown).await {
+        Ok(mut streamed) => publish(&mut streamed.session, &out),
+        Err(NoStream::Unanswered(e)) => {
             let failure = if stopped.get() {
                 Failure { kind: "stopped", text: "Stopped before the server answered.".to_string() }
             } else {
@@ -292,41 +296,12 @@ async fn stream(
                 Failure { kind: "no-response", text }
             };
             out.failure.set(Some(failure));
-            out.running.set(false);
-            return;
         }
-    };
-    session.headers(now());
-    if !response.ok() {
-        let body = fetch::text(&response).await.unwrap_or_default();
-        out.failure.set(Some(Failure { kind: "http", text: http_error_text(response.status(), &body) }));
-        out.running.set(false);
-        return;
+        Err(NoStream::Refused { status, body }) => {
+            out.failure.set(Some(Failure { kind: "http", text: http_error_text(status, &body) }));
+        }
     }
-    let ending = match fetch::reader(&response) {
-        None => Ending::Closed,
-        Some(reader) => loop {
-            match fetch::read(&reader).await {
-                Ok(Some(bytes)) => {
-                    let t = now();
-                    session.feed(&bytes, t);
-                    // Push is incremental; a full report (gzip of the whole text) is paced.
-                    if session.report_due(t) {
-                        publish(&mut session, &out);
-                    }
-                }
-                Ok(None) => break Ending::Closed,
-                Err(e) => break if stopped.get() { Ending::Stopped } else { Ending::Cut(read_error(&e)) },
-            }
-        },
-    };
-    session.end(ending, now());
-    publish(&mut session, &out);
     out.running.set(false);
-}
-
-fn read_error(e: &JsValue) -> String {
-    fetch::error_text(e)
 }
 
 /// Takes full reports and shows them; tells the pacer what they cost.

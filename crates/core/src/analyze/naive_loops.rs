@@ -1,4 +1,4 @@
-//! Naive twins of the new scorers (tandem repeats, copy coverage, n-gram figures), and the
+//! Naive twins of the loop scorers (tandem repeats, copy coverage, n-gram figures), and the
 //! property tests that hold them equal on small inputs.
 //!
 //! The oracles try every period at every position and compare strings, never hashes; they
@@ -13,7 +13,7 @@ use std::ops::Range;
 
 /// Every maximal run of period 1..=max at least two periods long, by brute force:
 /// `(p, start, end)` in item indices.
-fn naive_runs<T: Eq>(seq: &[T], max: usize) -> Vec<(usize, usize, usize)> {
+fn naive_tandem_runs<T: Eq>(seq: &[T], max: usize) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
     for p in 1..=max {
         let mut i = 0;
@@ -35,7 +35,7 @@ fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize)
     let key = |r: &Range<usize>| if level == Level::Line { tandem::line_key(text, r.clone()) } else { r.clone() };
     let strs: Vec<&str> = items.iter().map(|r| &text[key(r)]).collect();
     let mut best = TandemBest::default();
-    for (p, i, j) in naive_runs(&strs, max) {
+    for (p, i, j) in naive_tandem_runs(&strs, max) {
         best.offer(Tandem {
             level,
             unit: items[i].start..items[i + p].start,
@@ -50,7 +50,7 @@ fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize)
 
 fn naive_tandems(text: &str) -> Tandems {
     let mut t = Tandems::default();
-    for (p, i, j) in naive_runs(text.as_bytes(), tandem::MAX_CHAR_PERIOD) {
+    for (p, i, j) in naive_tandem_runs(text.as_bytes(), tandem::MAX_CHAR_PERIOD) {
         let s = (i..=j).find(|&s| text.is_char_boundary(s)).unwrap();
         let e = (i..=j).rev().find(|&e| text.is_char_boundary(e)).unwrap();
         if e >= s + 2 * p {

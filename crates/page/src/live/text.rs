@@ -5,15 +5,17 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::highlighted_text::segment;
+use super::view::channel_word;
+use crate::components::highlighted_text::segment;
 use crate::dom;
 use crate::model::{level_key, span_count_text, Analysis};
+use coherency_core::ingest::Channel;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub analysis: Rc<Analysis>,
-    /// `reasoning` or `answer`.
-    pub channel: &'static str,
+    /// The reasoning or the content.
+    pub channel: Channel,
     /// While the stream runs the view follows the end of the text.
     pub running: bool,
 }
@@ -22,7 +24,8 @@ pub struct Props {
 pub fn LiveText(props: &Props) -> Html {
     let a = &props.analysis;
     let spans = &a.report.spans;
-    let prefix = format!("live-{}-", props.channel);
+    let word = channel_word(props.channel);
+    let prefix = format!("live-{word}-");
     let pre = use_node_ref();
     {
         let (pre, running) = (pre.clone(), props.running);
@@ -43,13 +46,13 @@ pub fn LiveText(props: &Props) -> Html {
         }
     });
     let pieces = a.segments.iter().map(|seg| segment(&a.text, seg, spans, &prefix));
-    let title = if props.channel == "reasoning" { "Reasoning" } else { "Answer" };
+    let title = if props.channel == Channel::Reasoning { "Reasoning" } else { "Answer" };
     let verdict = (!a.report.too_short).then(|| {
         let v = a.report.verdict;
         html! { <span class={classes!("badge", level_key(v))} data-verdict={v.as_str()}>{ v.as_str() }</span> }
     });
     html! {
-        <section id={format!("live-{}", props.channel)} class={classes!("card", "text-card", "live-text", format!("channel-{}", props.channel))}
+        <section id={format!("live-{word}")} class={classes!("card", "text-card", "live-text", format!("channel-{word}"))}
             data-verdict={(!a.report.too_short).then(|| a.report.verdict.as_str())} data-bytes={a.text.len().to_string()}>
             <div class="text-head">
                 <h3>{ title }{ " " }{ for verdict }</h3>

@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::{dom, fetch};
+use super::fetch;
+use super::run::{self, NoStream};
 use coherency_core::live::checks::{
     check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
     unreachable, CheckResult, Outcome, BAD_KEY, CHECKS,
 };
-use coherency_core::live::{explain_fetch_failure, models_url, LiveSession, CHECK_TIMEOUT_MS};
+use coherency_core::live::{chat_url, explain_fetch_failure, models_url, LiveStats, CHECK_TIMEOUT_MS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -94,10 +95,6 @@ pub fn LiveChecks(props: &Props) -> Html {
     }
 }
 
-fn url(base: &str, path: &str) -> String {
-    format!("{}/{path}", base.trim().trim_end_matches('/'))
-}
-
 fn no_response(url: &str, e: &wasm_bindgen::JsValue) -> String {
     explain_fetch_failure(url, &fetch::page_origin(), &fetch::error_text(e))
 }
@@ -118,7 +115,7 @@ async fn models(base: &str, model: &str, key: &str) -> CheckResult {
 }
 
 async fn completion(base: &str, model: &str, key: &str) -> Vec<CheckResult> {
-    let u = url(base, "chat/completions");
+    let u = chat_url(base);
     match get("POST", &u, Some(&completion_body(model)), key).await {
         Ok((status, body)) => check_completion(status, &body, model).to_vec(),
         Err(why) => ['B', 'C', 'D'].iter().map(|id| unreachable(*id, &why)).collect(),
@@ -126,7 +123,7 @@ async fn completion(base: &str, model: &str, key: &str) -> Vec<CheckResult> {
 }
 
 async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
-    let u = url(base, "chat/completions");
+    let u = chat_url(base);
     match get("POST", &u, Some(&tool_body(model)), key).await {
         Ok((status, body)) => check_tools(status, &body),
         Err(why) => unreachable('E', &why),
@@ -134,30 +131,18 @@ async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
 }
 
 async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
-    let u = url(base, "chat/completions");
-    let now = || dom::now_ms().unwrap_or(0.0);
-    let start = now();
-    let mut session = LiveSession::new(start);
-    let response =
-        match fetch::send("POST", &u, Some(&stream_body(model)), key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
-            .await
-        {
-            Ok(r) => r,
-            Err(e) => return unreachable('F', &no_response(&u, &e)),
-        };
-    session.headers(now());
-    if let Some(reader) = fetch::reader(&response) {
-        while let Ok(Some(bytes)) = fetch::read(&reader).await {
-            session.feed(&bytes, now());
-        }
+    let u = chat_url(base);
+    let signal = fetch::timeout_signal(CHECK_TIMEOUT_MS);
+    match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, &mut |_, _| {}).await {
+        Ok(s) => check_stream(s.status, &s.session.stats(), s.ended_ms - s.started_ms),
+        // An error status fails on the status alone.
+        Err(NoStream::Refused { status, .. }) => check_stream(status, &LiveStats::default(), 0.0),
+        Err(NoStream::Unanswered(e)) => unreachable('F', &no_response(&u, &e)),
     }
-    let end = now();
-    session.end(coherency_core::live::Ending::Closed, end);
-    check_stream(response.status(), &session.stats(), end - start)
 }
 
 async fn bad_key(base: &str, model: &str) -> CheckResult {
-    let u = url(base, "chat/completions");
+    let u = chat_url(base);
     let response = match fetch::send(
         "POST",
         &u,

@@ -4,9 +4,11 @@
 
 use std::rc::Rc;
 
-use super::model::{duration_text, plural, Analysis, Source};
-use coherency_core::analyze::{thousands, Verdict};
+use crate::model::{duration_text, Analysis, Source};
+use coherency_core::analyze::Verdict;
+use coherency_core::ingest::Channel;
 use coherency_core::live::{ending_key, ending_text, worst_channel, LiveSession, LiveStats};
+use coherency_core::wording::{plural, thousands};
 
 /// What the page shows of a live run at one moment.
 #[derive(Debug)]
@@ -15,10 +17,11 @@ pub struct LiveView {
     pub seq: u64,
     pub reasoning: Rc<Analysis>,
     pub content: Rc<Analysis>,
-    /// The worst verdict and where (`reasoning`, `answer`, `both`); `None` while too short.
-    pub worst: Option<(Verdict, &'static str)>,
-    /// Each channel's own verdict (`None` while too short to judge): the reasoning and the
-    /// answer when they have text, and both joined when both have.
+    /// The worst verdict and where: one channel, or `None` when the reasoning and the content
+    /// share it (see [`worst_word`]); `None` altogether while too short.
+    pub worst: Option<(Verdict, Option<Channel>)>,
+    /// Each text's own verdict (`None` while too short to judge), named as the page shows it:
+    /// the reasoning and the content when they have text, and both combined when both have.
     pub channels: Vec<(&'static str, Option<Verdict>)>,
     pub stats: LiveStats,
     pub running: bool,
@@ -37,18 +40,18 @@ impl PartialEq for LiveView {
 impl LiveView {
     /// Takes full reports of the session's texts (not free: the caller paces this).
     pub fn snapshot(seq: u64, session: &LiveSession) -> Self {
-        let (r, c, joined) = session.reports();
+        let (r, c, combined) = session.reports();
         let worst = worst_channel(&r, &c);
         let judged = |rep: &coherency_core::analyze::Report| (!rep.too_short).then_some(rep.verdict);
         let mut channels = Vec::new();
         if r.bytes > 0 {
-            channels.push(("reasoning", judged(&r)));
+            channels.push((channel_word(Channel::Reasoning), judged(&r)));
         }
         if c.bytes > 0 || r.bytes == 0 {
-            channels.push(("answer", judged(&c)));
+            channels.push((channel_word(Channel::Content), judged(&c)));
         }
         if r.bytes > 0 && c.bytes > 0 {
-            channels.push(("combined", judged(&joined)));
+            channels.push((COMBINED, judged(&combined)));
         }
         let stats = session.stats();
         let reasoning = Analysis::with_report(seq, Source::Live, session.reasoning_text().to_string(), r);
@@ -59,7 +62,7 @@ impl LiveView {
             content: Rc::new(content),
             worst,
             channels,
-            ending_key: ending_key(session.ending(), stats.saw_done),
+            ending_key: ending_key(session.ending(), stats.stream.saw_done),
             ending_text: ending_text(session.ending(), &stats),
             running: session.is_running(),
             capture: (!session.is_running()).then(|| Rc::from(session.capture())),
@@ -70,22 +73,36 @@ impl LiveView {
     /// The reasons of the channel with the worst verdict.
     pub fn reasons(&self) -> &[String] {
         match self.worst {
-            Some((_, "reasoning")) => &self.reasoning.report.reasons,
+            Some((_, Some(Channel::Reasoning))) => &self.reasoning.report.reasons,
             _ => &self.content.report.reasons,
         }
     }
 }
 
+/// The page's word for a channel of a live run: `reasoning`, or `answer` for the content.
+pub fn channel_word(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Reasoning => "reasoning",
+        Channel::Content => "answer",
+        Channel::Tool => "tool",
+    }
+}
+
+/// The page's word for the reasoning and the content analysed together.
+pub const COMBINED: &str = "combined";
+
+/// The page's word for where the worst verdict is: its channel's, or `both` when the
+/// reasoning and the content share it.
+pub fn worst_word(channel: Option<Channel>) -> &'static str {
+    channel.map_or("both", channel_word)
+}
+
 /// "Loop in the reasoning", "No loop so far", … for the verdict card.
-pub fn live_headline(worst: Option<(Verdict, &'static str)>, running: bool) -> String {
+pub fn live_headline(worst: Option<(Verdict, Option<Channel>)>, running: bool) -> String {
     let Some((verdict, channel)) = worst else {
         return if running { "Waiting for enough text to judge…" } else { "Too little text to judge" }.to_string();
     };
-    let where_ = match channel {
-        "reasoning" => " in the reasoning",
-        "answer" => " in the answer",
-        _ => "",
-    };
+    let where_ = channel.map(|c| format!(" in the {}", channel_word(c))).unwrap_or_default();
     let so_far = if running { " so far" } else { "" };
     match verdict {
         Verdict::Pass => format!("No repetition collapse{so_far}"),
@@ -122,11 +139,12 @@ pub fn stat_rows(stats: &LiveStats, running: bool) -> Vec<(&'static str, String)
         ("Tokens", tokens_text(stats)),
         ("Speed", stats.tokens_per_s.map_or_else(|| "—".to_string(), |t| format!("{t:.1} tokens/s"))),
         ("Generation time", ms(stats.generation_ms)),
-        ("Chunks", format!("{} ({})", thousands(stats.chunks), plural(stats.bytes, "byte", "bytes"))),
+        ("Chunks", format!("{} ({})", thousands(stats.stream.chunks), plural(stats.bytes, "byte", "bytes"))),
     ];
     if !running {
-        rows.push(("Finish reason", stats.finish_reason.clone().unwrap_or_else(|| "none sent".to_string())));
-        let usage = stats.usage.as_ref().map_or_else(
+        let stream = &stats.stream;
+        rows.push(("Finish reason", stream.finish_reason.clone().unwrap_or_else(|| "none sent".to_string())));
+        let usage = stream.usage.as_ref().map_or_else(
             || "none sent".to_string(),
             |u| {
                 let n = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| thousands(v as usize));
@@ -139,7 +157,7 @@ pub fn stat_rows(stats: &LiveStats, running: bool) -> Vec<(&'static str, String)
             },
         );
         rows.push(("Usage", usage));
-        rows.push(("[DONE]", if stats.saw_done { "received" } else { "not received" }.to_string()));
+        rows.push(("[DONE]", if stream.saw_done { "received" } else { "not received" }.to_string()));
     }
     rows
 }
@@ -157,7 +175,8 @@ mod tests {
         s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
         s.end(Ending::Stopped, 200.0);
         let v = LiveView::snapshot(3, &s);
-        assert_eq!(v.worst, Some((Verdict::Fail, "answer")));
+        assert_eq!(v.worst, Some((Verdict::Fail, Some(Channel::Content))));
+        assert_eq!(v.worst.map(|(_, c)| worst_word(c)), Some("answer"));
         assert_eq!(v.channels, [("answer", Some(Verdict::Fail))]);
         assert_eq!(&*v.content.text, lp.as_str());
         assert_eq!(v.content.report.spans.len(), 21, "20 repeated lines and the loop");
@@ -179,6 +198,7 @@ mod tests {
         st.tokens_per_s = None;
         assert_eq!(speed_line(&st), "speed not yet measurable · 2,048 tokens (server's usage)");
         assert_eq!(live_headline(None, true), "Waiting for enough text to judge…");
-        assert_eq!(live_headline(Some((Verdict::Pass, "both")), true), "No repetition collapse so far");
+        assert_eq!(live_headline(Some((Verdict::Pass, None)), true), "No repetition collapse so far");
+        assert_eq!(worst_word(None), "both");
     }
 }

@@ -1,0 +1,182 @@
+//! Judging a transcript: every text [`judged_texts`] lists is analysed (identical messages
+//! once: a request log repeats its history), and the overall verdict is the worst one.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::judged_text::{judged_texts, JudgedText};
+use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
+use super::reply::join_reply;
+use super::report::{MessageReport, TranscriptReport};
+use crate::analyze::analyze;
+use crate::analyze::text_units::floor_boundary;
+use crate::ingest::Transcript;
+
+/// Judges every message of `t` (identical texts once: request logs repeat their history)
+/// and every reply's reasoning + content.
+pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
+    judge_transcript_with_progress(t, &mut |_| {})
+}
+
+/// [`judge_transcript`], calling `on_progress` before the first text and after each one
+/// (the caller decides how often to pass it on).
+pub fn judge_transcript_with_progress(
+    t: &Transcript,
+    on_progress: &mut dyn FnMut(AnalysisProgress),
+) -> TranscriptReport {
+    let msgs = &t.messages;
+    let texts = judged_texts(t);
+    let bytes = texts.iter().map(|j| j.len(t)).sum();
+    let mut progress = AnalysisProgress { texts: texts.len(), bytes, ..AnalysisProgress::default() };
+    on_progress(progress);
+    let mut reports: Vec<MessageReport> = Vec::with_capacity(texts.len());
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for judged in texts {
+        let size = judged.len(t);
+        let report = match judged {
+            JudgedText::Message(k) => {
+                let m = &msgs[k];
+                let report = match seen.get(m.text.as_str()) {
+                    Some(&r) => Rc::clone(&reports[r].report),
+                    None => {
+                        seen.insert(&m.text, reports.len());
+                        preview(&m.text, &mut progress, on_progress);
+                        Rc::new(analyze(&m.text))
+                    }
+                };
+                MessageReport { messages: vec![k], combined: false, report }
+            }
+            JudgedText::Reply(parts) => {
+                let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
+                preview(&text, &mut progress, on_progress);
+                MessageReport { messages: parts, combined: true, report: Rc::new(analyze(&text)) }
+            }
+        };
+        progress.texts_done += 1;
+        progress.bytes_done += size;
+        progress.preview = None;
+        progress.worst = progress.worst.max(Some(report.report.verdict));
+        reports.push(report);
+        on_progress(progress);
+    }
+    let verdict = reports.iter().map(|r| r.report.verdict).max();
+    TranscriptReport { reports, verdict }
+}
+
+/// The first `max` bytes of `text`, cut on a character boundary.
+fn prefix(text: &str, max: usize) -> &str {
+    &text[..floor_boundary(text, max)]
+}
+
+/// Judges the start of a long text and says so, before the whole is analysed.
+fn preview(text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn FnMut(AnalysisProgress)) {
+    if text.len() >= PREVIEW_OVER {
+        let head = prefix(text, PREVIEW_BYTES);
+        progress.preview = Some((head.len(), analyze(head).verdict));
+        on_progress(*progress);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{Metric, Verdict};
+    use crate::ingest::{Channel, Format, Message};
+
+    fn msg(index: usize, channel: Channel, text: String) -> Message {
+        Message {
+            conversation: 0,
+            index,
+            role: "assistant".into(),
+            channel,
+            name: None,
+            text: text.into(),
+            source: 0..0,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn loop_in_reasoning_behind_clean_answer_fails_the_reasoning() {
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
+        t.messages.push(msg(0, Channel::Content, "The total is 42, as computed from the three invoices.".into()));
+        let r = judge_transcript(&t);
+        assert_eq!(r.verdict, Some(Verdict::Fail));
+        assert_eq!(r.reports.len(), 3);
+        assert_eq!(r.reports[1].report.verdict, Verdict::Pass);
+        assert!(r.reports[2].combined);
+        let worst = r.worst().unwrap();
+        assert_eq!((worst.messages.as_slice(), worst.combined), (&[0][..], false));
+        for m in &r.reports {
+            assert_eq!(m.text(&t).len(), m.report.bytes, "each report's text is the text it analysed");
+        }
+        let rows = r.rows(&t);
+        let got: Vec<(&str, Verdict, Option<Metric>, usize)> =
+            rows.iter().map(|row| (row.channel, row.verdict, row.tripped, row.report)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("reasoning", Verdict::Fail, Some(Metric::Loop), 0),
+                ("combined", Verdict::Fail, Some(Metric::Loop), 2),
+                ("content", Verdict::Pass, None, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn nothing_to_analyse_has_no_verdict_and_duplicates_share_reports() {
+        assert_eq!(judge_transcript(&Transcript::new(Format::Binary)).verdict, None);
+        let mut t = Transcript::new(Format::Jsonl);
+        t.messages.push(msg(0, Channel::Content, "same text here, long enough to judge".into()));
+        t.messages.push(msg(1, Channel::Content, "same text here, long enough to judge".into()));
+        let r = judge_transcript(&t);
+        assert_eq!(r.reports[0].report, r.reports[1].report);
+        assert_eq!(r.verdict, Some(Verdict::Pass));
+    }
+
+    #[test]
+    fn among_passes_a_text_long_enough_to_judge_comes_first() {
+        let mut t = Transcript::new(Format::Jsonl);
+        t.messages.push(msg(0, Channel::Content, "ok".into()));
+        t.messages.push(msg(1, Channel::Content, "A reply long enough to be judged on its own merits.".into()));
+        let r = judge_transcript(&t);
+        assert_eq!(r.worst_first_order(), vec![1, 0]);
+    }
+
+    #[test]
+    fn progress_counts_every_text_and_its_bytes_and_the_worst_so_far() {
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Content, "A reply long enough to be judged on its own merits.".into()));
+        t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
+        t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
+        let mut seen = Vec::new();
+        let r = judge_transcript_with_progress(&t, &mut |p| seen.push(p));
+        assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
+        let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
+        assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
+        assert_eq!((seen[0].texts_done, seen[0].bytes_done, seen[0].worst), (0, 0, None));
+        let last = seen[seen.len() - 1];
+        assert_eq!((last.texts_done, last.texts, last.bytes_done, last.bytes), (4, 4, total, total));
+        let worst: Vec<Option<Verdict>> = seen.iter().map(|p| p.worst).collect();
+        assert_eq!(
+            worst,
+            vec![None, Some(Verdict::Pass), Some(Verdict::Fail), Some(Verdict::Fail), Some(Verdict::Fail)]
+        );
+        assert!(seen.windows(2).all(|w| w[0].bytes_done <= w[1].bytes_done));
+        assert!(seen.iter().all(|p| p.preview.is_none()), "short texts need no preview");
+    }
+
+    #[test]
+    fn a_long_text_is_previewed_from_its_start() {
+        let mut t = Transcript::new(Format::Text);
+        let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
+        t.messages.push(msg(0, Channel::Content, text));
+        let mut seen = Vec::new();
+        judge_transcript_with_progress(&t, &mut |p| seen.push(p));
+        assert_eq!(seen.len(), 3, "before, the preview, after");
+        assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
+        assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
+        assert_eq!(prefix("aé", 2), "a");
+    }
+}

@@ -1,0 +1,42 @@
+//! Verdicts: the layer the page, the CLI and live mode ask for judgements. [`crate::ingest`]
+//! reads a document into a [`Transcript`](crate::ingest::Transcript) of messages and
+//! [`crate::analyze`] judges one text; this layer decides what is judged (every message, and
+//! every reply's reasoning and content together: [`join_reply`]), judges it, and puts the
+//! reports together: the worst verdict, the rows of the per-message table worst first, a whole
+//! document read and judged ([`JudgedDocument`]).
+//!
+//! ```
+//! use coherency_core::analyze::Verdict;
+//! use coherency_core::verdict::JudgedDocument;
+//! let reasoning = "Wait, let me re-check the total.\n".repeat(35);
+//! let chunk = |field: &str, text: &str| format!("data: {}\n\n", serde_json::json!({"choices": [{"delta": {field: text}}]}));
+//! let capture = chunk("reasoning_content", &reasoning) + &chunk("content", "The total is 42.") + "data: [DONE]\n\n";
+//! let doc = JudgedDocument::read(capture.as_bytes(), None);
+//! assert_eq!(doc.report.verdict, Some(Verdict::Fail));
+//! let rows = doc.report.rows(&doc.transcript);
+//! let channels: Vec<&str> = rows.iter().map(|r| r.channel).collect();
+//! assert_eq!(channels, ["reasoning", "combined", "content"], "worst first");
+//! ```
+//!
+//! One concept per file: `reply.rs` (how a reply's texts are joined), `judged_text.rs` (what
+//! is judged), `judge.rs` (judging a transcript), `progress.rs`, `report.rs` (the reports and
+//! the worst verdict), `row.rs` (the row model), `document.rs` (a document read and judged).
+//! A new kind of judged text or of verdict (across turns, per conversation) belongs here, not
+//! in `ingest` (which only reads) nor in `analyze` (which judges one text).
+//!
+//! Pure code: no I/O, no browser imports.
+
+mod document;
+mod judge;
+mod judged_text;
+mod progress;
+mod reply;
+mod report;
+mod row;
+
+pub use document::JudgedDocument;
+pub use judge::{judge_transcript, judge_transcript_with_progress};
+pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
+pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
+pub use report::{MessageReport, TranscriptReport};
+pub use row::MessageRow;

@@ -1,0 +1,231 @@
+//! The core's layers, held: each module under `src/` names (`crate::x`, or `super::…::x`
+//! reaching the crate root) only the modules below it in `LAYERS`, so the arrows point one
+//! way: `wording` and `samples` are leaves; `stream` knows nothing of the analysis; `analyze`
+//! judges one text; `ingest` only reads (stream ← ingest, no analysis); `verdict` is the one
+//! place that judges transcripts (analyze, ingest ← verdict); `live` sits on top.
+//!
+//! Doc links count as naming. Test code (an item gated on `test`: a file's `mod tests`, a
+//! test-only file) may name any module, as the tests under `tests/` do: the layers are about
+//! the code that ships.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every module of the crate, bottom layer first, and the modules it may name. A module may
+/// only name modules listed before it.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("wording", &[]),
+    ("samples", &[]),
+    ("stream", &["wording"]),
+    ("analyze", &["wording"]),
+    ("ingest", &["stream", "wording"]),
+    ("verdict", &["analyze", "ingest", "wording"]),
+    ("live", &["stream", "analyze", "ingest", "verdict", "wording"]),
+];
+
+#[test]
+fn each_module_names_only_the_modules_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut broken = Vec::new();
+    for file in rust_files(&src) {
+        let rel = file.strip_prefix(&src).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        if rel == "lib.rs" || test_only(&src, &rel) {
+            continue;
+        }
+        let path = module_path(&rel);
+        let Some(&(module, allowed)) = LAYERS.iter().find(|(m, _)| *m == path[0]) else {
+            broken.push(format!("src/{rel}: module `{}` has no place in LAYERS (tests/layers.rs)", path[0]));
+            continue;
+        };
+        let text = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (line, named) in names(&shipped_code(&text), path.len()) {
+            if named != module && !allowed.contains(&named) {
+                let may = if allowed.is_empty() { "no other module".to_string() } else { allowed.join(", ") };
+                broken.push(format!("src/{rel}:{line} names `crate::{named}`, but `{module}` may name only {may}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "the core's layers are broken (see tests/layers.rs):\n{}", broken.join("\n"));
+}
+
+#[test]
+fn the_layers_point_one_way_and_list_every_module() {
+    for (i, (module, allowed)) in LAYERS.iter().enumerate() {
+        for named in *allowed {
+            let below = LAYERS[..i].iter().any(|(m, _)| m == named);
+            assert!(below, "`{module}` may name `{named}`, which is not listed before it: a cycle or a typo");
+        }
+    }
+    let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).expect("src/lib.rs");
+    let declared: BTreeSet<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .map(|l| l.trim_end_matches(';'))
+        .collect();
+    let listed: BTreeSet<&str> = LAYERS.iter().map(|(m, _)| *m).collect();
+    assert_eq!(declared, listed, "src/lib.rs's modules and LAYERS differ");
+}
+
+#[test]
+fn every_way_of_naming_a_module_is_seen() {
+    let code = "use crate::analyze::Report;\n\
+                use crate::{ingest::Format, stream};\n\
+                /// See [`crate::verdict::MessageRow`].\n\
+                let q = super::super::wording::quote(x);\n\
+                use super::report::Check;\n\
+                macro_rules! m { () => { $crate::live::x() } }\n";
+    let got: Vec<(usize, &str)> = names(code, 2);
+    assert_eq!(got, [(1, "analyze"), (2, "ingest"), (2, "stream"), (3, "verdict"), (4, "wording")]);
+    // From a module's own `mod.rs`, one `super` reaches the crate root.
+    assert_eq!(names("use super::analyze::Verdict;", 1), [(1, "analyze")]);
+    // Test code is not read.
+    let code = "use crate::wording::x;\n#[cfg(test)]\nmod tests {\n    use crate::live::y;\n}\nfn after() {}\n";
+    assert_eq!(shipped_code(code).lines().count(), 6, "lines kept, so that line numbers hold");
+    assert_eq!(names(&shipped_code(code), 2), [(1, "wording")]);
+}
+
+/// The `.rs` files under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir).expect("src/").filter_map(|e| Some(e.ok()?.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `analyze/judge.rs` → `[analyze, judge]`; `analyze/mod.rs` → `[analyze]`.
+fn module_path(rel: &str) -> Vec<&str> {
+    let mut path: Vec<&str> = rel.trim_end_matches(".rs").split('/').collect();
+    if path.len() > 1 && path.last() == Some(&"mod") {
+        path.pop();
+    }
+    path
+}
+
+/// Whether the file `rel` is a module its parent declares only for tests (`#[cfg(test)] mod x;`).
+fn test_only(src: &Path, rel: &str) -> bool {
+    let path = module_path(rel);
+    let Some((name, parent)) = path.split_last() else { return false };
+    let parent_file = if parent.is_empty() { "lib.rs".to_string() } else { format!("{}/mod.rs", parent.join("/")) };
+    let Ok(text) = fs::read_to_string(src.join(parent_file)) else { return false };
+    let lines: Vec<&str> = text.lines().collect();
+    lines.windows(2).any(|w| gated_on_test(w[0]) && w[1].trim_start_matches("pub ") == format!("mod {name};"))
+}
+
+fn gated_on_test(line: &str) -> bool {
+    line.starts_with("#[cfg(") && line.contains("test")
+}
+
+/// `text` with every top-level item gated on `test` (`#[cfg(test)] mod tests { … }`) blanked
+/// out, line for line.
+fn shipped_code(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut skipping = false;
+    let mut gated = false;
+    for line in text.lines() {
+        if skipping {
+            skipping = line != "}";
+            out.push("");
+            continue;
+        }
+        if line.starts_with("#[") {
+            gated |= gated_on_test(line);
+        } else if gated && line.trim_start_matches("pub ").starts_with("mod ") && line.ends_with('{') {
+            skipping = true;
+            out.push("");
+            continue;
+        } else {
+            gated = false;
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// The top-level modules `code` names, with their 1-based lines, in order; `depth` is the
+/// length of the file's module path (how many `super`s reach the crate root).
+fn names(code: &str, depth: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (i, line) in code.lines().enumerate() {
+        let mut at = 0;
+        while let Some(found) = next_path(line, at) {
+            let (start, rest) = found;
+            at = start + 1;
+            let mut rest = rest;
+            let reaches_root = if let Some(r) = rest.strip_prefix("crate::") {
+                rest = r;
+                true
+            } else {
+                let mut supers = 0;
+                while let Some(r) = rest.strip_prefix("super::") {
+                    rest = r;
+                    supers += 1;
+                }
+                supers == depth
+            };
+            if reaches_root {
+                for name in first_segments(rest) {
+                    out.push((i + 1, name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The next path starting with `crate::` or `super::` at or after byte `from` of `line` (not
+/// in the middle of another path or name, not `$crate`): its start and the text from there.
+fn next_path(line: &str, from: usize) -> Option<(usize, &str)> {
+    let mut at = from;
+    loop {
+        let rest = line.get(at..)?;
+        let offset = [rest.find("crate::"), rest.find("super::")].into_iter().flatten().min()?;
+        let start = at + offset;
+        let before = line[..start].chars().next_back();
+        let inside = before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':');
+        if !inside {
+            return Some((start, &line[start..]));
+        }
+        at = start + 1;
+    }
+}
+
+/// The first segment of a path, or of each path in a `{…}` group: `analyze::X` → `analyze`,
+/// `{ingest::Format, stream}` → `ingest`, `stream`.
+fn first_segments(rest: &str) -> Vec<&str> {
+    let Some(group) = rest.strip_prefix('{') else {
+        return Some(ident(rest)).filter(|n| !n.is_empty()).into_iter().collect();
+    };
+    let mut out = Vec::new();
+    let (mut nesting, mut item_start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => nesting += 1,
+            '}' if nesting == 0 => {
+                out.push(ident(group[item_start..].trim_start()));
+                break;
+            }
+            '}' => nesting -= 1,
+            ',' if nesting == 0 => {
+                out.push(ident(group[item_start..].trim_start()));
+                item_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.retain(|n| !n.is_empty() && *n != "self");
+    out
+}
+
+/// The name `s` starts with.
+fn ident(s: &str) -> &str {
+    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+    &s[..end]
+}

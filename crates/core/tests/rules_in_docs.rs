@@ -1,0 +1,84 @@
+//! The README states every rule as the code holds it: each row of its two checks tables ends
+//! in the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
+//! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here.
+
+use coherency_core::analyze::{format_threshold, Metric, Thresholds};
+
+fn readme() -> String {
+    let path = coherency_test_support::workspace_root().join("README.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The cells of the README table row whose first cell is `label`.
+fn row(readme: &str, label: &str) -> Vec<String> {
+    let head = format!("| {label} |");
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with(&head))
+        .unwrap_or_else(|| panic!("README has no table row for {label:?}"));
+    line.trim().trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect()
+}
+
+fn assert_warn_fail(readme: &str, label: &str, warn: &str, fail: &str) {
+    let cells = row(readme, label);
+    let n = cells.len();
+    assert!(n >= 3, "README row {label:?} has too few cells: {cells:?}");
+    assert_eq!(
+        (cells[n - 2].as_str(), cells[n - 1].as_str()),
+        (warn, fail),
+        "README row {label:?}: its WARN and FAIL cells must say what Thresholds::SEED holds"
+    );
+}
+
+#[test]
+fn the_readme_tables_state_the_thresholds_the_checks_use() {
+    let readme = readme();
+    let t = Thresholds::SEED;
+    let at_least = |m: Metric, v: f64| format!("≥ {}", format_threshold(m, v));
+    let below = |m: Metric, v: f64| format!("< {}", format_threshold(m, v));
+    assert_warn_fail(
+        &readme,
+        "maxrun",
+        &at_least(Metric::Maxrun, t.maxrun_warn as f64),
+        &at_least(Metric::Maxrun, t.maxrun_fail as f64),
+    );
+    assert_warn_fail(
+        &readme,
+        "maxline",
+        &at_least(Metric::Maxline, t.maxline_warn as f64),
+        &at_least(Metric::Maxline, t.maxline_fail as f64),
+    );
+    assert_warn_fail(
+        &readme,
+        "gzip ratio",
+        &below(Metric::GzipRatio, t.gzip_ratio_warn),
+        &below(Metric::GzipRatio, t.gzip_ratio_fail),
+    );
+    let rules = &t.loops;
+    assert_warn_fail(&readme, "loop", &rules.loop_warn_text(), &rules.loop_fail_text());
+    assert_warn_fail(&readme, "copies", &rules.copies_warn_text(), &rules.copies_fail_text());
+    let end = &rules.degenerate_end;
+    assert_warn_fail(
+        &readme,
+        "degenerate end",
+        &at_least(Metric::Profile, end.warn),
+        &at_least(Metric::Profile, end.fail),
+    );
+}
+
+#[test]
+fn the_readme_says_what_the_rules_leave_out_of_the_tables() {
+    let readme = readme();
+    let t = Thresholds::SEED;
+    for (metric, what) in [
+        (Metric::GzipRatio, "the gzip ratio's minimum length"),
+        (Metric::Profile, "the degenerate end's minimum length"),
+    ] {
+        let rule = metric.rule(&t).expect("a rule in words");
+        assert!(readme.contains(&format!("({rule})")), "README must say {what}: ({rule})");
+    }
+    let counted = t.loops.copies_counted_text();
+    assert!(readme.contains(&counted), "README must say what the copies check counts: {counted}");
+    let short = format!("Texts under {} non-blank bytes", t.min_bytes);
+    assert!(readme.contains(&short), "README must say how short is too short: {short}");
+}

@@ -1,0 +1,449 @@
+//! Labelled agent sessions, seeded and deterministic: healthy work (with the repeats real
+//! agents make legitimately) and the loops agents fall into, each written out in the shapes
+//! users paste — a Claude-Code-style session log (JSONL), an OpenAI chat request body, an
+//! Anthropic Messages request body.
+//!
+//! A [`Session`] is the agent's side of a conversation: a user request, then assistant turns,
+//! each with optional reasoning, its text and its tool calls, every call with the result the
+//! tool gave. A looping session says at which assistant turn (0-based) the loop starts.
+
+use crate::textgen::{prose, Rng, WORDS};
+use serde_json::{json, Value};
+
+/// One tool call and what the tool answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub name: String,
+    pub args: Value,
+    pub result: String,
+    pub is_error: bool,
+}
+
+/// One assistant turn: reasoning (if any), text, then its tool calls in order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Turn {
+    pub reasoning: Option<String>,
+    pub text: String,
+    pub calls: Vec<Call>,
+    /// A user message after this turn (when the turn asks or ends the exchange).
+    pub user_after: Option<String>,
+}
+
+/// A generated session with its label.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub kind: &'static str,
+    pub looping: bool,
+    /// The assistant turn (0-based) where the loop starts.
+    pub onset_turn: Option<usize>,
+    pub request: String,
+    pub turns: Vec<Turn>,
+}
+
+/// The kinds of session, healthy ones first.
+pub const HEALTHY: &[&str] =
+    &["varied_work", "test_after_each_edit", "polling_a_job", "reread_after_edit", "short_acks", "long_tool_log"];
+pub const LOOPING: &[&str] =
+    &["same_call_same_result", "ab_cycle", "same_reply_every_turn", "reasoning_repeats", "edit_revert", "late_loop"];
+
+/// Every kind, each with `seeds` seeds.
+pub fn corpus(seeds: u64) -> Vec<Session> {
+    HEALTHY.iter().chain(LOOPING).flat_map(|&k| (0..seeds).map(move |s| generate(k, s))).collect()
+}
+
+/// One session of `kind` (one of [`HEALTHY`] or [`LOOPING`]).
+pub fn generate(kind: &'static str, seed: u64) -> Session {
+    let mut rng = Rng(0xA6E_u64.wrapping_mul(seed + 1) ^ kind.len() as u64);
+    let files = ["src/date.rs", "src/lib.rs", "src/parse.rs", "tests/date.rs", "src/main.rs", "Cargo.toml"];
+    let request = format!("The date test fails on leap years, can you fix it? {}", sentence(&mut rng, 12));
+    let mut turns = Vec::new();
+    let (looping, onset) = match kind {
+        "varied_work" => {
+            let n = 8 + rng.below(6);
+            varied(&mut rng, &mut turns, n, &files);
+            (false, None)
+        }
+        "test_after_each_edit" => {
+            for i in 0..6 + rng.below(4) {
+                turns.push(edit_turn(&mut rng, files[i % 3], i));
+                let passed = 10 + i * 3 + rng.below(3);
+                turns.push(turn(
+                    &mut rng,
+                    "Running the tests again.",
+                    vec![call("bash", json!({"cmd": "cargo test"}), &test_result(passed, 3usize.saturating_sub(i)))],
+                ));
+            }
+            (false, None)
+        }
+        "polling_a_job" => {
+            turns.push(turn(
+                &mut rng,
+                "Starting the build job.",
+                vec![call("bash", json!({"cmd": "ci start build"}), "job 4711 started")],
+            ));
+            let steps = 6 + rng.below(5);
+            for i in 0..steps {
+                let pct = (i + 1) * 100 / (steps + 1);
+                turns.push(turn(
+                    &mut rng,
+                    "Checking on the job.",
+                    vec![call("bash", json!({"cmd": "ci status 4711"}), &format!("job 4711: running, {pct}% done"))],
+                ));
+            }
+            turns.push(turn(
+                &mut rng,
+                "Checking on the job.",
+                vec![call("bash", json!({"cmd": "ci status 4711"}), "job 4711: finished, all 212 tests passed")],
+            ));
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "reread_after_edit" => {
+            for (i, f) in files.iter().take(4).enumerate() {
+                turns.push(read_turn(&mut rng, f, i));
+                turns.push(edit_turn(&mut rng, f, i));
+                turns.push(read_turn(&mut rng, f, i + 100));
+            }
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "short_acks" => {
+            for i in 0..10 {
+                if i % 3 == 2 {
+                    let mut t = turn(&mut rng, "Done.", Vec::new());
+                    t.user_after = Some(sentence(&mut rng, 10));
+                    turns.push(t);
+                } else {
+                    varied(&mut rng, &mut turns, 1, &files);
+                }
+            }
+            (false, None)
+        }
+        "long_tool_log" => {
+            varied(&mut rng, &mut turns, 3, &files);
+            let log: String = (0..400 + rng.below(200))
+                .map(|i| {
+                    format!(
+                        "Epoch 1: {:>3}%|{:<20}| {i}/600 [00:{:02}<01:40, 5.9it/s]\n",
+                        i / 6,
+                        "#".repeat(i / 30),
+                        i % 60
+                    )
+                })
+                .collect();
+            turns.push(turn(
+                &mut rng,
+                "Training for one epoch.",
+                vec![call("bash", json!({"cmd": "python train.py"}), &log)],
+            ));
+            varied(&mut rng, &mut turns, 3, &files);
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "same_call_same_result" => {
+            varied(&mut rng, &mut turns, 2, &files);
+            let onset = turns.len();
+            let result = file_body(&mut rng, 0);
+            for _ in 0..15 {
+                turns.push(turn(
+                    &mut rng,
+                    "Let me read the helper file to check the February logic.",
+                    vec![call("Read", json!({"file_path": "src/date.rs"}), &result)],
+                ));
+            }
+            (true, Some(onset))
+        }
+        "ab_cycle" => {
+            varied(&mut rng, &mut turns, 2, &files);
+            let onset = turns.len();
+            let body = file_body(&mut rng, 1);
+            let failure = test_result(12, 1);
+            for i in 0..12 {
+                let (what, c) = if i % 2 == 0 {
+                    ("I'll look at the helper again.", call("Read", json!({"file_path": "src/date.rs"}), &body))
+                } else {
+                    ("Now the test.", call("bash", json!({"cmd": "cargo test date"}), &failure))
+                };
+                turns.push(turn(&mut rng, what, vec![c]));
+            }
+            (true, Some(onset))
+        }
+        "same_reply_every_turn" => {
+            varied(&mut rng, &mut turns, 2, &files);
+            let onset = turns.len();
+            let reply = format!("I have fixed the leap year rule. {}", sentence(&mut rng, 30));
+            for _ in 0..8 {
+                let mut t = turn(&mut rng, &reply, Vec::new());
+                t.user_after = Some("The test still fails.".into());
+                turns.push(t);
+            }
+            (true, Some(onset))
+        }
+        "reasoning_repeats" => {
+            varied(&mut rng, &mut turns, 2, &files);
+            let onset = turns.len();
+            let thought =
+                format!("The February length is wrong. {} I should check the helper.", sentence(&mut rng, 40));
+            for i in 0..10 {
+                let mut t = read_turn(&mut rng, files[i % files.len()], i + 7);
+                t.reasoning = Some(thought.clone());
+                turns.push(t);
+            }
+            (true, Some(onset))
+        }
+        "edit_revert" => {
+            varied(&mut rng, &mut turns, 2, &files);
+            let onset = turns.len();
+            let (a, b) = ("if y % 4 == 0 { 29 } else { 28 }", "if is_leap(y) { 29 } else { 28 }");
+            for i in 0..10 {
+                let (old, new) = if i % 2 == 0 { (a, b) } else { (b, a) };
+                turns.push(turn(
+                    &mut rng,
+                    "Let me adjust the February rule.",
+                    vec![call(
+                        "Edit",
+                        json!({"file_path": "src/date.rs", "old_string": old, "new_string": new}),
+                        "The file src/date.rs has been updated.",
+                    )],
+                ));
+            }
+            (true, Some(onset))
+        }
+        "late_loop" => {
+            varied(&mut rng, &mut turns, 20, &files);
+            let onset = turns.len();
+            let failure = test_result(40, 2);
+            for _ in 0..20 {
+                turns.push(turn(
+                    &mut rng,
+                    "The test still fails; running it again to see the error.",
+                    vec![call("bash", json!({"cmd": "cargo test date::leap"}), &failure)],
+                ));
+            }
+            (true, Some(onset))
+        }
+        other => panic!("no session kind {other:?}"),
+    };
+    Session { kind, looping, onset_turn: onset, request, turns }
+}
+
+fn sentence(rng: &mut Rng, words: usize) -> String {
+    let mut s = prose(rng, words * 6, WORDS, " ");
+    s.truncate(s.trim_end().len());
+    s.push('.');
+    s
+}
+
+fn call(name: &str, args: Value, result: &str) -> Call {
+    Call { name: name.into(), args, result: result.into(), is_error: false }
+}
+
+fn turn(rng: &mut Rng, text: &str, calls: Vec<Call>) -> Turn {
+    let reasoning = (rng.below(3) == 0).then(|| {
+        let words = 8 + rng.below(12);
+        sentence(rng, words)
+    });
+    Turn { reasoning, text: text.into(), calls, user_after: None }
+}
+
+fn file_body(rng: &mut Rng, salt: usize) -> String {
+    format!(
+        "// helper {salt}\nfn days_in_feb(y: u32) -> u32 {{ if y % 4 == 0 {{ 29 }} else {{ 28 }} }}\n// {}\n",
+        sentence(rng, 10)
+    )
+}
+
+fn test_result(passed: usize, failed: usize) -> String {
+    if failed == 0 {
+        format!("running {passed} tests\ntest result: ok. {passed} passed; 0 failed")
+    } else {
+        format!(
+            "running {} tests\ntest date::leap ... FAILED\nassertion failed: days_in_feb(1900) == 28\ntest result: FAILED. {passed} passed; {failed} failed",
+            passed + failed
+        )
+    }
+}
+
+fn read_turn(rng: &mut Rng, file: &str, salt: usize) -> Turn {
+    let text = format!("Reading {file}: {}", sentence(rng, 8));
+    let body = file_body(rng, salt);
+    turn(rng, &text, vec![call("Read", json!({"file_path": file}), &body)])
+}
+
+fn edit_turn(rng: &mut Rng, file: &str, salt: usize) -> Turn {
+    let text = format!("Editing {file}: {}", sentence(rng, 10));
+    let args = json!({"file_path": file, "old_string": format!("v{salt}"), "new_string": format!("v{}", salt + 1)});
+    turn(rng, &text, vec![call("Edit", args, &format!("The file {file} has been updated."))])
+}
+
+/// `n` turns of varied work: reads, edits, searches and commands with changing arguments.
+fn varied(rng: &mut Rng, turns: &mut Vec<Turn>, n: usize, files: &[&str]) {
+    for _ in 0..n {
+        let i = rng.below(1_000);
+        let t = match rng.below(4) {
+            0 => read_turn(rng, files[i % files.len()], i),
+            1 => edit_turn(rng, files[i % files.len()], i),
+            2 => {
+                let word = rng.pick(WORDS).to_string();
+                let text = format!("Searching for {word}: {}", sentence(rng, 8));
+                let hits = format!("{}:{}: {}", files[i % files.len()], i % 300, sentence(rng, 8));
+                turn(rng, &text, vec![call("Grep", json!({"pattern": word}), &hits)])
+            }
+            _ => {
+                let text = format!("Checking the build: {}", sentence(rng, 8));
+                let out = format!("Compiling proj v0.{i}.0\nFinished in {}.{}s", 1 + i % 9, i % 10);
+                turn(rng, &text, vec![call("bash", json!({"cmd": format!("cargo build -p crate{}", i % 7)}), &out)])
+            }
+        };
+        turns.push(t);
+    }
+}
+
+fn final_answer(rng: &mut Rng, turns: &mut Vec<Turn>) {
+    let text = format!("Fixed: the helper now follows the 100/400 rule. {}", sentence(rng, 20));
+    turns.push(turn(rng, &text, Vec::new()));
+}
+
+impl Session {
+    /// Tool call ids: `call_{turn}_{index}`.
+    fn call_id(turn: usize, k: usize) -> String {
+        format!("call_{turn}_{k}")
+    }
+
+    /// A Claude-Code-style session log: one JSON object per line (user, assistant content
+    /// blocks — thinking, text, tool_use — and tool_result blocks in user lines).
+    pub fn to_session_jsonl(&self) -> Vec<u8> {
+        let mut lines = Vec::new();
+        let mut n = 0usize;
+        let mut line = |kind: &str, message: Value| {
+            n += 1;
+            let v = json!({"type": kind, "sessionId": "s-1", "uuid": format!("u-{n}"), "message": message});
+            lines.push(v.to_string());
+        };
+        line("user", json!({"role": "user", "content": self.request}));
+        for (t, turn) in self.turns.iter().enumerate() {
+            let mut blocks = Vec::new();
+            if let Some(r) = &turn.reasoning {
+                blocks.push(json!({"type": "thinking", "thinking": r}));
+            }
+            if !turn.text.is_empty() {
+                blocks.push(json!({"type": "text", "text": turn.text}));
+            }
+            for (k, c) in turn.calls.iter().enumerate() {
+                blocks.push(json!({"type": "tool_use", "id": Self::call_id(t, k), "name": c.name, "input": c.args}));
+            }
+            line("assistant", json!({"role": "assistant", "content": blocks}));
+            for (k, c) in turn.calls.iter().enumerate() {
+                let result = json!({"type": "tool_result", "tool_use_id": Self::call_id(t, k), "content": c.result, "is_error": c.is_error});
+                line("user", json!({"role": "user", "content": [result]}));
+            }
+            if let Some(u) = &turn.user_after {
+                line("user", json!({"role": "user", "content": u}));
+            }
+        }
+        let mut out = lines.join("\n");
+        out.push('\n');
+        out.into_bytes()
+    }
+
+    /// The conversation as OpenAI chat `messages` (reasoning as `reasoning_content`, calls as
+    /// `tool_calls` with JSON-string arguments, results as `tool` messages).
+    pub fn openai_messages(&self) -> Vec<Value> {
+        let mut msgs = vec![
+            json!({"role": "system", "content": "You are a coding agent."}),
+            json!({"role": "user", "content": self.request}),
+        ];
+        for (t, turn) in self.turns.iter().enumerate() {
+            let mut m = json!({"role": "assistant", "content": turn.text});
+            if let Some(r) = &turn.reasoning {
+                m["reasoning_content"] = json!(r);
+            }
+            if !turn.calls.is_empty() {
+                let calls: Vec<Value> = turn
+                    .calls
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| json!({"id": Self::call_id(t, k), "type": "function", "function": {"name": c.name, "arguments": c.args.to_string()}}))
+                    .collect();
+                m["tool_calls"] = json!(calls);
+            }
+            msgs.push(m);
+            for (k, c) in turn.calls.iter().enumerate() {
+                msgs.push(json!({"role": "tool", "tool_call_id": Self::call_id(t, k), "content": c.result}));
+            }
+            if let Some(u) = &turn.user_after {
+                msgs.push(json!({"role": "user", "content": u}));
+            }
+        }
+        msgs
+    }
+
+    /// An OpenAI chat request body, pretty-printed as people save it.
+    pub fn to_openai_request(&self) -> Vec<u8> {
+        let body = json!({"model": "gpt-4o", "messages": self.openai_messages()});
+        serde_json::to_vec_pretty(&body).expect("plain data")
+    }
+
+    /// An Anthropic Messages request body (`tool_use` / `tool_result` blocks).
+    pub fn to_anthropic_request(&self) -> Vec<u8> {
+        let mut msgs = vec![json!({"role": "user", "content": self.request})];
+        for (t, turn) in self.turns.iter().enumerate() {
+            let mut blocks = Vec::new();
+            if let Some(r) = &turn.reasoning {
+                blocks.push(json!({"type": "thinking", "thinking": r}));
+            }
+            if !turn.text.is_empty() {
+                blocks.push(json!({"type": "text", "text": turn.text}));
+            }
+            for (k, c) in turn.calls.iter().enumerate() {
+                blocks.push(json!({"type": "tool_use", "id": Self::call_id(t, k), "name": c.name, "input": c.args}));
+            }
+            msgs.push(json!({"role": "assistant", "content": blocks}));
+            let mut user: Vec<Value> = turn
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(k, c)| json!({"type": "tool_result", "tool_use_id": Self::call_id(t, k), "content": c.result, "is_error": c.is_error}))
+                .collect();
+            if let Some(u) = &turn.user_after {
+                user.push(json!({"type": "text", "text": u}));
+            }
+            if !user.is_empty() {
+                msgs.push(json!({"role": "user", "content": user}));
+            }
+        }
+        let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 4096, "system": "You are a coding agent.", "messages": msgs});
+        serde_json::to_vec_pretty(&body).expect("plain data")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_generates_deterministically_with_its_label() {
+        for &k in HEALTHY.iter().chain(LOOPING) {
+            let (a, b) = (generate(k, 3), generate(k, 3));
+            assert_eq!(a.turns, b.turns, "{k} is deterministic");
+            assert_eq!(a.looping, LOOPING.contains(&k));
+            assert_eq!(a.onset_turn.is_some(), a.looping, "{k}: a loop has an onset");
+            if let Some(o) = a.onset_turn {
+                assert!(o < a.turns.len(), "{k}: onset inside the session");
+            }
+        }
+        assert_eq!(generate("late_loop", 0).onset_turn, Some(20));
+    }
+
+    #[test]
+    fn the_shapes_are_json() {
+        let s = generate("ab_cycle", 1);
+        for line in String::from_utf8(s.to_session_jsonl()).unwrap().lines() {
+            serde_json::from_str::<Value>(line).expect("a JSON line");
+        }
+        let chat: Value = serde_json::from_slice(&s.to_openai_request()).unwrap();
+        assert!(chat["messages"].as_array().unwrap().iter().any(|m| m["role"] == "tool"));
+        let anthropic: Value = serde_json::from_slice(&s.to_anthropic_request()).unwrap();
+        assert!(anthropic["messages"].as_array().unwrap().len() > s.turns.len());
+    }
+}
