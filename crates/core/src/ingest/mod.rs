@@ -3,8 +3,10 @@
 //! [`Transcript`] of messages to judge. Reading only: what is judged and how is the verdict
 //! layer's business (`verdict`, above this one); nothing here analyses a text.
 //!
-//! [`detect`] names the format from the first bytes; [`parse`] reads a document in a given
-//! format; [`read`] does both. Parsers never fail a document: what cannot be read becomes a
+//! Each format has its reader in the file of its name (`openai_json.rs`, `sse.rs` for every SSE
+//! dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`, `text.rs`). [`detect`] names
+//! the format from the first bytes; [`parse`] reads a document in a given format; [`read`]
+//! does both. Parsers never fail a document: what cannot be read becomes a
 //! [`Diagnostic`] with its line and byte range, and the rest is still read. Every message
 //! keeps the byte range of the input it came from.
 //!
@@ -21,22 +23,22 @@
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
 mod builder;
-mod chat_json;
-mod chat_log;
 mod detect;
 mod format;
 mod http_head;
 mod json_scan;
+mod jsonl;
 mod lines;
-mod ollama;
+mod ollama_ndjson;
 mod openai;
+mod openai_json;
 mod reader;
-mod session_log;
-mod sse_capture;
+mod session_jsonl;
+mod sse;
 mod text;
 mod transcript;
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
 mod fuzz;
 
 pub use detect::{binary_reason, detect};
@@ -88,13 +90,13 @@ pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
 fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),
-        Format::OpenaiJson => chat_json::parse(input),
-        Format::Sse => sse_capture::parse(input, format, ChatAssembler::new()),
-        Format::ResponsesSse => sse_capture::parse(input, format, ResponsesAssembler::new()),
-        Format::AnthropicSse => sse_capture::parse(input, format, AnthropicAssembler::new()),
-        Format::OllamaNdjson => ollama::parse(input),
-        Format::Jsonl => chat_log::parse(input),
-        Format::SessionJsonl => session_log::parse(input),
+        Format::OpenaiJson => openai_json::parse(input),
+        Format::Sse => sse::parse(input, format, ChatAssembler::new()),
+        Format::ResponsesSse => sse::parse(input, format, ResponsesAssembler::new()),
+        Format::AnthropicSse => sse::parse(input, format, AnthropicAssembler::new()),
+        Format::OllamaNdjson => ollama_ndjson::parse(input),
+        Format::Jsonl => jsonl::parse(input),
+        Format::SessionJsonl => session_jsonl::parse(input),
         Format::Binary => binary(input),
     }
 }

@@ -9,8 +9,8 @@
 
 use std::collections::TryReserveError;
 
-use super::chat_log::LogReader;
 use super::http_head::http_head;
+use super::jsonl::LogReader;
 use super::{detect, parse_owned, Format, Transcript};
 
 /// Bytes collected before the format is decided: more than an HTTP head or the detector reads.

@@ -161,10 +161,19 @@ impl LiveSession {
     }
 
     /// Full reports of the reasoning, the content and both combined (one gzip pass each: not
-    /// per chunk).
+    /// per chunk). While one channel is empty the combined text is the other one, whose report
+    /// it then is (the same report, not computed twice).
     pub fn reports(&self) -> (Report, Report, Report) {
         let a = &self.analyzers;
-        (a.reasoning.report(), a.content.report(), a.combined.report())
+        let (reasoning, content) = (a.reasoning.report(), a.content.report());
+        let combined = if a.reasoning.text().is_empty() {
+            content.clone()
+        } else if a.content.text().is_empty() {
+            reasoning.clone()
+        } else {
+            a.combined.report()
+        };
+        (reasoning, content, combined)
     }
 
     /// The timings, counts and speed so far.
@@ -393,6 +402,21 @@ mod tests {
         assert!(!st.stream.saw_done);
         assert_eq!(ending_key(s.ending(), st.stream.saw_done), "cut");
         assert!(ending_text(s.ending(), &st).contains("kept and scored"));
+    }
+
+    #[test]
+    fn with_one_channel_the_combined_report_is_that_channels() {
+        for field in ["content", "reasoning_content"] {
+            let mut s = LiveSession::new(0.0);
+            let text = "Let me check the file again. ".repeat(40);
+            for piece in text.as_bytes().chunks(50) {
+                s.feed(chunk(field, std::str::from_utf8(piece).unwrap()).as_bytes(), 1.0);
+            }
+            let (r, c, both) = s.reports();
+            assert_eq!(both, crate::analyze::analyze(&text), "{field}");
+            assert_eq!(both.verdict, Verdict::Fail);
+            assert!(if field == "content" { r.too_short && c == both } else { c.too_short && r == both });
+        }
     }
 
     #[test]

@@ -348,7 +348,7 @@ mod tests {
 
 /// Property: however a reply is cut into chunks, the assembler rebuilds the same turn as from
 /// one chunk holding it all.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
 mod props {
     use super::ChatAssembler;
     use proptest::prelude::*;

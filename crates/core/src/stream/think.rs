@@ -194,7 +194,7 @@ mod tests {
 
 /// The naive twin: the same rules read off the whole text with `find`, and the property test
 /// that piecewise feeding, cut anywhere, agrees with it.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
 mod props {
     use super::{ThinkSplitter, CLOSE, OPEN};
     use proptest::prelude::*;
