@@ -19,7 +19,3 @@ mod stream_info;
 mod theme_toggle;
 mod too_short;
 mod verdict_card;
-
-// The live wing's text (`live/text.rs`) imports its highlights through this old path; the
-// line goes once it says `crate::text_view::highlight::segment`.
-pub(crate) use crate::text_view::highlight as highlighted_text;

@@ -6,9 +6,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::view::channel_word;
-use crate::components::highlighted_text::segment;
 use crate::dom;
 use crate::model::{level_key, span_count_text, Analysis};
+use crate::text_view::highlight::segment;
 use coherency_core::ingest::Channel;
 
 #[derive(Properties, PartialEq)]
