@@ -17,7 +17,6 @@
 //!   growing texts;
 //! - `dom.rs` — the few browser calls the components share.
 
-// Natively these modules are compiled only for their unit tests, which do not use every item.
 pub mod file_load;
 pub mod live;
 pub mod model;
