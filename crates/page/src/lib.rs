@@ -7,20 +7,20 @@
 //! - `state.rs` — the page's state and its pure reducer (state + action → state + effects);
 //! - `components/` — the root component (`app.rs`, the shell: it owns the state, runs the
 //!   effects and wires the rest) and the input and result components, one per file;
-//! - [`model`] — the view model: an analysed text and its highlight segments, a document read
+//! - `model/` — the view model: an analysed text and its highlight segments, a document read
 //!   in its format, the chart's geometry, the wording;
-//! - [`text_view`] — the virtualised analysed text: its component and its pure layout,
+//! - `text_view/` — the virtualised analysed text: its component and its pure layout,
 //!   scrolling, fragments, minimap and navigation;
-//! - [`file_load`] — files read, parsed and analysed in a Web Worker (this same module), the
+//! - `file_load/` — files read, parsed and analysed in a Web Worker (this same module), the
 //!   result taken back in pieces between frames;
-//! - [`live`] — the live endpoint mode: a run against an endpoint, its checks and its
+//! - `live/` — the live endpoint mode: a run against an endpoint, its checks and its
 //!   growing texts;
 //! - `dom.rs` — the few browser calls the components share.
 
-pub mod file_load;
-pub mod live;
-pub mod model;
-pub mod text_view;
+mod file_load;
+mod live;
+mod model;
+mod text_view;
 
 mod components;
 mod dom;

@@ -96,13 +96,6 @@ impl Document {
         doc
     }
 
-    /// The same bytes read again in another format (`None`: the detected one); `None` when
-    /// the bytes were not kept (a file read in the worker is read again there).
-    pub fn reread(&self, seq: u64, chosen: Option<Format>) -> Option<Document> {
-        let bytes = self.bytes.as_ref()?;
-        Some(Document::read(seq, self.source.clone(), Rc::clone(bytes), chosen))
-    }
-
     /// This document with report `index` shown in full (`detail_seq` numbers its analysis).
     pub fn select(&self, detail_seq: u64, index: usize) -> Document {
         let detail = self.report.reports.get(index).map(|r| {
@@ -333,10 +326,14 @@ mod tests {
     #[test]
     fn overriding_the_format_rereads_the_same_bytes() {
         let d = doc(&fixture("vllm.sse"));
-        let t = d.reread(2, Some(Format::Text)).expect("the bytes are kept");
+        let reread = |d: &Document, seq, chosen| {
+            let bytes = Rc::clone(d.bytes.as_ref().expect("the bytes are kept"));
+            Document::read(seq, d.source.clone(), bytes, chosen)
+        };
+        let t = reread(&d, 2, Some(Format::Text));
         assert_eq!((t.detected, t.format(), t.is_plain_text()), (Format::Sse, Format::Text, true));
         assert_eq!(t.detail.as_ref().map(|a| a.text.len()), Some(d.size));
-        assert_eq!(t.reread(3, None).map(|d| d.format()), Some(Format::Sse));
+        assert_eq!(reread(&t, 3, None).format(), Format::Sse);
         assert_eq!(format_choice("auto"), None);
         assert_eq!(format_choice("binary"), None);
         assert_eq!(format_choice("jsonl"), Some(Format::Jsonl));
@@ -410,7 +407,7 @@ mod tests {
             };
             assert_eq!(shown(&w), shown(&direct), "{name}");
             assert_eq!(w.origin_text(), direct.origin_text());
-            assert!(w.reread(2, Some(Format::Text)).is_none(), "rereading a worker's file is the worker's job");
+            assert!(w.bytes.is_none(), "a worker's file is read again by the worker (Effect::ReadFileAgain)");
         }
     }
 }
