@@ -148,7 +148,7 @@ fn scorer_parts(mb: usize) {
     });
     drop((toks, ids));
     part("loop checks (all of the above)", &mut || {
-        std::hint::black_box(loop_checks::find(&text, &Thresholds::SEED.loops));
+        std::hint::black_box(loop_checks::find(&text, Thresholds::SEED.loops));
     });
     part("analyze (the whole report)", &mut || {
         std::hint::black_box(analyze(&text));

@@ -61,7 +61,7 @@ fn main() {
                 black_box(ngram_stats::ngram_stats(text));
             });
             let a = best_of(runs, || {
-                black_box(loop_checks::find(text, &Thresholds::SEED.loops));
+                black_box(loop_checks::find(text, Thresholds::SEED.loops));
             });
             let whole = best_of(runs, || {
                 black_box(analyze(text));

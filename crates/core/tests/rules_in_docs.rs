@@ -54,7 +54,7 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
         &below(Metric::GzipRatio, t.gzip_ratio_warn),
         &below(Metric::GzipRatio, t.gzip_ratio_fail),
     );
-    let rules = &t.loops;
+    let rules = t.loops;
     assert_warn_fail(&readme, "loop", &rules.loop_warn_text(), &rules.loop_fail_text());
     assert_warn_fail(&readme, "copies", &rules.copies_warn_text(), &rules.copies_fail_text());
     let end = &rules.degenerate_end;

@@ -88,7 +88,7 @@ impl Scans {
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
         let gzip_bytes = gzip_size(text.as_bytes());
-        let found = loop_checks::find(text, &t.loops);
+        let found = loop_checks::find(text, t.loops);
         let metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),

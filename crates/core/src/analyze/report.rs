@@ -92,7 +92,7 @@ impl Metric {
     /// The WARN and FAIL rules in words, where a number alone does not say it all (made from
     /// the thresholds the checks read).
     pub fn rule(self, t: &Thresholds) -> Option<String> {
-        let rules = &t.loops;
+        let rules = t.loops;
         match self {
             Metric::Maxrun | Metric::Maxline => None,
             Metric::GzipRatio => Some(format!("judged from {} of text", bytes_text(t.gzip_min_bytes))),

@@ -21,14 +21,19 @@ pub struct Thresholds {
     /// The gzip ratio is judged only from this many bytes of text.
     #[serde(default = "gzip_min_bytes")]
     pub gzip_min_bytes: usize,
-    /// The loop checks' rules. Not in the JSON report: each check there carries the figures
-    /// it was judged against, and `Metric::rule` says the rest in words.
-    #[serde(skip)]
-    pub loops: LoopRules,
+    /// The loop checks' rules, by reference: every `Report` carries its `Thresholds`, and the
+    /// rules are a few hundred bytes. Not in the JSON report: each check there carries the
+    /// figures it was judged against, and `Metric::rule` says the rest in words.
+    #[serde(skip, default = "seed_loop_rules")]
+    pub loops: &'static LoopRules,
 }
 
 fn gzip_min_bytes() -> usize {
     Thresholds::SEED.gzip_min_bytes
+}
+
+fn seed_loop_rules() -> &'static LoopRules {
+    &LoopRules::SEED
 }
 
 /// The loop, copies and degenerate-end checks' rules.
@@ -99,7 +104,7 @@ impl Thresholds {
         gzip_ratio_fail: 0.10,
         min_bytes: 20,
         gzip_min_bytes: 1024,
-        loops: LoopRules::SEED,
+        loops: &LoopRules::SEED,
     };
 }
 
