@@ -310,6 +310,21 @@ impl Session {
         format!("call_{turn}_{k}")
     }
 
+    /// An assistant turn as Anthropic content blocks: thinking, text, tool_use.
+    fn assistant_blocks(t: usize, turn: &Turn) -> Vec<Value> {
+        let mut blocks = Vec::new();
+        if let Some(r) = &turn.reasoning {
+            blocks.push(json!({"type": "thinking", "thinking": r}));
+        }
+        if !turn.text.is_empty() {
+            blocks.push(json!({"type": "text", "text": turn.text}));
+        }
+        for (k, c) in turn.calls.iter().enumerate() {
+            blocks.push(json!({"type": "tool_use", "id": Self::call_id(t, k), "name": c.name, "input": c.args}));
+        }
+        blocks
+    }
+
     /// A Claude-Code-style session log: one JSON object per line (user, assistant content
     /// blocks — thinking, text, tool_use — and tool_result blocks in user lines).
     pub fn to_session_jsonl(&self) -> Vec<u8> {
@@ -322,16 +337,7 @@ impl Session {
         };
         line("user", json!({"role": "user", "content": self.request}));
         for (t, turn) in self.turns.iter().enumerate() {
-            let mut blocks = Vec::new();
-            if let Some(r) = &turn.reasoning {
-                blocks.push(json!({"type": "thinking", "thinking": r}));
-            }
-            if !turn.text.is_empty() {
-                blocks.push(json!({"type": "text", "text": turn.text}));
-            }
-            for (k, c) in turn.calls.iter().enumerate() {
-                blocks.push(json!({"type": "tool_use", "id": Self::call_id(t, k), "name": c.name, "input": c.args}));
-            }
+            let blocks = Self::assistant_blocks(t, turn);
             line("assistant", json!({"role": "assistant", "content": blocks}));
             for (k, c) in turn.calls.iter().enumerate() {
                 let result = json!({"type": "tool_result", "tool_use_id": Self::call_id(t, k), "content": c.result, "is_error": c.is_error});
@@ -388,16 +394,7 @@ impl Session {
     pub fn to_anthropic_request(&self) -> Vec<u8> {
         let mut msgs = vec![json!({"role": "user", "content": self.request})];
         for (t, turn) in self.turns.iter().enumerate() {
-            let mut blocks = Vec::new();
-            if let Some(r) = &turn.reasoning {
-                blocks.push(json!({"type": "thinking", "thinking": r}));
-            }
-            if !turn.text.is_empty() {
-                blocks.push(json!({"type": "text", "text": turn.text}));
-            }
-            for (k, c) in turn.calls.iter().enumerate() {
-                blocks.push(json!({"type": "tool_use", "id": Self::call_id(t, k), "name": c.name, "input": c.args}));
-            }
+            let blocks = Self::assistant_blocks(t, turn);
             msgs.push(json!({"role": "assistant", "content": blocks}));
             let mut user: Vec<Value> = turn
                 .calls
