@@ -81,6 +81,7 @@ impl<'a> Builder<'a> {
             role: role.to_string(),
             channel,
             name: name.filter(|n| !n.is_empty()).map(str::to_string),
+            call_id: None,
             text: Rc::new(text),
             source: at.range,
             line: Some(line),
