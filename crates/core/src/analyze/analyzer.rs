@@ -163,6 +163,7 @@ impl Scans {
             Metric::Loop => found.starts[0],
             Metric::Copies => found.starts[1],
             Metric::Profile => found.starts[2],
+            Metric::ToolLoop => None,
         };
         let at_verdict =
             |m: Metric| checks.iter().any(|c| c.metric == m && judge::effective_level(c, &checks) == verdict);

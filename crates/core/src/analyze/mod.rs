@@ -31,4 +31,4 @@ pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,
     SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds};
+pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds, ToolRules};

@@ -40,9 +40,13 @@ pub enum Metric {
     Copies,
     /// The degenerate end found by the windowed compression profile.
     Profile,
+    /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
+    /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
+    ToolLoop,
 }
 
 impl Metric {
+    /// The checks of one text, in a [`Report`]'s order.
     pub const ALL: [Metric; 6] =
         [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio, Metric::Loop, Metric::Copies, Metric::Profile];
     /// The seed script's three heuristics.
@@ -57,6 +61,7 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "degenerate end",
+            Metric::ToolLoop => "tool loop",
         }
     }
 
@@ -69,6 +74,7 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "profile",
+            Metric::ToolLoop => "tool_loop",
         }
     }
 
@@ -86,6 +92,7 @@ impl Metric {
             Metric::Loop => "share of the text that is one unit repeated back to back",
             Metric::Copies => "share of the text that is a long near-exact copy of earlier text",
             Metric::Profile => "share of the text, at its end, whose 4 KiB windows compress below 0.08",
+            Metric::ToolLoop => "identical tool calls in a row (or copies of a cycle of calls), each with the same result",
         }
     }
 
@@ -104,6 +111,15 @@ impl Metric {
                 rules.copies_fail_text()
             )),
             Metric::Profile => Some(format!("judged from {} of text", bytes_text(rules.degenerate_end.min_bytes))),
+            Metric::ToolLoop => {
+                let tools = t.tools;
+                Some(format!(
+                    "a call is its tool's name and its arguments made canonical; {}. WARN: {}; FAIL: {}",
+                    tools.error_text(),
+                    tools.warn_text(),
+                    tools.fail_text()
+                ))
+            }
         }
     }
 
@@ -112,7 +128,7 @@ impl Metric {
         match self {
             Metric::Maxrun => Some(SpanKind::WordRun),
             Metric::Maxline => Some(SpanKind::RepeatedLine),
-            Metric::GzipRatio | Metric::Profile => None,
+            Metric::GzipRatio | Metric::Profile | Metric::ToolLoop => None,
             Metric::Loop => Some(SpanKind::Loop),
             Metric::Copies => Some(SpanKind::Copy),
         }

@@ -1,6 +1,7 @@
 //! Every WARN and FAIL threshold, in one type: the seed's three heuristics (the script's values
-//! by default) and the loop checks' rules. The checks read them from here, and the words that
-//! state a rule (the page's checks table, the CLI, the README, tested) are made from them.
+//! by default), the loop checks' rules and the tool-call check's (judged per conversation, in
+//! `verdict`). The checks read them from here, and the words that state a rule (the page's
+//! checks table, the CLI, the README, tested) are made from them.
 
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +27,10 @@ pub struct Thresholds {
     /// figures it was judged against, and `Metric::rule` says the rest in words.
     #[serde(skip, default = "seed_loop_rules")]
     pub loops: &'static LoopRules,
+    /// The tool-call check's rules, by reference and out of the JSON report for the same
+    /// reasons (a text's report never holds the check: it judges a conversation's calls).
+    #[serde(skip, default = "seed_tool_rules")]
+    pub tools: &'static ToolRules,
 }
 
 fn gzip_min_bytes() -> usize {
@@ -34,6 +39,10 @@ fn gzip_min_bytes() -> usize {
 
 fn seed_loop_rules() -> &'static LoopRules {
     &LoopRules::SEED
+}
+
+fn seed_tool_rules() -> &'static ToolRules {
+    &ToolRules::SEED
 }
 
 /// The loop, copies and degenerate-end checks' rules.
@@ -83,6 +92,34 @@ pub struct CopyRules {
     pub warn_any: f64,
 }
 
+/// The tool-call check, judged per conversation: a call is its tool's name and its arguments made
+/// canonical (JSON keys sorted, insignificant whitespace dropped); a *repeat* is a call identical
+/// to the call before it that got the same result; a *cycle* is a sequence of `cycle_periods`
+/// calls said again back to back, each call with the same result as in the copy before.
+///
+/// The anchors, from agents that stop themselves: gemini-cli stops at 5 identical calls in a row;
+/// opencode's doom-loop prompt and Roo Code at 3; Cline warns at 3 and escalates at 5; OpenHands'
+/// stuck detector counts 4 identical action + observation pairs, 3 identical action + error
+/// pairs, and an A, B alternation over 6 steps (3 copies of a cycle of 2).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToolRules {
+    /// Identical calls in a row, each with the same result: WARN at this many…
+    pub same_warn: usize,
+    /// …and FAIL at this many…
+    pub same_fail: usize,
+    /// …or at this many when that result is an error.
+    pub error_fail: usize,
+    /// The shortest and longest cycle, in calls.
+    pub cycle_periods: [usize; 2],
+    /// A cycle said this many times back to back (whole copies) WARNs…
+    pub cycle_warn: usize,
+    /// …and this many FAILs.
+    pub cycle_fail: usize,
+    /// A result is an error when its first non-blank line starts with one of these, ignoring
+    /// case (the inputs do not all say whether a result is an error).
+    pub error_starts: &'static [&'static str],
+}
+
 /// The degenerate-end check: the share of the text from the windowed profile's onset to the end.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndRules {
@@ -105,6 +142,7 @@ impl Thresholds {
         min_bytes: 20,
         gzip_min_bytes: 1024,
         loops: &LoopRules::SEED,
+        tools: &ToolRules::SEED,
     };
 }
 
@@ -179,6 +217,60 @@ impl LoopRules {
     }
 }
 
+impl ToolRules {
+    /// The anchors' thresholds, confirmed on the labelled agent sessions
+    /// (`crates/core/tests/agent_evidence.rs`).
+    pub const SEED: ToolRules = ToolRules {
+        same_warn: 3,
+        same_fail: 5,
+        error_fail: 3,
+        cycle_periods: [2, 4],
+        cycle_warn: 3,
+        cycle_fail: 4,
+        error_starts: &["error", "fatal", "failed", "traceback", "exception", "<tool_use_error>"],
+    };
+
+    /// The WARN rule in words: "≥ 3 identical calls in a row with the same result, or a cycle
+    /// of 2–4 calls said ≥ 3 times".
+    pub fn warn_text(&self) -> String {
+        let [shortest, longest] = self.cycle_periods;
+        format!(
+            "≥ {} identical calls in a row with the same result, or a cycle of {shortest}–{longest} calls said ≥ {} times",
+            self.same_warn, self.cycle_warn
+        )
+    }
+
+    /// The FAIL rule in words.
+    pub fn fail_text(&self) -> String {
+        format!(
+            "≥ {} identical calls in a row with the same result, ≥ {} with the same error, or a cycle said ≥ {} times",
+            self.same_fail, self.error_fail, self.cycle_fail
+        )
+    }
+
+    /// What makes a result an error, in words.
+    pub fn error_text(&self) -> String {
+        let starts: Vec<String> = self.error_starts.iter().map(|s| format!("'{s}'")).collect();
+        let starts = match starts.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => starts.concat(),
+        };
+        format!("a result is an error when its first line starts with {starts}")
+    }
+
+    /// Whether a tool's result reads as an error (see [`Self::error_starts`]).
+    pub fn is_error(&self, result: &str) -> bool {
+        let first = result.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+        self.error_starts.iter().any(|s| first.get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s)))
+    }
+}
+
+impl Default for ToolRules {
+    fn default() -> Self {
+        Self::SEED
+    }
+}
+
 impl Default for LoopRules {
     fn default() -> Self {
         Self::SEED
@@ -248,6 +340,41 @@ mod tests {
             "long copies cover 30 % of the text, looping copies 25 %, or copies of any length 50 %"
         );
         assert_eq!(r.copies_fail_text(), "one long copy covers 30 %, or looping copies cover 40 %");
+    }
+
+    #[test]
+    fn the_tool_rules_in_words() {
+        let r = ToolRules::SEED;
+        assert_eq!(
+            r.warn_text(),
+            "≥ 3 identical calls in a row with the same result, or a cycle of 2–4 calls said ≥ 3 times"
+        );
+        assert_eq!(
+            r.fail_text(),
+            "≥ 5 identical calls in a row with the same result, ≥ 3 with the same error, or a cycle said ≥ 4 times"
+        );
+        assert_eq!(
+            r.error_text(),
+            "a result is an error when its first line starts with 'error', 'fatal', 'failed', 'traceback', \
+             'exception' or '<tool_use_error>'"
+        );
+    }
+
+    #[test]
+    fn an_error_is_said_on_the_first_line() {
+        let r = ToolRules::SEED;
+        for (result, error) in [
+            ("Error: no such file src/dates.rs", true),
+            ("\n  error[E0425]: cannot find value `y`", true),
+            ("<tool_use_error>File has not been read yet</tool_use_error>", true),
+            ("Traceback (most recent call last):\n  File …", true),
+            ("running 12 tests\ntest result: FAILED. 11 passed; 1 failed", false),
+            ("fn parse() -> Result<Date, Error> {", false),
+            ("", false),
+            ("é", false),
+        ] {
+            assert_eq!(r.is_error(result), error, "{result:?}");
+        }
     }
 
     #[test]

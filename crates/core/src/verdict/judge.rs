@@ -1,21 +1,29 @@
 //! Judging a transcript: every text [`judged_texts`] lists is analysed (identical messages
-//! once: a request log repeats its history), and the overall verdict is the worst one.
+//! once: a request log repeats its history), each conversation is judged across its turns
+//! ([`super::conversation`]: its streams are analysed here too, after every message), and the
+//! overall verdict is the worst judged one — the model's output, unless inputs are judged on
+//! request ([`JudgeOptions`]).
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::authorship::{Author, JudgeOptions};
+use super::conversation::{judge_conversation, plan};
 use super::judged_text::{judged_texts, JudgedText};
+use super::model_stream::StreamLayout;
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::reply::join_reply;
 use super::report::{MessageReport, TranscriptReport};
-use crate::analyze::analyze;
+use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
+use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
 
-/// Judges every message of `t` (identical texts once: request logs repeat their history)
-/// and every reply's reasoning + content.
+/// Judges every message of `t` (identical texts once: request logs repeat their history),
+/// every reply's reasoning + content, and every conversation across its turns; only the
+/// model's output sets the verdict.
 pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
-    judge_transcript_with_progress(t, &mut |_| {})
+    judge_transcript_with(t, &JudgeOptions::default(), &mut |_| {})
 }
 
 /// [`judge_transcript`], calling `on_progress` before the first text and after each one
@@ -24,10 +32,28 @@ pub fn judge_transcript_with_progress(
     t: &Transcript,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
+    judge_transcript_with(t, &JudgeOptions::default(), on_progress)
+}
+
+/// [`judge_transcript_with_progress`] under `options`.
+pub fn judge_transcript_with(
+    t: &Transcript,
+    options: &JudgeOptions,
+    on_progress: &mut dyn FnMut(AnalysisProgress),
+) -> TranscriptReport {
     let msgs = &t.messages;
-    let texts = judged_texts(t);
+    let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c)).collect();
+    let mut texts = judged_texts(t);
+    for p in &plans {
+        for (kind, messages) in &p.streams {
+            let len = StreamLayout::new(t, messages).text.len();
+            texts.push(JudgedText::Stream { kind: *kind, messages: messages.clone(), len });
+        }
+    }
     let bytes = texts.iter().map(|j| j.len(t)).sum();
-    let mut progress = AnalysisProgress { texts: texts.len(), bytes, ..AnalysisProgress::default() };
+    // A tool loop is known before any text is analysed: already the file's verdict so far.
+    let tools = plans.iter().map(|p| p.tool_calls.level()).max().filter(|&v| v > Verdict::Pass);
+    let mut progress = AnalysisProgress { texts: texts.len(), bytes, worst: tools, ..AnalysisProgress::default() };
     on_progress(progress);
     let mut reports: Vec<MessageReport> = Vec::with_capacity(texts.len());
     let mut seen: HashMap<&str, usize> = HashMap::new();
@@ -44,23 +70,56 @@ pub fn judge_transcript_with_progress(
                         Rc::new(analyze(&m.text))
                     }
                 };
-                MessageReport { messages: vec![k], combined: false, report }
+                message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
                 let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
                 preview(&text, &mut progress, on_progress);
-                MessageReport { messages: parts, combined: true, report: Rc::new(analyze(&text)) }
+                let author = Author::of(&msgs[parts[0]]);
+                message_report(parts, true, None, Rc::new(analyze(&text)), author, options)
+            }
+            JudgedText::Stream { kind, messages, .. } => {
+                let text = StreamLayout::new(t, &messages).text;
+                preview(&text, &mut progress, on_progress);
+                message_report(messages, false, Some(kind), Rc::new(analyze(&text)), Author::Model, options)
             }
         };
         progress.texts_done += 1;
         progress.bytes_done += size;
         progress.preview = None;
-        progress.worst = progress.worst.max(Some(report.report.verdict));
+        progress.worst = progress.worst.max(report.judged_verdict());
         reports.push(report);
         on_progress(progress);
     }
-    let verdict = reports.iter().map(|r| r.report.verdict).max();
-    TranscriptReport { reports, verdict }
+
+    let mut of_conversation: Vec<Vec<usize>> = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        let Some(m) = r.messages.first().and_then(|&m| msgs.get(m)) else { continue };
+        if of_conversation.len() <= m.conversation {
+            of_conversation.resize_with(m.conversation + 1, Vec::new);
+        }
+        of_conversation[m.conversation].push(i);
+    }
+    let conversations: Vec<_> = plans
+        .into_iter()
+        .map(|p| {
+            let mine = of_conversation.get(p.conversation.id).map_or(&[][..], Vec::as_slice);
+            judge_conversation(t, p, &reports, mine)
+        })
+        .collect();
+    let verdict = (!reports.is_empty()).then(|| conversations.iter().map(|c| c.verdict).max().unwrap_or(Verdict::Pass));
+    TranscriptReport { reports, verdict, conversations }
+}
+
+fn message_report(
+    messages: Vec<usize>,
+    combined: bool,
+    stream: Option<super::model_stream::StreamKind>,
+    report: Rc<crate::analyze::Report>,
+    author: Author,
+    options: &JudgeOptions,
+) -> MessageReport {
+    MessageReport { messages, combined, report, stream, author, judged: author.judged(options) }
 }
 
 /// The first `max` bytes of `text`, cut on a character boundary.

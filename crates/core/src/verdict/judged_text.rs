@@ -1,8 +1,10 @@
 //! What is judged: the texts of a transcript that each get a report. Every message on its own,
 //! and for every reply with both, its reasoning and content together ([`super::reply`]), so
 //! that a loop hidden in the reasoning behind a clean answer still shows. Tool calls and tool
-//! results are judged on their own only.
+//! results are judged on their own only. Then the conversations' streams that need it
+//! ([`super::model_stream`], planned by the conversation judge), after every message.
 
+use super::model_stream::StreamKind;
 use super::reply::joined_len;
 use crate::ingest::{Channel, Transcript};
 
@@ -12,6 +14,8 @@ pub(super) enum JudgedText {
     Message(usize),
     /// A reply's reasoning and content messages, in order, judged together.
     Reply(Vec<usize>),
+    /// A conversation's stream of these messages, `len` bytes long.
+    Stream { kind: StreamKind, messages: Vec<usize>, len: usize },
 }
 
 impl JudgedText {
@@ -21,6 +25,7 @@ impl JudgedText {
         match self {
             JudgedText::Message(k) => len(k),
             JudgedText::Reply(parts) => joined_len(parts.iter().map(len)),
+            JudgedText::Stream { len, .. } => *len,
         }
     }
 }

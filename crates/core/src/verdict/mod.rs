@@ -26,17 +26,30 @@
 //!
 //! Pure code: no I/O, no browser imports.
 
+mod authorship;
+mod canonical;
+mod conversation;
 mod document;
 mod judge;
 mod judged_text;
+mod model_stream;
 mod progress;
 mod reply;
 mod report;
 mod row;
+mod says_again;
+mod tool_calls;
+mod tool_loop;
+mod turns;
 
+pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
+pub use canonical::{call_in_words, canonical_args, canonical_call};
+pub use conversation::{ConversationReport, LoopTurn, TurnView};
 pub use document::JudgedDocument;
-pub use judge::{judge_transcript, judge_transcript_with_progress};
+pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress};
+pub use model_stream::{StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
+pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::authorship::Author;
 use super::report::TranscriptReport;
 use crate::analyze::{Metric, Verdict};
 use crate::ingest::Transcript;
@@ -17,15 +18,21 @@ pub struct MessageRow {
     /// 1-based line of the message in the input.
     pub line: Option<usize>,
     pub role: String,
-    /// `reasoning`, `content`, `tool`, or `combined` (reasoning + content of one reply).
+    /// `reasoning`, `content`, `tool`, `combined` (reasoning + content of one reply), or a
+    /// conversation's `stream`, `reasoning stream`, `content stream`.
     pub channel: &'static str,
-    /// The tool's name, for tool calls and results.
+    /// The tool's name, for tool calls and results (not for a stream).
     pub name: Option<String>,
     /// Size of the analysed text in UTF-8 bytes.
     pub bytes: usize,
     pub verdict: Verdict,
     /// The check that set the verdict (see [`crate::analyze::Report::tripped`]); `None` for PASS.
     pub tripped: Option<Metric>,
+    /// Who wrote the text.
+    pub author: Author,
+    /// Whether it counts towards the verdict, and why in words ("input — not judged").
+    pub judged: bool,
+    pub why: &'static str,
 }
 
 impl MessageRow {
@@ -53,11 +60,18 @@ impl TranscriptReport {
                     index: first.index,
                     line: first.line,
                     role: first.role.clone(),
-                    channel: if r.combined { "combined" } else { first.channel.as_str() },
-                    name: first.name.clone(),
+                    channel: match (r.stream, r.combined) {
+                        (Some(kind), _) => kind.label(),
+                        (None, true) => "combined",
+                        (None, false) => first.channel.as_str(),
+                    },
+                    name: if r.stream.is_some() { None } else { first.name.clone() },
                     bytes: r.report.bytes,
                     verdict: r.report.verdict,
                     tripped: r.report.tripped,
+                    author: r.author,
+                    judged: r.judged,
+                    why: r.why(),
                 })
             })
             .collect()

@@ -1,0 +1,297 @@
+//! A conversation judged across its turns: its model stream (and each channel's, when a loop
+//! could hide in one behind varied text in the others), its tool-call check, and what they and
+//! its judged texts say together — the verdict, the turn where it turns degenerate (the onset
+//! turn), the turns that are part of a loop, the reasons in words. And the turns as the
+//! conversation view shows them ([`TranscriptReport::turns`]).
+//!
+//! Turns that *poll* — the same tool calls as the model's turn before, a new result — are left
+//! out of the streams: asking again while something changes is waiting, not looping (the
+//! tool-call check still lists them). A stream is analysed only when it has two turns or more
+//! and one of them says again something an earlier one said ([`super::says_again`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::authorship::Author;
+use super::model_stream::{StreamKind, StreamLayout};
+use super::report::{MessageReport, TranscriptReport};
+use super::says_again::says_again;
+use super::tool_calls::{calls, polls};
+use super::tool_loop::{check_tool_calls, loop_sentence, ToolCheck};
+use super::turns::Conversation;
+use crate::analyze::{Thresholds, Verdict};
+use crate::ingest::Transcript;
+
+/// One conversation's judgement across its turns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConversationReport {
+    /// Its number (`Message::conversation`).
+    pub conversation: usize,
+    /// Its turns, and those with the model's output.
+    pub turns: usize,
+    pub model_turns: usize,
+    /// The model's turns (`Message::index`) left out of its streams: they poll.
+    pub polls: Vec<usize>,
+    /// Indices into [`TranscriptReport::reports`] of its analysed streams.
+    pub streams: Vec<usize>,
+    /// The tool-call check.
+    pub tool_calls: ToolCheck,
+    /// The worst of its judged texts (messages, replies, streams) and its tool-call check.
+    pub verdict: Verdict,
+    /// The turn (`Message::index`) where it turns degenerate: the earliest start of what is at
+    /// the verdict's level; `None` for PASS.
+    pub onset_turn: Option<usize>,
+    /// The turns that are part of a loop across turns (a stream's flagged spans, a tool loop's
+    /// calls and results), with the loop's level, in order.
+    pub loop_turns: Vec<LoopTurn>,
+    /// Why, in words, worst first.
+    pub reasons: Vec<String>,
+}
+
+/// A turn that is part of a loop across turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopTurn {
+    /// `Message::index`.
+    pub turn: usize,
+    /// The level of the worst loop it is part of (WARN or FAIL).
+    pub level: Verdict,
+}
+
+/// One turn as the conversation view shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnView {
+    /// `Message::index`.
+    pub index: usize,
+    /// Its messages, indices into [`Transcript::messages`], in order.
+    pub messages: Vec<usize>,
+    /// The model wrote (some of) it; else it is the model's input.
+    pub author: Author,
+    /// Its texts count towards the verdict.
+    pub judged: bool,
+    /// Indices into [`TranscriptReport::reports`] of its own texts (each message, and the
+    /// reply's reasoning and content together): what a click opens.
+    pub reports: Vec<usize>,
+    /// The worst verdict of its own texts, judged or not (`None`: nothing analysed).
+    pub verdict: Option<Verdict>,
+    /// Part of a loop across turns, at this level.
+    pub in_loop: Option<Verdict>,
+    /// It polls (left out of the streams).
+    pub poll: bool,
+    /// The conversation's onset turn.
+    pub onset: bool,
+}
+
+/// What is known of a conversation before any text is analysed.
+pub(super) struct Plan {
+    pub conversation: Conversation,
+    pub tool_calls: ToolCheck,
+    pub polls: Vec<usize>,
+    pub model_turns: usize,
+    /// The streams to analyse: their kinds and messages.
+    pub streams: Vec<(StreamKind, Vec<usize>)>,
+}
+
+/// Plans the judgement of `c`: its calls checked, its polls found, its streams chosen.
+pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
+    let calls = calls(t, &c);
+    let polling = polls(t, &c, &calls);
+    let tool_calls = check_tool_calls(t, &calls, Thresholds::default().tools);
+    let model_turns = c.turns.iter().filter(|u| u.model).count();
+    let mut stream: Vec<usize> = Vec::new();
+    let mut turns = 0;
+    for (k, turn) in c.turns.iter().enumerate() {
+        if !turn.model || polling[k] {
+            continue;
+        }
+        let before = stream.len();
+        stream.extend(c.turn_messages(k).iter().filter(|&&m| Author::of(&t.messages[m]) == Author::Model));
+        turns += usize::from(stream.len() > before);
+    }
+    let mut streams = Vec::new();
+    if turns >= 2 {
+        let layout = StreamLayout::new(t, &stream);
+        for kind in says_again(t, &layout) {
+            let messages: Vec<usize> = match kind {
+                StreamKind::Model => stream.clone(),
+                _ => stream.iter().copied().filter(|&m| kind.takes(t.messages[m].channel)).collect(),
+            };
+            // A channel's stream is worth its own report when other texts were left out of it.
+            let distinct = kind == StreamKind::Model || messages.len() < stream.len();
+            if distinct {
+                streams.push((kind, messages));
+            }
+        }
+    }
+    let polls = c.turns.iter().zip(&polling).filter(|(_, p)| **p).map(|(u, _)| u.index).collect();
+    Plan { conversation: c, tool_calls, polls, model_turns, streams }
+}
+
+/// The judgement of planned conversation `p`, once every text is analysed: `reports` are the
+/// transcript's, and `mine` the indices of those of this conversation (its streams among them).
+pub(super) fn judge_conversation(
+    t: &Transcript,
+    p: Plan,
+    reports: &[MessageReport],
+    mine: &[usize],
+) -> ConversationReport {
+    let turn_of = |m: usize| t.messages[m].index;
+    let judged: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].judged).collect();
+    let tool_level = p.tool_calls.level();
+    let verdict = judged.iter().map(|&i| reports[i].report.verdict).chain([tool_level]).max().unwrap_or(Verdict::Pass);
+
+    // Streams: where they turn degenerate, and the turns their flagged spans cover.
+    let mut loop_turns: BTreeMap<usize, Verdict> = BTreeMap::new();
+    let mut stream_onsets: Vec<(usize, usize)> = Vec::new();
+    let streams: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].stream.is_some()).collect();
+    for &i in &streams {
+        let r = &reports[i];
+        if r.report.verdict == Verdict::Pass {
+            continue;
+        }
+        let layout = r.layout(t);
+        if let Some(piece) = layout.piece_at(r.report.onset.unwrap_or(0)) {
+            stream_onsets.push((i, turn_of(piece.message)));
+        }
+        for span in r.report.spans.iter().filter(|s| s.level >= r.report.verdict) {
+            for (m, _) in layout.locate(t, span.start..span.end) {
+                let level = loop_turns.entry(turn_of(m)).or_insert(r.report.verdict);
+                *level = (*level).max(r.report.verdict);
+            }
+        }
+    }
+    for l in p.tool_calls.loops.iter().filter(|l| l.level > Verdict::Pass) {
+        for &m in &l.messages {
+            let level = loop_turns.entry(turn_of(m)).or_insert(l.level);
+            *level = (*level).max(l.level);
+        }
+    }
+
+    let onset_turn = (verdict > Verdict::Pass)
+        .then(|| {
+            let texts = judged
+                .iter()
+                .filter(|&&i| reports[i].stream.is_none() && reports[i].report.verdict == verdict)
+                .filter_map(|&i| reports[i].messages.first().map(|&m| turn_of(m)));
+            let streams = stream_onsets.iter().filter(|(i, _)| reports[*i].report.verdict == verdict).map(|(_, u)| *u);
+            let tools = p.tool_calls.decisive().filter(|l| l.level == verdict).map(|l| l.first_turn);
+            texts.chain(streams).chain(tools).min()
+        })
+        .flatten();
+
+    // Each finding with its level, then worst first (a stable sort keeps this order in a level).
+    let mut ranked: Vec<(Verdict, String)> = Vec::new();
+    if let Some(l) = p.tool_calls.decisive() {
+        ranked.push((l.level, p.tool_calls.reason.clone()));
+    }
+    for &(i, turn) in &stream_onsets {
+        let r = &reports[i];
+        let kind = r.stream.unwrap_or(StreamKind::Model);
+        let why = r.report.reasons.first().map_or("", String::as_str);
+        let sentence = format!(
+            "{} {}: from turn {turn} the assistant repeats itself across turns ({}) — {why}",
+            kind.label(),
+            r.report.verdict.as_str(),
+            kind.of_what()
+        );
+        ranked.push((r.report.verdict, sentence));
+    }
+    let worst_text = judged
+        .iter()
+        .copied()
+        .filter(|&i| reports[i].stream.is_none() && reports[i].report.verdict > Verdict::Pass)
+        .max_by_key(|&i| (reports[i].report.verdict, std::cmp::Reverse(i)));
+    if let Some(i) = worst_text {
+        let r = &reports[i];
+        let first = &t.messages[r.messages[0]];
+        let channel = if r.combined { "reasoning and content" } else { first.channel.as_str() };
+        let why = r.report.reasons.first().map_or("", String::as_str);
+        let sentence =
+            format!("turn {}: the {} {channel} {} on its own — {why}", first.index, first.role, r.report.verdict.as_str());
+        ranked.push((r.report.verdict, sentence));
+    }
+    ranked.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
+    let mut reasons: Vec<String> = ranked.into_iter().map(|(_, sentence)| sentence).collect();
+    for l in p.tool_calls.loops.iter().filter(|l| !l.same_result) {
+        reasons.push(loop_sentence(l));
+    }
+    if !p.polls.is_empty() {
+        reasons.push(format!(
+            "{} left out of the stream: each makes the same tool calls as the turn before and got a new result (polling)",
+            if p.polls.len() == 1 { "1 turn".to_string() } else { format!("{} turns", p.polls.len()) }
+        ));
+    }
+    if verdict == Verdict::Pass {
+        let across = if streams.is_empty() && p.model_turns >= 2 {
+            ", no turn says again what an earlier one said"
+        } else {
+            ""
+        };
+        reasons.insert(
+            0,
+            format!(
+                "No loop across turns: {} of the model's{across}. {}",
+                if p.model_turns == 1 { "1 turn".to_string() } else { format!("{} turns", p.model_turns) },
+                p.tool_calls.reason
+            ),
+        );
+    }
+
+    ConversationReport {
+        conversation: p.conversation.id,
+        turns: p.conversation.turns.len(),
+        model_turns: p.model_turns,
+        polls: p.polls,
+        streams,
+        tool_calls: p.tool_calls,
+        verdict,
+        onset_turn,
+        loop_turns: loop_turns.into_iter().map(|(turn, level)| LoopTurn { turn, level }).collect(),
+        reasons,
+    }
+}
+
+impl TranscriptReport {
+    /// The turns of conversation `conversation` as the conversation view shows them, in order
+    /// (empty for a conversation the transcript does not have). `t` must be the transcript these
+    /// reports were made from.
+    pub fn turns(&self, t: &Transcript, conversation: usize) -> Vec<TurnView> {
+        let judgement = self.conversation(conversation);
+        let mut out: Vec<TurnView> = Vec::new();
+        let mut turn_at: BTreeMap<usize, usize> = BTreeMap::new();
+        for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
+            let at = match out.last() {
+                Some(last) if last.index == m.index => out.len() - 1,
+                _ => {
+                    let in_loop = judgement
+                        .and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index))
+                        .map(|l| l.level);
+                    out.push(TurnView {
+                        index: m.index,
+                        messages: Vec::new(),
+                        author: Author::Input,
+                        judged: false,
+                        reports: Vec::new(),
+                        verdict: None,
+                        in_loop,
+                        poll: judgement.is_some_and(|j| j.polls.contains(&m.index)),
+                        onset: judgement.and_then(|j| j.onset_turn) == Some(m.index),
+                    });
+                    out.len() - 1
+                }
+            };
+            turn_at.insert(k, at);
+            let view = &mut out[at];
+            view.messages.push(k);
+            view.author = view.author.min(Author::of(m));
+        }
+        for (i, r) in self.reports.iter().enumerate().filter(|(_, r)| r.stream.is_none()) {
+            let Some(&at) = r.messages.first().and_then(|m| turn_at.get(m)) else { continue };
+            let view = &mut out[at];
+            view.reports.push(i);
+            view.verdict = view.verdict.max(Some(r.report.verdict));
+            view.judged |= r.judged;
+        }
+        out
+    }
+}

@@ -1,0 +1,176 @@
+//! A conversation's tool calls in order, each made canonical and paired with its result: the
+//! next tool result with the call's id, else the next tool result not taken by an earlier call.
+//! And the turns that *poll*: they make the same calls as the model's turn before and got a new
+//! result — waiting for something that changes, not a loop.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::authorship::Author;
+use super::canonical::{call_in_words, canonical_call};
+use super::turns::Conversation;
+use crate::ingest::{Channel, Message, Transcript};
+
+/// One tool call of a conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Call {
+    /// The call's message (index into [`Transcript::messages`]).
+    pub message: usize,
+    /// Its turn's position in [`Conversation::turns`].
+    pub turn: usize,
+    /// `name(canonical args)`: what is compared, and what the model stream shows.
+    pub canonical: String,
+    /// The result's message, if one came.
+    pub result: Option<usize>,
+}
+
+impl Call {
+    /// The call in words, for a reason: `Read {file_path: src/date.rs}`.
+    pub fn in_words(&self, t: &Transcript) -> String {
+        let m = &t.messages[self.message];
+        call_in_words(m.name.as_deref().unwrap_or("tool"), &m.text)
+    }
+
+    /// The result's text (`None`: no result came).
+    pub fn result_text<'t>(&self, t: &'t Transcript) -> Option<&'t str> {
+        self.result.map(|r| t.messages[r].text.as_str())
+    }
+}
+
+/// A tool call: a tool-channel message by the model.
+pub(super) fn is_call(m: &Message) -> bool {
+    m.channel == Channel::Tool && Author::of(m) == Author::Model
+}
+
+/// A tool's result: a tool-channel input, or a `tool` / `function` message.
+pub(super) fn is_result(m: &Message) -> bool {
+    Author::of(m) == Author::Input
+        && (m.channel == Channel::Tool || m.role.eq_ignore_ascii_case("tool") || m.role.eq_ignore_ascii_case("function"))
+}
+
+/// The tool calls of `c`, in order, with their results.
+pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
+    let msgs = &t.messages;
+    // Results not taken yet, by position in the conversation; and by id.
+    let mut free: BTreeSet<usize> = BTreeSet::new();
+    let mut by_id: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    for (at, &k) in c.messages.iter().enumerate() {
+        if is_result(&msgs[k]) {
+            free.insert(at);
+            if let Some(id) = msgs[k].call_id.as_deref() {
+                by_id.entry(id).or_default().insert(at);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (turn, u) in c.turns.iter().enumerate() {
+        for at in u.at.clone() {
+            let m = &msgs[c.messages[at]];
+            if !is_call(m) {
+                continue;
+            }
+            let with_id = m.call_id.as_deref().and_then(|id| by_id.get(id)?.range(at..).next().copied());
+            let result = with_id.filter(|r| free.contains(r)).or_else(|| free.range(at..).next().copied());
+            if let Some(r) = result {
+                free.remove(&r);
+            }
+            out.push(Call {
+                message: c.messages[at],
+                turn,
+                canonical: canonical_call(m.name.as_deref().unwrap_or("tool"), &m.text),
+                result: result.map(|r| c.messages[r]),
+            });
+        }
+    }
+    out
+}
+
+/// For each turn of `c`: whether it polls — it makes the same calls, in the same order, as the
+/// model's turn before it, and at least one of them got a different result.
+pub(super) fn polls(t: &Transcript, c: &Conversation, calls: &[Call]) -> Vec<bool> {
+    let mut of_turn: Vec<Vec<&Call>> = vec![Vec::new(); c.turns.len()];
+    for call in calls {
+        of_turn[call.turn].push(call);
+    }
+    let mut out = vec![false; c.turns.len()];
+    let mut previous: Option<usize> = None;
+    for (k, turn) in c.turns.iter().enumerate() {
+        if !turn.model {
+            continue;
+        }
+        if let Some(p) = previous {
+            let (now, before) = (&of_turn[k], &of_turn[p]);
+            let same_calls = !now.is_empty()
+                && now.len() == before.len()
+                && now.iter().zip(before).all(|(a, b)| a.canonical == b.canonical);
+            out[k] = same_calls && now.iter().zip(before).any(|(a, b)| a.result_text(t) != b.result_text(t));
+        }
+        previous = Some(k);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::turns::conversations;
+    use super::*;
+    use crate::ingest::Format;
+
+    fn msg(index: usize, role: &str, channel: Channel, name: Option<&str>, id: Option<&str>, text: &str) -> Message {
+        Message {
+            conversation: 0,
+            index,
+            role: role.into(),
+            channel,
+            name: name.map(str::to_string),
+            call_id: id.map(str::to_string),
+            text: text.to_string().into(),
+            source: 0..0,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn a_call_gets_the_result_with_its_id_else_the_next_free_one() {
+        let mut t = Transcript::new(Format::SessionJsonl);
+        t.messages = vec![
+            msg(0, "user", Channel::Content, None, None, "go"),
+            msg(1, "assistant", Channel::Tool, Some("Read"), Some("a"), r#"{"path": "x"}"#),
+            msg(1, "assistant", Channel::Tool, Some("Read"), Some("b"), r#"{"path": "y"}"#),
+            msg(2, "tool", Channel::Tool, None, Some("b"), "y's text"),
+            msg(2, "tool", Channel::Tool, None, Some("a"), "x's text"),
+            msg(3, "assistant", Channel::Tool, Some("ls"), None, "{}"),
+            msg(3, "assistant", Channel::Tool, Some("pwd"), None, ""),
+            msg(4, "tool", Channel::Tool, None, None, "a b c"),
+        ];
+        let c = &conversations(&t)[0];
+        let got: Vec<(String, Option<usize>, usize)> =
+            calls(&t, c).into_iter().map(|k| (k.canonical, k.result, k.turn)).collect();
+        assert_eq!(
+            got,
+            [
+                (r#"Read({"path":"x"})"#.to_string(), Some(4), 1),
+                (r#"Read({"path":"y"})"#.to_string(), Some(3), 1),
+                ("ls({})".to_string(), Some(7), 3),
+                ("pwd()".to_string(), None, 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_turn_polls_when_it_repeats_the_calls_before_and_gets_something_new() {
+        let mut t = Transcript::new(Format::SessionJsonl);
+        let status = |i: usize| msg(i, "assistant", Channel::Tool, Some("bash"), None, r#"{"cmd":"status"}"#);
+        t.messages = vec![
+            status(0),
+            msg(1, "tool", Channel::Tool, None, None, "running 10%"),
+            status(2),
+            msg(3, "tool", Channel::Tool, None, None, "running 50%"),
+            status(4),
+            msg(5, "tool", Channel::Tool, None, None, "running 50%"),
+            msg(6, "assistant", Channel::Content, None, None, "Done."),
+        ];
+        let c = &conversations(&t)[0];
+        let k = calls(&t, c);
+        assert_eq!(polls(&t, c, &k), [false, false, true, false, false, false, false]);
+    }
+}
