@@ -41,10 +41,25 @@ pub struct Session {
 }
 
 /// The kinds of session, healthy ones first.
-pub const HEALTHY: &[&str] =
-    &["varied_work", "test_after_each_edit", "polling_a_job", "reread_after_edit", "short_acks", "long_tool_log"];
-pub const LOOPING: &[&str] =
-    &["same_call_same_result", "ab_cycle", "same_reply_every_turn", "reasoning_repeats", "edit_revert", "late_loop"];
+pub const HEALTHY: &[&str] = &[
+    "varied_work",
+    "test_after_each_edit",
+    "polling_a_job",
+    "reread_after_edit",
+    "short_acks",
+    "long_tool_log",
+    "retry_after_error",
+];
+pub const LOOPING: &[&str] = &[
+    "same_call_same_result",
+    "ab_cycle",
+    "same_reply_every_turn",
+    "reasoning_repeats",
+    "edit_revert",
+    "late_loop",
+    "same_error_thrice",
+    "plan_restated",
+];
 
 /// Every kind, each with `seeds` seeds.
 pub fn corpus(seeds: u64) -> Vec<Session> {
@@ -57,15 +72,16 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
     let files = ["src/date.rs", "src/lib.rs", "src/parse.rs", "tests/date.rs", "src/main.rs", "Cargo.toml"];
     let request = format!("The date test fails on leap years, can you fix it? {}", sentence(&mut rng, 12));
     let mut turns = Vec::new();
+    let mut repo = Repo::default();
     let (looping, onset) = match kind {
         "varied_work" => {
             let n = 8 + rng.below(6);
-            varied(&mut rng, &mut turns, n, &files);
+            varied(&mut rng, &mut repo, &mut turns, n, &files);
             (false, None)
         }
         "test_after_each_edit" => {
             for i in 0..6 + rng.below(4) {
-                turns.push(edit_turn(&mut rng, files[i % 3], i));
+                turns.push(edit_turn(&mut rng, &mut repo, files[i % 3], i));
                 let passed = 10 + i * 3 + rng.below(3);
                 turns.push(turn(
                     &mut rng,
@@ -100,9 +116,9 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         }
         "reread_after_edit" => {
             for (i, f) in files.iter().take(4).enumerate() {
-                turns.push(read_turn(&mut rng, f, i));
-                turns.push(edit_turn(&mut rng, f, i));
-                turns.push(read_turn(&mut rng, f, i + 100));
+                turns.push(read_turn(&mut rng, &repo, f));
+                turns.push(edit_turn(&mut rng, &mut repo, f, i));
+                turns.push(read_turn(&mut rng, &repo, f));
             }
             final_answer(&mut rng, &mut turns);
             (false, None)
@@ -114,13 +130,13 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
                     t.user_after = Some(sentence(&mut rng, 10));
                     turns.push(t);
                 } else {
-                    varied(&mut rng, &mut turns, 1, &files);
+                    varied(&mut rng, &mut repo, &mut turns, 1, &files);
                 }
             }
             (false, None)
         }
         "long_tool_log" => {
-            varied(&mut rng, &mut turns, 3, &files);
+            varied(&mut rng, &mut repo, &mut turns, 3, &files);
             let log: String = (0..400 + rng.below(200))
                 .map(|i| {
                     format!(
@@ -136,12 +152,62 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
                 "Training for one epoch.",
                 vec![call("bash", json!({"cmd": "python train.py"}), &log)],
             ));
-            varied(&mut rng, &mut turns, 3, &files);
+            varied(&mut rng, &mut repo, &mut turns, 3, &files);
             final_answer(&mut rng, &mut turns);
             (false, None)
         }
+        "retry_after_error" => {
+            // A transient error, the same call again, and it works: two identical calls, two results.
+            varied(&mut rng, &mut repo, &mut turns, 3, &files);
+            let cmd = json!({"cmd": "cargo build"});
+            let mut failed = call("bash", cmd.clone(), "error: failed to download from `https://index.crates.io`: timed out");
+            failed.is_error = true;
+            turns.push(turn(&mut rng, "Building the crate.", vec![failed]));
+            turns.push(turn(&mut rng, "A network error; trying again.", vec![call("bash", cmd, "Finished in 4.2s")]));
+            varied(&mut rng, &mut repo, &mut turns, 3, &files);
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "same_error_thrice" => {
+            // The same failing call three times in a row with the same error, and the session
+            // stops there (OpenHands' stuck detector stops an agent at 3 identical action + error pairs).
+            let n = 3 + rng.below(4);
+            varied(&mut rng, &mut repo, &mut turns, n, &files);
+            let onset = turns.len();
+            for _ in 0..3 {
+                let mut c = call(
+                    "Read",
+                    json!({"file_path": "src/dates.rs"}),
+                    "<tool_use_error>File does not exist: src/dates.rs</tool_use_error>",
+                );
+                c.is_error = true;
+                turns.push(turn(&mut rng, "Let me read the dates module to see the leap year rule.", vec![c]));
+            }
+            (true, Some(onset))
+        }
+        "plan_restated" => {
+            // The same plan said again each turn with one word changed, behind varied calls.
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
+            let onset = turns.len();
+            let plan: Vec<String> = format!(
+                "Plan: first read the helper, then fix the rule for years divisible by 100, then run the tests. {}",
+                sentence(&mut rng, 25)
+            )
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+            for i in 0..10 {
+                let mut words = plan.clone();
+                let at = 1 + rng.below(words.len() - 1);
+                words[at] = rng.pick(WORDS).to_string();
+                let mut t = read_turn(&mut rng, &repo, files[i % files.len()]);
+                t.text = words.join(" ");
+                turns.push(t);
+            }
+            (true, Some(onset))
+        }
         "same_call_same_result" => {
-            varied(&mut rng, &mut turns, 2, &files);
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let onset = turns.len();
             let result = file_body(&mut rng, 0);
             for _ in 0..15 {
@@ -154,7 +220,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (true, Some(onset))
         }
         "ab_cycle" => {
-            varied(&mut rng, &mut turns, 2, &files);
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let onset = turns.len();
             let body = file_body(&mut rng, 1);
             let failure = test_result(12, 1);
@@ -169,7 +235,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (true, Some(onset))
         }
         "same_reply_every_turn" => {
-            varied(&mut rng, &mut turns, 2, &files);
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let onset = turns.len();
             let reply = format!("I have fixed the leap year rule. {}", sentence(&mut rng, 30));
             for _ in 0..8 {
@@ -180,19 +246,19 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (true, Some(onset))
         }
         "reasoning_repeats" => {
-            varied(&mut rng, &mut turns, 2, &files);
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let onset = turns.len();
             let thought =
                 format!("The February length is wrong. {} I should check the helper.", sentence(&mut rng, 40));
             for i in 0..10 {
-                let mut t = read_turn(&mut rng, files[i % files.len()], i + 7);
+                let mut t = read_turn(&mut rng, &repo, files[i % files.len()]);
                 t.reasoning = Some(thought.clone());
                 turns.push(t);
             }
             (true, Some(onset))
         }
         "edit_revert" => {
-            varied(&mut rng, &mut turns, 2, &files);
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let onset = turns.len();
             let (a, b) = ("if y % 4 == 0 { 29 } else { 28 }", "if is_leap(y) { 29 } else { 28 }");
             for i in 0..10 {
@@ -210,7 +276,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (true, Some(onset))
         }
         "late_loop" => {
-            varied(&mut rng, &mut turns, 20, &files);
+            varied(&mut rng, &mut repo, &mut turns, 20, &files);
             let onset = turns.len();
             let failure = test_result(40, 2);
             for _ in 0..20 {
@@ -246,6 +312,21 @@ fn turn(rng: &mut Rng, text: &str, calls: Vec<Call>) -> Turn {
     Turn { reasoning, text: text.into(), calls, user_after: None }
 }
 
+/// The files the agent works on: a file reads the same until it is edited.
+#[derive(Default)]
+struct Repo {
+    edits: std::collections::HashMap<String, usize>,
+}
+
+impl Repo {
+    /// The file's text now: a function of its name and how often it was edited.
+    fn body(&self, file: &str) -> String {
+        let version = self.edits.get(file).copied().unwrap_or(0);
+        let seed = file.bytes().fold(version as u64 + 1, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+        file_body(&mut Rng(seed), version)
+    }
+}
+
 fn file_body(rng: &mut Rng, salt: usize) -> String {
     format!(
         "// helper {salt}\nfn days_in_feb(y: u32) -> u32 {{ if y % 4 == 0 {{ 29 }} else {{ 28 }} }}\n// {}\n",
@@ -264,25 +345,25 @@ fn test_result(passed: usize, failed: usize) -> String {
     }
 }
 
-fn read_turn(rng: &mut Rng, file: &str, salt: usize) -> Turn {
+fn read_turn(rng: &mut Rng, repo: &Repo, file: &str) -> Turn {
     let text = format!("Reading {file}: {}", sentence(rng, 8));
-    let body = file_body(rng, salt);
-    turn(rng, &text, vec![call("Read", json!({"file_path": file}), &body)])
+    turn(rng, &text, vec![call("Read", json!({"file_path": file}), &repo.body(file))])
 }
 
-fn edit_turn(rng: &mut Rng, file: &str, salt: usize) -> Turn {
+fn edit_turn(rng: &mut Rng, repo: &mut Repo, file: &str, salt: usize) -> Turn {
+    *repo.edits.entry(file.to_string()).or_default() += 1;
     let text = format!("Editing {file}: {}", sentence(rng, 10));
     let args = json!({"file_path": file, "old_string": format!("v{salt}"), "new_string": format!("v{}", salt + 1)});
     turn(rng, &text, vec![call("Edit", args, &format!("The file {file} has been updated."))])
 }
 
 /// `n` turns of varied work: reads, edits, searches and commands with changing arguments.
-fn varied(rng: &mut Rng, turns: &mut Vec<Turn>, n: usize, files: &[&str]) {
+fn varied(rng: &mut Rng, repo: &mut Repo, turns: &mut Vec<Turn>, n: usize, files: &[&str]) {
     for _ in 0..n {
         let i = rng.below(1_000);
         let t = match rng.below(4) {
-            0 => read_turn(rng, files[i % files.len()], i),
-            1 => edit_turn(rng, files[i % files.len()], i),
+            0 => read_turn(rng, repo, files[i % files.len()]),
+            1 => edit_turn(rng, repo, files[i % files.len()], i),
             2 => {
                 let word = rng.pick(WORDS).to_string();
                 let text = format!("Searching for {word}: {}", sentence(rng, 8));

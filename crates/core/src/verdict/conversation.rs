@@ -4,23 +4,25 @@
 //! turn), the turns that are part of a loop, the reasons in words. And the turns as the
 //! conversation view shows them ([`TranscriptReport::turns`]).
 //!
-//! Turns that *poll* — the same tool calls as the model's turn before, a new result — are left
-//! out of the streams: asking again while something changes is waiting, not looping (the
-//! tool-call check still lists them). A stream is analysed only when it has two turns or more
+//! Turns that *poll* are left out of the streams: those whose calls all repeat the call before
+//! them in a run the tool-call check finds polling (the same call, at least
+//! `ToolRules::same_warn` times in a row, a new result each time) — asking again while something
+//! changes is waiting, not looping, whatever the turn says while it waits. A stream is analysed only when it has two turns or more
 //! and one of them says again something an earlier one said ([`super::says_again`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
 use super::authorship::Author;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::report::{MessageReport, TranscriptReport};
-use super::says_again::says_again;
-use super::tool_calls::{calls, polls};
+use super::says_again::{hashes, says_again};
+use super::tool_calls::{calls, is_call};
 use super::tool_loop::{check_tool_calls, loop_sentence, ToolCheck};
 use super::turns::Conversation;
-use crate::analyze::{Thresholds, Verdict};
+use crate::analyze::{Metric, Report, Span, SpanKind, Thresholds, Verdict};
 use crate::ingest::Transcript;
 
 /// One conversation's judgement across its turns.
@@ -95,8 +97,8 @@ pub(super) struct Plan {
 /// Plans the judgement of `c`: its calls checked, its polls found, its streams chosen.
 pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
     let calls = calls(t, &c);
-    let polling = polls(t, &c, &calls);
     let tool_calls = check_tool_calls(t, &calls, Thresholds::default().tools);
+    let polling = polling_turns(t, &c, &tool_calls);
     let model_turns = c.turns.iter().filter(|u| u.model).count();
     let mut stream: Vec<usize> = Vec::new();
     let mut turns = 0;
@@ -127,6 +129,91 @@ pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
     Plan { conversation: c, tool_calls, polls, model_turns, streams }
 }
 
+/// The message of the turn where a stream's repetition begins. From the turn of its report's
+/// onset ([`turn_from`]), moved back while a loop or copy that began earlier covers most of
+/// that turn (a copy whose source is itself a copy of earlier text: the repetition began
+/// there), then back by whole turns while the turn before says mostly what the turn does (a
+/// copy's edits can start it a few tokens into the first turn of a plan re-stated each turn).
+fn onset_message(t: &Transcript, layout: &StreamLayout, r: &Report) -> Option<usize> {
+    let turns = stream_turns(t, layout);
+    let bytes = |k: usize| layout.pieces[turns[k].start].at.start..layout.pieces[turns[k].end - 1].at.end;
+    let held: Vec<(usize, Range<usize>)> = r
+        .spans
+        .iter()
+        .filter(|s| matches!(s.kind, SpanKind::Loop | SpanKind::Copy))
+        .map(|s| (s.source.unwrap_or(s.start).min(s.start), s.start..s.end))
+        .collect();
+    let mut at = r.onset.unwrap_or(0);
+    let mut k = loop {
+        let k = turn_from(&turns, layout, at)?;
+        let turn = bytes(k);
+        let covers =
+            |copy: &Range<usize>| 2 * copy.end.min(turn.end).saturating_sub(copy.start.max(turn.start)) >= turn.len();
+        match held.iter().filter(|(from, copy)| *from < at && covers(copy)).map(|(from, _)| *from).min() {
+            Some(from) => at = from,
+            None => break k,
+        }
+    };
+    let said = |k: usize| {
+        let mut out = Vec::new();
+        for p in &layout.pieces[turns[k].clone()] {
+            hashes(&layout.text[p.at.clone()], &mut out);
+        }
+        out
+    };
+    let mut now = said(k);
+    while k > 0 {
+        let before = said(k - 1);
+        let again = before.iter().filter(|h| now.contains(h)).count();
+        if before.is_empty() || 2 * again < before.len() {
+            break;
+        }
+        (k, now) = (k - 1, before);
+    }
+    Some(layout.pieces[turns[k].start].message)
+}
+
+/// The turns of a stream, as ranges of its pieces.
+fn stream_turns(t: &Transcript, layout: &StreamLayout) -> Vec<Range<usize>> {
+    let index = |i: usize| t.messages[layout.pieces[i].message].index;
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for i in 0..layout.pieces.len() {
+        match out.last_mut() {
+            Some(turn) if index(turn.start) == index(i) => turn.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+/// The first of `turns` (of a stream), from byte `at` on, that is mostly at or after it: a
+/// repetition found from the last few bytes of a turn (a copy's edits reach a token or two
+/// back) begins in the next one. The last turn when `at` is past them all.
+fn turn_from(turns: &[Range<usize>], layout: &StreamLayout, at: usize) -> Option<usize> {
+    let bytes = |k: usize| layout.pieces[turns[k].start].at.start..layout.pieces[turns[k].end - 1].at.end;
+    let first = turns.partition_point(|k| layout.pieces[k.end - 1].at.end <= at);
+    let mostly_after = |&k: &usize| {
+        let b = bytes(k);
+        b.end.saturating_sub(at.max(b.start)) >= b.len().div_ceil(2)
+    };
+    (first..turns.len()).find(mostly_after).or(turns.len().checked_sub(1))
+}
+
+/// For each turn of `c`: whether it polls — it has calls, and each repeats the call before it in
+/// a polling run (not the run's first call).
+fn polling_turns(t: &Transcript, c: &Conversation, tool_calls: &ToolCheck) -> Vec<bool> {
+    let mut again: HashSet<usize> = HashSet::new();
+    for l in tool_calls.loops.iter().filter(|l| !l.same_result) {
+        again.extend(l.messages.iter().copied().filter(|&m| is_call(&t.messages[m])).skip(1));
+    }
+    (0..c.turns.len())
+        .map(|k| {
+            let mut calls = c.turn_messages(k).iter().filter(|&&m| is_call(&t.messages[m])).peekable();
+            calls.peek().is_some() && calls.all(|m| again.contains(m))
+        })
+        .collect()
+}
+
 /// The judgement of planned conversation `p`, once every text is analysed: `reports` are the
 /// transcript's, and `mine` the indices of those of this conversation (its streams among them).
 pub(super) fn judge_conversation(
@@ -150,10 +237,11 @@ pub(super) fn judge_conversation(
             continue;
         }
         let layout = r.layout(t);
-        if let Some(piece) = layout.piece_at(r.report.onset.unwrap_or(0)) {
-            stream_onsets.push((i, turn_of(piece.message)));
+        if let Some(m) = onset_message(t, &layout, &r.report) {
+            stream_onsets.push((i, turn_of(m)));
         }
-        for span in r.report.spans.iter().filter(|s| s.level >= r.report.verdict) {
+        let repetition = |s: &Span| matches!(s.kind, SpanKind::Loop | SpanKind::Copy);
+        for span in r.report.spans.iter().filter(|s| repetition(s) || s.level >= r.report.verdict) {
             for (m, _) in layout.locate(t, span.start..span.end) {
                 let level = loop_turns.entry(turn_of(m)).or_insert(r.report.verdict);
                 *level = (*level).max(r.report.verdict);
@@ -167,15 +255,30 @@ pub(super) fn judge_conversation(
         }
     }
 
+    // Where each finding at the verdict's level says the conversation turns degenerate, the most
+    // precise first (as a text's onset comes from its most precise check): a tool loop's first
+    // call, a stream's loop's first copy, a text that fails on its own; then a copy's source, a
+    // channel's stream before the model stream (which mixes channels: its rendered calls look
+    // alike from turn to turn, and a copy's edits there reach into unrelated turns); then a
+    // count (a line's first occurrence) or a ratio.
+    let precision = |r: &MessageReport| match (r.report.tripped, r.stream) {
+        (Some(Metric::Loop), _) => 0,
+        (Some(Metric::Copies), Some(StreamKind::Reasoning | StreamKind::Content)) => 1,
+        (Some(Metric::Copies), _) => 2,
+        _ => 3,
+    };
     let onset_turn = (verdict > Verdict::Pass)
         .then(|| {
             let texts = judged
                 .iter()
                 .filter(|&&i| reports[i].stream.is_none() && reports[i].report.verdict == verdict)
-                .filter_map(|&i| reports[i].messages.first().map(|&m| turn_of(m)));
-            let streams = stream_onsets.iter().filter(|(i, _)| reports[*i].report.verdict == verdict).map(|(_, u)| *u);
-            let tools = p.tool_calls.decisive().filter(|l| l.level == verdict).map(|l| l.first_turn);
-            texts.chain(streams).chain(tools).min()
+                .filter_map(|&i| reports[i].messages.first().map(|&m| (0, turn_of(m))));
+            let streams = stream_onsets
+                .iter()
+                .filter(|(i, _)| reports[*i].report.verdict == verdict)
+                .map(|&(i, u)| (precision(&reports[i]), u));
+            let tools = p.tool_calls.decisive().filter(|l| l.level == verdict).map(|l| (0, l.first_turn));
+            texts.chain(streams).chain(tools).min().map(|(_, turn)| turn)
         })
         .flatten();
 

@@ -44,7 +44,7 @@ fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) 
 }
 
 /// The hashes of `text`'s trimmed non-blank lines and of its runs of [`SHINGLE`] tokens.
-fn hashes(text: &str, out: &mut Vec<u64>) {
+pub(super) fn hashes(text: &str, out: &mut Vec<u64>) {
     out.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| mix(hash_bytes(l.as_bytes()) ^ 1)));
     let toks: Vec<u64> = tokens(text).iter().map(|k| hash_bytes(&text.as_bytes()[k.range()])).collect();
     out.extend(toks.windows(SHINGLE).map(|w| w.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| mix(h.rotate_left(17) ^ x))));

@@ -1,7 +1,5 @@
 //! A conversation's tool calls in order, each made canonical and paired with its result: the
 //! next tool result with the call's id, else the next tool result not taken by an earlier call.
-//! And the turns that *poll*: they make the same calls as the model's turn before and got a new
-//! result — waiting for something that changes, not a loop.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -84,31 +82,6 @@ pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
     out
 }
 
-/// For each turn of `c`: whether it polls — it makes the same calls, in the same order, as the
-/// model's turn before it, and at least one of them got a different result.
-pub(super) fn polls(t: &Transcript, c: &Conversation, calls: &[Call]) -> Vec<bool> {
-    let mut of_turn: Vec<Vec<&Call>> = vec![Vec::new(); c.turns.len()];
-    for call in calls {
-        of_turn[call.turn].push(call);
-    }
-    let mut out = vec![false; c.turns.len()];
-    let mut previous: Option<usize> = None;
-    for (k, turn) in c.turns.iter().enumerate() {
-        if !turn.model {
-            continue;
-        }
-        if let Some(p) = previous {
-            let (now, before) = (&of_turn[k], &of_turn[p]);
-            let same_calls = !now.is_empty()
-                && now.len() == before.len()
-                && now.iter().zip(before).all(|(a, b)| a.canonical == b.canonical);
-            out[k] = same_calls && now.iter().zip(before).any(|(a, b)| a.result_text(t) != b.result_text(t));
-        }
-        previous = Some(k);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::turns::conversations;
@@ -154,23 +127,5 @@ mod tests {
                 ("pwd()".to_string(), None, 3),
             ]
         );
-    }
-
-    #[test]
-    fn a_turn_polls_when_it_repeats_the_calls_before_and_gets_something_new() {
-        let mut t = Transcript::new(Format::SessionJsonl);
-        let status = |i: usize| msg(i, "assistant", Channel::Tool, Some("bash"), None, r#"{"cmd":"status"}"#);
-        t.messages = vec![
-            status(0),
-            msg(1, "tool", Channel::Tool, None, None, "running 10%"),
-            status(2),
-            msg(3, "tool", Channel::Tool, None, None, "running 50%"),
-            status(4),
-            msg(5, "tool", Channel::Tool, None, None, "running 50%"),
-            msg(6, "assistant", Channel::Content, None, None, "Done."),
-        ];
-        let c = &conversations(&t)[0];
-        let k = calls(&t, c);
-        assert_eq!(polls(&t, c, &k), [false, false, true, false, false, false, false]);
     }
 }

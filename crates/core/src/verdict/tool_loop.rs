@@ -42,6 +42,11 @@ pub struct ToolLoop {
 pub struct ToolCheck {
     /// The calls the conversation made.
     pub calls: usize,
+    /// The most identical calls in a row with the same result (1 with any call).
+    pub longest_repeat: usize,
+    /// The most whole copies of a cycle back to back, each call with the same result (0 when no
+    /// cycle is said twice).
+    pub most_cycle_copies: usize,
     /// The check as every check is shown: `value` is the decisive loop's count (calls in a row,
     /// or copies of a cycle) against that kind's thresholds; not judged without calls.
     pub check: Check,
@@ -77,7 +82,9 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
         ids.push((call, pair));
     }
     let mut loops = repeats(t, calls, &ids, rules);
-    loops.extend(cycles(t, calls, &ids, rules));
+    let (cycles, most_cycle_copies) = cycles(t, calls, &ids, rules);
+    loops.extend(cycles);
+    let longest_repeat = longest_repeat(&ids);
     loops.sort_by_key(|l| (l.first_turn, std::cmp::Reverse(l.level)));
 
     let level = loops.iter().map(|l| l.level).max().unwrap_or(Verdict::Pass);
@@ -86,7 +93,7 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
         Some(l) if l.period > 1 => (l.count, rules.cycle_warn, rules.cycle_fail),
         Some(l) if l.error => (l.count, rules.same_warn, rules.error_fail),
         Some(l) => (l.count, rules.same_warn, rules.same_fail),
-        None => (longest_repeat(&ids).min(calls.len()), rules.same_warn, rules.same_fail),
+        None => (longest_repeat, rules.same_warn, rules.same_fail),
     };
     let check = Check {
         metric: Metric::ToolLoop,
@@ -106,7 +113,7 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
             thousands(value)
         ),
     };
-    ToolCheck { calls: calls.len(), check, loops, reason }
+    ToolCheck { calls: calls.len(), longest_repeat, most_cycle_copies, check, loops, reason }
 }
 
 fn plural_calls(n: usize) -> String {
@@ -195,8 +202,10 @@ fn repeats(t: &Transcript, calls: &[Call], ids: &[(u32, u32)], rules: &ToolRules
 /// Cycles of `rules.cycle_periods` calls said again back to back, each call with the result it
 /// got in the copy before: whole copies counted; a cycle of one call said again is a repeat,
 /// not a cycle, and a cycle of 4 that is a cycle of 2 twice is the cycle of 2.
-fn cycles(t: &Transcript, calls: &[Call], ids: &[(u32, u32)], rules: &ToolRules) -> Vec<ToolLoop> {
+/// Returns them (those at WARN or above) and the most copies of any.
+fn cycles(t: &Transcript, calls: &[Call], ids: &[(u32, u32)], rules: &ToolRules) -> (Vec<ToolLoop>, usize) {
     let mut out = Vec::new();
+    let mut most = 0;
     let [shortest, longest] = rules.cycle_periods;
     for p in shortest.max(2)..=longest {
         let mut i = p;
@@ -221,12 +230,15 @@ fn cycles(t: &Transcript, calls: &[Call], ids: &[(u32, u32)], rules: &ToolRules)
             } else {
                 Verdict::Pass
             };
-            if primitive && level > Verdict::Pass {
-                out.push(finding(t, &calls[start..start + count * p], p, count, true, false, level));
+            if primitive && count >= 2 {
+                most = most.max(count);
+                if level > Verdict::Pass {
+                    out.push(finding(t, &calls[start..start + count * p], p, count, true, false, level));
+                }
             }
         }
     }
-    out
+    (out, most)
 }
 
 /// A loop in words: "tool loop: `Read {file_path: src/date.rs}` called 15 times in a row from
@@ -333,6 +345,9 @@ mod tests {
         assert_eq!(check(&[READ, TEST, READ, TEST]).level(), Verdict::Pass);
         let c = check(&[READ, TEST, READ, TEST, READ, TEST]);
         assert_eq!((c.level(), c.check.value, c.check.warn_at), (Verdict::Warn, 3.0, 3.0));
+        assert_eq!((c.longest_repeat, c.most_cycle_copies), (1, 3));
+        assert_eq!(check(&[READ, READ, TEST, READ]).most_cycle_copies, 0);
+        assert_eq!(check(&[READ, READ, TEST, READ]).longest_repeat, 2);
         let c = check(&[TEST, READ, TEST, READ, TEST, READ, TEST, READ, TEST]);
         assert_eq!((c.level(), c.check.value), (Verdict::Fail, 4.0));
         assert_eq!(

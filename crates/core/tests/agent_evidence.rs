@@ -1,0 +1,128 @@
+//! Evidence for the judgement of agent sessions (issue 12): the labelled sessions of
+//! `coherency_test_support::agent_sessions` — healthy work with the repeats real agents make
+//! legitimately, and the loops agents fall into, each with the assistant turn where it starts —
+//! read in the shapes users paste and judged whole. Prints the confusion table
+//! (`cargo test --test agent_evidence -- --nocapture`) and pins: no healthy session FAILs; every
+//! loop FAILs, with its onset at the turn where it was planted.
+
+use coherency_core::analyze::Verdict;
+use coherency_core::verdict::{Author, JudgedDocument};
+use coherency_test_support::agent_sessions::{corpus, Session, HEALTHY, LOOPING};
+
+/// Seeds per kind (`AGENT_EVIDENCE_SEEDS=40` for a bigger run).
+fn seeds() -> u64 {
+    std::env::var("AGENT_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(8)
+}
+
+/// The shapes a session is written in, as ingest reads them today. (The pretty-printed OpenAI
+/// and Anthropic request bodies join this list once ingest reads them.)
+const SHAPES: &[(&str, fn(&Session) -> Vec<u8>)] = &[
+    ("session-jsonl", |s| s.to_session_jsonl()),
+    ("openai-body-1-line", |s| {
+        let body: serde_json::Value = serde_json::from_slice(&s.to_openai_request()).expect("JSON");
+        let mut line = body.to_string().into_bytes();
+        line.push(b'\n');
+        line
+    }),
+];
+
+/// One session judged: the conversation's verdict, its onset turn as the assistant turn it is
+/// (0-based among the model's turns), what tripped.
+struct Outcome {
+    verdict: Verdict,
+    onset: Option<usize>,
+    tripped: String,
+    /// The tool-call check's figures: the most identical calls in a row with the same result,
+    /// the most copies of a cycle.
+    repeat: usize,
+    cycle: usize,
+}
+
+fn judge(bytes: &[u8]) -> Outcome {
+    let doc = JudgedDocument::read(bytes, None);
+    let r = &doc.report;
+    assert_eq!(r.conversations.len(), 1, "one conversation");
+    let c = &r.conversations[0];
+    assert_eq!(r.verdict, Some(c.verdict), "the transcript's verdict is its conversation's");
+    let model_turns: Vec<usize> = r
+        .turns(&doc.transcript, c.conversation)
+        .into_iter()
+        .filter(|u| u.author == Author::Model)
+        .map(|u| u.index)
+        .collect();
+    let onset = c.onset_turn.map(|turn| model_turns.iter().position(|&u| u == turn).unwrap_or(usize::MAX));
+    let mut tripped = Vec::new();
+    if c.tool_calls.level() == c.verdict && c.verdict > Verdict::Pass {
+        tripped.push("tool".to_string());
+    }
+    for &i in &c.streams {
+        let s = &r.reports[i];
+        if s.report.verdict == c.verdict && c.verdict > Verdict::Pass {
+            let metric = s.report.tripped.map_or("", |m| m.label());
+            tripped.push(format!("{}:{metric}", s.stream.map_or("?", |k| k.label())));
+        }
+    }
+    for m in r.reports.iter().filter(|m| m.stream.is_none() && m.judged && m.report.verdict == c.verdict) {
+        if c.verdict > Verdict::Pass {
+            tripped.push(format!("message:{}", m.report.tripped.map_or("", |m| m.label())));
+        }
+    }
+    tripped.sort();
+    tripped.dedup();
+    let (repeat, cycle) = (c.tool_calls.longest_repeat, c.tool_calls.most_cycle_copies);
+    Outcome { verdict: c.verdict, onset, tripped: tripped.join(" "), repeat, cycle }
+}
+
+#[test]
+fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
+    let seeds = seeds();
+    let sessions = corpus(seeds);
+    let mut problems = Vec::new();
+    println!(
+        "{:<22} {:<20} {:>4} {:>4} {:>4}  {:>9}  {:>6} {:>6}  tripped (per session)",
+        "kind", "shape", "PASS", "WARN", "FAIL", "onset ok", "repeat", "cycle"
+    );
+    for &(shape, write) in SHAPES {
+        for kind in HEALTHY.iter().chain(LOOPING) {
+            let mut counts = [0usize; 3];
+            let (mut onsets_ok, mut tripped) = (0, std::collections::BTreeMap::<String, usize>::new());
+            let (mut repeats, mut cycles) = (Vec::new(), Vec::new());
+            for s in sessions.iter().filter(|s| s.kind == *kind) {
+                let o = judge(&write(s));
+                counts[o.verdict as usize] += 1;
+                *tripped.entry(o.tripped.clone()).or_default() += 1;
+                repeats.push(o.repeat);
+                cycles.push(o.cycle);
+                if s.looping {
+                    let planted = s.onset_turn;
+                    if o.verdict == Verdict::Fail && o.onset == planted {
+                        onsets_ok += 1;
+                    } else {
+                        problems.push(format!(
+                            "{kind} ({shape}): {:?} with onset at model turn {:?}, planted at {planted:?} [{}]",
+                            o.verdict, o.onset, o.tripped
+                        ));
+                    }
+                } else if o.verdict == Verdict::Fail {
+                    problems.push(format!("healthy {kind} ({shape}) FAILs [{}]", o.tripped));
+                }
+            }
+            let tripped: Vec<String> = tripped.into_iter().map(|(k, n)| format!("{n}× {k}")).collect();
+            let onset = if LOOPING.contains(kind) { format!("{onsets_ok}/{seeds}") } else { "-".into() };
+            let range = |v: &[usize]| {
+                let (lo, hi) = (v.iter().min().unwrap_or(&0), v.iter().max().unwrap_or(&0));
+                if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") }
+            };
+            println!(
+                "{kind:<22} {shape:<20} {:>4} {:>4} {:>4}  {onset:>9}  {:>6} {:>6}  {}",
+                counts[0],
+                counts[1],
+                counts[2],
+                range(&repeats),
+                range(&cycles),
+                tripped.join(", ")
+            );
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
