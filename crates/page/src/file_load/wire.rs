@@ -9,8 +9,9 @@
 //!
 //! Pieces, in order: a head (formats, stream info, diagnostics), messages (where each text is,
 //! texts left out), the distinct reports (a request log repeats its history: identical texts
-//! share one report), the spans of very long reports in slices, and the index from each
-//! [`MessageReport`] to its report.
+//! share one report), the spans of very long reports in slices, the index from each
+//! [`MessageReport`] to its report (with who wrote it, whether it is judged, which stream it
+//! is), and the conversations' judgements.
 //!
 //! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
 //! JSON numbers: serde_json reads them back to the same value or the next float (its exact
@@ -27,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use coherency_core::analyze::{Report, Span, Verdict};
 use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{JudgedDocument, MessageReport, TranscriptReport};
+use coherency_core::verdict::{Author, ConversationReport, JudgedDocument, MessageReport, StreamKind, TranscriptReport};
 
 /// Messages per piece.
 const MESSAGES_PER_PIECE: usize = 4_000;
@@ -37,6 +38,11 @@ const REPORT_PIECE_BYTES: usize = 512 * 1024;
 const SPANS_PER_PIECE: usize = 8_000;
 /// Index entries per piece.
 const INDEX_PER_PIECE: usize = 16_000;
+
+/// A [`MessageReport`] as it travels: its messages, combined or not, its distinct report, who
+/// wrote it, whether it is judged, which stream it is (a JSON array: thousands of them).
+#[derive(Clone, Serialize, Deserialize)]
+struct Entry(Vec<usize>, bool, usize, Author, bool, Option<StreamKind>);
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -51,6 +57,8 @@ enum Piece {
         verdict: Option<Verdict>,
         messages: usize,
         reports: usize,
+        #[serde(default)]
+        conversations: usize,
     },
     /// Messages with empty texts; `lens[i]` bytes of the texts buffer are message i's text,
     /// except for those in `same` (pairs `i, j`: the text of message j, said before) and in
@@ -60,8 +68,10 @@ enum Piece {
     Reports(Vec<Report>),
     /// More spans of distinct report `report`.
     Spans { report: usize, spans: Vec<Span> },
-    /// `(messages, combined, distinct report)` per [`MessageReport`], in order.
-    Index(Vec<(Vec<usize>, bool, usize)>),
+    /// One entry per [`MessageReport`], in order.
+    Index(Vec<Entry>),
+    /// Conversations' judgements, in order.
+    Conversations(Vec<ConversationReport>),
 }
 
 fn json(piece: &Piece) -> Vec<u8> {
@@ -131,7 +141,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
                 distinct.len() - 1
             }
         };
-        index.push((r.messages, r.combined, at));
+        index.push(Entry(r.messages, r.combined, at, r.author, r.judged, r.stream));
     }
     drop(report_of);
 
@@ -147,6 +157,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
         verdict: report.verdict,
         messages: messages.len(),
         reports: index.len(),
+        conversations: report.conversations.len(),
     };
     // Texts one after the other; their lengths travel with the messages.
     let mut lens = Vec::with_capacity(messages.len());
@@ -206,6 +217,19 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
     for chunk in index.chunks(INDEX_PER_PIECE) {
         push(&Piece::Index(chunk.to_vec()));
     }
+    let mut batch: Vec<ConversationReport> = Vec::new();
+    let mut batch_bytes = 0;
+    for c in report.conversations {
+        batch_bytes += serde_json::to_vec(&c).map_or(0, |v| v.len());
+        batch.push(c);
+        if batch_bytes >= REPORT_PIECE_BYTES {
+            push(&Piece::Conversations(std::mem::take(&mut batch)));
+            batch_bytes = 0;
+        }
+    }
+    if !batch.is_empty() {
+        push(&Piece::Conversations(batch));
+    }
 }
 
 /// Puts the pieces back together one at a time ([`encode`] in reverse).
@@ -221,10 +245,12 @@ pub struct Decoder {
     verdict: Option<Verdict>,
     messages: usize,
     report_count: usize,
+    conversation_count: usize,
     distinct: Vec<Report>,
     /// `distinct`, shared, once the index pieces come (each message's report points into it).
     shared: Vec<Rc<Report>>,
     reports: Vec<MessageReport>,
+    conversations: Vec<ConversationReport>,
     /// Messages whose text is the file's bytes at this range.
     file_texts: Vec<(usize, Range<usize>)>,
 }
@@ -265,9 +291,10 @@ impl Decoder {
         self.next += 1;
         let piece: Piece = serde_json::from_slice(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
         match piece {
-            Piece::Head { size, detected, chosen, format, stream, diagnostics, verdict, messages, reports } => {
+            Piece::Head { size, detected, chosen, format, stream, diagnostics, verdict, messages, reports, conversations } => {
                 self.size = size;
                 self.report_count = reports;
+                self.conversation_count = conversations;
                 self.formats = Some((detected, chosen));
                 self.verdict = verdict;
                 self.messages = messages;
@@ -307,11 +334,12 @@ impl Decoder {
                 if self.shared.is_empty() {
                     self.shared = std::mem::take(&mut self.distinct).into_iter().map(Rc::new).collect();
                 }
-                for (messages, combined, at) in entries {
+                for Entry(messages, combined, at, author, judged, stream) in entries {
                     let report = Rc::clone(self.shared.get(at).ok_or(CORRUPT)?);
-                    self.reports.push(MessageReport { messages, combined, report });
+                    self.reports.push(MessageReport { messages, combined, report, stream, author, judged });
                 }
             }
+            Piece::Conversations(conversations) => self.conversations.extend(conversations),
         }
         Ok(())
     }
@@ -323,11 +351,12 @@ impl Decoder {
         };
         let complete = self.next == self.pieces
             && transcript.messages.len() == self.messages
-            && self.reports.len() == self.report_count;
+            && self.reports.len() == self.report_count
+            && self.conversations.len() == self.conversation_count;
         if !complete {
             return Err(CORRUPT.into());
         }
-        let report = TranscriptReport { reports: self.reports, verdict: self.verdict };
+        let report = TranscriptReport { reports: self.reports, verdict: self.verdict, conversations: self.conversations };
         Ok(JudgedDocument { size: self.size, detected, chosen, transcript, report })
     }
 }
@@ -470,6 +499,24 @@ mod tests {
         let wire = encode_all(l.clone());
         assert!(wire.pieces.len() >= 4, "{} pieces", wire.pieces.len());
         assert_same(&decode(&wire, text.as_bytes()), &l, "");
+    }
+
+    #[test]
+    fn an_agent_sessions_judgement_comes_back_as_it_went() {
+        use coherency_test_support::agent_sessions::generate;
+        for kind in ["same_call_same_result", "reasoning_repeats", "long_tool_log"] {
+            let bytes = generate(kind, 1).to_session_jsonl();
+            let l = JudgedDocument::read(&bytes, None);
+            let c = &l.report.conversations[0];
+            assert!(c.model_turns > 5 && !c.streams.is_empty(), "{kind}: a conversation judged across turns");
+            assert!(l.report.reports.iter().any(|r| !r.judged), "{kind}: inputs travel as not judged");
+            let back = decode(&encode_all(l.clone()), &bytes);
+            assert_same(&back, &l, kind);
+            let back = back.unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back.report.conversations, l.report.conversations, "{kind}");
+            let streams = |d: &JudgedDocument| d.report.reports.iter().map(|r| (r.stream, r.author, r.judged)).collect::<Vec<_>>();
+            assert_eq!(streams(&back), streams(&l), "{kind}");
+        }
     }
 
     #[test]
