@@ -1,17 +1,21 @@
 //! `coherency`: the native command line on the same analysis core as the page.
 //!
 //! ```text
-//! coherency analyze [--json] [--format NAME] FILE...     (FILE "-" reads standard input)
+//! coherency analyze [--json] [--format NAME] [--judge-inputs] FILE...     (FILE "-" reads standard input)
 //! ```
 //! Each input is read in its detected format (or the one given), every message is analysed on
-//! its own, and the worst one sets the file's verdict. Exit status: 0 every input PASSes, 1 the
-//! worst is WARN, 2 the worst is FAIL, 3 an input could not be read or holds no text (the
-//! others are still analysed), 64 the command line is wrong.
+//! its own, each conversation across its turns (the model's stream, its tool calls), and the
+//! worst judged finding sets the file's verdict: the model's output only, unless
+//! `--judge-inputs` puts system, user and tool messages back in. Exit status: 0 every input
+//! PASSes, 1 the worst is WARN, 2 the worst is FAIL, 3 an input could not be read or holds no
+//! text (the others are still analysed), 64 the command line is wrong.
 
-use coherency_core::analyze::{format_threshold, Metric, Metrics, Report, Span, SpanKind, Verdict};
+use coherency_core::analyze::{format_threshold, Check, Metric, Metrics, Report, Span, SpanKind, Thresholds, Verdict};
 use coherency_core::ingest::{Diagnostic, Format, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::verdict::{
+    Author, ConversationReport, JudgeOptions, JudgedDocument, MessageReport, MessageRow, StreamKind, TranscriptReport,
+};
 use coherency_core::wording::thousands;
 use serde::Serialize;
 use std::io::{self, Read, Write};
@@ -20,23 +24,27 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 Coherency Analyzer — catch repetition loops in LLM output.
 
-usage: coherency analyze [--json] [--format NAME] FILE...
+usage: coherency analyze [--json] [--format NAME] [--judge-inputs] FILE...
        coherency --help | --version
 
-  FILE           a file to analyse; - reads standard input
-  --json         print one JSON object per file (one per line) instead of text
-  --format NAME  read every FILE as NAME instead of detecting it: auto (default), text,
-                 openai-json, sse, responses-sse, anthropic-sse, ollama-ndjson, jsonl,
-                 session-jsonl
+  FILE            a file to analyse; - reads standard input
+  --json          print one JSON object per file (one per line) instead of text
+  --format NAME   read every FILE as NAME instead of detecting it: auto (default), text,
+                  openai-json, sse, responses-sse, anthropic-sse, ollama-ndjson, jsonl,
+                  session-jsonl
+  --judge-inputs  let inputs (system, developer, user and tool messages) count towards the
+                  verdict too; they are analysed and shown either way
 
-exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL, 3 an input could not be read
-             or holds no text, 64 bad command line";
+exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL (of what is judged: the model's
+             output, its conversations across turns), 3 an input could not be read or
+             holds no text, 64 bad command line";
 
 const EXIT_UNREADABLE: u8 = 3;
 const EXIT_USAGE: u8 = 64;
 
-/// One file's `--json` line: the worst message's report at the top level (for a plain text
-/// file, the report of the text), then every message and what the reader noticed.
+/// One file's `--json` line: the worst judged message's report at the top level (for a plain
+/// text file, the report of the text), the file's verdict, then every message, every
+/// conversation's judgement across its turns and what the reader noticed.
 #[derive(Serialize)]
 struct FileReport<'a> {
     file: &'a str,
@@ -47,11 +55,39 @@ struct FileReport<'a> {
     replaced_invalid_utf8: usize,
     #[serde(flatten)]
     report: &'a Report,
-    /// Every analysed message (and reasoning + content combined per reply), worst first.
+    /// The file's verdict, which the exit status follows: the worst of what is judged (the
+    /// model's texts and its conversations across turns; inputs too with `--judge-inputs`).
+    /// `verdict` above is the top-level text's.
+    judged_verdict: Verdict,
+    /// Whether the top-level text is judged, and why (it is an input only when nothing is).
+    judged: bool,
+    why: &'static str,
+    /// Every analysed message (and reasoning + content combined per reply, and each
+    /// conversation's streams), worst judged first, then the inputs not judged.
     messages: Vec<MessageJson<'a>>,
+    /// Each conversation judged across its turns.
+    conversations: Vec<ConversationJson<'a>>,
     diagnostics: &'a [Diagnostic],
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<&'a StreamInfo>,
+}
+
+/// A conversation's judgement (`streams` index `messages[].report`), with its streams' verdicts.
+#[derive(Serialize)]
+struct ConversationJson<'a> {
+    #[serde(flatten)]
+    report: &'a ConversationReport,
+    stream_results: Vec<StreamJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct StreamJson<'a> {
+    /// Index of its report (`messages[].report`).
+    report: usize,
+    kind: StreamKind,
+    verdict: Verdict,
+    tripped: Option<Metric>,
+    reasons: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -96,6 +132,7 @@ fn usage_error(msg: &str) -> ExitCode {
 
 fn run_analyze(args: &[String]) -> ExitCode {
     let mut json = false;
+    let mut options = JudgeOptions::default();
     let mut format: Option<Format> = None;
     let mut files = Vec::new();
     let mut only_files = false;
@@ -103,6 +140,7 @@ fn run_analyze(args: &[String]) -> ExitCode {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" if !only_files => json = true,
+            "--judge-inputs" if !only_files => options.judge_inputs = true,
             "--format" if !only_files => match it.next().map(String::as_str) {
                 Some("auto") => format = None,
                 Some(name) => match Format::from_name(name).filter(|f| *f != Format::Binary) {
@@ -127,19 +165,20 @@ fn run_analyze(args: &[String]) -> ExitCode {
     for file in files {
         let written = match read_input(file) {
             Ok(bytes) => {
-                let JudgedDocument { transcript, report: analysis, .. } = JudgedDocument::read(&bytes, format);
+                let JudgedDocument { transcript, report: analysis, .. } =
+                    JudgedDocument::read_with(&bytes, format, &options);
                 let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-                match analysis.worst() {
-                    Some(w) => {
-                        worst = worst.max(w.report.verdict);
+                match (analysis.worst(), analysis.verdict) {
+                    (Some(w), Some(verdict)) => {
+                        worst = worst.max(verdict);
                         if json {
-                            let line = file_json(file, bytes.len(), replaced, &transcript, &analysis, &w.report);
+                            let line = file_json(file, bytes.len(), replaced, &transcript, &analysis, w);
                             writeln!(out, "{line}")
                         } else {
                             write_text_report(&mut out, file, replaced, &transcript, &analysis, &w.report)
                         }
                     }
-                    None => {
+                    _ => {
                         unreadable = true;
                         let why =
                             transcript.diagnostics.first().map_or("no text to analyse".into(), |d| d.message.clone());
@@ -190,7 +229,7 @@ fn file_json(
     replaced: usize,
     t: &Transcript,
     analysis: &TranscriptReport,
-    worst: &Report,
+    worst: &MessageReport,
 ) -> String {
     let rows = analysis.rows(t);
     let messages = rows
@@ -207,17 +246,97 @@ fn file_json(
             }
         })
         .collect();
+    let conversations = analysis
+        .conversations
+        .iter()
+        .map(|c| ConversationJson {
+            report: c,
+            stream_results: c
+                .streams
+                .iter()
+                .filter_map(|&i| {
+                    let r = analysis.reports.get(i)?;
+                    Some(StreamJson {
+                        report: i,
+                        kind: r.stream?,
+                        verdict: r.report.verdict,
+                        tripped: r.report.tripped,
+                        reasons: &r.report.reasons,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
     let line = FileReport {
         file,
         format: t.format,
         input_bytes,
         replaced_invalid_utf8: replaced,
-        report: worst,
+        report: &worst.report,
+        judged_verdict: analysis.verdict.unwrap_or(Verdict::Pass),
+        judged: worst.judged,
+        why: worst.why(),
         messages,
+        conversations,
         diagnostics: &t.diagnostics,
         stream: t.stream.as_ref(),
     };
     serde_json::to_string(&line).expect("plain data serialises")
+}
+
+/// One check against its thresholds, on one line.
+fn write_check(out: &mut impl Write, indent: &str, c: &Check) -> io::Result<()> {
+    let (warn, fail) = (format_threshold(c.metric, c.warn_at), format_threshold(c.metric, c.fail_at));
+    let op = c.direction.symbol(true);
+    let level = if c.judged { c.level.as_str() } else { "not judged" };
+    writeln!(
+        out,
+        "{indent}{:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} {level}",
+        c.metric.label(),
+        c.value_text()
+    )
+}
+
+/// Conversations listed with their findings across turns, at most this many.
+const CONVERSATIONS_SHOWN: usize = 20;
+
+/// Each conversation whose judgement across turns is above PASS: its verdict, onset turn and
+/// reasons (the tool loop, the streams).
+fn write_conversations(out: &mut impl Write, analysis: &TranscriptReport) -> io::Result<()> {
+    let flagged: Vec<&ConversationReport> =
+        analysis.conversations.iter().filter(|c| c.verdict > Verdict::Pass).collect();
+    for c in flagged.iter().take(CONVERSATIONS_SHOWN) {
+        let from = c.onset_turn.map(|u| format!(" from turn {u}")).unwrap_or_default();
+        let calls = match c.tool_calls.calls {
+            0 => String::new(),
+            1 => ", 1 tool call".to_string(),
+            n => format!(", {} tool calls", thousands(n)),
+        };
+        writeln!(
+            out,
+            "  conversation {}: {}{from} ({} turns, {} by the model{calls})",
+            c.conversation,
+            c.verdict.as_str(),
+            thousands(c.turns),
+            thousands(c.model_turns)
+        )?;
+        for reason in &c.reasons {
+            writeln!(out, "    {reason}")?;
+        }
+        let tool = &c.tool_calls.check;
+        if tool.judged {
+            write_check(out, "    ", tool)?;
+        }
+        if tool.level > Verdict::Pass {
+            if let Some(rule) = tool.metric.rule(&Thresholds::default()) {
+                writeln!(out, "    {} rule: {rule}", tool.metric.label())?;
+            }
+        }
+    }
+    if flagged.len() > CONVERSATIONS_SHOWN {
+        writeln!(out, "  … and {} more conversations with findings", thousands(flagged.len() - CONVERSATIONS_SHOWN))?;
+    }
+    Ok(())
 }
 
 fn write_text_report(
@@ -228,12 +347,14 @@ fn write_text_report(
     analysis: &TranscriptReport,
     r: &Report,
 ) -> io::Result<()> {
-    let verdict = if r.too_short { "TOO SHORT" } else { r.verdict.as_str() };
+    let judged = analysis.verdict.unwrap_or(r.verdict);
+    let verdict = if r.too_short && judged == r.verdict { "TOO SHORT" } else { judged.as_str() };
     let rows = analysis.rows(t);
     if t.format == Format::Text {
         writeln!(out, "{file}: {verdict} ({} bytes)", thousands(r.bytes))?;
     } else {
         writeln!(out, "{file}: {verdict} ({}, {} analysed texts)", t.format.label(), rows.len())?;
+        write_conversations(out, analysis)?;
         if let Some(row) = rows.first() {
             let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
             writeln!(
@@ -257,15 +378,7 @@ fn write_text_report(
         writeln!(out, "  onset: byte {}", thousands(onset))?;
     }
     for c in &r.checks {
-        let (warn, fail) = (format_threshold(c.metric, c.warn_at), format_threshold(c.metric, c.fail_at));
-        let op = c.direction.symbol(true);
-        let level = if c.judged { c.level.as_str() } else { "not judged" };
-        writeln!(
-            out,
-            "  {:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} {level}",
-            c.metric.label(),
-            c.value_text()
-        )?;
+        write_check(out, "  ", c)?;
     }
     for c in r.checks.iter().filter(|c| !c.metric.is_seed() && c.level > Verdict::Pass) {
         if let Some(rule) = c.metric.rule(&r.thresholds) {
@@ -294,9 +407,10 @@ fn write_text_report(
             let line = row.line.map(|l| format!("line {l}")).unwrap_or_default();
             let tripped = row.tripped.map(Metric::label).unwrap_or("");
             let who = format!("{} {}", row.role, row.channel_text());
+            let why = if row.author == Author::Input { format!("  ({})", row.why) } else { String::new() };
             writeln!(
                 out,
-                "    {:<4}  conv {:<3} turn {:<3} {:<28} {:>10} B  {:<10} {tripped}",
+                "    {:<4}  conv {:<3} turn {:<3} {:<28} {:>10} B  {:<10} {tripped}{why}",
                 row.verdict.as_str(),
                 row.conversation,
                 row.index,

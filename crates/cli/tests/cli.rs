@@ -184,3 +184,74 @@ fn a_binary_file_gets_one_clear_message() {
     let r = &json_lines(&out)[0];
     assert!(r["error"].as_str().unwrap().starts_with("Not a text file"), "{r}");
 }
+
+/// Issue 12: an agent session calling the same tool with the same result turn after turn FAILs,
+/// and the tool loop and the turn it starts from are named.
+#[test]
+fn a_looping_agent_session_fails_and_names_the_tool_loop() {
+    let session = coherency_test_support::agent_sessions::generate("same_call_same_result", 3);
+    let path = temp_file("looping-session.jsonl", &session.to_session_jsonl());
+    let out = run(&["analyze", &path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().ends_with(": FAIL (agent session log (JSONL), 68 analysed texts)"), "{text}");
+    assert!(text.contains("  conversation 0: FAIL from turn 5 (35 turns, 17 by the model, 17 tool calls)"), "{text}");
+    assert!(
+        text.contains(
+            "    tool loop: `Read {file_path: src/date.rs}` called 15 times in a row from turn 5, the same result each time"
+        ),
+        "{text}"
+    );
+
+    let out = run(&["analyze", "--json", &path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out)[0];
+    assert_eq!((r["format"].as_str(), r["judged_verdict"].as_str()), (Some("session-jsonl"), Some("FAIL")));
+    let c = &r["conversations"][0];
+    assert_eq!((c["verdict"].as_str(), c["onset_turn"].as_u64()), (Some("FAIL"), Some(5)));
+    let tool = &c["tool_calls"];
+    assert_eq!((tool["check"]["metric"].as_str(), tool["check"]["level"].as_str()), (Some("tool_loop"), Some("FAIL")));
+    assert_eq!((tool["loops"][0]["count"].as_u64(), tool["loops"][0]["same_result"].as_bool()), (Some(15), Some(true)));
+    let streams = c["stream_results"].as_array().unwrap();
+    assert!(streams.iter().any(|s| s["kind"] == "content" && s["verdict"] == "FAIL"), "{c}");
+    let messages = r["messages"].as_array().unwrap();
+    for m in messages {
+        let input = ["user", "tool", "system"].contains(&m["role"].as_str().unwrap());
+        assert_eq!(m["judged"].as_bool(), Some(!input), "{m}");
+        assert_eq!(m["why"].as_str(), Some(if input { "input — not judged" } else { "model output — judged" }));
+    }
+    assert!(messages.iter().any(|m| m["channel"] == "content stream" && m["verdict"] == "FAIL"));
+}
+
+/// Issue 12: a session whose model output is fine, where a tool printed a progress log, PASSes;
+/// the log is analysed and shown, as an input that is not judged. `--judge-inputs` judges it.
+#[test]
+fn a_tools_repetitive_log_is_an_input_and_not_judged() {
+    let session = coherency_test_support::agent_sessions::generate("long_tool_log", 2);
+    let path = temp_file("tool-log-session.jsonl", &session.to_session_jsonl());
+    let out = run(&["analyze", "--json", &path], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["judged_verdict"], "PASS");
+    let messages = r["messages"].as_array().unwrap();
+    let log =
+        messages.iter().find(|m| m["role"] == "tool" && m["verdict"] == "FAIL").expect("the log FAILs on its own");
+    assert_eq!((log["judged"].as_bool(), log["why"].as_str()), (Some(false), Some("input — not judged")));
+    assert!(messages.iter().filter(|m| m["judged"] == true).all(|m| m["verdict"] == "PASS"));
+    let first_input = messages.iter().position(|m| m["judged"] == false).unwrap();
+    assert!(messages[first_input..].iter().all(|m| m["judged"] == false), "judged texts come first");
+
+    let text = String::from_utf8(run(&["analyze", &path], b"").stdout).unwrap();
+    assert!(text.lines().next().unwrap().ends_with(": PASS (agent session log (JSONL), 32 analysed texts)"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("FAIL") && l.contains("tool tool (bash)") && l.ends_with("(input — not judged)")),
+        "{text}"
+    );
+
+    let out = run(&["analyze", "--json", "--judge-inputs", &path], b"");
+    assert_eq!(out.status.code(), Some(2), "judged on request, the log FAILs the file");
+    let r = &json_lines(&out)[0];
+    assert_eq!((r["judged_verdict"].as_str(), r["judged"].as_bool()), (Some("FAIL"), Some(true)));
+    assert_eq!(r["why"], "input — judged on request");
+}

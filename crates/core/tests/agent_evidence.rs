@@ -111,7 +111,11 @@ fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
             let onset = if LOOPING.contains(kind) { format!("{onsets_ok}/{seeds}") } else { "-".into() };
             let range = |v: &[usize]| {
                 let (lo, hi) = (v.iter().min().unwrap_or(&0), v.iter().max().unwrap_or(&0));
-                if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") }
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}–{hi}")
+                }
             };
             println!(
                 "{kind:<22} {shape:<20} {:>4} {:>4} {:>4}  {onset:>9}  {:>6} {:>6}  {}",

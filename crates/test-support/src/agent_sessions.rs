@@ -160,7 +160,8 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             // A transient error, the same call again, and it works: two identical calls, two results.
             varied(&mut rng, &mut repo, &mut turns, 3, &files);
             let cmd = json!({"cmd": "cargo build"});
-            let mut failed = call("bash", cmd.clone(), "error: failed to download from `https://index.crates.io`: timed out");
+            let mut failed =
+                call("bash", cmd.clone(), "error: failed to download from `https://index.crates.io`: timed out");
             failed.is_error = true;
             turns.push(turn(&mut rng, "Building the crate.", vec![failed]));
             turns.push(turn(&mut rng, "A network error; trying again.", vec![call("bash", cmd, "Finished in 4.2s")]));

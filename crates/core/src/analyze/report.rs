@@ -92,7 +92,9 @@ impl Metric {
             Metric::Loop => "share of the text that is one unit repeated back to back",
             Metric::Copies => "share of the text that is a long near-exact copy of earlier text",
             Metric::Profile => "share of the text, at its end, whose 4 KiB windows compress below 0.08",
-            Metric::ToolLoop => "identical tool calls in a row (or copies of a cycle of calls), each with the same result",
+            Metric::ToolLoop => {
+                "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
+            }
         }
     }
 

@@ -119,13 +119,19 @@ mod tests {
         assert_eq!(a, r#"{"limit":20,"opts":{"a":null,"z":[1,2]},"path":"a.rs"}"#);
         assert_eq!(canonical_args("  ls -la \n"), "ls -la", "not JSON: trimmed");
         assert_eq!(canonical_args(r#""a\"b""#), r#""a\"b""#, "strings keep their escapes");
-        assert_eq!(canonical_call("Read", r#"{ "file_path" : "src/date.rs" }"#), r#"Read({"file_path":"src/date.rs"})"#);
+        assert_eq!(
+            canonical_call("Read", r#"{ "file_path" : "src/date.rs" }"#),
+            r#"Read({"file_path":"src/date.rs"})"#
+        );
     }
 
     #[test]
     fn a_call_in_words() {
         assert_eq!(call_in_words("Read", r#"{"file_path": "src/date.rs"}"#), "Read {file_path: src/date.rs}");
-        assert_eq!(call_in_words("bash", r#"{"cmd":"cargo test date","n":[1,true]}"#), "bash {cmd: cargo test date, n: [1, true]}");
+        assert_eq!(
+            call_in_words("bash", r#"{"cmd":"cargo test date","n":[1,true]}"#),
+            "bash {cmd: cargo test date, n: [1, true]}"
+        );
         assert_eq!(call_in_words("now", "{}"), "now {}");
         assert_eq!(call_in_words("now", ""), "now");
         let long = call_in_words("Edit", &serde_json::json!({"old_string": "x".repeat(80)}).to_string());

@@ -19,11 +19,11 @@ use super::authorship::Author;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::report::{MessageReport, TranscriptReport};
 use super::says_again::{hashes, says_again};
-use super::tool_calls::{calls, is_call};
+use super::tool_calls::{self, calls, is_call};
 use super::tool_loop::{check_tool_calls, loop_sentence, ToolCheck};
 use super::turns::Conversation;
 use crate::analyze::{Metric, Report, Span, SpanKind, Thresholds, Verdict};
-use crate::ingest::Transcript;
+use crate::ingest::{Channel, Message, Transcript};
 
 /// One conversation's judgement across its turns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,6 +127,20 @@ pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
     }
     let polls = c.turns.iter().zip(&polling).filter(|(_, p)| **p).map(|(u, _)| u.index).collect();
     Plan { conversation: c, tool_calls, polls, model_turns, streams }
+}
+
+/// A text of a turn in words: "the assistant's reasoning", "the result of bash".
+fn text_in_words(m: &Message, combined: bool) -> String {
+    let name = m.name.as_deref().unwrap_or("a tool");
+    match (Author::of(m), m.channel) {
+        _ if combined => format!("the {}'s reasoning and reply", m.role),
+        (Author::Model, Channel::Reasoning) => format!("the {}'s reasoning", m.role),
+        (Author::Model, Channel::Content) => format!("the {}'s reply", m.role),
+        (Author::Model, Channel::Tool) => format!("the {}'s call to {name}", m.role),
+        (Author::Input, Channel::Tool) => format!("the result of {name}"),
+        (Author::Input, _) if tool_calls::is_result(m) => format!("the result of {name}"),
+        (Author::Input, channel) => format!("the {}'s {}", m.role, channel.as_str()),
+    }
 }
 
 /// The message of the turn where a stream's repetition begins. From the turn of its report's
@@ -307,10 +321,9 @@ pub(super) fn judge_conversation(
     if let Some(i) = worst_text {
         let r = &reports[i];
         let first = &t.messages[r.messages[0]];
-        let channel = if r.combined { "reasoning and content" } else { first.channel.as_str() };
         let why = r.report.reasons.first().map_or("", String::as_str);
-        let sentence =
-            format!("turn {}: the {} {channel} {} on its own — {why}", first.index, first.role, r.report.verdict.as_str());
+        let (what, verdict) = (text_in_words(first, r.combined), r.report.verdict.as_str());
+        let sentence = format!("turn {}: {what} {verdict}s on its own — {why}", first.index);
         ranked.push((r.report.verdict, sentence));
     }
     ranked.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
@@ -325,11 +338,8 @@ pub(super) fn judge_conversation(
         ));
     }
     if verdict == Verdict::Pass {
-        let across = if streams.is_empty() && p.model_turns >= 2 {
-            ", no turn says again what an earlier one said"
-        } else {
-            ""
-        };
+        let across =
+            if streams.is_empty() && p.model_turns >= 2 { ", no turn says again what an earlier one said" } else { "" };
         reasons.insert(
             0,
             format!(
@@ -366,9 +376,8 @@ impl TranscriptReport {
             let at = match out.last() {
                 Some(last) if last.index == m.index => out.len() - 1,
                 _ => {
-                    let in_loop = judgement
-                        .and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index))
-                        .map(|l| l.level);
+                    let in_loop =
+                        judgement.and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index)).map(|l| l.level);
                     out.push(TurnView {
                         index: m.index,
                         messages: Vec::new(),

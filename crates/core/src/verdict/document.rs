@@ -2,7 +2,8 @@
 //! transcript and its reports. What the page shows (the worker computes it for files) and the
 //! CLI prints, for one input.
 
-use super::judge::judge_transcript;
+use super::authorship::JudgeOptions;
+use super::judge::judge_transcript_with;
 use super::report::TranscriptReport;
 use crate::ingest::{self, Format, Transcript};
 
@@ -24,9 +25,14 @@ impl JudgedDocument {
     /// every text. (A document read in pieces through [`ingest::Reader`], as the page's worker
     /// reads files, is judged with [`super::judge_transcript_with_progress`] instead.)
     pub fn read(bytes: &[u8], chosen: Option<Format>) -> JudgedDocument {
+        Self::read_with(bytes, chosen, &JudgeOptions::default())
+    }
+
+    /// [`Self::read`], judged under `options` (the CLI's `--judge-inputs`).
+    pub fn read_with(bytes: &[u8], chosen: Option<Format>, options: &JudgeOptions) -> JudgedDocument {
         let detected = ingest::detect(bytes);
         let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
-        let report = judge_transcript(&transcript);
+        let report = judge_transcript_with(&transcript, options, &mut |_| {});
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 }
@@ -35,6 +41,7 @@ impl JudgedDocument {
 mod tests {
     use super::*;
     use crate::analyze::Verdict;
+    use crate::verdict::judge_transcript;
 
     #[test]
     fn a_document_is_read_as_detected_or_as_chosen() {

@@ -37,10 +37,10 @@ pub enum StreamKind {
 impl StreamKind {
     pub const ALL: [StreamKind; 3] = [StreamKind::Model, StreamKind::Reasoning, StreamKind::Content];
 
-    /// As the message table names it: "stream", "reasoning stream", "content stream".
+    /// As the message table names it: "model stream", "reasoning stream", "content stream".
     pub fn label(self) -> &'static str {
         match self {
-            StreamKind::Model => "stream",
+            StreamKind::Model => "model stream",
             StreamKind::Reasoning => "reasoning stream",
             StreamKind::Content => "content stream",
         }
@@ -168,7 +168,8 @@ mod tests {
         ];
         let s = StreamLayout::new(&t, &[0, 1, 2, 3]);
         assert_eq!(s.text, "Hmm.\n\nReading.\n\nRead({\"path\":\"a\"})\n\n\nAgain.");
-        let at: Vec<(usize, Range<usize>, bool)> = s.pieces.iter().map(|p| (p.message, p.at.clone(), p.verbatim)).collect();
+        let at: Vec<(usize, Range<usize>, bool)> =
+            s.pieces.iter().map(|p| (p.message, p.at.clone(), p.verbatim)).collect();
         assert_eq!(at, [(0, 0..4, true), (1, 6..14, true), (2, 16..34, false), (3, 37..43, true)]);
         assert_eq!(s.piece_at(35).map(|p| p.message), Some(3), "a separator belongs to what follows");
         assert_eq!(s.piece_at(99).map(|p| p.message), Some(3));

@@ -19,7 +19,7 @@ pub struct MessageRow {
     pub line: Option<usize>,
     pub role: String,
     /// `reasoning`, `content`, `tool`, `combined` (reasoning + content of one reply), or a
-    /// conversation's `stream`, `reasoning stream`, `content stream`.
+    /// conversation's `model stream`, `reasoning stream`, `content stream`.
     pub channel: &'static str,
     /// The tool's name, for tool calls and results (not for a stream).
     pub name: Option<String>,

@@ -47,7 +47,9 @@ fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) 
 pub(super) fn hashes(text: &str, out: &mut Vec<u64>) {
     out.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| mix(hash_bytes(l.as_bytes()) ^ 1)));
     let toks: Vec<u64> = tokens(text).iter().map(|k| hash_bytes(&text.as_bytes()[k.range()])).collect();
-    out.extend(toks.windows(SHINGLE).map(|w| w.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| mix(h.rotate_left(17) ^ x))));
+    out.extend(
+        toks.windows(SHINGLE).map(|w| w.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| mix(h.rotate_left(17) ^ x))),
+    );
 }
 
 /// For the model stream laid out in `s`: which streams — of every channel, of the reasoning
@@ -113,9 +115,11 @@ mod tests {
     fn a_line_or_eight_tokens_said_again_in_a_later_turn_count() {
         use Channel::{Content as C, Reasoning as R};
         let plan = "First I check the helper, then the leap year rule, then the test.";
-        let (t, s) = transcript(&[&[(R, plan), (C, "One.")], &[(R, "Other thoughts entirely."), (C, "Two.")], &[
-            (R, &format!("So: {plan}")),
-        ]]);
+        let (t, s) = transcript(&[
+            &[(R, plan), (C, "One.")],
+            &[(R, "Other thoughts entirely."), (C, "Two.")],
+            &[(R, &format!("So: {plan}"))],
+        ]);
         assert_eq!(says_again(&t, &s), [StreamKind::Model, StreamKind::Reasoning]);
         let (t, s) = transcript(&[&[(C, "Done.")], &[(R, "hmm"), (C, "Done.")]]);
         assert_eq!(says_again(&t, &s), [StreamKind::Model, StreamKind::Content], "a line said again");

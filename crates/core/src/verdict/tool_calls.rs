@@ -42,7 +42,9 @@ pub(super) fn is_call(m: &Message) -> bool {
 /// A tool's result: a tool-channel input, or a `tool` / `function` message.
 pub(super) fn is_result(m: &Message) -> bool {
     Author::of(m) == Author::Input
-        && (m.channel == Channel::Tool || m.role.eq_ignore_ascii_case("tool") || m.role.eq_ignore_ascii_case("function"))
+        && (m.channel == Channel::Tool
+            || m.role.eq_ignore_ascii_case("tool")
+            || m.role.eq_ignore_ascii_case("function"))
 }
 
 /// The tool calls of `c`, in order, with their results.

@@ -143,7 +143,15 @@ fn messages_of(calls: &[Call]) -> Vec<usize> {
     out
 }
 
-fn finding(t: &Transcript, calls: &[Call], period: usize, count: usize, same: bool, error: bool, level: Verdict) -> ToolLoop {
+fn finding(
+    t: &Transcript,
+    calls: &[Call],
+    period: usize,
+    count: usize,
+    same: bool,
+    error: bool,
+    level: Verdict,
+) -> ToolLoop {
     let turn = |c: &Call| t.messages[c.message].index;
     ToolLoop {
         period,
@@ -357,7 +365,10 @@ mod tests {
         );
         let edit = ("Edit", r#"{"old":"a","new":"b"}"#, "updated");
         let revert = ("Edit", r#"{"old":"b","new":"a"}"#, "updated");
-        let c = check(&[edit, revert, edit, revert, READ, edit, revert, TEST, edit, revert, edit, revert, edit, revert, edit, revert]);
+        let c = check(&[
+            edit, revert, edit, revert, READ, edit, revert, TEST, edit, revert, edit, revert, edit, revert, edit,
+            revert,
+        ]);
         assert_eq!((c.level(), c.decisive().unwrap().period, c.decisive().unwrap().first_turn), (Verdict::Fail, 2, 17));
         let three = check(&[READ, TEST, READ, READ, TEST, READ, READ, TEST, READ]);
         assert_eq!((three.level(), three.decisive().unwrap().period), (Verdict::Warn, 3));

@@ -35,7 +35,6 @@ impl Conversation {
     pub fn turn_messages(&self, k: usize) -> &[usize] {
         &self.messages[self.turns[k].at.clone()]
     }
-
 }
 
 /// Every conversation of `t`, in order of their numbers (conversations without messages are

@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 use coherency_core::analyze::{Report, Span, Verdict};
 use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{Author, ConversationReport, JudgedDocument, MessageReport, StreamKind, TranscriptReport};
+use coherency_core::verdict::{
+    Author, ConversationReport, JudgedDocument, MessageReport, StreamKind, TranscriptReport,
+};
 
 /// Messages per piece.
 const MESSAGES_PER_PIECE: usize = 4_000;
@@ -291,7 +293,18 @@ impl Decoder {
         self.next += 1;
         let piece: Piece = serde_json::from_slice(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
         match piece {
-            Piece::Head { size, detected, chosen, format, stream, diagnostics, verdict, messages, reports, conversations } => {
+            Piece::Head {
+                size,
+                detected,
+                chosen,
+                format,
+                stream,
+                diagnostics,
+                verdict,
+                messages,
+                reports,
+                conversations,
+            } => {
                 self.size = size;
                 self.report_count = reports;
                 self.conversation_count = conversations;
@@ -356,7 +369,8 @@ impl Decoder {
         if !complete {
             return Err(CORRUPT.into());
         }
-        let report = TranscriptReport { reports: self.reports, verdict: self.verdict, conversations: self.conversations };
+        let report =
+            TranscriptReport { reports: self.reports, verdict: self.verdict, conversations: self.conversations };
         Ok(JudgedDocument { size: self.size, detected, chosen, transcript, report })
     }
 }
@@ -514,7 +528,9 @@ mod tests {
             assert_same(&back, &l, kind);
             let back = back.unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(back.report.conversations, l.report.conversations, "{kind}");
-            let streams = |d: &JudgedDocument| d.report.reports.iter().map(|r| (r.stream, r.author, r.judged)).collect::<Vec<_>>();
+            let streams = |d: &JudgedDocument| {
+                d.report.reports.iter().map(|r| (r.stream, r.author, r.judged)).collect::<Vec<_>>()
+            };
             assert_eq!(streams(&back), streams(&l), "{kind}");
         }
     }
