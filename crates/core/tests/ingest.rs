@@ -1,13 +1,14 @@
 //! Golden transcripts: each fixture under `tests/data/formats/` (one capture per format and
-//! server dialect) is detected, parsed and analysed message by message; the result must equal
-//! `tests/data/formats/NAME.expected.json` (NAME = the fixture's file name without extension).
+//! server dialect) is detected, parsed and analysed message by message and conversation by
+//! conversation; the result must equal `tests/data/formats/NAME.expected.json` (NAME = the
+//! fixture's file name without extension).
 //!
 //! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test ingest`, then
 //! review the diff.
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{self, Channel, Format, Transcript};
-use coherency_core::verdict::judge_transcript;
+use coherency_core::verdict::{judge_transcript, ConversationReport, StreamKind};
 use serde::Serialize;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -31,13 +32,15 @@ fn read(name: &str) -> (Vec<u8>, Transcript) {
     (bytes, t)
 }
 
-/// What the golden file holds: the transcript, and each report's verdict and reasons (the
-/// full reports are pinned by the analysis tests).
+/// What the golden file holds: the transcript, each report's verdict and reasons (the full
+/// reports are pinned by the analysis tests), whether it is judged, and each conversation's
+/// judgement across its turns.
 #[derive(Serialize)]
 struct GoldenView<'a> {
     transcript: &'a Transcript,
     reports: Vec<ReportView<'a>>,
     verdict: Option<Verdict>,
+    conversations: &'a [ConversationReport],
 }
 
 #[derive(Serialize)]
@@ -47,6 +50,9 @@ struct ReportView<'a> {
     bytes: usize,
     verdict: Verdict,
     reasons: &'a [String],
+    judged: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<StreamKind>,
 }
 
 fn golden_json(t: &Transcript) -> String {
@@ -60,9 +66,12 @@ fn golden_json(t: &Transcript) -> String {
             bytes: r.report.bytes,
             verdict: r.report.verdict,
             reasons: &r.report.reasons,
+            judged: r.judged,
+            stream: r.stream,
         })
         .collect();
-    serde_json::to_string_pretty(&GoldenView { transcript: t, reports, verdict: analysis.verdict }).unwrap() + "\n"
+    let view = GoldenView { transcript: t, reports, verdict: analysis.verdict, conversations: &analysis.conversations };
+    serde_json::to_string_pretty(&view).unwrap() + "\n"
 }
 
 /// The one place that compares a fixture with its golden file.
