@@ -407,3 +407,130 @@ impl TranscriptReport {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::Verdict;
+    use crate::ingest::Format;
+    use crate::verdict::{judge_transcript, judge_transcript_with, JudgeOptions};
+
+    fn msg(index: usize, role: &str, channel: Channel, name: Option<&str>, id: Option<&str>, text: &str) -> Message {
+        Message {
+            conversation: 0,
+            index,
+            role: role.into(),
+            channel,
+            name: name.map(str::to_string),
+            call_id: id.map(str::to_string),
+            text: text.to_string().into(),
+            source: 0..0,
+            line: None,
+        }
+    }
+
+    /// A user request, then `n` assistant turns each saying `say` (numbered) and calling `Read`
+    /// on the same file, each answered by `result(k)` with the call's id.
+    fn session(n: usize, say: &str, result: impl Fn(usize) -> String) -> Transcript {
+        let mut t = Transcript::new(Format::SessionJsonl);
+        t.messages.push(msg(0, "user", Channel::Content, None, None, "The leap year test fails; please fix it."));
+        for k in 0..n {
+            let (turn, id) = (2 * k + 1, format!("call_{k}"));
+            t.messages.push(msg(turn, "assistant", Channel::Content, None, None, &format!("{say} ({k})")));
+            t.messages.push(msg(
+                turn,
+                "assistant",
+                Channel::Tool,
+                Some("Read"),
+                Some(&id),
+                r#"{"file_path": "src/date.rs"}"#,
+            ));
+            t.messages.push(msg(turn + 1, "tool", Channel::Tool, Some("Read"), Some(&id), &result(k)));
+        }
+        t
+    }
+
+    #[test]
+    fn a_tool_loop_fails_the_conversation_from_its_first_call() {
+        let t = session(6, "Let me read the helper file to check the February logic", |_| "fn feb() {}".into());
+        let r = judge_transcript(&t);
+        let c = &r.conversations[0];
+        assert_eq!((c.verdict, c.onset_turn, r.verdict), (Verdict::Fail, Some(1), Some(Verdict::Fail)));
+        assert_eq!(c.tool_calls.level(), Verdict::Fail);
+        assert_eq!(
+            c.reasons[0],
+            "tool loop: `Read {file_path: src/date.rs}` called 6 times in a row from turn 1, the same result each time"
+        );
+        let looped: Vec<usize> = c.loop_turns.iter().map(|l| l.turn).collect();
+        assert_eq!(looped, (1..=12).collect::<Vec<_>>(), "every call's turn and its result's");
+        // The replies differ by their counter only: no text of the model repeats exactly, but
+        // its stream is analysed (its turns share lines and shingles).
+        assert!(!c.streams.is_empty());
+    }
+
+    #[test]
+    fn polling_is_no_loop_and_is_left_out_of_the_stream() {
+        let t = session(6, "Checking on the job", |k| format!("job 4711: running, {}% done", 10 * k));
+        let r = judge_transcript(&t);
+        let c = &r.conversations[0];
+        assert_eq!((c.verdict, c.onset_turn), (Verdict::Pass, None));
+        assert_eq!(c.polls, [3, 5, 7, 9, 11], "every call after the first repeats it and got news");
+        assert!(c.streams.is_empty(), "one turn left: no stream");
+        assert_eq!(c.tool_calls.loops.len(), 1);
+        assert!(
+            c.reasons.iter().any(|r| r.ends_with("a new result each time (polling, not a loop)")),
+            "{:?}",
+            c.reasons
+        );
+    }
+
+    #[test]
+    fn inputs_are_analysed_and_shown_but_judged_only_on_request() {
+        let log = "Epoch 1: 10%|##  | 60/600 [00:06<00:54, 9.9it/s]\n".repeat(40);
+        let mut t = session(1, "Training for one epoch", |_| log.clone());
+        t.messages.push(msg(
+            3,
+            "assistant",
+            Channel::Content,
+            None,
+            None,
+            "The training finished; the loss went down.",
+        ));
+        let r = judge_transcript(&t);
+        let input = r.reports.iter().find(|m| m.messages == [3]).unwrap();
+        assert_eq!(
+            (input.report.verdict, input.judged, input.author, input.why()),
+            (Verdict::Fail, false, Author::Input, "input — not judged")
+        );
+        assert_eq!(r.verdict, Some(Verdict::Pass), "the model did not loop");
+        assert!(r.worst().unwrap().judged, "the worst judged text comes first");
+        assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict == Verdict::Pass));
+        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true }, &mut |_| {});
+        assert_eq!(asked.verdict, Some(Verdict::Fail));
+        let c = &asked.conversations[0];
+        assert_eq!(c.onset_turn, Some(2));
+        assert!(c.reasons[0].starts_with("turn 2: the result of Read FAILs on its own — "), "{:?}", c.reasons);
+    }
+
+    #[test]
+    fn the_turns_as_the_conversation_view_shows_them() {
+        let t = session(5, "Let me read the helper file to check the February logic", |_| "fn feb() {}".into());
+        let r = judge_transcript(&t);
+        let turns = r.turns(&t, 0);
+        assert_eq!(turns.len(), 11);
+        let first = &turns[1];
+        assert_eq!(
+            (first.index, first.messages.as_slice(), first.author, first.judged),
+            (1, &[1, 2][..], Author::Model, true)
+        );
+        assert_eq!((first.in_loop, first.onset, first.poll), (Some(Verdict::Fail), true, false));
+        assert_eq!(first.reports.len(), 2, "its content and its call");
+        let result = &turns[2];
+        assert_eq!(
+            (result.author, result.judged, result.verdict, result.onset),
+            (Author::Input, false, Some(Verdict::Pass), false)
+        );
+        assert_eq!(turns[0].in_loop, None, "the request is no part of the loop");
+        assert!(r.turns(&t, 7).is_empty());
+    }
+}
