@@ -112,8 +112,7 @@ pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
     }
     let mut streams = Vec::new();
     if turns >= 2 {
-        let layout = StreamLayout::new(t, &stream);
-        for kind in says_again(t, &layout) {
+        for kind in says_again(t, &stream) {
             let messages: Vec<usize> = match kind {
                 StreamKind::Model => stream.clone(),
                 _ => stream.iter().copied().filter(|&m| kind.takes(t.messages[m].channel)).collect(),
@@ -171,7 +170,7 @@ fn onset_message(t: &Transcript, layout: &StreamLayout, r: &Report) -> Option<us
     let said = |k: usize| {
         let mut out = Vec::new();
         for p in &layout.pieces[turns[k].clone()] {
-            hashes(&layout.text[p.at.clone()], &mut out);
+            hashes(&layout.text[p.at.clone()], 1, &mut out);
         }
         out
     };

@@ -47,7 +47,7 @@ pub use canonical::{call_in_words, canonical_args, canonical_call};
 pub use conversation::{ConversationReport, LoopTurn, TurnView};
 pub use document::JudgedDocument;
 pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress};
-pub use model_stream::{StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
+pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};

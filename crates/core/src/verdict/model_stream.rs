@@ -9,6 +9,7 @@
 //! Every piece of the stream points back to its message, so a span of the stream's report is a
 //! (message, byte range) and an offset is a turn.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -86,6 +87,13 @@ pub struct StreamLayout {
 
 /// A message as the stream shows it: a tool call as `name(canonical args)`, any other text as
 /// it is.
+pub fn shown(m: &Message) -> Cow<'_, str> {
+    match rendered(m) {
+        Some(call) => Cow::Owned(call),
+        None => Cow::Borrowed(m.text.as_str()),
+    }
+}
+
 fn rendered(m: &Message) -> Option<String> {
     (m.channel == Channel::Tool).then(|| canonical_call(m.name.as_deref().unwrap_or("tool"), &m.text))
 }

@@ -1,18 +1,23 @@
 //! Whether a stream's turns say again what an earlier turn said — a non-blank line, or a run of
-//! 8 tokens (the copies check's shingle) — before it is analysed. A stream whose turns share
-//! nothing can show no loop across turns (a loop inside one message is its own report's): it is
-//! then not analysed, which spares a log of thousands of unrelated replies a second pass over
-//! its text. A hash match is enough to analyse; the analysis decides.
+//! [`SHINGLE`] words — before it is analysed. A stream whose turns share nothing can show no
+//! loop across turns (a loop inside one message is its own report's): it is then not analysed,
+//! which spares a log of thousands of unrelated replies a second pass over its text. A hash
+//! match is enough to analyse; the analysis decides. To stay cheap beside the analysis, the gate
+//! looks at 1 run of words in [`SAMPLE`], chosen by its hash (so the same runs wherever they
+//! are): text said again over a dozen words or more is all but surely seen, and a short turn
+//! said again is a line said again.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::model_stream::{StreamKind, StreamLayout};
-use crate::analyze::ngram_stats::{hash_bytes, mix, tokens};
+use super::model_stream::{shown, StreamKind};
+use crate::analyze::ngram_stats::{hash_bytes, mix};
 use crate::ingest::{Channel, Transcript};
 
-/// Tokens in a shingle: a copy the copies check counts has at least this many.
-const SHINGLE: usize = 8;
+/// Words in a shingle.
+pub(super) const SHINGLE: usize = 6;
+/// The gate looks at 1 shingle in this many.
+pub(super) const SAMPLE: u64 = 4;
 
 /// The hashes are already mixed: a set of them needs no second hash.
 #[derive(Default)]
@@ -43,27 +48,44 @@ fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) 
     }
 }
 
-/// The hashes of `text`'s trimmed non-blank lines and of its runs of [`SHINGLE`] tokens.
-pub(super) fn hashes(text: &str, out: &mut Vec<u64>) {
+/// The hashes of `text`'s trimmed non-blank lines and of 1 in `sample` of its runs of
+/// [`SHINGLE`] words (split at ASCII whitespace), chosen by their hash.
+pub(super) fn hashes(text: &str, sample: u64, out: &mut Vec<u64>) {
     out.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| mix(hash_bytes(l.as_bytes()) ^ 1)));
-    let toks: Vec<u64> = tokens(text).iter().map(|k| hash_bytes(&text.as_bytes()[k.range()])).collect();
-    out.extend(
-        toks.windows(SHINGLE).map(|w| w.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| mix(h.rotate_left(17) ^ x))),
-    );
+    // A rolling hash of the last SHINGLE words' hashes: Σ w_i · B^(SHINGLE − 1 − i).
+    const B: u64 = 0x0100_0000_01b3;
+    let top = (1..SHINGLE).fold(1u64, |p, _| p.wrapping_mul(B));
+    let mut ring = [0u64; SHINGLE];
+    let mut h = 0u64;
+    for (n, word) in text.split_ascii_whitespace().enumerate() {
+        let w = hash_bytes(word.as_bytes());
+        let slot = n % SHINGLE;
+        if n >= SHINGLE {
+            h = h.wrapping_sub(ring[slot].wrapping_mul(top));
+        }
+        h = h.wrapping_mul(B).wrapping_add(w);
+        ring[slot] = w;
+        if n + 1 >= SHINGLE {
+            let m = mix(h);
+            if m % sample == 0 {
+                out.push(m);
+            }
+        }
+    }
 }
 
-/// For the model stream laid out in `s`: which streams — of every channel, of the reasoning
-/// alone, of the content alone — have a turn that says again a line or shingle an earlier turn
-/// of the same stream said.
-pub(super) fn says_again(t: &Transcript, s: &StreamLayout) -> Vec<StreamKind> {
-    let channel_of = |k: usize| t.messages[k].channel;
+/// For the model stream of `messages` (indices into `t.messages`, in order): which streams — of
+/// every channel, of the reasoning alone, of the content alone — have a turn that says again a
+/// line or shingle an earlier turn of the same stream said. Reads each text as the stream shows
+/// it, without laying the stream out.
+pub(super) fn says_again(t: &Transcript, messages: &[usize]) -> Vec<StreamKind> {
     let mut seen: [Seen; 3] = Default::default();
     let mut found = [false; 3];
     let mut turn: [Vec<u64>; 3] = Default::default();
     let mut place = None;
     let mut scratch = Vec::new();
-    for p in &s.pieces {
-        let m = &t.messages[p.message];
+    for &k in messages {
+        let m = &t.messages[k];
         if place.is_some_and(|q| q != (m.conversation, m.index)) {
             flush(&mut turn, &mut seen, &mut found);
             if found == [true; 3] {
@@ -72,9 +94,9 @@ pub(super) fn says_again(t: &Transcript, s: &StreamLayout) -> Vec<StreamKind> {
         }
         place = Some((m.conversation, m.index));
         scratch.clear();
-        hashes(&s.text[p.at.clone()], &mut scratch);
+        hashes(&shown(m), SAMPLE, &mut scratch);
         turn[0].extend_from_slice(&scratch);
-        match channel_of(p.message) {
+        match m.channel {
             Channel::Reasoning => turn[1].extend_from_slice(&scratch),
             Channel::Content => turn[2].extend_from_slice(&scratch),
             Channel::Tool => {}
@@ -89,7 +111,7 @@ mod tests {
     use super::*;
     use crate::ingest::{Format, Message};
 
-    fn transcript(turns: &[&[(Channel, &str)]]) -> (Transcript, StreamLayout) {
+    fn transcript(turns: &[&[(Channel, &str)]]) -> (Transcript, Vec<usize>) {
         let mut t = Transcript::new(Format::SessionJsonl);
         for (i, parts) in turns.iter().enumerate() {
             for (channel, text) in parts.iter() {
@@ -107,8 +129,7 @@ mod tests {
             }
         }
         let all: Vec<usize> = (0..t.messages.len()).collect();
-        let s = StreamLayout::new(&t, &all);
-        (t, s)
+        (t, all)
     }
 
     #[test]
