@@ -1,9 +1,10 @@
 //! What Coherency Analyzer's tests and benches share (never shipped): deterministic text
 //! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), labelled agent sessions
-//! ([`agent_sessions`]), big
+//! ([`agent_sessions`], written as each coding-agent harness writes them: [`agent_harnesses`]), big
 //! generated logs ([`biglog`]), the yardstick gzip pass and best-of timing of the benches
 //! ([`gzip_pass`], [`timing`]), and where the fixtures are ([`fixture`]).
 
+pub mod agent_harnesses;
 pub mod agent_sessions;
 pub mod biglog;
 pub mod gzip_pass;
