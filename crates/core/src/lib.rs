@@ -16,9 +16,10 @@
 //!
 //! Transcripts in other shapes (SSE captures, chat JSON, JSONL logs, agent sessions) are read
 //! by [`ingest`], which detects the format and yields the messages ([`stream`] holds its sans-IO
-//! SSE decoder and delta assembler), and judged by [`verdict`]: every message, and every
-//! reply's reasoning and content together, worst first. [`verdict::JudgedDocument::read`] does
-//! both from bytes:
+//! SSE decoder and delta assembler), and judged by [`verdict`]: every message, every reply's
+//! reasoning and content together, and every conversation across its turns (the model's stream,
+//! its tool calls), worst first — only the model's output sets the verdict.
+//! [`verdict::JudgedDocument::read`] does both from bytes:
 //!
 //! ```
 //! use coherency_core::verdict::JudgedDocument;

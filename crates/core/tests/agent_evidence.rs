@@ -16,7 +16,9 @@ fn seeds() -> u64 {
 
 /// The shapes a session is written in, as ingest reads them today. (The pretty-printed OpenAI
 /// and Anthropic request bodies join this list once ingest reads them.)
-const SHAPES: &[(&str, fn(&Session) -> Vec<u8>)] = &[
+type Writer = fn(&Session) -> Vec<u8>;
+
+const SHAPES: &[(&str, Writer)] = &[
     ("session-jsonl", |s| s.to_session_jsonl()),
     ("openai-body-1-line", |s| {
         let body: serde_json::Value = serde_json::from_slice(&s.to_openai_request()).expect("JSON");

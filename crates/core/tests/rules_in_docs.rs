@@ -1,5 +1,5 @@
-//! The README states every rule as the code holds it: each row of its two checks tables ends
-//! in the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
+//! The README states every rule as the code holds it: each row of its checks tables ends in
+//! the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
 //! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here.
 
 use coherency_core::analyze::{format_threshold, Metric, Thresholds};
@@ -57,6 +57,8 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     let rules = t.loops;
     assert_warn_fail(&readme, "loop", &rules.loop_warn_text(), &rules.loop_fail_text());
     assert_warn_fail(&readme, "copies", &rules.copies_warn_text(), &rules.copies_fail_text());
+    let tools = t.tools;
+    assert_warn_fail(&readme, Metric::ToolLoop.label(), &tools.warn_text(), &tools.fail_text());
     let end = &rules.degenerate_end;
     assert_warn_fail(
         &readme,
@@ -79,6 +81,8 @@ fn the_readme_says_what_the_rules_leave_out_of_the_tables() {
     }
     let counted = t.loops.copies_counted_text();
     assert!(readme.contains(&counted), "README must say what the copies check counts: {counted}");
+    let error = t.tools.error_text().replace("a result is an error when its first line starts with", "");
+    assert!(readme.contains(error.trim()), "README must say what makes a tool's result an error: {error}");
     let short = format!("Texts under {} non-blank bytes", t.min_bytes);
     assert!(readme.contains(&short), "README must say how short is too short: {short}");
 }

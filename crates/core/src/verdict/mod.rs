@@ -1,9 +1,11 @@
 //! Verdicts: the layer the page, the CLI and live mode ask for judgements. [`crate::ingest`]
 //! reads a document into a [`Transcript`](crate::ingest::Transcript) of messages and
-//! [`crate::analyze`] judges one text; this layer decides what is judged (every message, and
-//! every reply's reasoning and content together: [`join_reply`]), judges it, and puts the
-//! reports together: the worst verdict, the rows of the per-message table worst first, a whole
-//! document read and judged ([`JudgedDocument`]).
+//! [`crate::analyze`] judges one text; this layer decides what is judged (every message, every
+//! reply's reasoning and content together: [`join_reply`], and every conversation across its
+//! turns: its model stream and its tool calls), who wrote it (only the model's output sets the
+//! verdict: [`Author`]), judges it, and puts the reports together: the worst judged verdict, the
+//! conversations' judgements and the turns of the conversation view, the rows of the
+//! per-message table worst first, a whole document read and judged ([`JudgedDocument`]).
 //!
 //! ```
 //! use coherency_core::analyze::Verdict;
@@ -18,11 +20,16 @@
 //! assert_eq!(channels, ["reasoning", "combined", "content"], "worst first");
 //! ```
 //!
-//! One concept per file: `reply.rs` (how a reply's texts are joined), `judged_text.rs` (what
-//! is judged), `judge.rs` (judging a transcript), `progress.rs`, `report.rs` (the reports and
-//! the worst verdict), `row.rs` (the row model), `document.rs` (a document read and judged).
-//! A new kind of judged text or of verdict (across turns, per conversation) belongs here, not
-//! in `ingest` (which only reads) nor in `analyze` (which judges one text).
+//! One concept per file: `authorship.rs` (who wrote a text, what is judged), `reply.rs` (how a
+//! reply's texts are joined), `judged_text.rs` (what is analysed), `turns.rs` (a conversation's
+//! turns), `canonical.rs` (a tool call made canonical), `tool_calls.rs` (calls paired with their
+//! results), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
+//! one text), `says_again.rs` (whether a stream is worth analysing), `conversation.rs` (a
+//! conversation judged across its turns, and its turns as the view shows them), `judge.rs`
+//! (judging a transcript), `progress.rs`, `report.rs` (the reports and the worst judged
+//! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
+//! judged text or of verdict belongs here, not in `ingest` (which only reads) nor in `analyze`
+//! (which judges one text).
 //!
 //! Pure code: no I/O, no browser imports.
 

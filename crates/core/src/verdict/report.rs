@@ -26,7 +26,7 @@ pub struct MessageReport {
     pub combined: bool,
     /// Shared between messages with the same text (a request log repeats its history).
     pub report: Rc<Report>,
-    /// A conversation's stream of turns ([`super::model_stream`]), when the report is one's.
+    /// A conversation's stream of turns ([`StreamLayout`]), when the report is one's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<StreamKind>,
     /// Who wrote the text.

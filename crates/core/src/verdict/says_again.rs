@@ -67,7 +67,7 @@ pub(super) fn hashes(text: &str, sample: u64, out: &mut Vec<u64>) {
         ring[slot] = w;
         if n + 1 >= SHINGLE {
             let m = mix(h);
-            if m % sample == 0 {
+            if m.is_multiple_of(sample) {
                 out.push(m);
             }
         }

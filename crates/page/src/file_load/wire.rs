@@ -518,7 +518,7 @@ mod tests {
     #[test]
     fn an_agent_sessions_judgement_comes_back_as_it_went() {
         use coherency_test_support::agent_sessions::generate;
-        for kind in ["same_call_same_result", "reasoning_repeats", "long_tool_log"] {
+        for kind in ["same_call_same_result", "reasoning_repeats", "test_after_each_edit"] {
             let bytes = generate(kind, 1).to_session_jsonl();
             let l = JudgedDocument::read(&bytes, None);
             let c = &l.report.conversations[0];
