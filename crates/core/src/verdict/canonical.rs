@@ -26,15 +26,13 @@ pub fn canonical_call(name: &str, args: &str) -> String {
     format!("{name}({})", canonical_args(args))
 }
 
-/// Keys sorted here, whatever order the JSON map type keeps (serde_json's `preserve_order`
-/// feature may be on in some build).
+/// Keys come sorted: serde_json's map is a `BTreeMap` while its `preserve_order` feature is off
+/// (a test holds it: no crate of the workspace turns it on).
 fn write_canonical(v: &Value, out: &mut String) {
     match v {
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, (k, v)) in entries.into_iter().enumerate() {
+            for (i, (k, v)) in map.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -79,10 +77,8 @@ pub fn call_in_words(name: &str, args: &str) -> String {
 fn write_words(v: &Value, out: &mut String) {
     match v {
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, (k, v)) in entries.into_iter().enumerate() {
+            for (i, (k, v)) in map.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
@@ -123,6 +119,14 @@ mod tests {
             canonical_call("Read", r#"{ "file_path" : "src/date.rs" }"#),
             r#"Read({"file_path":"src/date.rs"})"#
         );
+    }
+
+    #[test]
+    fn json_maps_keep_their_keys_sorted() {
+        // Canonical arguments rely on it: serde_json's `preserve_order` would keep the input's order.
+        let v: Value = serde_json::from_str(r#"{"b": 1, "a": 2, "c": {"z": 0, "y": 0}}"#).unwrap_or_default();
+        let keys: Vec<&String> = v.as_object().map(|m| m.keys().collect()).unwrap_or_default();
+        assert_eq!(keys, ["a", "b", "c"]);
     }
 
     #[test]

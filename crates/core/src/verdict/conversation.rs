@@ -295,7 +295,7 @@ pub(super) fn judge_conversation(
         })
         .flatten();
 
-    // Each finding with its level, then worst first (a stable sort keeps this order in a level).
+    // Each finding with its level.
     let mut ranked: Vec<(Verdict, String)> = Vec::new();
     if let Some(l) = p.tool_calls.decisive() {
         ranked.push((l.level, p.tool_calls.reason.clone()));
@@ -325,8 +325,11 @@ pub(super) fn judge_conversation(
         let sentence = format!("turn {}: {what} {verdict}s on its own — {why}", first.index);
         ranked.push((r.report.verdict, sentence));
     }
-    ranked.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
-    let mut reasons: Vec<String> = ranked.into_iter().map(|(_, sentence)| sentence).collect();
+    // Worst first, in the order found within a level.
+    let mut reasons: Vec<String> = Vec::with_capacity(ranked.len());
+    for level in [Verdict::Fail, Verdict::Warn] {
+        reasons.extend(ranked.iter().filter(|(l, _)| *l == level).map(|(_, sentence)| sentence.clone()));
+    }
     for l in p.tool_calls.loops.iter().filter(|l| !l.same_result) {
         reasons.push(loop_sentence(l));
     }
