@@ -23,15 +23,17 @@
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
 mod builder;
+mod chains;
 mod detect;
+mod exchange;
 mod format;
+mod history;
 mod http_head;
+mod json_document;
 mod json_scan;
 mod jsonl;
 mod lines;
 mod ollama_ndjson;
-mod openai;
-mod openai_json;
 mod reader;
 mod session_jsonl;
 mod sse;
@@ -90,7 +92,7 @@ pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
 fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),
-        Format::OpenaiJson => openai_json::parse(input),
+        Format::OpenaiJson | Format::ResponsesJson | Format::AnthropicJson => json_document::parse(input, format),
         Format::Sse => sse::parse(input, format, ChatAssembler::new()),
         Format::ResponsesSse => sse::parse(input, format, ResponsesAssembler::new()),
         Format::AnthropicSse => sse::parse(input, format, AnthropicAssembler::new()),

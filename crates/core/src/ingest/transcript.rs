@@ -43,6 +43,10 @@ pub struct Message {
     pub channel: Channel,
     /// The tool's name, for tool calls and results that give it.
     pub name: Option<String>,
+    /// A tool call's id, or the id of the call a tool result answers (`tool_calls[].id` /
+    /// `tool_call_id`, `tool_use` / `tool_use_id`, `call_id`), when the input gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
     /// Shared, so that a text said again (a request log repeats its history) and the page's
     /// view of a text hold one copy; an `Rc` of a `String` so that wrapping moves, not copies.
     pub text: Rc<String>,

@@ -90,6 +90,7 @@ mod tests {
             role: "assistant".into(),
             channel,
             name: None,
+            call_id: None,
             text: text.into(),
             source: 0..0,
             line: None,

@@ -1,0 +1,292 @@
+//! One exchange with a model, in any API's shape: what was sent (a request body, or the
+//! request a log record holds) and what came back (a reply body, or the response a record
+//! holds). Shared by the JSONL log reader (one exchange per line) and the whole-document JSON
+//! readers (one per document, or per element of an array).
+//!
+//! What was sent: `messages` (OpenAI chat; Anthropic, with its `system`), `input` and
+//! `instructions` (Responses), or a `prompt` string; at the top, or under `request`, `body`
+//! (OpenAI batch input) or `request.body`. What came back: `choices` (a chat completion, each
+//! choice one reply), a `message` (Ollama), `content` blocks (an Anthropic message), `output`
+//! items (a Responses response), or a string; at the top (a bare reply), or under `response`
+//! / `completion` / `output`, unwrapping `body` (OpenAI batch output). Error bodies say why.
+
+use super::builder::Part;
+use super::history::{Blocks, History, HistoryTurn, Item};
+use crate::stream::lenient_text;
+use crate::stream::openai_wire::error_text;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+use std::ops::Range;
+
+/// A request, a reply, or a record holding both; every field optional.
+#[derive(Debug, Default, Deserialize)]
+pub struct Exchange {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    pub object: Option<String>,
+    // What was sent.
+    #[serde(default)]
+    messages: Option<Vec<Item>>,
+    #[serde(default)]
+    system: Option<Blocks>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    instructions: Option<String>,
+    #[serde(default)]
+    input: Option<Input>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    prompt: Option<String>,
+    #[serde(default)]
+    request: Option<Box<Exchange>>,
+    /// A request's body (batch input) at the top; a response's body (batch output) in one.
+    #[serde(default)]
+    body: Option<Box<Exchange>>,
+    // What came back.
+    #[serde(default, alias = "completion", alias = "output")]
+    response: Option<ResponseField>,
+    #[serde(default)]
+    choices: Option<Vec<ChoiceIn>>,
+    /// Ollama's reply.
+    #[serde(default)]
+    message: Option<Item>,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    content: Option<Blocks>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
+    /// FastAPI-style error body: `{"detail":"Invalid API key"}`.
+    #[serde(default)]
+    detail: Option<serde_json::Value>,
+}
+
+/// `choices[]` of a completion.
+#[derive(Debug, Default, Deserialize)]
+struct ChoiceIn {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    message: Option<Item>,
+    #[serde(default)]
+    delta: Option<Item>,
+    /// Legacy `/v1/completions` text.
+    #[serde(default, deserialize_with = "lenient_text")]
+    text: Option<String>,
+}
+
+/// Responses `input`: a string (one user message) or items.
+#[derive(Debug)]
+enum Input {
+    Text(String),
+    Items(Vec<Item>),
+}
+
+/// A response: its text, a Responses `output` list, or an object.
+#[derive(Debug)]
+enum ResponseField {
+    Text(String),
+    Items(Vec<Item>),
+    Object(Box<Exchange>),
+}
+
+/// What an exchange says: the turns sent, each reply (alternatives: one per choice), and the
+/// problems it reports (error bodies).
+#[derive(Debug, Default)]
+pub struct Said {
+    pub request: Vec<HistoryTurn>,
+    pub replies: Vec<HistoryTurn>,
+    pub problems: Vec<String>,
+}
+
+impl Exchange {
+    /// A streamed chunk (`chat.completion.chunk`): read by the stream assembler instead.
+    pub fn is_chunk(&self) -> bool {
+        self.object.as_deref().is_some_and(|o| o.starts_with("chat.completion.chunk"))
+    }
+
+    /// A request of messages only, to be given them ([`Exchange::read`]).
+    pub fn history_only() -> Exchange {
+        Exchange { messages: Some(Vec::new()), ..Exchange::default() }
+    }
+
+    fn sends(&self) -> bool {
+        self.messages.is_some()
+            || self.system.is_some()
+            || self.instructions.is_some()
+            || self.input.is_some()
+            || self.prompt.is_some()
+    }
+
+    /// The turns sent and the replies. `history`, when given, stands for the history array
+    /// of the request object the exchange is read from (its elements read on their own, with
+    /// their bytes; the array itself was left empty here).
+    pub fn read(mut self, history: Option<Vec<(Item, Range<usize>)>>) -> Said {
+        let mut h = History::default();
+        let mut said = Said::default();
+        let mut sent = if self.sends() {
+            self.take_request()
+        } else {
+            match self.request.take().or_else(|| self.body.take()) {
+                Some(r) => r.into_request(),
+                None => Sent::default(),
+            }
+        };
+        sent.read_into(&mut h, history);
+        said.request = h.take_turns();
+        self.read_replies(&mut h, &mut said, true);
+        said
+    }
+
+    /// The request this object holds: its own fields, or its `body`'s.
+    fn into_request(self) -> Sent {
+        if self.sends() {
+            let mut me = self;
+            me.take_request()
+        } else {
+            match self.body {
+                Some(body) => body.into_request(),
+                None => Sent::default(),
+            }
+        }
+    }
+
+    fn take_request(&mut self) -> Sent {
+        let system = self.system.take().map(|b| {
+            let texts: Vec<String> = b.0.into_iter().filter_map(|b| b.text).collect();
+            texts.join("\n")
+        });
+        Sent {
+            system: system.or(self.instructions.take()),
+            prompt: self.prompt.take(),
+            messages: self.messages.take(),
+            input: self.input.take(),
+        }
+    }
+
+    /// Adds the replies this object holds (`top`: the exchange itself, whose `body` is a
+    /// request's, not a response's). An error body is a problem; so is a response object with
+    /// no reply in it.
+    fn read_replies(self, h: &mut History, said: &mut Said, top: bool) {
+        let error = self.error.as_ref().or(self.detail.as_ref());
+        if let Some(e) = error {
+            said.problems.push(format!("the reply is an error: {}", error_text(e)));
+        }
+        let errored = error.is_some();
+        let add = |said: &mut Said, parts: Vec<Part>| {
+            if !parts.is_empty() {
+                said.replies.push(HistoryTurn { parts, source: None });
+            }
+        };
+        if let Some(r) = self.response {
+            match r {
+                ResponseField::Text(text) => add(said, h.parts_of([Item::text("assistant", text)])),
+                ResponseField::Items(items) => add(said, h.parts_of(items)),
+                ResponseField::Object(inner) => inner.read_replies(h, said, false),
+            }
+            return;
+        }
+        let completion = self.choices.is_some() || errored;
+        if let Some(mut choices) = self.choices.filter(|c| !c.is_empty()) {
+            choices.sort_by_key(|c| c.index);
+            for c in choices {
+                let mut parts = h.parts_of(c.message.or(c.delta));
+                parts.extend(h.parts_of(c.text.map(|t| Item::text("assistant", t))));
+                add(said, parts);
+            }
+        } else if let Some(m) = self.message {
+            add(said, h.parts_of([m]));
+        } else if self.kind.as_deref() == Some("message") {
+            add(said, h.parts_of([Item { role: self.role, content: self.content, ..Item::default() }]));
+        } else if let (false, Some(inner)) = (top, self.body) {
+            inner.read_replies(h, said, false);
+        } else if !errored && (completion || !top) {
+            said.problems.push("the reply has no choices".into());
+        }
+    }
+}
+
+/// The request fields of the object an exchange's history comes from.
+#[derive(Default)]
+struct Sent {
+    system: Option<String>,
+    prompt: Option<String>,
+    messages: Option<Vec<Item>>,
+    input: Option<Input>,
+}
+
+impl Sent {
+    /// System prompt, prompt, messages, then input; `history` (elements read on their own)
+    /// replaces the array the whole-document reader took out: `messages`, else `input`.
+    fn read_into(&mut self, h: &mut History, history: Option<Vec<(Item, Range<usize>)>>) {
+        h.said("system", self.system.take());
+        h.said("user", self.prompt.take());
+        let mut history = history;
+        let from_messages = self.messages.is_some();
+        if let Some(messages) = self.messages.take() {
+            match history.take().filter(|_| messages.is_empty()) {
+                Some(items) => items.into_iter().for_each(|(item, r)| h.push(item, Some(r))),
+                None => messages.into_iter().for_each(|item| h.push(item, None)),
+            }
+        }
+        match self.input.take() {
+            Some(Input::Text(text)) => h.said("user", Some(text)),
+            Some(Input::Items(items)) => match history.take().filter(|_| items.is_empty() && !from_messages) {
+                Some(given) => given.into_iter().for_each(|(item, r)| h.push(item, Some(r))),
+                None => items.into_iter().for_each(|item| h.push(item, None)),
+            },
+            None => {}
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Input {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Input;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of input items")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Input, E> {
+                Ok(Input::Text(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Input, E> {
+                Ok(Input::Text(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Input, A::Error> {
+                Vec::<Item>::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Input::Items)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Input, A::Error> {
+                Item::deserialize(de::value::MapAccessDeserializer::new(map)).map(|i| Input::Items(vec![i]))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for ResponseField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ResponseField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a response object, its output items or its text")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ResponseField, E> {
+                Ok(ResponseField::Text(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<ResponseField, E> {
+                Ok(ResponseField::Text(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ResponseField, A::Error> {
+                Vec::<Item>::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(ResponseField::Items)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseField, A::Error> {
+                Exchange::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|r| ResponseField::Object(Box::new(r)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
