@@ -126,6 +126,15 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Puts the messages in conversation order (stable: each conversation's in the order they
+    /// came), for readers whose conversations interleave in the input.
+    pub fn group_conversations(&mut self) {
+        let messages = &mut self.t.messages;
+        if !messages.is_sorted_by_key(|m| m.conversation) {
+            messages.sort_by_key(|m| m.conversation);
+        }
+    }
+
     pub fn finish(mut self) -> Transcript {
         if self.dropped > 0 {
             let end = self.end;

@@ -14,7 +14,9 @@
 //! a 64-bit hash of their roles, channels, names, call ids and texts.
 //!
 //! The state is small (a node per distinct turn, an entry per request) and takes exchanges one
-//! at a time, so a log read in pieces gives the same conversations as the whole.
+//! at a time, so a log read in pieces gives the same conversations as the whole. Messages are
+//! added as their turns first appear, so conversations may interleave: the readers group them
+//! at the end ([`Builder::group_conversations`]).
 
 use super::builder::{Builder, Origin, Part};
 use super::history::HistoryTurn;
@@ -249,5 +251,107 @@ mod tests {
             summary(&t),
             vec!["0.0 assistant content x @1", "0.1 assistant content y @1", "1.0 assistant content x @2"]
         );
+    }
+
+    /// The naive rule, stated with whole paths: an exchange joins the conversation of the
+    /// earlier request that is the longest prefix of its request; a turn is added unless the
+    /// same path of turns (reasoning aside) is already in that conversation.
+    fn naive(exchanges: &[(Vec<HistoryTurn>, Vec<HistoryTurn>)]) -> Vec<String> {
+        let key = |t: &HistoryTurn| {
+            let said: Vec<_> = t.parts.iter().filter(|p| p.channel != Channel::Reasoning).collect();
+            format!("{said:?}")
+        };
+        let mut requests: Vec<(Vec<String>, usize)> = Vec::new();
+        let mut paths: Vec<(usize, Vec<String>)> = Vec::new();
+        let mut next: Vec<usize> = Vec::new();
+        let mut out = Vec::new();
+        for (k, (request, replies)) in exchanges.iter().enumerate() {
+            let q: Vec<String> = request.iter().map(key).collect();
+            let found = requests.iter().filter(|(e, _)| !e.is_empty() && q.starts_with(e)).max_by_key(|(e, _)| e.len());
+            let (mut c, from) = match found {
+                Some((e, c)) => (Some(*c), e.len()),
+                None => (None, 0),
+            };
+            let mut emit = |path: Vec<String>, turn: &HistoryTurn, out: &mut Vec<String>| {
+                let c = *c.get_or_insert_with(|| {
+                    next.push(0);
+                    next.len() - 1
+                });
+                if !paths.contains(&(c, path.clone())) {
+                    for p in &turn.parts {
+                        out.push(format!("{c}.{} {} {} {} @{}", next[c], p.role, p.channel.as_str(), p.text, k + 1));
+                    }
+                    next[c] += 1;
+                    paths.push((c, path));
+                }
+                c
+            };
+            let mut conversation = None;
+            for i in from..q.len() {
+                conversation = Some(emit(q[..=i].to_vec(), &request[i], &mut out));
+            }
+            let mut after = q.clone();
+            for r in replies {
+                let mut path = if q.is_empty() { after.clone() } else { q.clone() };
+                path.push(key(r));
+                conversation = Some(emit(path.clone(), r, &mut out));
+                after = path;
+            }
+            if let (false, Some(c)) = (q.is_empty(), conversation.or(found.map(|(_, c)| *c))) {
+                requests.push((q, c));
+            }
+        }
+        out
+    }
+
+    /// Exchanges as a client makes them: each request is an earlier one, plus its first reply
+    /// (sent back without its reasoning), plus some new turns, or new turns only.
+    fn exchanges() -> impl Strategy<Value = Vec<(Vec<HistoryTurn>, Vec<HistoryTurn>)>> {
+        let turn = (0..2usize, 0..3usize, any::<bool>()).prop_map(|(role, text, thinks)| {
+            let role = ["user", "assistant"][role];
+            let mut parts = vec![Part::new(role, Channel::Content, format!("{role} {text}"))];
+            if thinks && role == "assistant" {
+                parts.insert(0, Part::new(role, Channel::Reasoning, format!("thought {text}")));
+            }
+            HistoryTurn { parts, source: None }
+        });
+        let record = (
+            prop::option::of(any::<prop::sample::Index>()),
+            prop::collection::vec(turn.clone(), 0..3),
+            prop::collection::vec(turn, 0..3),
+        );
+        prop::collection::vec(record, 0..12).prop_map(|records| {
+            let mut out: Vec<(Vec<HistoryTurn>, Vec<HistoryTurn>)> = Vec::new();
+            for (base, extra, replies) in records {
+                let mut request = Vec::new();
+                if let Some(i) = base.filter(|_| !out.is_empty()) {
+                    let (q, r) = &out[i.index(out.len())];
+                    request.extend(q.iter().cloned());
+                    if let Some(first) = r.first() {
+                        let said = first.parts.iter().filter(|p| p.channel != Channel::Reasoning).cloned().collect();
+                        request.push(HistoryTurn { parts: said, source: None });
+                    }
+                }
+                request.extend(extra);
+                out.push((request, replies));
+            }
+            out
+        })
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn chains_equal_the_naive_rule(exchanges in exchanges()) {
+            let want = naive(&exchanges);
+            let mut got = summary(&run(exchanges));
+            got.sort_by_key(|m| m.split('.').next().and_then(|c| c.parse::<usize>().ok()));
+            let mut want = want;
+            want.sort_by_key(|m| m.split('.').next().and_then(|c| c.parse::<usize>().ok()));
+            prop_assert_eq!(got, want);
+        }
     }
 }

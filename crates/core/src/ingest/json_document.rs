@@ -14,7 +14,7 @@ use super::chains::Chains;
 use super::detect::is_history_item;
 use super::exchange::{Exchange, Said};
 use super::history::{History, Item};
-use super::json_scan::{array_elements, member};
+use super::json_scan::{array_elements, Members};
 use super::lines::trim_ascii_range;
 use super::transcript::Transcript;
 use super::Format;
@@ -41,6 +41,7 @@ pub fn parse(input: &[u8], format: Format) -> Transcript {
         }
     }
     doc.flush_loose();
+    doc.b.group_conversations();
     doc.b.finish()
 }
 
@@ -76,9 +77,13 @@ impl Document<'_> {
     fn exchange(&mut self, range: Range<usize>) {
         let (input, at) = (self.input, Origin::new(range.clone(), None));
         let bytes = &input[range.clone()];
-        let said = match history_array(bytes) {
+        let shift = |r: Range<usize>| r.start + range.start..r.end + range.start;
+        let level = request_level(bytes);
+        let array =
+            level.as_ref().and_then(|l| history_array(&bytes[l.clone()]).map(|a| a.start + l.start..a.end + l.start));
+        let mut said = match array {
             Some(array) => {
-                let array = array.start + range.start..array.end + range.start;
+                let array = shift(array);
                 let items = self.history_items(array.clone());
                 // The rest of the exchange, its history array left empty.
                 let rest = [&input[range.start..array.start], b"[]", &input[array.end..range.end]].concat();
@@ -96,6 +101,18 @@ impl Document<'_> {
                 Err(_) => return self.not_read(&at, bytes),
             },
         };
+        // A system prompt, a prompt or a string input: the bytes of its field.
+        if let Some(level) = level {
+            for turn in said.request.iter_mut().filter(|t| t.source.is_none()) {
+                let fields = match turn.parts.first().map(|p| p.role.as_str()) {
+                    Some("system") => ["system", "instructions"],
+                    _ => ["prompt", "input"],
+                };
+                let members = Members::of(&bytes[level.clone()]);
+                let field = fields.iter().find_map(|f| members.as_ref()?.get(f));
+                turn.source = field.map(|f| shift(f.start + level.start..f.end + level.start));
+            }
+        }
         self.said(said, &at);
     }
 
@@ -144,25 +161,30 @@ impl Document<'_> {
     }
 }
 
-/// Where the history array of the exchange in `bytes` is, as [`Exchange::read`] takes it: the
-/// `messages` (else `input` items) of the object that holds the request — the exchange itself
-/// if it has any request field, else its `request` (else `body`), or that one's `body`.
-fn history_array(bytes: &[u8]) -> Option<Range<usize>> {
+/// The object that holds the request of the exchange in `bytes`, as [`Exchange::read`] takes
+/// it: the exchange itself if it has any request field, else its `request` (else `body`), or
+/// that one's `body`.
+fn request_level(bytes: &[u8]) -> Option<Range<usize>> {
     fn find(bytes: &[u8], top: bool) -> Option<Range<usize>> {
-        const SENDS: [&str; 5] = ["messages", "system", "instructions", "input", "prompt"];
-        if SENDS.iter().any(|k| member(bytes, k).is_some()) {
-            let array = |r: &Range<usize>| bytes[r.clone()].starts_with(b"[");
-            return match member(bytes, "messages") {
-                Some(m) => Some(m).filter(array),
-                None => member(bytes, "input").filter(array),
-            };
+        let members = Members::of(bytes)?;
+        if ["messages", "system", "instructions", "input", "prompt"].iter().any(|k| members.get(k).is_some()) {
+            return Some(0..bytes.len());
         }
-        let inner =
-            if top { member(bytes, "request").or_else(|| member(bytes, "body")) } else { member(bytes, "body") };
+        let inner = if top { members.get("request").or_else(|| members.get("body")) } else { members.get("body") };
         let inner = inner.filter(|r| bytes[r.clone()].starts_with(b"{"))?;
         find(&bytes[inner.clone()], false).map(|r| r.start + inner.start..r.end + inner.start)
     }
     find(bytes, true)
+}
+
+/// The history array of a request object: its `messages`, else its `input` items.
+fn history_array(request: &[u8]) -> Option<Range<usize>> {
+    let members = Members::of(request)?;
+    let array = |r: &Range<usize>| request[r.clone()].starts_with(b"[");
+    match members.get("messages") {
+        Some(m) => Some(m).filter(array),
+        None => members.get("input").filter(array),
+    }
 }
 
 #[cfg(test)]

@@ -18,11 +18,23 @@ pub fn object_members(input: &[u8]) -> Option<Vec<(&[u8], Range<usize>)>> {
     Some(members.into_iter().filter_map(|r| split_member(input, r)).collect())
 }
 
-/// The value of member `key` of the object that fills `input`, unless it is `null`.
-pub fn member(input: &[u8], key: &str) -> Option<Range<usize>> {
-    let members = object_members(input)?;
-    let (_, value) = members.into_iter().find(|(k, _)| *k == key.as_bytes())?;
-    (&input[value.clone()] != b"null").then_some(value)
+/// The members of the object that fills `input`, to look up by key.
+pub struct Members<'a> {
+    input: &'a [u8],
+    members: Vec<(&'a [u8], Range<usize>)>,
+}
+
+impl<'a> Members<'a> {
+    /// `None` if `input` does not start with `{`.
+    pub fn of(input: &'a [u8]) -> Option<Self> {
+        Some(Members { input, members: object_members(input)? })
+    }
+
+    /// The range of the value of member `key`, unless it is `null`.
+    pub fn get(&self, key: &str) -> Option<Range<usize>> {
+        let (_, value) = self.members.iter().find(|(k, _)| *k == key.as_bytes())?;
+        (&self.input[value.clone()] != b"null").then(|| value.clone())
+    }
 }
 
 /// `"key": value` within `r`: the key's text and the value's range.
@@ -138,8 +150,9 @@ mod tests {
             ("cut", "[1,"),
         ];
         assert_eq!(got, want.map(|(k, v)| (k.to_string(), v)));
-        assert_eq!(member(s, "messages").map(|r| &s[r][..1]), Some(&b"["[..]));
-        assert_eq!((member(s, "n"), member(s, "absent"), object_members(b"[1]")), (None, None, None));
+        let m = Members::of(s).unwrap();
+        assert_eq!(m.get("messages").map(|r| &s[r][..1]), Some(&b"["[..]));
+        assert_eq!((m.get("n"), m.get("absent"), object_members(b"[1]")), (None, None, None));
         assert_eq!(object_members(br#"{"a" 1, "b":}"#), Some(vec![]));
     }
 }

@@ -146,6 +146,7 @@ impl LogReader {
             }
             b.t.stream = Some(info);
         }
+        b.group_conversations();
         b.finish()
     }
 }
@@ -192,6 +193,28 @@ oops
         let lines: Vec<Option<usize>> = t.diagnostics.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![Some(3), Some(6)]);
         assert_eq!(t.messages[2].line, Some(2));
+    }
+
+    /// Issue 12: a log whose requests repeat a growing history is one conversation however its
+    /// bytes are cut (conversations are rebuilt record by record, as the lines end).
+    #[test]
+    fn a_growing_history_cut_anywhere_equals_the_whole() {
+        let log = coherency_test_support::agent_sessions::generate("short_acks", 1).to_jsonl_log();
+        let log: Vec<u8> = log.split_inclusive(|&b| b == b'\n').take(4).flatten().copied().collect();
+        let whole = parse(&log);
+        let conversations: std::collections::BTreeSet<usize> = whole.messages.iter().map(|m| m.conversation).collect();
+        assert_eq!(conversations.len(), 1, "{:?}", whole.diagnostics);
+        assert!(whole.messages.len() > 10 && whole.diagnostics.is_empty());
+        let read = |pieces: &[&[u8]]| {
+            let mut r = LogReader::new();
+            pieces.iter().for_each(|p| r.feed(p));
+            r.finish()
+        };
+        for cut in 0..=log.len() {
+            assert_eq!(read(&[&log[..cut], &log[cut..]]), whole, "cut at {cut}");
+        }
+        let bytes: Vec<&[u8]> = log.chunks(1).collect();
+        assert_eq!(read(&bytes), whole);
     }
 
     #[test]
