@@ -472,6 +472,28 @@ mod tests {
             ("{\"a\":1}\n{\"b\":2}\n", Format::Text),
             ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: {\"choices\":[]}\r\n\r\n", Format::Sse),
             ("HTTP/1.1 401 Unauthorized\r\n\r\n{\"detail\":\"Invalid API key\"}", Format::OpenaiJson),
+            // Whole documents of histories: request bodies (pretty-printed or not), records,
+            // replies and arrays, of each API.
+            ("{\n  \"model\": \"m\",\n  \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]\n}\n", Format::OpenaiJson),
+            ("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", Format::OpenaiJson),
+            ("{\"request\":{\"messages\":[]},\n\"response\":{\"choices\":[]}}", Format::OpenaiJson),
+            ("[{\"role\":\"user\",\"content\":\"a\"},\n{\"role\":\"assistant\",\"content\":\"b\"}]", Format::OpenaiJson),
+            ("{\"model\":\"m\",\"system\":\"s\",\"messages\":[]}", Format::AnthropicJson),
+            ("{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\"}]}]}", Format::AnthropicJson),
+            ("{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}", Format::AnthropicJson),
+            ("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", Format::AnthropicJson),
+            ("[{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"t\"}]}]", Format::AnthropicJson),
+            ("{\"request\":{\"system\":\"s\",\"messages\":[]},\"response\":{\"type\":\"message\",\"content\":[]}}", Format::AnthropicJson),
+            ("{\"model\":\"m\",\"input\":\"hi\"}", Format::ResponsesJson),
+            ("{\"instructions\":\"i\",\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"x\"}]}]}", Format::ResponsesJson),
+            ("{\"object\":\"response\",\"output\":[]}", Format::ResponsesJson),
+            ("[{\"type\":\"function_call\",\"call_id\":\"c\",\"arguments\":\"{}\"}]", Format::ResponsesJson),
+            ("{\"input\":\"a\"}\n{\"input\":\"b\",\"output\":\"c\"}\n", Format::Jsonl),
+            ("{\"type\":\"message\",\"content\":[]}\n{\"type\":\"message\",\"content\":[]}\n", Format::Jsonl),
+            // JSON that is none of these stays text.
+            ("{\"role\":\"admin\",\"name\":\"bob\"}", Format::Text),
+            ("[1, 2, {\"a\": 1}]", Format::Text),
+            ("{\"type\":\"config\",\"version\":2}", Format::Text),
         ];
         for (input, want) in cases {
             assert_eq!(detect(input.as_bytes()), *want, "{input:?}");
