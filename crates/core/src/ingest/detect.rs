@@ -6,7 +6,7 @@
 use super::format::Format;
 use super::http_head::http_head;
 use super::lines::jsonl_lines;
-use crate::stream::{split_joined, SseDecoder, SseEvent};
+use crate::stream::{split_joined, Shaped, SseDecoder, SseEvent};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -152,16 +152,7 @@ impl Probe {
             || self.kind() == "assistant"
         {
             Some(Format::SessionJsonl)
-        } else if self.choices.is_some()
-            || self.messages.is_some()
-            || self.request.is_some()
-            || self.response.is_some()
-            || self.body.is_some()
-            || self.prompt.is_some()
-            || self.input.is_some()
-            || self.instructions.is_some()
-            || self.object() == "response"
-            || (self.kind() == "message" && self.content.is_some())
+        } else if self.exchange() || self.object() == "response" || (self.kind() == "message" && self.content.is_some())
         {
             Some(Format::Jsonl)
         } else {
@@ -203,7 +194,7 @@ impl Probe {
         } else {
             // A record wrapping another API's request or reply says so inside.
             let nested = [&self.request, &self.body, &self.response].into_iter().flatten();
-            let inner = nested.filter_map(|n| n.0.as_ref()?.document_format()).find(|&f| f != Format::OpenaiJson);
+            let inner = nested.filter_map(|n| n.object()?.document_format()).find(|&f| f != Format::OpenaiJson);
             Some(inner.unwrap_or(Format::OpenaiJson))
         }
     }
@@ -214,17 +205,21 @@ impl Probe {
         if responses_item(kind) || kind == "message" {
             return true;
         }
-        let exchange = self.messages.is_some()
-            || self.choices.is_some()
-            || self.request.is_some()
-            || self.response.is_some()
-            || self.body.is_some()
-            || self.prompt.is_some()
-            || self.input.is_some()
-            || self.output.is_some()
+        self.role.is_some() && self.content.is_some() && !self.exchange()
+    }
+
+    /// Holds a request or a reply: what was sent, or what came back.
+    fn exchange(&self) -> bool {
+        self.messages.is_some()
             || self.system.is_some()
-            || self.instructions.is_some();
-        self.role.is_some() && self.content.is_some() && !exchange
+            || self.instructions.is_some()
+            || self.input.is_some()
+            || self.prompt.is_some()
+            || self.request.is_some()
+            || self.choices.is_some()
+            || self.response.is_some()
+            || self.output.is_some()
+            || self.body.is_some()
     }
 }
 
@@ -243,46 +238,8 @@ pub fn is_history_item(bytes: &[u8]) -> bool {
     probe(bytes).is_some_and(|p| p.is_message())
 }
 
-/// An object's value, if it is an object: a request or response inside a record.
-struct Nested(Option<Box<Probe>>);
-
-impl<'de> Deserialize<'de> for Nested {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Nested;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Nested, A::Error> {
-                Probe::deserialize(de::value::MapAccessDeserializer::new(map)).map(|p| Nested(Some(Box::new(p))))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Nested, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Nested(None))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Nested, E> {
-                Ok(Nested(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
+/// A request or response inside a record: its probe when it is an object.
+type Nested = Shaped<Box<Probe>>;
 
 /// Which API's content blocks or items a value holds: the `type`s found at any depth.
 #[derive(Clone, Copy, Debug, Default)]
@@ -361,7 +318,7 @@ impl<'de> Deserialize<'de> for Dialect {
 /// A JSON array's element: its probe when it is an object.
 fn array_format(body: &[u8]) -> Option<Format> {
     let items = serde_json::from_slice::<Vec<Nested>>(body).ok()?;
-    let probes: Vec<&Probe> = items.iter().filter_map(|n| n.0.as_deref()).collect();
+    let probes: Vec<&Probe> = items.iter().filter_map(|n| n.object().map(|p| &**p)).collect();
     let completion = |p: &&Probe| p.choices.is_some() || p.error.is_some();
     if probes.iter().any(completion) {
         return Some(Format::OpenaiJson);

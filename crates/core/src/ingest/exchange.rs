@@ -19,6 +19,9 @@ use serde::Deserialize;
 use std::fmt;
 use std::ops::Range;
 
+/// The fields that hold what was sent (a request object is one that has any of them).
+pub const SENT: [&str; 5] = ["messages", "system", "instructions", "input", "prompt"];
+
 /// A request, a reply, or a record holding both; every field optional.
 #[derive(Debug, Default, Deserialize)]
 pub struct Exchange {
@@ -75,20 +78,18 @@ struct ChoiceIn {
     text: Option<String>,
 }
 
-/// Responses `input`: a string (one user message) or items.
+/// A field that is a string, a list of items, or an object: Responses `input` (a string is one
+/// user message; an object, one item), a record's `response` (its text, a Responses `output`
+/// list, or a response object).
 #[derive(Debug)]
-enum Input {
+enum Given<T> {
     Text(String),
     Items(Vec<Item>),
+    Object(T),
 }
 
-/// A response: its text, a Responses `output` list, or an object.
-#[derive(Debug)]
-enum ResponseField {
-    Text(String),
-    Items(Vec<Item>),
-    Object(Box<Exchange>),
-}
+type Input = Given<Item>;
+type ResponseField = Given<Box<Exchange>>;
 
 /// What an exchange says: the turns sent, each reply (alternatives: one per choice), and the
 /// problems it reports (error bodies).
@@ -110,6 +111,7 @@ impl Exchange {
         Exchange { messages: Some(Vec::new()), ..Exchange::default() }
     }
 
+    /// Holds what was sent: one of [`SENT`].
     fn sends(&self) -> bool {
         self.messages.is_some()
             || self.system.is_some()
@@ -180,9 +182,9 @@ impl Exchange {
         };
         if let Some(r) = self.response {
             match r {
-                ResponseField::Text(text) => add(said, h.parts_of([Item::text("assistant", text)])),
-                ResponseField::Items(items) => add(said, h.parts_of(items)),
-                ResponseField::Object(inner) => inner.read_replies(h, said, false),
+                Given::Text(text) => add(said, h.parts_of([Item::text("assistant", text)])),
+                Given::Items(items) => add(said, h.parts_of(items)),
+                Given::Object(inner) => inner.read_replies(h, said, false),
             }
             return;
         }
@@ -230,63 +232,38 @@ impl Sent {
             }
         }
         match self.input.take() {
-            Some(Input::Text(text)) => h.said("user", Some(text)),
-            Some(Input::Items(items)) => match history.take().filter(|_| items.is_empty() && !from_messages) {
+            Some(Given::Text(text)) => h.said("user", Some(text)),
+            Some(Given::Items(items)) => match history.take().filter(|_| items.is_empty() && !from_messages) {
                 Some(given) => given.into_iter().for_each(|(item, r)| h.push(item, Some(r))),
                 None => items.into_iter().for_each(|item| h.push(item, None)),
             },
+            Some(Given::Object(item)) => h.push(item, None),
             None => {}
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Input {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Given<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Input;
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Given<T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string or a list of input items")
+                f.write_str("a string, a list of items or an object")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Input, E> {
-                Ok(Input::Text(v.to_owned()))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Given<T>, E> {
+                Ok(Given::Text(v.to_owned()))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Input, E> {
-                Ok(Input::Text(v))
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Given<T>, E> {
+                Ok(Given::Text(v))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Input, A::Error> {
-                Vec::<Item>::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Input::Items)
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Given<T>, A::Error> {
+                Vec::<Item>::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Given::Items)
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Input, A::Error> {
-                Item::deserialize(de::value::MapAccessDeserializer::new(map)).map(|i| Input::Items(vec![i]))
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Given<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Given::Object)
             }
         }
-        d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for ResponseField {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ResponseField;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a response object, its output items or its text")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ResponseField, E> {
-                Ok(ResponseField::Text(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<ResponseField, E> {
-                Ok(ResponseField::Text(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ResponseField, A::Error> {
-                Vec::<Item>::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(ResponseField::Items)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseField, A::Error> {
-                Exchange::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(|r| ResponseField::Object(Box::new(r)))
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }

@@ -18,8 +18,8 @@ use super::transcript::Channel;
 use crate::stream::anthropic_wire::ContentBlock as Block;
 use crate::stream::openai_chat::merge_tool_call;
 use crate::stream::openai_wire::{json_text, pick_reasoning, FunctionIn, ReasoningDetail, ToolCallIn};
-use crate::stream::{lenient_text, ThinkSplitter};
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::stream::{lenient_text, Shaped, ThinkSplitter};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -131,57 +131,18 @@ impl<'de> Deserialize<'de> for Blocks {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Blocks, A::Error> {
                 let mut out = Vec::new();
-                while let Some(b) = seq.next_element::<BlockOrText>()? {
-                    out.extend(b.0);
+                // A block, a bare string (text), or anything else (skipped).
+                while let Some(b) = seq.next_element::<Shaped<Block>>()? {
+                    match b {
+                        Shaped::Object(b) => out.push(b),
+                        Shaped::Text(t) => out.push(text_block(t)),
+                        Shaped::Other => {}
+                    }
                 }
                 Ok(Blocks(out))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Blocks, A::Error> {
                 Block::deserialize(de::value::MapAccessDeserializer::new(map)).map(|b| Blocks(vec![b]))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// An element of a content array: a block, a bare string (text), or anything else (skipped).
-struct BlockOrText(Option<Block>);
-
-impl<'de> Deserialize<'de> for BlockOrText {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = BlockOrText;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a content block or a string")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(Some(text_block(v.to_owned()))))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(Some(text_block(v))))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<BlockOrText, A::Error> {
-                Block::deserialize(de::value::MapAccessDeserializer::new(map)).map(|b| BlockOrText(Some(b)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<BlockOrText, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(BlockOrText(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<BlockOrText, E> {
-                Ok(BlockOrText(None))
             }
         }
         d.deserialize_any(V)

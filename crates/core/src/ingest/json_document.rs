@@ -12,7 +12,7 @@
 use super::builder::{Builder, Origin};
 use super::chains::Chains;
 use super::detect::is_history_item;
-use super::exchange::{Exchange, Said};
+use super::exchange::{Exchange, Said, SENT};
 use super::history::{History, Item};
 use super::json_scan::{array_elements, Members};
 use super::lines::trim_ascii_range;
@@ -167,7 +167,7 @@ impl Document<'_> {
 fn request_level(bytes: &[u8]) -> Option<Range<usize>> {
     fn find(bytes: &[u8], top: bool) -> Option<Range<usize>> {
         let members = Members::of(bytes)?;
-        if ["messages", "system", "instructions", "input", "prompt"].iter().any(|k| members.get(k).is_some()) {
+        if SENT.iter().any(|k| members.get(k).is_some()) {
             return Some(0..bytes.len());
         }
         let inner = if top { members.get("request").or_else(|| members.get("body")) } else { members.get("body") };
