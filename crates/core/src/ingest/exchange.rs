@@ -28,7 +28,7 @@ pub struct Exchange {
     #[serde(default, rename = "type")]
     kind: Option<String>,
     #[serde(default)]
-    pub object: Option<String>,
+    object: Option<String>,
     // What was sent.
     #[serde(default)]
     messages: Option<Vec<Item>>,
@@ -141,10 +141,9 @@ impl Exchange {
     }
 
     /// The request this object holds: its own fields, or its `body`'s.
-    fn into_request(self) -> Sent {
+    fn into_request(mut self) -> Sent {
         if self.sends() {
-            let mut me = self;
-            me.take_request()
+            self.take_request()
         } else {
             match self.body {
                 Some(body) => body.into_request(),

@@ -195,6 +195,37 @@ oops
         assert_eq!(t.messages[2].line, Some(2));
     }
 
+    /// Logs of Anthropic and Responses exchanges chain too: the reply comes back in the next
+    /// request as a history message (its thinking or reasoning item dropped or kept).
+    #[test]
+    fn anthropic_and_responses_records_chain() {
+        let input = br#"{"request":{"system":"s","messages":[{"role":"user","content":"q"}]},"response":{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"tool_use","id":"tu1","name":"ls","input":{}}]}}
+{"request":{"system":"s","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"ls","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"a.txt"}]}]},"response":{"type":"message","role":"assistant","content":[{"type":"text","text":"One file."}]}}
+{"model":"m","input":[{"role":"user","content":"hi"}],"output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"r"}]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}
+{"model":"m","input":[{"role":"user","content":"hi"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"42"}],"output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"It is 42."}]}]}
+"#;
+        let t = parse(input);
+        assert_eq!(
+            summary(&t),
+            vec![
+                "0.0 system content \"s\"",
+                "0.1 user content \"q\"",
+                "0.2 assistant reasoning \"t\"",
+                "0.2 assistant tool \"{}\"",
+                "0.3 tool tool \"a.txt\"",
+                "0.4 assistant content \"One file.\"",
+                "1.0 user content \"hi\"",
+                "1.1 assistant reasoning \"r\"",
+                "1.1 assistant tool \"{}\"",
+                "1.2 tool tool \"42\"",
+                "1.3 assistant content \"It is 42.\"",
+            ]
+        );
+        assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+        let named: Vec<_> = t.messages.iter().filter(|m| m.role == "tool").map(|m| m.name.as_deref()).collect();
+        assert_eq!(named, [Some("ls"), Some("f")]);
+    }
+
     /// Issue 12: a log whose requests repeat a growing history is one conversation however its
     /// bytes are cut (conversations are rebuilt record by record, as the lines end).
     #[test]
