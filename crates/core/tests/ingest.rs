@@ -116,6 +116,8 @@ fn every_fixture_matches_its_golden_transcript() {
 fn each_fixture_is_detected_as_its_format() {
     let want = [
         ("anthropic.sse", Format::AnthropicSse),
+        ("anthropic_message.json", Format::AnthropicJson),
+        ("anthropic_request.json", Format::AnthropicJson),
         ("anthropic_overloaded.sse", Format::AnthropicSse),
         ("binary.bin", Format::Binary),
         ("chat.json", Format::OpenaiJson),
@@ -129,11 +131,16 @@ fn each_fixture_is_detected_as_its_format() {
         ("no_blank_lines.sse", Format::Sse),
         ("ollama.ndjson", Format::OllamaNdjson),
         ("ollama_v1.sse", Format::Sse),
+        ("openai_functions.json", Format::OpenaiJson),
         ("openai_midstream_error.sse", Format::Sse),
+        ("openai_request.json", Format::OpenaiJson),
         ("openrouter.sse", Format::Sse),
         ("plain_bom.txt", Format::Text),
         ("requests.jsonl", Format::Jsonl),
+        ("requests_history.jsonl", Format::Jsonl),
         ("responses.sse", Format::ResponsesSse),
+        ("responses_request.json", Format::ResponsesJson),
+        ("responses_response.json", Format::ResponsesJson),
         ("sglang.sse", Format::Sse),
         ("vllm.sse", Format::Sse),
     ];

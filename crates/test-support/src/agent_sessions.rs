@@ -1,7 +1,8 @@
 //! Labelled agent sessions, seeded and deterministic: healthy work (with the repeats real
 //! agents make legitimately) and the loops agents fall into, each written out in the shapes
 //! users paste — a Claude-Code-style session log (JSONL), an OpenAI chat request body, an
-//! Anthropic Messages request body.
+//! Anthropic Messages request body, an OpenAI Responses request body, and a JSONL request log
+//! whose every request repeats the history so far.
 //!
 //! A [`Session`] is the agent's side of a conversation: a user request, then assistant turns,
 //! each with optional reasoning, its text and its tool calls, every call with the result the
@@ -466,6 +467,55 @@ impl Session {
         msgs
     }
 
+    /// A JSONL request log as a proxy writes it: one record per assistant turn, its request
+    /// the whole history so far (the replies' reasoning left out, as clients send it back) and
+    /// its response that turn as a chat completion; then a last record sending the full
+    /// history, answered by an error (the context ran out).
+    pub fn to_jsonl_log(&self) -> Vec<u8> {
+        let history = self.openai_messages();
+        let mut out = String::new();
+        // Where each assistant turn is in the history.
+        let turns = history.iter().enumerate().filter(|(_, m)| m["role"] == "assistant").map(|(i, _)| i);
+        let record = |request: &[Value], response: Value| {
+            let sent: Vec<Value> = request.iter().map(without_reasoning).collect();
+            json!({"request": {"model": "gpt-4o", "messages": sent}, "response": response}).to_string() + "\n"
+        };
+        for (k, at) in turns.enumerate() {
+            let reply = json!({"id": format!("chatcmpl-{k}"), "object": "chat.completion", "choices": [
+                {"index": 0, "message": history[at], "finish_reason": "stop"}]});
+            out += &record(&history[..at], reply);
+        }
+        let overflow = json!({"error": {"message": "This model's maximum context length is 128000 tokens.", "type": "invalid_request_error"}});
+        out += &record(&history, overflow);
+        out.into_bytes()
+    }
+
+    /// An OpenAI Responses request body: `instructions`, then `input` items (messages, reasoning
+    /// with its summary, function calls and their outputs), pretty-printed.
+    pub fn to_responses_request(&self) -> Vec<u8> {
+        let text = |role: &str, kind: &str, text: &str| json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]});
+        let mut input = vec![text("user", "input_text", &self.request)];
+        for (t, turn) in self.turns.iter().enumerate() {
+            if let Some(r) = &turn.reasoning {
+                let summary = json!([{"type": "summary_text", "text": r}]);
+                input.push(json!({"type": "reasoning", "id": format!("rs_{t}"), "summary": summary}));
+            }
+            input.push(text("assistant", "output_text", &turn.text));
+            for (k, c) in turn.calls.iter().enumerate() {
+                let (id, args) = (Self::call_id(t, k), c.args.to_string());
+                input.push(json!({"type": "function_call", "id": format!("fc_{t}_{k}"), "call_id": id, "name": c.name, "arguments": args}));
+            }
+            for (k, c) in turn.calls.iter().enumerate() {
+                input.push(json!({"type": "function_call_output", "call_id": Self::call_id(t, k), "output": c.result}));
+            }
+            if let Some(u) = &turn.user_after {
+                input.push(text("user", "input_text", u));
+            }
+        }
+        let body = json!({"model": "gpt-5", "instructions": "You are a coding agent.", "input": input});
+        serde_json::to_vec_pretty(&body).expect("plain data")
+    }
+
     /// An OpenAI chat request body, pretty-printed as people save it.
     pub fn to_openai_request(&self) -> Vec<u8> {
         let body = json!({"model": "gpt-4o", "messages": self.openai_messages()});
@@ -496,6 +546,15 @@ impl Session {
     }
 }
 
+/// A history message as a client sends it back: without the reply's reasoning.
+fn without_reasoning(m: &Value) -> Value {
+    let mut m = m.clone();
+    if let Some(o) = m.as_object_mut() {
+        o.remove("reasoning_content");
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,5 +583,14 @@ mod tests {
         assert!(chat["messages"].as_array().unwrap().iter().any(|m| m["role"] == "tool"));
         let anthropic: Value = serde_json::from_slice(&s.to_anthropic_request()).unwrap();
         assert!(anthropic["messages"].as_array().unwrap().len() > s.turns.len());
+        let responses: Value = serde_json::from_slice(&s.to_responses_request()).unwrap();
+        assert!(responses["input"].as_array().unwrap().iter().any(|i| i["type"] == "function_call_output"));
+        let log = String::from_utf8(s.to_jsonl_log()).unwrap();
+        assert_eq!(log.lines().count(), s.turns.len() + 1, "a record per turn, and the overflow");
+        for line in log.lines() {
+            let r: Value = serde_json::from_str(line).expect("a JSON line");
+            let sent = r["request"]["messages"].as_array().unwrap();
+            assert!(sent.iter().all(|m| m.get("reasoning_content").is_none()), "reasoning is not sent back");
+        }
     }
 }

@@ -31,6 +31,29 @@ impl Origin {
     }
 }
 
+/// One message before it is placed: who said it, on which channel, and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub role: String,
+    pub channel: Channel,
+    /// The tool's name (tool calls and results).
+    pub name: Option<String>,
+    /// The call's id, or the id of the call a result answers.
+    pub call_id: Option<String>,
+    pub text: String,
+}
+
+impl Part {
+    pub fn new(role: &str, channel: Channel, text: String) -> Self {
+        Self { role: role.to_string(), channel, name: None, call_id: None, text }
+    }
+
+    /// The same part as a tool call or result: the tool's name and the call's id.
+    pub fn call(self, name: Option<String>, call_id: Option<String>) -> Self {
+        Self { name, call_id, ..self }
+    }
+}
+
 impl<'a> Builder<'a> {
     pub fn new(input: &'a [u8], format: Format) -> Self {
         Self { input, lines: None, t: Transcript::new(format), dropped: 0, end: input.len() }
@@ -65,23 +88,16 @@ impl<'a> Builder<'a> {
     }
 
     /// Adds one message; `conversation` and `index` place it.
-    pub fn message(
-        &mut self,
-        place: (usize, usize),
-        role: &str,
-        channel: Channel,
-        name: Option<&str>,
-        text: String,
-        at: Origin,
-    ) {
+    pub fn message(&mut self, place: (usize, usize), part: Part, at: Origin) {
         let line = at.line.unwrap_or_else(|| self.line_of(at.range.start));
+        let Part { role, channel, name, call_id, text } = part;
         self.t.messages.push(Message {
             conversation: place.0,
             index: place.1,
-            role: role.to_string(),
+            role,
             channel,
-            name: name.filter(|n| !n.is_empty()).map(str::to_string),
-            call_id: None,
+            name: name.filter(|n| !n.is_empty()),
+            call_id: call_id.filter(|c| !c.is_empty()),
             text: Rc::new(text),
             source: at.range,
             line: Some(line),
@@ -92,21 +108,30 @@ impl<'a> Builder<'a> {
     /// turn), then each tool call (its arguments). Empty texts are skipped. Sources default to
     /// `at` when the turn has none of its own.
     pub fn turn(&mut self, place: (usize, usize), turn: Turn, at: &Origin) {
-        let role = turn.role.as_deref().unwrap_or("assistant").to_string();
-        let role = role.as_str();
+        let role = turn.role.as_deref().unwrap_or("assistant");
         let own = |r: &Option<Range<usize>>| match r {
             Some(r) => Origin::new(r.clone(), None),
             None => at.clone(),
         };
         if !turn.reasoning.is_empty() {
-            self.message(place, role, Channel::Reasoning, None, turn.reasoning, own(&turn.reasoning_source));
+            self.message(place, Part::new(role, Channel::Reasoning, turn.reasoning), own(&turn.reasoning_source));
         }
         if !turn.content.is_empty() {
             let channel = if role == "tool" { Channel::Tool } else { Channel::Content };
-            self.message(place, role, channel, None, turn.content, own(&turn.content_source));
+            self.message(place, Part::new(role, channel, turn.content), own(&turn.content_source));
         }
         for call in turn.tool_calls {
-            self.message(place, role, Channel::Tool, Some(&call.name), call.arguments, own(&call.source));
+            let part = Part::new(role, Channel::Tool, call.arguments).call(Some(call.name), call.id);
+            self.message(place, part, own(&call.source));
+        }
+    }
+
+    /// Puts the messages in conversation order (stable: each conversation's in the order they
+    /// came), for readers whose conversations interleave in the input.
+    pub fn group_conversations(&mut self) {
+        let messages = &mut self.t.messages;
+        if !messages.is_sorted_by_key(|m| m.conversation) {
+            messages.sort_by_key(|m| m.conversation);
         }
     }
 

@@ -6,8 +6,10 @@
 use super::format::Format;
 use super::http_head::http_head;
 use super::lines::jsonl_lines;
-use crate::stream::{split_joined, SseDecoder, SseEvent};
+use crate::stream::{split_joined, Shaped, SseDecoder, SseEvent};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::fmt;
 
 /// How much of the input the binary check and the SSE sniffing look at.
 const HEAD: usize = 16 * 1024;
@@ -92,36 +94,53 @@ struct Probe {
     #[serde(default)]
     object: Option<serde_json::Value>,
     #[serde(default)]
-    choices: Option<serde::de::IgnoredAny>,
+    choices: Option<IgnoredAny>,
     #[serde(default)]
-    message: Option<serde::de::IgnoredAny>,
+    message: Option<IgnoredAny>,
     #[serde(default)]
-    messages: Option<serde::de::IgnoredAny>,
+    messages: Option<Dialect>,
     #[serde(default)]
-    done: Option<serde::de::IgnoredAny>,
+    done: Option<IgnoredAny>,
     #[serde(default)]
-    request: Option<serde::de::IgnoredAny>,
+    request: Option<Nested>,
     #[serde(default)]
-    response: Option<serde::de::IgnoredAny>,
+    response: Option<Nested>,
     #[serde(default)]
-    body: Option<serde::de::IgnoredAny>,
+    body: Option<Nested>,
     #[serde(default)]
-    prompt: Option<serde::de::IgnoredAny>,
+    prompt: Option<IgnoredAny>,
     #[serde(default)]
-    error: Option<serde::de::IgnoredAny>,
+    error: Option<IgnoredAny>,
     #[serde(default)]
-    detail: Option<serde::de::IgnoredAny>,
+    detail: Option<IgnoredAny>,
     #[serde(default)]
-    uuid: Option<serde::de::IgnoredAny>,
+    uuid: Option<IgnoredAny>,
     #[serde(default, rename = "sessionId")]
-    session_id: Option<serde::de::IgnoredAny>,
+    session_id: Option<IgnoredAny>,
     #[serde(default, rename = "leafUuid")]
-    leaf_uuid: Option<serde::de::IgnoredAny>,
+    leaf_uuid: Option<IgnoredAny>,
+    // Anthropic and Responses bodies.
+    #[serde(default)]
+    role: Option<IgnoredAny>,
+    #[serde(default)]
+    content: Option<Dialect>,
+    #[serde(default)]
+    system: Option<IgnoredAny>,
+    #[serde(default)]
+    input: Option<Dialect>,
+    #[serde(default)]
+    instructions: Option<IgnoredAny>,
+    #[serde(default)]
+    output: Option<Dialect>,
 }
 
 impl Probe {
     fn kind(&self) -> &str {
         self.kind.as_ref().and_then(|k| k.as_str()).unwrap_or("")
+    }
+
+    fn object(&self) -> &str {
+        self.object.as_ref().and_then(|o| o.as_str()).unwrap_or("")
     }
 
     /// The line-per-record format this object belongs to, if any.
@@ -133,12 +152,7 @@ impl Probe {
             || self.kind() == "assistant"
         {
             Some(Format::SessionJsonl)
-        } else if self.choices.is_some()
-            || self.messages.is_some()
-            || self.request.is_some()
-            || self.response.is_some()
-            || self.body.is_some()
-            || self.prompt.is_some()
+        } else if self.exchange() || self.object() == "response" || (self.kind() == "message" && self.content.is_some())
         {
             Some(Format::Jsonl)
         } else {
@@ -148,28 +162,175 @@ impl Probe {
 
     /// The format of a whole document made of this one object.
     fn document_format(&self) -> Option<Format> {
-        let completion =
-            self.object.as_ref().and_then(|o| o.as_str()).is_some_and(|o| o.starts_with("chat.completion"));
+        let completion = self.object().starts_with("chat.completion");
         if self.choices.is_some()
             || completion
             || ((self.error.is_some() || self.detail.is_some()) && self.kind.is_none())
         {
-            Some(Format::OpenaiJson)
+            return Some(Format::OpenaiJson);
+        }
+        if self.kind() == "error" && self.error.is_some() {
+            return Some(Format::AnthropicJson);
+        }
+        match self.line_format() {
+            Some(f @ (Format::OllamaNdjson | Format::SessionJsonl)) => return Some(f),
+            Some(_) => {}
+            None if self.is_message() => {}
+            None => return None,
+        }
+        let said = [&self.messages, &self.content, &self.input, &self.output].into_iter().flatten();
+        let seen = said.fold(Dialect::default(), |a, b| a.or(*b));
+        if seen.anthropic || (self.system.is_some() && self.messages.is_some()) {
+            Some(Format::AnthropicJson)
+        } else if seen.responses
+            || self.object() == "response"
+            || self.input.is_some()
+            || self.instructions.is_some()
+            || responses_item(self.kind())
+        {
+            Some(Format::ResponsesJson)
+        } else if self.kind() == "message" && self.role.is_some() {
+            Some(Format::AnthropicJson)
         } else {
-            self.line_format()
+            // A record wrapping another API's request or reply says so inside.
+            let nested = [&self.request, &self.body, &self.response].into_iter().flatten();
+            let inner = nested.filter_map(|n| n.object()?.document_format()).find(|&f| f != Format::OpenaiJson);
+            Some(inner.unwrap_or(Format::OpenaiJson))
         }
     }
+
+    /// A message or a Responses item (an element of a history), not a request or a reply.
+    fn is_message(&self) -> bool {
+        let kind = self.kind();
+        if responses_item(kind) || kind == "message" {
+            return true;
+        }
+        self.role.is_some() && self.content.is_some() && !self.exchange()
+    }
+
+    /// Holds a request or a reply: what was sent, or what came back.
+    fn exchange(&self) -> bool {
+        self.messages.is_some()
+            || self.system.is_some()
+            || self.instructions.is_some()
+            || self.input.is_some()
+            || self.prompt.is_some()
+            || self.request.is_some()
+            || self.choices.is_some()
+            || self.response.is_some()
+            || self.output.is_some()
+            || self.body.is_some()
+    }
+}
+
+/// A Responses item type other than `message`.
+fn responses_item(kind: &str) -> bool {
+    kind == "reasoning" || kind.ends_with("_call") || kind.ends_with("_call_output")
 }
 
 fn probe(bytes: &[u8]) -> Option<Probe> {
     serde_json::from_slice::<Probe>(bytes).ok()
 }
 
+/// Whether `bytes` (an element of a whole JSON document's array) is a message or a Responses
+/// item, to be read as part of one history, rather than a request or a reply.
+pub fn is_history_item(bytes: &[u8]) -> bool {
+    probe(bytes).is_some_and(|p| p.is_message())
+}
+
+/// A request or response inside a record: its probe when it is an object.
+type Nested = Shaped<Box<Probe>>;
+
+/// Which API's content blocks or items a value holds: the `type`s found at any depth.
+#[derive(Clone, Copy, Debug, Default)]
+struct Dialect {
+    anthropic: bool,
+    responses: bool,
+}
+
+impl Dialect {
+    fn or(self, other: Dialect) -> Dialect {
+        Dialect { anthropic: self.anthropic || other.anthropic, responses: self.responses || other.responses }
+    }
+
+    fn of_type(kind: &str) -> Dialect {
+        let anthropic =
+            matches!(kind, "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "server_tool_use");
+        let responses = matches!(kind, "input_text" | "output_text" | "summary_text" | "input_image" | "input_file")
+            || responses_item(kind);
+        Dialect { anthropic, responses }
+    }
+}
+
+impl<'de> Deserialize<'de> for Dialect {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Dialect;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Dialect, A::Error> {
+                let mut seen = Dialect::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    let found = if key == "type" {
+                        match map.next_value::<serde_json::Value>()? {
+                            serde_json::Value::String(kind) => Dialect::of_type(&kind),
+                            _ => Dialect::default(),
+                        }
+                    } else {
+                        map.next_value::<Dialect>()?
+                    };
+                    seen = seen.or(found);
+                }
+                Ok(seen)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dialect, A::Error> {
+                let mut seen = Dialect::default();
+                while let Some(d) = seq.next_element::<Dialect>()? {
+                    seen = seen.or(d);
+                }
+                Ok(seen)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Dialect, E> {
+                Ok(Dialect::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A JSON array's element: its probe when it is an object.
+fn array_format(body: &[u8]) -> Option<Format> {
+    let items = serde_json::from_slice::<Vec<Nested>>(body).ok()?;
+    let probes: Vec<&Probe> = items.iter().filter_map(|n| n.object().map(|p| &**p)).collect();
+    let completion = |p: &&Probe| p.choices.is_some() || p.error.is_some();
+    if probes.iter().any(completion) {
+        return Some(Format::OpenaiJson);
+    }
+    probes.iter().find_map(|p| p.document_format())
+}
+
 /// JSON document, JSONL log (of which kind), or text that merely starts with a brace.
 fn json_flavor(body: &[u8]) -> Format {
     let mut lines = jsonl_lines(body);
     let Some((_, first)) = lines.next() else { return Format::Text };
-    let first_is_json = serde_json::from_slice::<serde::de::IgnoredAny>(&body[first.clone()]).is_ok();
+    let first_is_json = serde_json::from_slice::<IgnoredAny>(&body[first.clone()]).is_ok();
     let more = lines.next();
     if first_is_json && more.is_some() {
         // JSONL: the first lines that say what they are decide.
@@ -177,19 +338,11 @@ fn json_flavor(body: &[u8]) -> Format {
             std::iter::once(first).chain(more.map(|(_, r)| r)).chain(jsonl_lines(body).skip(2).map(|(_, r)| r));
         return candidates.take(8).find_map(|r| probe(&body[r])?.line_format()).unwrap_or(Format::Text);
     }
-    match serde_json::from_slice::<serde_json::Value>(body) {
-        Ok(serde_json::Value::Array(items)) => {
-            let is_completion = |v: &serde_json::Value| v.get("choices").is_some() || v.get("error").is_some();
-            if !items.is_empty() && items.iter().any(is_completion) {
-                Format::OpenaiJson
-            } else {
-                Format::Text
-            }
-        }
-        // Parsed again from the bytes: one Probe parser for every use (a smaller wasm).
+    match serde_json::from_slice::<IgnoredAny>(body) {
+        Ok(_) if body.trim_ascii_start().starts_with(b"[") => array_format(body).unwrap_or(Format::Text),
         Ok(_) => probe(body).and_then(|p| p.document_format()).unwrap_or(Format::Text),
-        // Cut short: a reply that lost its end. Other errors: text that starts with a brace,
-        // unless the lines after the first are JSON records.
+        // Cut short: a reply or a request that lost its end. Other errors: text that starts
+        // with a brace, unless the lines after the first are JSON records.
         Err(e) if e.is_eof() => Format::OpenaiJson,
         Err(_) => {
             jsonl_lines(body).skip(1).take(8).find_map(|(_, r)| probe(&body[r])?.line_format()).unwrap_or(Format::Text)
@@ -276,6 +429,28 @@ mod tests {
             ("{\"a\":1}\n{\"b\":2}\n", Format::Text),
             ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: {\"choices\":[]}\r\n\r\n", Format::Sse),
             ("HTTP/1.1 401 Unauthorized\r\n\r\n{\"detail\":\"Invalid API key\"}", Format::OpenaiJson),
+            // Whole documents of histories: request bodies (pretty-printed or not), records,
+            // replies and arrays, of each API.
+            ("{\n  \"model\": \"m\",\n  \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]\n}\n", Format::OpenaiJson),
+            ("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", Format::OpenaiJson),
+            ("{\"request\":{\"messages\":[]},\n\"response\":{\"choices\":[]}}", Format::OpenaiJson),
+            ("[{\"role\":\"user\",\"content\":\"a\"},\n{\"role\":\"assistant\",\"content\":\"b\"}]", Format::OpenaiJson),
+            ("{\"model\":\"m\",\"system\":\"s\",\"messages\":[]}", Format::AnthropicJson),
+            ("{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\"}]}]}", Format::AnthropicJson),
+            ("{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}", Format::AnthropicJson),
+            ("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", Format::AnthropicJson),
+            ("[{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"t\"}]}]", Format::AnthropicJson),
+            ("{\"request\":{\"system\":\"s\",\"messages\":[]},\"response\":{\"type\":\"message\",\"content\":[]}}", Format::AnthropicJson),
+            ("{\"model\":\"m\",\"input\":\"hi\"}", Format::ResponsesJson),
+            ("{\"instructions\":\"i\",\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"x\"}]}]}", Format::ResponsesJson),
+            ("{\"object\":\"response\",\"output\":[]}", Format::ResponsesJson),
+            ("[{\"type\":\"function_call\",\"call_id\":\"c\",\"arguments\":\"{}\"}]", Format::ResponsesJson),
+            ("{\"input\":\"a\"}\n{\"input\":\"b\",\"output\":\"c\"}\n", Format::Jsonl),
+            ("{\"type\":\"message\",\"content\":[]}\n{\"type\":\"message\",\"content\":[]}\n", Format::Jsonl),
+            // JSON that is none of these stays text.
+            ("{\"role\":\"admin\",\"name\":\"bob\"}", Format::Text),
+            ("[1, 2, {\"a\": 1}]", Format::Text),
+            ("{\"type\":\"config\",\"version\":2}", Format::Text),
         ];
         for (input, want) in cases {
             assert_eq!(detect(input.as_bytes()), *want, "{input:?}");

@@ -8,8 +8,15 @@ use serde::{Deserialize, Serialize};
 pub enum Format {
     /// Plain text (UTF-8, BOM dropped): one message.
     Text,
-    /// A non-streamed OpenAI chat completion: one JSON object or an array of them.
+    /// OpenAI chat JSON: a completion, a request body (`messages`, often pretty-printed), a
+    /// record of both, a history (an array of messages), or an array of any of them.
     OpenaiJson,
+    /// OpenAI Responses JSON: a request body (`input` items, `instructions`), a response
+    /// (`output` items), a record of both, or an array of items or of any of them.
+    ResponsesJson,
+    /// Anthropic Messages JSON: a request body (`system`, `messages` of content blocks), a
+    /// reply (`content` blocks), a record of both, or an array of messages or of any of them.
+    AnthropicJson,
     /// An OpenAI chat-completions SSE capture (`data:` chunks), any server dialect.
     Sse,
     /// An OpenAI Responses API event stream.
@@ -18,7 +25,8 @@ pub enum Format {
     AnthropicSse,
     /// Ollama's native `/api/chat` (or `/api/generate`) NDJSON stream.
     OllamaNdjson,
-    /// A JSONL log: one request and/or response record per line, one conversation each.
+    /// A JSONL log: one request and/or response record per line (any API's shape); records
+    /// that repeat a growing history are one conversation.
     Jsonl,
     /// An agent session log (Claude Code style): one event per line with content blocks.
     SessionJsonl,
@@ -28,9 +36,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order a menu lists them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 11] = [
         Format::Text,
         Format::OpenaiJson,
+        Format::ResponsesJson,
+        Format::AnthropicJson,
         Format::Sse,
         Format::ResponsesSse,
         Format::AnthropicSse,
@@ -45,6 +55,8 @@ impl Format {
         match self {
             Format::Text => "text",
             Format::OpenaiJson => "openai-json",
+            Format::ResponsesJson => "responses-json",
+            Format::AnthropicJson => "anthropic-json",
             Format::Sse => "sse",
             Format::ResponsesSse => "responses-sse",
             Format::AnthropicSse => "anthropic-sse",
@@ -59,7 +71,9 @@ impl Format {
     pub fn label(self) -> &'static str {
         match self {
             Format::Text => "plain text",
-            Format::OpenaiJson => "OpenAI chat completion (JSON)",
+            Format::OpenaiJson => "OpenAI chat request or reply (JSON)",
+            Format::ResponsesJson => "OpenAI Responses request or reply (JSON)",
+            Format::AnthropicJson => "Anthropic Messages request or reply (JSON)",
             Format::Sse => "OpenAI chat completion stream (SSE)",
             Format::ResponsesSse => "OpenAI Responses stream (SSE)",
             Format::AnthropicSse => "Anthropic Messages stream (SSE)",

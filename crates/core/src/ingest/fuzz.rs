@@ -1,6 +1,7 @@
-//! Property tests: no parser panics or hangs on arbitrary bytes, and the SSE decoder gives the
-//! same events however its input is cut.
+//! Property tests: no parser panics or hangs on arbitrary bytes, and the SSE decoder and the
+//! JSONL log reader give the same result however their input is cut.
 
+use super::jsonl::{self, LogReader};
 use super::{detect, parse, Format};
 use crate::stream::{decode_all, SseDecoder};
 use proptest::prelude::*;
@@ -35,6 +36,20 @@ fn inputs() -> impl Strategy<Value = Vec<u8>> {
         b"\"done\":true",
         b"{\"type\":\"assistant\",\"sessionId\":\"s\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"",
         b"\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"arguments\":\"",
+        b"{\"request\":{\"messages\":[",
+        b"{\"model\":\"m\",\"system\":\"s\",\"messages\":[{\"role\":\"user\",\"content\":\"",
+        b"{\"role\":\"assistant\",\"content\":\"a\"},",
+        b"{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"",
+        b"\"function_call\":{\"name\":\"f\",\"arguments\":\"",
+        b"{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"n\",\"input\":{",
+        b"{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":[",
+        b"{\"type\":\"thinking\",\"thinking\":\"",
+        b"{\"instructions\":\"i\",\"input\":[",
+        b"{\"type\":\"function_call\",\"call_id\":\"c\",\"arguments\":\"",
+        b"{\"type\":\"function_call_output\",\"call_id\":\"c\",\"output\":\"",
+        b"{\"type\":\"reasoning\",\"summary\":[{\"text\":\"",
+        b"\"response\":{\"object\":\"response\",\"output\":[",
+        b"\"response\":{\"type\":\"message\",\"content\":[",
         b"\xEF\xBB\xBF",
         b"\xff",
         b"\xc3",
@@ -60,6 +75,20 @@ proptest! {
                 prop_assert!(d.range.start <= d.range.end && d.range.end <= input.len());
             }
         }
+    }
+
+    #[test]
+    fn a_jsonl_log_does_not_depend_on_cuts(input in inputs(), cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+        let whole = jsonl::parse(&input);
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (input.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut r = LogReader::new();
+        let mut from = 0;
+        for c in cuts.into_iter().chain(std::iter::once(input.len())) {
+            r.feed(&input[from..c]);
+            from = c;
+        }
+        prop_assert_eq!(r.finish(), whole);
     }
 
     #[test]

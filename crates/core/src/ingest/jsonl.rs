@@ -1,134 +1,23 @@
-//! JSONL request/response logs: one record per line, each record one conversation.
+//! JSONL request/response logs: one exchange per line (see [`super::exchange`] for the shapes
+//! a record may take: an OpenAI chat, Anthropic or Responses request and/or reply, bare or
+//! wrapped as batch files and proxies write them).
 //!
-//! A record may hold the request (`request.messages`, `request.body.messages`, `body.messages`
-//! as in OpenAI batch files, or top-level `messages`, or a `prompt` string) and the response
-//! (`response`, `response.body` as in batch output, `completion`, `output`: a chat completion,
-//! an Ollama reply, or a plain string), or be a bare chat completion. Every request message
-//! and every reply becomes messages of that conversation, in order. Lines that are streamed
-//! chunks (`chat.completion.chunk`: a stream saved as JSON lines) are assembled into one more
-//! conversation, with its stream info. A bad line is one diagnostic; the other lines are
-//! still read.
+//! A client sends the whole history with every request, so records whose request extends an
+//! earlier record's request are one conversation, each turn once, where it first appeared
+//! ([`super::chains`]); unrelated records are conversations of their own. Lines that are
+//! streamed chunks (`chat.completion.chunk`: a stream saved as JSON lines) are assembled into
+//! one more conversation, with its stream info. A bad line is one diagnostic; the other lines
+//! are still read.
 
 use super::builder::{Builder, Origin};
+use super::chains::Chains;
+use super::exchange::Exchange;
 use super::lines::{trim_ascii_range, LineIndex};
-use super::openai::{message_turn, push_completion};
-use super::transcript::{Channel, Transcript};
+use super::transcript::Transcript;
 use super::Format;
-use crate::stream::lenient_text;
-use crate::stream::openai_wire::{Choice, Completion, MessageIn, UsageIn};
+use crate::stream::openai_wire::Completion;
 use crate::stream::ChatAssembler;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::Deserialize;
-use std::fmt;
 use std::ops::Range;
-
-#[derive(Default, Deserialize)]
-struct Record {
-    #[serde(default)]
-    object: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
-    #[serde(default)]
-    request: Option<Request>,
-    #[serde(default)]
-    body: Option<Request>,
-    #[serde(default)]
-    messages: Option<Vec<MessageIn>>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    prompt: Option<String>,
-    #[serde(default, alias = "completion", alias = "output")]
-    response: Option<ResponseField>,
-    #[serde(default)]
-    choices: Option<Vec<Choice>>,
-    #[serde(default)]
-    usage: Option<UsageIn>,
-    #[serde(default)]
-    error: Option<serde_json::Value>,
-}
-
-#[derive(Default, Deserialize)]
-struct Request {
-    #[serde(default)]
-    messages: Option<Vec<MessageIn>>,
-    #[serde(default, deserialize_with = "lenient_text")]
-    prompt: Option<String>,
-    #[serde(default)]
-    body: Option<Box<Request>>,
-}
-
-impl Request {
-    fn into_parts(self) -> (Option<Vec<MessageIn>>, Option<String>) {
-        match (self.messages, self.prompt, self.body) {
-            (None, None, Some(body)) => body.into_parts(),
-            (m, p, _) => (m, p),
-        }
-    }
-}
-
-#[derive(Default, Deserialize)]
-struct Response {
-    #[serde(default)]
-    choices: Option<Vec<Choice>>,
-    #[serde(default)]
-    usage: Option<UsageIn>,
-    #[serde(default)]
-    model: Option<String>,
-    #[serde(default)]
-    error: Option<serde_json::Value>,
-    #[serde(default)]
-    detail: Option<serde_json::Value>,
-    /// Ollama native reply.
-    #[serde(default)]
-    message: Option<MessageIn>,
-    /// Batch output wraps the completion: `{"status_code":200,"body":{…}}`.
-    #[serde(default)]
-    body: Option<Box<Response>>,
-}
-
-/// A response object, or a plain string (the reply's text).
-enum ResponseField {
-    Text(String),
-    Object(Box<Response>),
-}
-
-impl<'de> Deserialize<'de> for ResponseField {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ResponseField;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a response object or its text")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ResponseField, E> {
-                Ok(ResponseField::Text(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<ResponseField, E> {
-                Ok(ResponseField::Text(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseField, A::Error> {
-                Response::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(|r| ResponseField::Object(Box::new(r)))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl Response {
-    /// Unwraps batch-output nesting and turns an Ollama reply into a completion.
-    fn into_completion(self) -> Completion {
-        match self {
-            Response { choices: None, message: None, body: Some(inner), .. } => inner.into_completion(),
-            r => {
-                let choices = match (r.choices, r.message) {
-                    (None, Some(m)) => Some(vec![Choice { message: Some(m), ..Choice::default() }]),
-                    (c, _) => c,
-                };
-                Completion { model: r.model, choices, usage: r.usage, error: r.error, detail: r.detail }
-            }
-        }
-    }
-}
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut log = LogReader::new();
@@ -141,7 +30,7 @@ pub fn parse(input: &[u8]) -> Transcript {
 /// numbers count from the document's start; streamed chunks still form one conversation).
 pub struct LogReader {
     b: Builder<'static>,
-    conversation: usize,
+    chains: Chains,
     chunks: Option<ChatAssembler>,
     /// Line starts as [`LineIndex`] counts them, for the chunks' own sources.
     lines: LineIndex,
@@ -164,7 +53,7 @@ impl LogReader {
     pub fn new() -> Self {
         LogReader {
             b: Builder::new(&[], Format::Jsonl),
-            conversation: 0,
+            chains: Chains::default(),
             chunks: None,
             lines: LineIndex::new(&[]),
             line: 0,
@@ -213,70 +102,28 @@ impl LogReader {
     /// Reads one record: line `line_no`, bytes `range` of the document.
     fn record(&mut self, line_no: usize, range: Range<usize>, bytes: &[u8]) {
         let b = &mut self.b;
-        let conversation = self.conversation;
         let at = Origin::new(range.clone(), Some(line_no));
-        let record = match serde_json::from_slice::<Record>(bytes) {
+        let record = match serde_json::from_slice::<Exchange>(bytes) {
             Ok(r) => r,
             Err(e) => {
                 b.json_diag(at, "not a request/response record", &e);
                 return;
             }
         };
-        if record.object.as_deref().is_some_and(|o| o.starts_with("chat.completion.chunk")) {
-            let c = Completion {
-                model: record.model,
-                choices: record.choices,
-                usage: record.usage,
-                error: record.error,
-                detail: None,
-            };
-            self.chunks.get_or_insert_with(ChatAssembler::new).push_completion(c, range);
+        if record.is_chunk() {
+            // Read again as the stream's own shape (chunks are few, and small).
+            match serde_json::from_slice::<Completion>(bytes) {
+                Ok(c) => self.chunks.get_or_insert_with(ChatAssembler::new).push_completion(c, range),
+                Err(e) => b.json_diag(at, "not a chat-completion chunk", &e),
+            }
             return;
         }
-        let first = b.t.messages.len();
-        let errors = b.t.diagnostics.len();
-        let (messages, prompt) = match (record.request.or(record.body), record.messages, record.prompt) {
-            (Some(req), None, None) => req.into_parts(),
-            (_, m, p) => (m, p),
-        };
-        let mut index = 0;
-        if let Some(p) = prompt {
-            b.message((conversation, index), "user", Channel::Content, None, p, at.clone());
-            index += 1;
+        let said = record.read(None);
+        let problems = !said.problems.is_empty();
+        for p in said.problems {
+            b.diag(at.clone(), p);
         }
-        for m in messages.into_iter().flatten() {
-            b.turn((conversation, index), message_turn(m), &at);
-            index += 1;
-        }
-        let response = match record.response {
-            Some(ResponseField::Object(r)) => Some(r.into_completion()),
-            Some(ResponseField::Text(text)) => {
-                b.message((conversation, index), "assistant", Channel::Content, None, text, at.clone());
-                None
-            }
-            None if record.choices.is_some() || record.error.is_some() => Some(Completion {
-                choices: record.choices,
-                usage: record.usage,
-                error: record.error,
-                model: record.model,
-                detail: None,
-            }),
-            None => None,
-        };
-        if let Some(c) = response {
-            let mut choice_conv = conversation;
-            // push_completion numbers choices as conversations; here they stay in the record's
-            // conversation, as consecutive turns (so two choices are never analysed combined).
-            let before = b.t.messages.len();
-            push_completion(b, c, &mut choice_conv, index, &at);
-            for m in &mut b.t.messages[before..] {
-                m.index = index + (m.conversation - conversation);
-                m.conversation = conversation;
-            }
-        }
-        if b.t.messages.len() > first {
-            self.conversation += 1;
-        } else if b.t.diagnostics.len() == errors {
+        if !self.chains.add(b, said.request, said.replies, &at) && !problems {
             b.diag(at, "no request messages or response text in this record");
         }
     }
@@ -287,7 +134,8 @@ impl LogReader {
             let line = std::mem::take(&mut self.pending);
             self.end_line(&line, false);
         }
-        let LogReader { mut b, mut conversation, chunks, lines, len, .. } = self;
+        let LogReader { mut b, chains, chunks, lines, len, .. } = self;
+        let mut conversation = chains.conversations();
         b.set_document(lines, len);
         if let Some(a) = chunks {
             let (turns, info) = a.finish();
@@ -298,6 +146,7 @@ impl LogReader {
             }
             b.t.stream = Some(info);
         }
+        b.group_conversations();
         b.finish()
     }
 }
@@ -344,6 +193,59 @@ oops
         let lines: Vec<Option<usize>> = t.diagnostics.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![Some(3), Some(6)]);
         assert_eq!(t.messages[2].line, Some(2));
+    }
+
+    /// Logs of Anthropic and Responses exchanges chain too: the reply comes back in the next
+    /// request as a history message (its thinking or reasoning item dropped or kept).
+    #[test]
+    fn anthropic_and_responses_records_chain() {
+        let input = br#"{"request":{"system":"s","messages":[{"role":"user","content":"q"}]},"response":{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"tool_use","id":"tu1","name":"ls","input":{}}]}}
+{"request":{"system":"s","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"ls","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"a.txt"}]}]},"response":{"type":"message","role":"assistant","content":[{"type":"text","text":"One file."}]}}
+{"model":"m","input":[{"role":"user","content":"hi"}],"output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"r"}]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}
+{"model":"m","input":[{"role":"user","content":"hi"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"42"}],"output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"It is 42."}]}]}
+"#;
+        let t = parse(input);
+        assert_eq!(
+            summary(&t),
+            vec![
+                "0.0 system content \"s\"",
+                "0.1 user content \"q\"",
+                "0.2 assistant reasoning \"t\"",
+                "0.2 assistant tool \"{}\"",
+                "0.3 tool tool \"a.txt\"",
+                "0.4 assistant content \"One file.\"",
+                "1.0 user content \"hi\"",
+                "1.1 assistant reasoning \"r\"",
+                "1.1 assistant tool \"{}\"",
+                "1.2 tool tool \"42\"",
+                "1.3 assistant content \"It is 42.\"",
+            ]
+        );
+        assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+        let named: Vec<_> = t.messages.iter().filter(|m| m.role == "tool").map(|m| m.name.as_deref()).collect();
+        assert_eq!(named, [Some("ls"), Some("f")]);
+    }
+
+    /// Issue 12: a log whose requests repeat a growing history is one conversation however its
+    /// bytes are cut (conversations are rebuilt record by record, as the lines end).
+    #[test]
+    fn a_growing_history_cut_anywhere_equals_the_whole() {
+        let log = coherency_test_support::agent_sessions::generate("short_acks", 1).to_jsonl_log();
+        let log: Vec<u8> = log.split_inclusive(|&b| b == b'\n').take(4).flatten().copied().collect();
+        let whole = parse(&log);
+        let conversations: std::collections::BTreeSet<usize> = whole.messages.iter().map(|m| m.conversation).collect();
+        assert_eq!(conversations.len(), 1, "{:?}", whole.diagnostics);
+        assert!(whole.messages.len() > 10 && whole.diagnostics.is_empty());
+        let read = |pieces: &[&[u8]]| {
+            let mut r = LogReader::new();
+            pieces.iter().for_each(|p| r.feed(p));
+            r.finish()
+        };
+        for cut in 0..=log.len() {
+            assert_eq!(read(&[&log[..cut], &log[cut..]]), whole, "cut at {cut}");
+        }
+        let bytes: Vec<&[u8]> = log.chunks(1).collect();
+        assert_eq!(read(&bytes), whole);
     }
 
     #[test]

@@ -1,14 +1,18 @@
-//! Ingest: reads what users have — plain text, chat-completion JSON, SSE captures, Responses
-//! and Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
+//! Ingest: reads what users have — plain text, OpenAI chat, Responses and Anthropic JSON
+//! (replies, and the request bodies that hold an agent's history), SSE captures, Responses and
+//! Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
 //! [`Transcript`] of messages to judge. Reading only: what is judged and how is the verdict
 //! layer's business (`verdict`, above this one); nothing here analyses a text.
 //!
-//! Each format has its reader in the file of its name (`openai_json.rs`, `sse.rs` for every SSE
-//! dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`, `text.rs`). [`detect`] names
-//! the format from the first bytes; [`parse`] reads a document in a given format; [`read`]
-//! does both. Parsers never fail a document: what cannot be read becomes a
-//! [`Diagnostic`] with its line and byte range, and the rest is still read. Every message
-//! keeps the byte range of the input it came from.
+//! Each format has its reader in the file of its name (`json_document.rs` for the three JSON
+//! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`,
+//! `text.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
+//! calls carry their id, results the id of the call they answer and its name), `exchange.rs`
+//! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
+//! history made one conversation, each turn once). [`detect`] names the format from the first
+//! bytes; [`parse`] reads a document in a given format; [`read`] does both. Parsers never fail
+//! a document: what cannot be read becomes a [`Diagnostic`] with its line and byte range, and
+//! the rest is still read. Every message keeps the byte range of the input it came from.
 //!
 //! ```
 //! use coherency_core::ingest::{self, Channel, Format};
@@ -23,15 +27,17 @@
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
 mod builder;
+mod chains;
 mod detect;
+mod exchange;
 mod format;
+mod history;
 mod http_head;
+mod json_document;
 mod json_scan;
 mod jsonl;
 mod lines;
 mod ollama_ndjson;
-mod openai;
-mod openai_json;
 mod reader;
 mod session_jsonl;
 mod sse;
@@ -90,7 +96,7 @@ pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
 fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
         Format::Text => text::parse(input),
-        Format::OpenaiJson => openai_json::parse(input),
+        Format::OpenaiJson | Format::ResponsesJson | Format::AnthropicJson => json_document::parse(input, format),
         Format::Sse => sse::parse(input, format, ChatAssembler::new()),
         Format::ResponsesSse => sse::parse(input, format, ResponsesAssembler::new()),
         Format::AnthropicSse => sse::parse(input, format, AnthropicAssembler::new()),

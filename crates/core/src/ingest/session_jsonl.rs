@@ -5,18 +5,18 @@
 //! `input` as JSON text), `tool_result` blocks tool results (role `tool`, named after the call
 //! they answer); a `content` string is one text block. Each event line is a turn, except that
 //! consecutive lines of one API message (same `message.id`: Claude Code writes each block on
-//! its own line) share a turn; each `sessionId` is a conversation. Lines without a message
-//! (summaries, snapshots) are skipped.
+//! its own line) share a turn; each `sessionId` is a conversation, and so is each subagent's
+//! sidechain (`isSidechain` lines, followed from their root by `parentUuid`), so that a
+//! subagent's turns never land amid the main conversation's. Lines without a message
+//! (summaries, snapshots) are skipped. Conversations come out one after the other.
 
 use super::builder::{Builder, Origin};
+use super::history::{History, Item};
 use super::lines::jsonl_lines;
-use super::transcript::{Channel, Transcript};
+use super::transcript::Transcript;
 use super::Format;
-use crate::stream::anthropic_wire::ContentBlock as Block;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::collections::HashMap;
-use std::fmt;
 
 #[derive(Default, Deserialize)]
 struct Event {
@@ -24,61 +24,26 @@ struct Event {
     kind: Option<String>,
     #[serde(default, rename = "sessionId")]
     session_id: Option<String>,
+    #[serde(default, rename = "isSidechain")]
+    sidechain: Option<bool>,
     #[serde(default)]
-    message: Option<SessionMessage>,
-}
-
-#[derive(Default, Deserialize)]
-struct SessionMessage {
+    uuid: Option<String>,
+    #[serde(default, rename = "parentUuid")]
+    parent_uuid: Option<String>,
     #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    role: Option<String>,
-    #[serde(default)]
-    content: Option<Blocks>,
-}
-
-/// `content`: a string (one text block) or an array of blocks.
-struct Blocks(Vec<Block>);
-
-impl<'de> Deserialize<'de> for Blocks {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Blocks;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string or an array of content blocks")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Blocks, E> {
-                self.visit_string(v.to_owned())
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Blocks, E> {
-                Ok(Blocks(vec![Block { kind: Some("text".into()), text: Some(v), ..Block::default() }]))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Blocks, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Blocks, A::Error> {
-                let mut out = Vec::new();
-                while let Some(b) = seq.next_element::<Block>()? {
-                    out.push(b);
-                }
-                Ok(Blocks(out))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Blocks, A::Error> {
-                Block::deserialize(de::value::MapAccessDeserializer::new(map)).map(|b| Blocks(vec![b]))
-            }
-        }
-        d.deserialize_any(V)
-    }
+    message: Option<Item>,
 }
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::SessionJsonl);
     let mut sessions: HashMap<String, usize> = HashMap::new();
+    // The sidechain conversation of each sidechain line, by its uuid.
+    let mut sidechains: HashMap<String, usize> = HashMap::new();
+    let mut conversations = 0;
     // Per conversation: the next turn index, and the message id of the last turn.
     let mut turns: Vec<(usize, Option<String>)> = Vec::new();
-    let mut tool_names: HashMap<String, String> = HashMap::new();
+    // Reads the blocks, and knows every call seen (to name the results).
+    let mut history = History::default();
     let mut current = 0;
     for (line_no, range) in jsonl_lines(input) {
         let at = Origin::new(range.clone(), Some(line_no));
@@ -89,44 +54,47 @@ pub fn parse(input: &[u8]) -> Transcript {
                 continue;
             }
         };
-        if let Some(id) = event.session_id {
-            let n = sessions.len();
-            current = *sessions.entry(id).or_insert(n);
-        }
-        let Some(message) = event.message else { continue };
-        let role = message.role.or(event.kind).unwrap_or_else(|| "unknown".into());
-        if turns.len() <= current {
-            turns.resize(current + 1, (0, None));
-        }
-        let (next, last_id) = &turns[current];
-        let same_message = message.id.is_some() && message.id == *last_id && *next > 0;
-        let place = (current, if same_message { next - 1 } else { *next });
-        let mut any = false;
-        for block in message.content.map(|c| c.0).unwrap_or_default() {
-            let (role, channel, name, text) = match block.kind.as_deref() {
-                Some("text") => (role.as_str(), Channel::Content, None, block.text),
-                Some("thinking") => (role.as_str(), Channel::Reasoning, None, block.thinking),
-                Some("tool_use") | Some("server_tool_use") => {
-                    if let (Some(id), Some(name)) = (&block.id, &block.name) {
-                        tool_names.insert(id.clone(), name.clone());
-                    }
-                    (role.as_str(), Channel::Tool, block.name, block.input)
-                }
-                Some("tool_result") => {
-                    let name = block.tool_use_id.as_ref().and_then(|id| tool_names.get(id)).cloned();
-                    ("tool", Channel::Tool, name, block.content)
-                }
-                _ => continue,
-            };
-            if let Some(text) = text.filter(|t| !t.is_empty()) {
-                b.message(place, role, channel, name.as_deref(), text, at.clone());
-                any = true;
+        let conversation = if event.sidechain == Some(true) {
+            let parent = event.parent_uuid.as_ref().and_then(|p| sidechains.get(p)).copied();
+            let c = parent.unwrap_or_else(|| {
+                conversations += 1;
+                conversations - 1
+            });
+            if let Some(uuid) = event.uuid {
+                sidechains.insert(uuid, c);
             }
+            c
+        } else {
+            if let Some(id) = event.session_id {
+                current = *sessions.entry(id).or_insert_with(|| {
+                    conversations += 1;
+                    conversations - 1
+                });
+            }
+            current
+        };
+        let Some(mut message) = event.message else { continue };
+        message.role = message.role.or(event.kind).or_else(|| Some("unknown".into()));
+        // Only the blocks count: a line is not an OpenAI message with reasoning fields.
+        let message =
+            Item { kind: None, role: message.role, content: message.content, id: message.id, ..Item::default() };
+        if turns.len() <= conversation {
+            turns.resize(conversation + 1, (0, None));
+        }
+        let (next, last_id) = &turns[conversation];
+        let same_message = message.id.is_some() && message.id == *last_id && *next > 0;
+        let place = (conversation, if same_message { next - 1 } else { *next });
+        let id = message.id.clone();
+        let parts = history.parts_of([message]);
+        let any = !parts.is_empty();
+        for part in parts {
+            b.message(place, part, at.clone());
         }
         if any && !same_message {
-            turns[current] = (place.1 + 1, message.id);
+            turns[conversation] = (place.1 + 1, id);
         }
     }
+    b.group_conversations();
     b.finish()
 }
 
@@ -149,21 +117,38 @@ mod tests {
             .messages
             .iter()
             .map(|m| {
-                format!("{}.{} {} {} {:?} {:?}", m.conversation, m.index, m.role, m.channel.as_str(), m.name, m.text)
+                let (c, i, name, id) = (m.conversation, m.index, &m.name, &m.call_id);
+                format!("{c}.{i} {} {} {name:?} {id:?} {:?}", m.role, m.channel.as_str(), m.text)
             })
             .collect();
         assert_eq!(
             got,
             vec![
-                "0.0 user content None \"fix it\"",
-                "0.1 assistant reasoning None \"hm\"",
-                "0.1 assistant content None \"ok\"",
-                "0.1 assistant tool Some(\"Read\") \"{\\\"path\\\":\\\"a\\\"}\"",
-                "0.2 tool tool Some(\"Read\") \"data\"",
-                "1.0 user content None \"other\"",
+                "0.0 user content None None \"fix it\"",
+                "0.1 assistant reasoning None None \"hm\"",
+                "0.1 assistant content None None \"ok\"",
+                "0.1 assistant tool Some(\"Read\") Some(\"t1\") \"{\\\"path\\\":\\\"a\\\"}\"",
+                "0.2 tool tool Some(\"Read\") Some(\"t1\") \"data\"",
+                "1.0 user content None None \"other\"",
             ]
         );
         assert_eq!(t.diagnostics.len(), 1);
         assert_eq!(t.diagnostics[0].line, Some(7));
+    }
+
+    /// A subagent's sidechain, interleaved with the main conversation (and another subagent's),
+    /// is a conversation of its own; the main conversation stays whole.
+    #[test]
+    fn sidechains_are_conversations_of_their_own() {
+        let input = br#"{"type":"user","sessionId":"A","uuid":"m1","parentUuid":null,"message":{"role":"user","content":"main 1"}}
+{"type":"user","sessionId":"A","isSidechain":true,"uuid":"s1","parentUuid":null,"message":{"role":"user","content":"task one"}}
+{"type":"user","sessionId":"A","isSidechain":true,"uuid":"t1","parentUuid":null,"message":{"role":"user","content":"task two"}}
+{"type":"assistant","sessionId":"A","isSidechain":true,"uuid":"s2","parentUuid":"s1","message":{"role":"assistant","content":"done one"}}
+{"type":"assistant","sessionId":"A","uuid":"m2","parentUuid":"m1","message":{"role":"assistant","content":"main 2"}}
+{"type":"assistant","sessionId":"A","isSidechain":true,"uuid":"t2","parentUuid":"t1","message":{"role":"assistant","content":"done two"}}
+"#;
+        let got: Vec<String> =
+            parse(input).messages.iter().map(|m| format!("{}.{} {}", m.conversation, m.index, m.text)).collect();
+        assert_eq!(got, ["0.0 main 1", "0.1 main 2", "1.0 task one", "1.1 done one", "2.0 task two", "2.1 done two"]);
     }
 }

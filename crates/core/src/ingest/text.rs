@@ -1,7 +1,7 @@
 //! Plain text: the whole input is one message. UTF-8 with a BOM dropped; invalid bytes are
 //! replaced by U+FFFD and reported once.
 
-use super::builder::{Builder, Origin};
+use super::builder::{Builder, Origin, Part};
 use super::transcript::{Channel, Transcript};
 use super::Format;
 
@@ -22,7 +22,7 @@ pub fn parse(input: &[u8]) -> Transcript {
             lossy
         }
     };
-    b.message((0, 0), "text", Channel::Content, None, text, Origin::new(start..input.len(), Some(1)));
+    b.message((0, 0), Part::new("text", Channel::Content, text), Origin::new(start..input.len(), Some(1)));
     b.finish()
 }
 
@@ -35,7 +35,7 @@ pub fn parse_owned(input: Vec<u8>) -> Transcript {
         Ok(mut text) => {
             text.drain(..start);
             let mut b = Builder::new(&[], Format::Text);
-            b.message((0, 0), "text", Channel::Content, None, text, Origin::new(start..len, Some(1)));
+            b.message((0, 0), Part::new("text", Channel::Content, text), Origin::new(start..len, Some(1)));
             b.finish()
         }
         Err(e) => parse(e.as_bytes()),

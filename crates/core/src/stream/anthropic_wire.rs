@@ -1,12 +1,14 @@
 //! Anthropic's content block as it appears on the wire: in Messages streams
-//! (`content_block_start`) and in agent session logs that store whole messages
-//! (`message.content[]`). One lenient shape for both readers.
+//! (`content_block_start`), in request and reply bodies and in agent session logs that store
+//! whole messages (`message.content[]`). One lenient shape for every reader; it also reads
+//! OpenAI's content parts (`{"type":"text","text":…}`) and Responses' (`input_text`,
+//! `output_text`, `refusal`, `summary_text`, `reasoning_text`).
 
 use super::lenient::text as lenient_text;
 use super::openai_wire::json_text;
 use serde::Deserialize;
 
-/// A `text`, `thinking`, `tool_use` or `tool_result` block; every field optional.
+/// A `text`, `thinking`, `tool_use` or `tool_result` block (or a text part); every field optional.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct ContentBlock {
     #[serde(default, rename = "type")]
@@ -30,4 +32,7 @@ pub struct ContentBlock {
     /// A `tool_result`'s content, as text.
     #[serde(default, deserialize_with = "lenient_text")]
     pub content: Option<String>,
+    /// A Responses or OpenAI `refusal` part's text.
+    #[serde(default, deserialize_with = "lenient_text")]
+    pub refusal: Option<String>,
 }

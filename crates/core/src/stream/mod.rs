@@ -33,7 +33,7 @@ pub mod sse;
 pub mod think;
 pub mod turn;
 
-pub(crate) use lenient::{json_problem_at, text as lenient_text};
+pub(crate) use lenient::{json_problem_at, text as lenient_text, Shaped};
 
 pub use anthropic::AnthropicAssembler;
 pub use assembler::Assembler;

@@ -66,18 +66,17 @@ impl MessageIn {
     /// fields at once (OpenRouter: `reasoning` and `reasoning_details`) send the same text, so
     /// the first non-empty one wins.
     pub fn take_reasoning(&mut self) -> Option<String> {
-        let details: String = self
-            .reasoning_details
-            .iter()
-            .flatten()
-            .filter_map(|d| d.text.as_deref().or(d.summary.as_deref()))
-            .collect();
-        let joined = Some(details).filter(|t| !t.is_empty());
-        [self.reasoning_content.take(), self.reasoning.take(), self.thinking.take(), joined]
-            .into_iter()
-            .flatten()
-            .find(|t| !t.is_empty())
+        let fields = [self.reasoning_content.take(), self.reasoning.take(), self.thinking.take()];
+        pick_reasoning(fields, self.reasoning_details.take())
     }
+}
+
+/// The reasoning among a message's reasoning fields (`reasoning_content`, `reasoning`,
+/// `thinking`, in that order) and its `reasoning_details`: the first non-empty one.
+pub fn pick_reasoning(fields: [Option<String>; 3], details: Option<Vec<ReasoningDetail>>) -> Option<String> {
+    let details: String = details.iter().flatten().filter_map(|d| d.text.as_deref().or(d.summary.as_deref())).collect();
+    let joined = Some(details).filter(|t| !t.is_empty());
+    fields.into_iter().chain([joined]).flatten().find(|t| !t.is_empty())
 }
 
 /// `reasoning_details[]`: `{"type":"reasoning.text","text":…}` or `reasoning.summary`.
