@@ -14,18 +14,15 @@ fn seeds() -> u64 {
     std::env::var("AGENT_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(8)
 }
 
-/// The shapes a session is written in, as ingest reads them today. (The pretty-printed OpenAI
-/// and Anthropic request bodies join this list once ingest reads them.)
 type Writer = fn(&Session) -> Vec<u8>;
 
+/// The shapes a session is written in, as users paste them.
 const SHAPES: &[(&str, Writer)] = &[
-    ("session-jsonl", |s| s.to_session_jsonl()),
-    ("openai-body-1-line", |s| {
-        let body: serde_json::Value = serde_json::from_slice(&s.to_openai_request()).expect("JSON");
-        let mut line = body.to_string().into_bytes();
-        line.push(b'\n');
-        line
-    }),
+    ("session-jsonl", Session::to_session_jsonl),
+    ("openai-request", Session::to_openai_request),
+    ("anthropic-request", Session::to_anthropic_request),
+    ("responses-request", Session::to_responses_request),
+    ("jsonl-log", Session::to_jsonl_log),
 ];
 
 /// One session judged: the conversation's verdict, its onset turn as the assistant turn it is
