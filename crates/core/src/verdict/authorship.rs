@@ -65,22 +65,12 @@ pub struct JudgeOptions {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::message;
     use super::*;
     use crate::ingest::Channel;
 
     fn by(role: &str) -> Author {
-        let m = Message {
-            conversation: 0,
-            index: 0,
-            role: role.into(),
-            channel: Channel::Content,
-            name: None,
-            call_id: None,
-            text: String::new().into(),
-            source: 0..0,
-            line: None,
-        };
-        Author::of(&m)
+        Author::of(&message(0, role, Channel::Content, ""))
     }
 
     #[test]

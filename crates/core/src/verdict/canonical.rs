@@ -14,7 +14,7 @@ pub fn canonical_args(args: &str) -> String {
     match serde_json::from_str::<Value>(args) {
         Ok(v) => {
             let mut out = String::with_capacity(args.len());
-            write_canonical(&v, &mut out);
+            write(&v, Style::Json, &mut out);
             out
         }
         Err(_) => args.trim().to_string(),
@@ -26,43 +26,13 @@ pub fn canonical_call(name: &str, args: &str) -> String {
     format!("{name}({})", canonical_args(args))
 }
 
-/// Keys come sorted: serde_json's map is a `BTreeMap` while its `preserve_order` feature is off
-/// (a test holds it: no crate of the workspace turns it on).
-fn write_canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (k, v)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                write_canonical(v, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
 /// A call as a reason quotes it: the tool's name, then its arguments in words — keys sorted,
 /// strings without their quotes — shortened ([`quote`]): `Read {file_path: src/date.rs}`.
 pub fn call_in_words(name: &str, args: &str) -> String {
     let args = match serde_json::from_str::<Value>(args) {
         Ok(v) => {
             let mut out = String::new();
-            write_words(&v, &mut out);
+            write(&v, Style::Words, &mut out);
             out
         }
         Err(_) => args.trim().to_string(),
@@ -74,17 +44,35 @@ pub fn call_in_words(name: &str, args: &str) -> String {
     }
 }
 
-fn write_words(v: &Value, out: &mut String) {
+/// How [`write`] writes a value: canonical JSON, or in words (no quotes, a space after `,` and `:`).
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Json,
+    Words,
+}
+
+/// Writes `v` in `style`. Keys come sorted: serde_json's map is a `BTreeMap` while its
+/// `preserve_order` feature is off (a test holds it: no crate of the workspace turns it on).
+fn write(v: &Value, style: Style, out: &mut String) {
+    let words = style == Style::Words;
+    let (comma, colon) = if words { (", ", ": ") } else { (",", ":") };
+    let string = |s: &str, out: &mut String| {
+        if words {
+            out.push_str(s);
+        } else {
+            out.push_str(&Value::String(s.to_string()).to_string());
+        }
+    };
     match v {
         Value::Object(map) => {
             out.push('{');
             for (i, (k, v)) in map.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(comma);
                 }
-                out.push_str(k);
-                out.push_str(": ");
-                write_words(v, out);
+                string(k, out);
+                out.push_str(colon);
+                write(v, style, out);
             }
             out.push('}');
         }
@@ -92,13 +80,13 @@ fn write_words(v: &Value, out: &mut String) {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(comma);
                 }
-                write_words(item, out);
+                write(item, style, out);
             }
             out.push(']');
         }
-        Value::String(s) => out.push_str(s),
+        Value::String(s) => string(s, out),
         scalar => out.push_str(&scalar.to_string()),
     }
 }

@@ -412,42 +412,22 @@ impl TranscriptReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::{message, tool};
     use super::*;
     use crate::analyze::Verdict;
     use crate::ingest::Format;
     use crate::verdict::{judge_transcript, judge_transcript_with, JudgeOptions};
 
-    fn msg(index: usize, role: &str, channel: Channel, name: Option<&str>, id: Option<&str>, text: &str) -> Message {
-        Message {
-            conversation: 0,
-            index,
-            role: role.into(),
-            channel,
-            name: name.map(str::to_string),
-            call_id: id.map(str::to_string),
-            text: text.to_string().into(),
-            source: 0..0,
-            line: None,
-        }
-    }
-
     /// A user request, then `n` assistant turns each saying `say` (numbered) and calling `Read`
     /// on the same file, each answered by `result(k)` with the call's id.
     fn session(n: usize, say: &str, result: impl Fn(usize) -> String) -> Transcript {
         let mut t = Transcript::new(Format::SessionJsonl);
-        t.messages.push(msg(0, "user", Channel::Content, None, None, "The leap year test fails; please fix it."));
+        t.messages.push(message(0, "user", Channel::Content, "The leap year test fails; please fix it."));
         for k in 0..n {
             let (turn, id) = (2 * k + 1, format!("call_{k}"));
-            t.messages.push(msg(turn, "assistant", Channel::Content, None, None, &format!("{say} ({k})")));
-            t.messages.push(msg(
-                turn,
-                "assistant",
-                Channel::Tool,
-                Some("Read"),
-                Some(&id),
-                r#"{"file_path": "src/date.rs"}"#,
-            ));
-            t.messages.push(msg(turn + 1, "tool", Channel::Tool, Some("Read"), Some(&id), &result(k)));
+            t.messages.push(message(turn, "assistant", Channel::Content, &format!("{say} ({k})")));
+            t.messages.push(tool(turn, "assistant", Some("Read"), Some(&id), r#"{"file_path": "src/date.rs"}"#));
+            t.messages.push(tool(turn + 1, "tool", Some("Read"), Some(&id), &result(k)));
         }
         t
     }
@@ -490,14 +470,7 @@ mod tests {
     fn inputs_are_analysed_and_shown_but_judged_only_on_request() {
         let log = "Epoch 1: 10%|##  | 60/600 [00:06<00:54, 9.9it/s]\n".repeat(40);
         let mut t = session(1, "Training for one epoch", |_| log.clone());
-        t.messages.push(msg(
-            3,
-            "assistant",
-            Channel::Content,
-            None,
-            None,
-            "The training finished; the loss went down.",
-        ));
+        t.messages.push(message(3, "assistant", Channel::Content, "The training finished; the loss went down."));
         let r = judge_transcript(&t);
         let input = r.reports.iter().find(|m| m.messages == [3]).unwrap();
         assert_eq!(

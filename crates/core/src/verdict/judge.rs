@@ -138,22 +138,13 @@ fn preview(text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn Fn
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::message;
     use super::*;
     use crate::analyze::{Metric, Verdict};
     use crate::ingest::{Channel, Format, Message};
 
     fn msg(index: usize, channel: Channel, text: String) -> Message {
-        Message {
-            conversation: 0,
-            index,
-            role: "assistant".into(),
-            channel,
-            name: None,
-            call_id: None,
-            text: text.into(),
-            source: 0..0,
-            line: None,
-        }
+        message(index, "assistant", channel, &text)
     }
 
     #[test]

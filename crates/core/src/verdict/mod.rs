@@ -45,6 +45,8 @@ mod reply;
 mod report;
 mod row;
 mod says_again;
+#[cfg(test)]
+mod test_messages;
 mod tool_calls;
 mod tool_loop;
 mod turns;

@@ -148,31 +148,18 @@ impl StreamLayout {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::{message, tool};
     use super::*;
     use crate::ingest::Format;
-
-    fn msg(index: usize, role: &str, channel: Channel, name: Option<&str>, text: &str) -> Message {
-        Message {
-            conversation: 0,
-            index,
-            role: role.into(),
-            channel,
-            name: name.map(str::to_string),
-            call_id: None,
-            text: text.to_string().into(),
-            source: 0..0,
-            line: None,
-        }
-    }
 
     #[test]
     fn turns_are_laid_out_in_order_and_map_back_to_their_messages() {
         let mut t = Transcript::new(Format::SessionJsonl);
         t.messages = vec![
-            msg(1, "assistant", Channel::Reasoning, None, "Hmm."),
-            msg(1, "assistant", Channel::Content, None, "Reading."),
-            msg(1, "assistant", Channel::Tool, Some("Read"), "{ \"path\": \"a\" }"),
-            msg(3, "assistant", Channel::Content, None, "Again."),
+            message(1, "assistant", Channel::Reasoning, "Hmm."),
+            message(1, "assistant", Channel::Content, "Reading."),
+            tool(1, "assistant", Some("Read"), None, "{ \"path\": \"a\" }"),
+            message(3, "assistant", Channel::Content, "Again."),
         ];
         let s = StreamLayout::new(&t, &[0, 1, 2, 3]);
         assert_eq!(s.text, "Hmm.\n\nReading.\n\nRead({\"path\":\"a\"})\n\n\nAgain.");

@@ -108,24 +108,15 @@ pub(super) fn says_again(t: &Transcript, messages: &[usize]) -> Vec<StreamKind> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::message;
     use super::*;
-    use crate::ingest::{Format, Message};
+    use crate::ingest::Format;
 
     fn transcript(turns: &[&[(Channel, &str)]]) -> (Transcript, Vec<usize>) {
         let mut t = Transcript::new(Format::SessionJsonl);
         for (i, parts) in turns.iter().enumerate() {
             for (channel, text) in parts.iter() {
-                t.messages.push(Message {
-                    conversation: 0,
-                    index: i,
-                    role: "assistant".into(),
-                    channel: *channel,
-                    name: None,
-                    call_id: None,
-                    text: text.to_string().into(),
-                    source: 0..0,
-                    line: None,
-                });
+                t.messages.push(message(i, "assistant", *channel, text));
             }
         }
         let all: Vec<usize> = (0..t.messages.len()).collect();

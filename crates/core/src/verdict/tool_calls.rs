@@ -86,36 +86,23 @@ pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::{message, tool};
     use super::super::turns::conversations;
     use super::*;
     use crate::ingest::Format;
-
-    fn msg(index: usize, role: &str, channel: Channel, name: Option<&str>, id: Option<&str>, text: &str) -> Message {
-        Message {
-            conversation: 0,
-            index,
-            role: role.into(),
-            channel,
-            name: name.map(str::to_string),
-            call_id: id.map(str::to_string),
-            text: text.to_string().into(),
-            source: 0..0,
-            line: None,
-        }
-    }
 
     #[test]
     fn a_call_gets_the_result_with_its_id_else_the_next_free_one() {
         let mut t = Transcript::new(Format::SessionJsonl);
         t.messages = vec![
-            msg(0, "user", Channel::Content, None, None, "go"),
-            msg(1, "assistant", Channel::Tool, Some("Read"), Some("a"), r#"{"path": "x"}"#),
-            msg(1, "assistant", Channel::Tool, Some("Read"), Some("b"), r#"{"path": "y"}"#),
-            msg(2, "tool", Channel::Tool, None, Some("b"), "y's text"),
-            msg(2, "tool", Channel::Tool, None, Some("a"), "x's text"),
-            msg(3, "assistant", Channel::Tool, Some("ls"), None, "{}"),
-            msg(3, "assistant", Channel::Tool, Some("pwd"), None, ""),
-            msg(4, "tool", Channel::Tool, None, None, "a b c"),
+            message(0, "user", Channel::Content, "go"),
+            tool(1, "assistant", Some("Read"), Some("a"), r#"{"path": "x"}"#),
+            tool(1, "assistant", Some("Read"), Some("b"), r#"{"path": "y"}"#),
+            tool(2, "tool", None, Some("b"), "y's text"),
+            tool(2, "tool", None, Some("a"), "x's text"),
+            tool(3, "assistant", Some("ls"), None, "{}"),
+            tool(3, "assistant", Some("pwd"), None, ""),
+            tool(4, "tool", None, None, "a b c"),
         ];
         let c = &conversations(&t)[0];
         let got: Vec<(String, Option<usize>, usize)> =

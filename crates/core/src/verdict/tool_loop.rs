@@ -274,28 +274,18 @@ pub fn loop_sentence(l: &ToolLoop) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::tool as message;
     use super::super::tool_calls::calls;
     use super::super::turns::conversations;
     use super::*;
-    use crate::ingest::{Channel, Format, Message};
+    use crate::ingest::Format;
 
     /// A session of `(tool, args, result)` calls, each in its own turn with its result after it.
     fn session(steps: &[(&str, &str, &str)]) -> Transcript {
         let mut t = Transcript::new(Format::SessionJsonl);
-        let m = |index: usize, role: &str, name: Option<&str>, text: &str| Message {
-            conversation: 0,
-            index,
-            role: role.into(),
-            channel: Channel::Tool,
-            name: name.map(str::to_string),
-            call_id: None,
-            text: text.to_string().into(),
-            source: 0..0,
-            line: None,
-        };
         for (k, (tool, args, result)) in steps.iter().enumerate() {
-            t.messages.push(m(2 * k + 1, "assistant", Some(tool), args));
-            t.messages.push(m(2 * k + 2, "tool", None, result));
+            t.messages.push(message(2 * k + 1, "assistant", Some(tool), None, args));
+            t.messages.push(message(2 * k + 2, "tool", None, None, result));
         }
         t
     }

@@ -64,21 +64,12 @@ pub(super) fn conversations(t: &Transcript) -> Vec<Conversation> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_messages::message;
     use super::*;
     use crate::ingest::{Channel, Format, Message};
 
-    fn message(conversation: usize, index: usize, role: &str, channel: Channel, text: &str) -> Message {
-        Message {
-            conversation,
-            index,
-            role: role.into(),
-            channel,
-            name: None,
-            call_id: None,
-            text: text.to_string().into(),
-            source: 0..0,
-            line: None,
-        }
+    fn in_conversation(conversation: usize, m: Message) -> Message {
+        Message { conversation, ..m }
     }
 
     #[test]
@@ -92,7 +83,7 @@ mod tests {
             (0, 2, "tool", Channel::Tool),
             (1, 1, "assistant", Channel::Content),
         ] {
-            t.messages.push(message(c, i, role, channel, "x"));
+            t.messages.push(in_conversation(c, message(i, role, channel, "x")));
         }
         let cs = conversations(&t);
         assert_eq!(cs.len(), 2);
