@@ -10,13 +10,13 @@ use std::rc::Rc;
 use super::authorship::{Author, JudgeOptions};
 use super::conversation::{judge_conversation, plan};
 use super::judged_text::{judged_texts, JudgedText};
-use super::model_stream::StreamLayout;
+use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::reply::join_reply;
 use super::report::{MessageReport, TranscriptReport};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Verdict};
+use crate::analyze::{analyze, Report, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -111,11 +111,12 @@ pub fn judge_transcript_with(
     TranscriptReport { reports, verdict, conversations }
 }
 
+/// A text's report, judged or not as its author and `options` say.
 fn message_report(
     messages: Vec<usize>,
     combined: bool,
-    stream: Option<super::model_stream::StreamKind>,
-    report: Rc<crate::analyze::Report>,
+    stream: Option<StreamKind>,
+    report: Rc<Report>,
     author: Author,
     options: &JudgeOptions,
 ) -> MessageReport {

@@ -116,11 +116,4 @@ impl TranscriptReport {
     pub fn conversation(&self, id: usize) -> Option<&ConversationReport> {
         self.conversations.iter().find(|c| c.conversation == id)
     }
-
-    /// The conversation whose checks across turns set the verdict, when none of its texts alone
-    /// reaches it (a tool loop, a loop said across turns): the worst, the first of equals.
-    pub fn worst_conversation(&self) -> Option<&ConversationReport> {
-        let worst = self.conversations.iter().map(|c| c.verdict).max()?;
-        self.conversations.iter().find(|c| c.verdict == worst)
-    }
 }

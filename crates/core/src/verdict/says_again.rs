@@ -1,8 +1,10 @@
 //! Whether a stream's turns say again what an earlier turn said — a non-blank line, or a run of
 //! [`SHINGLE`] words — before it is analysed. A stream whose turns share nothing can show no
 //! loop across turns (a loop inside one message is its own report's): it is then not analysed,
-//! which spares a log of thousands of unrelated replies a second pass over its text. A hash
-//! match is enough to analyse; the analysis decides. To stay cheap beside the analysis, the gate
+//! which spares a log of thousands of unrelated replies a second pass over its text. What a
+//! turn says more than once is its own loop, judged in its own report: it does not count as
+//! said again in a later turn (a model falling into the same loop line in two replies FAILs on
+//! each reply). A hash match is enough to analyse; the analysis decides. To stay cheap beside the analysis, the gate
 //! looks at 1 run of words in [`SAMPLE`], chosen by its hash (so the same runs wherever they
 //! are): text said again over a dozen words or more is all but surely seen, and a short turn
 //! said again is a line said again.
@@ -39,12 +41,15 @@ impl Hasher for AsIs {
 
 type Seen = HashSet<u64, BuildHasherDefault<AsIs>>;
 
-/// Ends a turn: whether it said again what an earlier turn of each stream said; then what it
-/// said is seen.
+/// Ends a turn: whether it said again what an earlier turn of each stream said (of what the
+/// turn says once); then what it said is seen.
 fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) {
     for i in 0..3 {
-        found[i] |= turn[i].iter().any(|h| seen[i].contains(h));
-        seen[i].extend(turn[i].drain(..));
+        let said = &mut turn[i];
+        said.sort_unstable();
+        let once = |k: usize| (k == 0 || said[k - 1] != said[k]) && said.get(k + 1) != Some(&said[k]);
+        found[i] |= (0..said.len()).any(|k| once(k) && seen[i].contains(&said[k]));
+        seen[i].extend(said.drain(..));
     }
 }
 
@@ -139,5 +144,8 @@ mod tests {
         assert!(says_again(&t, &s).is_empty(), "within one turn is the turn's own business");
         let (t, s) = transcript(&[&[(R, "Done.")], &[(C, "Done.")]]);
         assert_eq!(says_again(&t, &s), [StreamKind::Model], "across channels: the model stream only");
+        let looping = "The reclaim thread scans the inactive list again.\n".repeat(5);
+        let (t, s) = transcript(&[&[(R, &looping)], &[(R, "Something else.")], &[(R, &looping)]]);
+        assert!(says_again(&t, &s).is_empty(), "the same loop in two turns is each turn's own");
     }
 }
