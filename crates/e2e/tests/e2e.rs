@@ -416,7 +416,7 @@ fn expected(name: &str) -> Expected {
         format: t.format.name(),
         rows: rows.len(),
         verdict: r.verdict.map(|v| v.as_str()),
-        all_too_short: !r.reports.is_empty() && r.reports.iter().all(|m| m.report.too_short),
+        all_too_short: r.all_too_short(),
         first_channel: rows.first().map(|row| row.channel),
         table: rows.iter().map(|row| json!([row.verdict.as_str(), row.channel])).collect(),
         stream: t.stream.as_ref().map(|s| (s.chunks, s.saw_done)),

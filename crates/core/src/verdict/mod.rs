@@ -61,4 +61,5 @@ pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
+pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};

@@ -116,4 +116,13 @@ impl TranscriptReport {
     pub fn conversation(&self, id: usize) -> Option<&ConversationReport> {
         self.conversations.iter().find(|c| c.conversation == id)
     }
+
+    /// Nothing could be judged: there are texts, every one too short to judge, and no
+    /// conversation's checks across turns (its tool calls, its streams) found anything. A tool
+    /// loop of short calls is a finding: its verdict stands.
+    pub fn all_too_short(&self) -> bool {
+        !self.reports.is_empty()
+            && self.reports.iter().all(|r| r.report.too_short)
+            && self.conversations.iter().all(|c| c.verdict == Verdict::Pass)
+    }
 }

@@ -35,12 +35,12 @@ impl Call {
 }
 
 /// A tool call: a tool-channel message by the model.
-pub(super) fn is_call(m: &Message) -> bool {
+pub fn is_call(m: &Message) -> bool {
     m.channel == Channel::Tool && Author::of(m) == Author::Model
 }
 
 /// A tool's result: a tool-channel input, or a `tool` / `function` message.
-pub(super) fn is_result(m: &Message) -> bool {
+pub fn is_result(m: &Message) -> bool {
     Author::of(m) == Author::Input
         && (m.channel == Channel::Tool
             || m.role.eq_ignore_ascii_case("tool")

@@ -10,6 +10,7 @@ use web_sys::ScrollLogicalPosition;
 use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
+use super::conversation_view::ConversationView;
 use super::diagnostics::Diagnostics;
 use super::document_summary::DocumentSummary;
 use super::format_bar::FormatBar;
@@ -29,6 +30,7 @@ use crate::file_load::load_view::{file_limit, too_big};
 use crate::file_load::loader::{self, Event, Job};
 use crate::file_load::upload_button::UploadButton;
 use crate::live::LivePanel;
+use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
 use crate::model::{sample_param, worth_stashing, Source};
 use crate::state::{Action, Effect, Reveal, Store};
@@ -351,6 +353,9 @@ fn results_view(
     }
     let stream = doc.transcript.stream.clone().map(|info| html! { <StreamInfoView format={doc.format()} {info} /> });
     let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| html! { <Diagnostics doc={Rc::clone(&doc)} /> });
+    let conversation = has_conversation_view(&doc.report).then(|| {
+        html! { <ConversationView key={doc.seq.to_string()} doc={Rc::clone(&doc)} on_select={select.clone()} /> }
+    });
     let table = (!doc.rows.is_empty()).then(|| html! { <MessageTable doc={Rc::clone(&doc)} on_select={select} /> });
     let detail = doc.detail.clone().map(|analysis| {
         html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} on_show={show} link={link.clone()} /> }
@@ -361,6 +366,7 @@ fn results_view(
                 { for stream }
                 { for diagnostics }
             </DocumentSummary>
+            { for conversation }
             { for table }
             { for detail }
         </>

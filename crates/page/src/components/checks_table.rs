@@ -44,8 +44,17 @@ pub fn ChecksTable(props: &Props) -> Html {
 
 fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &Callback<Metric>) -> Html {
     let metric = c.metric;
+    let on_activate = first_span.map(|_| on_jump.reform(move |()| metric));
+    check_row(c, thresholds, on_activate, "Show its first highlighted span in the text.")
+}
+
+/// One check as a table row: its name, meaning and rule, value, thresholds and status. With
+/// `on_activate` the row is a control (click, Enter or Space) that `action` describes.
+pub fn check_row(c: &Check, thresholds: &Thresholds, on_activate: Option<Callback<()>>, action: &str) -> Html {
+    let metric = c.metric;
     let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
     let status = match c.level {
+        Verdict::Pass if !c.judged && metric == Metric::ToolLoop => "not judged: no tool calls",
         Verdict::Pass if !c.judged => "not judged: text too short",
         Verdict::Pass => "not tripped",
         Verdict::Warn | Verdict::Fail => "tripped",
@@ -55,7 +64,7 @@ fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &
         <>
             <th scope="row">
                 { metric.label() }
-                if first_span.is_some() { <span class="jump" aria-hidden="true">{ " ↧" }</span> }
+                if on_activate.is_some() { <span class="jump" aria-hidden="true">{ " ↧" }</span> }
             </th>
             <td class="meaning">
                 { metric.meaning() }
@@ -70,25 +79,21 @@ fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &
             <td><span class={classes!("badge", level_key(c.level))}>{ c.level.as_str() }</span>{ " " }<span class="status-text">{ status }</span></td>
         </>
     };
-    if first_span.is_none() {
-        return html! { <tr data-metric={key} class={classes!(format!("row-{}", level_key(c.level)))}>{ cells }</tr> };
-    }
-    let onclick = {
-        let on_jump = on_jump.clone();
-        Callback::from(move |_: MouseEvent| on_jump.emit(metric))
+    let Some(on_activate) = on_activate else {
+        return html! {
+            <tr data-metric={key} data-level={c.level.as_str()} class={classes!(format!("row-{}", level_key(c.level)))}>{ cells }</tr>
+        };
     };
-    let onkeydown = {
-        let on_jump = on_jump.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" || e.key() == " " {
-                e.prevent_default();
-                on_jump.emit(metric);
-            }
-        })
-    };
+    let onclick = on_activate.reform(|_: MouseEvent| ());
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            on_activate.emit(());
+        }
+    });
     html! {
-        <tr data-metric={key} class={classes!("jumpable", format!("row-{}", level_key(c.level)))} tabindex="0"
-            aria-label={format!("{}: {}. Show its first highlighted span in the text.", metric.label(), c.value_text())}
+        <tr data-metric={key} data-level={c.level.as_str()} class={classes!("jumpable", format!("row-{}", level_key(c.level)))} tabindex="0"
+            aria-label={format!("{}: {}. {action}", metric.label(), c.value_text())}
             {onclick} {onkeydown}>
             { cells }
         </tr>

@@ -25,9 +25,20 @@ pub fn DocumentSummary(props: &Props) -> Html {
     let (key, head) = match doc.overall() {
         Overall::Verdict(v) => {
             // "Worst" only means something when a text tripped a heuristic.
-            let worst = doc.rows.first().filter(|_| v != Verdict::Pass).map(|row| {
-                let tripped = row.tripped.map(|m| format!(": {} tripped", m.label())).unwrap_or_default();
-                html! { <p id="worst" class="worst">{ "Worst: " }<strong>{ row_place(row) }</strong>{ tripped }</p> }
+            // Across turns when a conversation's judgement decides, else the worst judged text.
+            let across = doc.deciding_conversation().map(|c| {
+                let why = c.reasons.first().cloned().unwrap_or_default();
+                html! {
+                    <p id="worst" class="worst" data-conversation={c.conversation.to_string()}>
+                        { "Worst: " }<strong>{ Document::conversation_place(c) }</strong>{ " — " }{ why }
+                    </p>
+                }
+            });
+            let worst = across.or_else(|| {
+                doc.rows.first().filter(|_| v != Verdict::Pass).map(|row| {
+                    let tripped = row.tripped.map(|m| format!(": {} tripped", m.label())).unwrap_or_default();
+                    html! { <p id="worst" class="worst">{ "Worst: " }<strong>{ row_place(row) }</strong>{ tripped }</p> }
+                })
             });
             let head = html! {
                 <div class="verdict-head" role="status">

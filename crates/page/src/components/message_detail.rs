@@ -27,7 +27,17 @@ pub struct Props {
 
 #[component]
 pub fn MessageDetail(props: &Props) -> Html {
-    let place = props.doc.selected_row().map(row_place).unwrap_or_default();
+    let row = props.doc.selected_row();
+    let place = row.map(row_place).unwrap_or_default();
+    // An input is analysed and shown, but says so: it does not count towards the verdict.
+    let not_judged = row.filter(|r| !r.judged).map(|r| {
+        html! {
+            <p id="detail-not-judged" class="notice-line">
+                <span class="input-tag">{ r.why }</span>
+                { " The model did not write this text: its findings explain what came next, but they do not count towards the verdict." }
+            </p>
+        }
+    });
     let analysis = Rc::clone(&props.analysis);
     let body = match analysis.too_short_message() {
         Some(message) => html! { <TooShort {message} analysis={Rc::clone(&analysis)} /> },
@@ -47,6 +57,7 @@ pub fn MessageDetail(props: &Props) -> Html {
                     { "↑ All messages" }
                 </button>
             </div>
+            { for not_judged }
             { body }
             <HighlightedText {analysis} link={props.link.clone()} />
         </section>

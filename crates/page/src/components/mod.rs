@@ -5,6 +5,7 @@
 
 pub mod app;
 mod checks_table;
+mod conversation_view;
 mod diagnostics;
 mod document_summary;
 mod format_bar;

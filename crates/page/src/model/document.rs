@@ -9,7 +9,7 @@ use super::{Analysis, Source};
 use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::verdict::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
 use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.
@@ -134,7 +134,7 @@ impl Document {
     pub fn overall(&self) -> Overall {
         match self.report.verdict {
             None => Overall::Nothing,
-            Some(_) if self.report.reports.iter().all(|r| r.report.too_short) => Overall::TooShort,
+            Some(_) if self.report.all_too_short() => Overall::TooShort,
             Some(v) => Overall::Verdict(v),
         }
     }
@@ -171,7 +171,26 @@ impl Document {
         if short > 0 {
             parts.push(format!("{} too short to judge", thousands(short)));
         }
-        format!("{}: {}", plural(reports.len(), "analysed text", "analysed texts"), parts.join(", "))
+        let inputs = reports.iter().filter(|r| !r.judged).count();
+        let not_judged = match inputs {
+            0 => String::new(),
+            n => format!(" · {} not judged", plural(n, "input", "inputs")),
+        };
+        format!("{}: {}{not_judged}", plural(reports.len(), "analysed text", "analysed texts"), parts.join(", "))
+    }
+
+    /// The conversation whose judgement across turns the verdict states: one of two turns or
+    /// more whose verdict is the document's, above PASS (the first such). `None` when the
+    /// verdict comes from texts alone (a single reply, a stream) or is PASS.
+    pub fn deciding_conversation(&self) -> Option<&ConversationReport> {
+        let verdict = self.report.verdict.filter(|v| *v > Verdict::Pass)?;
+        self.report.conversations.iter().find(|c| c.turns >= 2 && c.verdict == verdict)
+    }
+
+    /// "conversation 0, from turn 3": where the deciding conversation turns degenerate.
+    pub fn conversation_place(c: &ConversationReport) -> String {
+        let from = c.onset_turn.map(|t| format!(", from turn {}", thousands(t))).unwrap_or_default();
+        format!("conversation {}{from}", thousands(c.conversation))
     }
 
     /// "file vllm.sse · 2,771 bytes", "your text · 120 bytes", "a built-in sample · 3,210 bytes".

@@ -3,9 +3,11 @@
 //! a [`Report`]. Here: an analysed text ([`Analysis`]: its report and the [`segments`] its
 //! highlights are drawn from), the wording of its figures, and URL parameters; [`document`]:
 //! one input read in its format (its transcript, rows worst first, the message shown);
+//! [`conversation`]: the conversation view (its turns, the flagged ones, what a click opens);
 //! [`chart`]: the windowed-ratio chart's geometry.
 
 pub mod chart;
+pub mod conversation;
 pub mod document;
 
 use std::rc::Rc;
