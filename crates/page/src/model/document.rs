@@ -218,13 +218,10 @@ pub fn default_selection(report: &TranscriptReport, rows: &[MessageRow]) -> Opti
 /// "assistant reasoning · conversation 1, turn 0 · line 3": where a row's text is.
 pub fn row_place(row: &MessageRow) -> String {
     let line = row.line.map(|l| format!(" · line {}", thousands(l))).unwrap_or_default();
-    format!(
-        "{} {} · conversation {}, turn {}{line}",
-        row.role,
-        row.channel_text(),
-        thousands(row.conversation),
-        thousands(row.index)
-    )
+    // A tool's result says "tool (bash)", not "tool tool (bash)".
+    let what =
+        if row.role == row.channel { row.channel_text() } else { format!("{} {}", row.role, row.channel_text()) };
+    format!("{what} · conversation {}, turn {}{line}", thousands(row.conversation), thousands(row.index))
 }
 
 /// What a stream capture says about itself, as `(label, value)` pairs for a definition list.
