@@ -119,7 +119,10 @@ pub fn ConversationView(props: &Props) -> Html {
     };
 
     // The picker: another conversation starts at its top.
-    let choices = picker_choices(&doc.report);
+    let choices = {
+        let report = Rc::clone(&doc.report);
+        use_memo(doc.seq, move |_| picker_choices(&report))
+    };
     let picker = (choices.len() > 1).then(|| {
         let shown = *conversation;
         let (conversation, current, scroll_top, scroller) =
@@ -216,9 +219,13 @@ pub fn ConversationView(props: &Props) -> Html {
 
     let visible = geo.visible_rows(*scroll_top);
     let selected = doc.selected;
+    // Nothing judgeable (every text too short): no turn's own verdict is shown as a finding.
+    let judgeable = !doc.report.all_too_short();
     let rows = (visible.first..visible.end).filter_map(|k| {
         let turn = turns.get(k)?;
-        Some(turn_row(doc, turn, k, *current == Some(k), selected.is_some_and(|s| turn.reports.contains(&s)), &open))
+        let own = turn.verdict.filter(|v| *v > Verdict::Pass && judgeable);
+        let selected = selected.is_some_and(|s| turn.reports.contains(&s));
+        Some(turn_row(doc, turn, k, own, *current == Some(k), selected, &open))
     });
 
     let head = judgement.as_ref().map(|c| summary(doc, c, &go, &props.on_select, &turns));
@@ -316,13 +323,20 @@ fn summary(
 }
 
 /// One turn as a row of the view.
-fn turn_row(doc: &Document, turn: &TurnView, k: usize, current: bool, selected: bool, open: &Callback<usize>) -> Html {
+fn turn_row(
+    doc: &Document,
+    turn: &TurnView,
+    k: usize,
+    own: Option<Verdict>,
+    current: bool,
+    selected: bool,
+    open: &Callback<usize>,
+) -> Html {
     let (lines, more) = preview(&doc.transcript, turn);
     let role = turn.messages.first().and_then(|&m| doc.transcript.messages.get(m)).map_or("?", |m| m.role.as_str());
     let onclick = open.reform(move |_: MouseEvent| k);
     let loop_class = turn.in_loop.map(|l| format!("loop-{}", level_key(l)));
     let band = turn.in_loop.map(|_| if k.is_multiple_of(2) { "band-even" } else { "band-odd" });
-    let own = turn.verdict.filter(|v| *v > Verdict::Pass && !doc.report.all_too_short());
     html! {
         <div class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
                 turn.onset.then_some("onset"), current.then_some("current"), selected.then_some("selected"))}

@@ -381,6 +381,35 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_loop_of_short_texts_is_a_verdict_not_too_short() {
+        // Six identical calls, each with the same short result: every text is too short to judge
+        // on its own, but the tool-call check FAILs the conversation, and so the document.
+        let mut lines = vec![r#"{"type":"user","message":{"role":"user","content":"fix it"}}"#.to_string()];
+        for k in 0..6 {
+            let call = serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": format!("c{k}"), "name": "Read", "input": {"p": 1}}]}});
+            let result = serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": format!("c{k}"), "content": "x"}]}});
+            lines.push(call.to_string());
+            lines.push(result.to_string());
+        }
+        let d = doc(lines.join("\n").as_bytes());
+        assert_eq!(d.format(), Format::SessionJsonl);
+        assert!(d.report.reports.iter().filter(|r| r.stream.is_none()).all(|r| r.report.too_short), "short texts");
+        assert_eq!(d.overall(), Overall::Verdict(Verdict::Fail));
+        // Without the stream of its turns (the calls said again), every text is too short, and
+        // the tool loop still stands.
+        let mut texts = (*d.report).clone();
+        texts.reports.retain(|r| r.stream.is_none());
+        assert!(!texts.all_too_short(), "the tool loop is a finding");
+        texts.conversations.clear();
+        assert!(texts.all_too_short());
+        let c = d.deciding_conversation().expect("the conversation decides");
+        assert!(c.reasons[0].starts_with("tool loop: `Read {p: 1}` called 6 times in a row"), "{:?}", c.reasons);
+        assert_eq!(Document::conversation_place(c), "conversation 0, from turn 1");
+    }
+
+    #[test]
     fn stream_facts_say_how_the_stream_ended() {
         let d = doc(&fixture("vllm.sse"));
         let facts = stream_facts(d.format(), d.transcript.stream.as_ref().expect("stream info"));
