@@ -138,7 +138,7 @@ pub fn ConversationView(props: &Props) -> Html {
                 }
             }
         });
-        let more = doc.report.conversations.iter().filter(|c| c.turns >= 2).count().saturating_sub(choices.len());
+        let more = doc.report.conversations.len().saturating_sub(choices.len());
         html! {
             <label class="picker">
                 { "Conversation " }
@@ -221,11 +221,13 @@ pub fn ConversationView(props: &Props) -> Html {
     let selected = doc.selected;
     // Nothing judgeable (every text too short): no turn's own verdict is shown as a finding.
     let judgeable = !doc.report.all_too_short();
+    // One tab stop in the list: the current turn while it is rendered, else the first in view.
+    let tab_stop = current.filter(|&c| (visible.first..visible.end).contains(&c)).unwrap_or(visible.first_visible);
     let rows = (visible.first..visible.end).filter_map(|k| {
         let turn = turns.get(k)?;
         let own = turn.verdict.filter(|v| *v > Verdict::Pass && judgeable);
         let selected = selected.is_some_and(|s| turn.reports.contains(&s));
-        Some(turn_row(doc, turn, k, own, *current == Some(k), selected, &open))
+        Some(turn_row(doc, turn, k, own, (*current == Some(k), k == tab_stop), selected, &open))
     });
 
     let head = judgement.as_ref().map(|c| summary(doc, c, &go, &props.on_select, &turns));
@@ -328,7 +330,7 @@ fn turn_row(
     turn: &TurnView,
     k: usize,
     own: Option<Verdict>,
-    current: bool,
+    (current, tab_stop): (bool, bool),
     selected: bool,
     open: &Callback<usize>,
 ) -> Html {
@@ -340,7 +342,7 @@ fn turn_row(
     html! {
         <div class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
                 turn.onset.then_some("onset"), current.then_some("current"), selected.then_some("selected"))}
-            role="listitem" tabindex={if current || (k == 0) { "0" } else { "-1" }}
+            role="listitem" tabindex={if tab_stop { "0" } else { "-1" }}
             style={format!("height: {TURN_ROW_PX}px")}
             data-row={k.to_string()} data-turn={turn.index.to_string()} data-author={turn.author.as_str()}
             data-judged={turn.judged.to_string()} data-loop={turn.in_loop.map(|l| l.as_str()).unwrap_or("")}

@@ -26,11 +26,12 @@ pub fn has_conversation_view(report: &TranscriptReport) -> bool {
     report.conversations.iter().any(|c| c.turns >= 2)
 }
 
-/// The conversations the picker offers, worst first (then in order), those with two turns or
-/// more, at most [`PICKER_MAX`]: `(number, verdict, turns)`.
+/// The conversations the picker offers, worst first (then in order), at most [`PICKER_MAX`]:
+/// `(number, verdict, turns)`. One-turn conversations are offered too: in a log of requests, the
+/// worst may be a single reply, and the view opens on the worst.
 pub fn picker_choices(report: &TranscriptReport) -> Vec<(usize, Verdict, usize)> {
     let mut out: Vec<(usize, Verdict, usize)> =
-        report.conversations.iter().filter(|c| c.turns >= 2).map(|c| (c.conversation, c.verdict, c.turns)).collect();
+        report.conversations.iter().filter(|c| c.turns >= 1).map(|c| (c.conversation, c.verdict, c.turns)).collect();
     out.sort_by_key(|&(n, v, _)| (std::cmp::Reverse(v), n));
     out.truncate(PICKER_MAX);
     out
@@ -253,10 +254,11 @@ mod tests {
         t.messages.push(say(2, 1, "Very well, thank you for asking; and how are you?"));
         let r = judge_transcript(&t);
         let choices = picker_choices(&r);
-        assert_eq!(choices.iter().map(|c| c.0).collect::<Vec<_>>(), [1, 2], "one-turn conversations are left out");
+        assert_eq!(choices.iter().map(|c| c.0).collect::<Vec<_>>(), [1, 0, 2], "worst first, then in order");
         assert!(choices[0].1 > Verdict::Pass, "the same reply every turn: {:?}", r.conversation(1));
         assert_eq!(first_conversation(&r), Some(1));
-        assert_eq!(choice_label(&choices[1]), "Conversation 2 · PASS · 2 turns");
+        assert_eq!(choice_label(&choices[2]), "Conversation 2 · PASS · 2 turns");
+        assert_eq!(choice_label(&choices[1]), "Conversation 0 · PASS · 1 turn");
     }
 
     #[test]
