@@ -1,32 +1,26 @@
 //! A conversation, turn by turn: its verdict across turns and why (the reasons, the tool-call
-//! check with its rule, the streams of its turns), then its turns in order — who wrote each,
-//! its texts folded to a line each, inputs marked "input — not judged", the turns of a loop
-//! banded and the onset turn marked — with "Show the onset" and Next / Previous through the
-//! flagged turns. A click (Enter, Space) on a turn opens its analysis below; ↑ ↓ move between
-//! turns. Every row is [`TURN_ROW_PX`] tall, so only the rows on screen are rendered, however
-//! many turns (the text view's [`Geometry`]). The model is [`crate::model::conversation`].
+//! check with its rule, the streams of its turns), then its turns ([`TurnList`]: virtualised,
+//! inputs marked "input — not judged", the turns of a loop banded, the onset turn marked, Next /
+//! Previous through the flagged ones). A picker chooses the conversation, worst first. The model
+//! is [`crate::model::conversation`].
 //!
 //! Hooks for tests: `#conversation[data-conversation]`, `#conversation-picker`,
-//! `#conversation-checks`, `#show-onset-turn`, `#prev-flagged`, `#next-flagged`,
-//! `#flagged-position`, `#conversation-turns` (the scrolled box), and each rendered turn
-//! `.turn[data-turn][data-author][data-judged][data-loop][data-onset]`.
+//! `#conversation-number`, `#conversation-verdict`, `#conversation-reasons`,
+//! `#conversation-checks`, `#conversation-streams`; the turn list's in [`super::turn_list`].
 
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, HtmlSelectElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::checks_table::check_row;
-use crate::model::conversation::{
-    choice_label, first_conversation, flagged_position, flagged_rows, onset_row, onset_sentence, picker_choices,
-    preview, report_to_open, step_flagged, turn_label, PreviewLine, TURN_ROW_PX,
-};
+use super::turn_list::{TurnList, Turns};
+use crate::model::conversation::{choice_label, first_conversation, onset_sentence, picker_choices};
 use crate::model::document::Document;
 use crate::model::level_key;
-use crate::text_view::scrolling::Geometry;
-use coherency_core::analyze::{Thresholds, Verdict};
-use coherency_core::verdict::{Author, ConversationReport, TurnView};
+use coherency_core::analyze::Thresholds;
+use coherency_core::verdict::{ConversationReport, TurnView};
 use coherency_core::wording::{plural, thousands};
 
 #[derive(Properties, PartialEq)]
@@ -40,197 +34,78 @@ pub struct Props {
 pub fn ConversationView(props: &Props) -> Html {
     let doc = &props.doc;
     let conversation = use_state(|| first_conversation(&doc.report).unwrap_or(0));
-    let scroll_top = use_state_eq(|| 0.0f64);
-    // The row (position in the turn list) the keyboard and Next / Previous are at.
-    let current = use_state_eq(|| None::<usize>);
-    // A row to focus once it is rendered.
-    let focus_row = use_mut_ref(|| None::<usize>);
-    let scroller = use_node_ref();
-
+    // A row the turn list should go to (the tool-call check's first call), numbered per ask.
+    let goto = use_state_eq(|| None::<(usize, u64)>);
+    let asks = use_mut_ref(|| 0u64);
     let turns = {
         let (transcript, report) = (Rc::clone(&doc.transcript), Rc::clone(&doc.report));
         use_memo((doc.seq, *conversation), move |&(_, c)| report.turns(&transcript, c))
     };
-    let flagged = {
-        let turns = Rc::clone(&turns);
-        use_memo((doc.seq, *conversation), move |_| flagged_rows(&turns))
-    };
-    let judgement = doc.report.conversation(*conversation).cloned();
-    let window_h = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
-    let max_h = (window_h * 0.6).clamp(240.0, 620.0);
-    let box_h = (turns.len() as f64 * TURN_ROW_PX).min(max_h).max(TURN_ROW_PX);
-    let geo = Geometry { rows: turns.len(), row_h: TURN_ROW_PX, view_h: box_h };
-
-    // A row rendered after a step: focus it (focusing brings it into the page's view too).
-    {
-        let (focus_row, scroller) = (Rc::clone(&focus_row), scroller.clone());
-        use_effect(move || {
-            let Some(row) = *focus_row.borrow() else { return };
-            let Some(root) = scroller.cast::<Element>() else { return };
-            if let Ok(Some(el)) = root.query_selector(&format!(".turn[data-row=\"{row}\"]")) {
-                *focus_row.borrow_mut() = None;
-                if let Ok(el) = el.dyn_into::<HtmlElement>() {
-                    let _ = el.focus();
-                }
-            }
-        });
-    }
-
-    // Goes to row `k`: scrolls the box to it (centred unless already in view), makes it current
-    // and focuses it once rendered.
-    let go = {
-        let (scroller, scroll_top, current, focus_row) =
-            (scroller.clone(), scroll_top.clone(), current.clone(), Rc::clone(&focus_row));
-        Callback::from(move |k: usize| {
-            if k >= geo.rows {
-                return;
-            }
-            if let Some(el) = scroller.cast::<Element>() {
-                let top = el.scroll_top() as f64;
-                let (row_top, row_bottom) = (k as f64 * TURN_ROW_PX, (k + 1) as f64 * TURN_ROW_PX);
-                if row_top < top || row_bottom > top + geo.view_h {
-                    el.set_scroll_top(geo.scroll_top_centering(k).round() as i32);
-                }
-                scroll_top.set(el.scroll_top() as f64);
-            }
-            current.set(Some(k));
-            *focus_row.borrow_mut() = Some(k);
-        })
-    };
-
-    let onscroll = {
-        let (scroll_top, scroller) = (scroll_top.clone(), scroller.clone());
-        Callback::from(move |_: Event| {
-            if let Some(el) = scroller.cast::<Element>() {
-                scroll_top.set(el.scroll_top() as f64);
-            }
-        })
-    };
-
-    let open = {
-        let (report, turns, on_select, current) =
-            (Rc::clone(&doc.report), Rc::clone(&turns), props.on_select.clone(), current.clone());
-        Callback::from(move |k: usize| {
-            current.set(Some(k));
-            if let Some(i) = turns.get(k).and_then(|t| report_to_open(&report, t)) {
-                on_select.emit(i);
-            }
-        })
-    };
-
-    // The picker: another conversation starts at its top.
     let choices = {
         let report = Rc::clone(&doc.report);
         use_memo(doc.seq, move |_| picker_choices(&report))
     };
-    let picker = (choices.len() > 1).then(|| {
-        let shown = *conversation;
-        let (conversation, current, scroll_top, scroller) =
-            (conversation.clone(), current.clone(), scroll_top.clone(), scroller.clone());
-        let onchange = Callback::from(move |e: Event| {
-            let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) else { return };
-            if let Ok(n) = select.value().parse::<usize>() {
+    let judgement = doc.report.conversation(*conversation);
+
+    let choose = {
+        let (conversation, goto) = (conversation.clone(), goto.clone());
+        let known = Rc::clone(&doc.report);
+        Callback::from(move |n: usize| {
+            if known.conversation(n).is_some() {
+                goto.set(None);
                 conversation.set(n);
-                current.set(None);
-                scroll_top.set(0.0);
-                if let Some(el) = scroller.cast::<Element>() {
-                    el.set_scroll_top(0);
-                }
-            }
-        });
-        let more = doc.report.conversations.len().saturating_sub(choices.len());
-        html! {
-            <label class="picker">
-                { "Conversation " }
-                <select id="conversation-picker" {onchange}>
-                    { for choices.iter().map(|c| html! {
-                        <option value={c.0.to_string()} selected={c.0 == shown}>{ choice_label(c) }</option>
-                    }) }
-                </select>
-                if more > 0 { <span class="help">{ format!(" (the worst {} of {})", thousands(choices.len()), thousands(choices.len() + more)) }</span> }
-            </label>
-        }
-    });
-
-    let nav = {
-        let onset = onset_row(&turns);
-        let step = |forward: bool| {
-            let (flagged, current, go) = (Rc::clone(&flagged), current.clone(), go.clone());
-            Callback::from(move |_: MouseEvent| {
-                if let Some(k) = step_flagged(&flagged, *current, forward) {
-                    go.emit(k);
-                }
-            })
-        };
-        let show_onset = onset.map(|k| {
-            let go = go.clone();
-            let turn = turns[k].index;
-            html! {
-                <button type="button" id="show-onset-turn" class="button" onclick={Callback::from(move |_: MouseEvent| go.emit(k))}>
-                    { format!("Show the onset (turn {})", thousands(turn)) }
-                </button>
-            }
-        });
-        let none = flagged.is_empty();
-        html! {
-            <div class="span-nav turn-nav">
-                { for show_onset }
-                <button type="button" id="prev-flagged" class="button chip" disabled={none} onclick={step(false)}
-                    aria-label="Previous flagged turn">{ "← Previous" }</button>
-                <span id="flagged-position" class="span-position" aria-live="polite" data-count={flagged.len().to_string()}>
-                    { flagged_position(&flagged, *current) }
-                </span>
-                <button type="button" id="next-flagged" class="button chip" disabled={none} onclick={step(true)}
-                    aria-label="Next flagged turn">{ "Next →" }</button>
-            </div>
-        }
-    };
-
-    let onkeydown = {
-        let (go, open, current) = (go.clone(), open.clone(), current.clone());
-        let rows = turns.len();
-        Callback::from(move |e: KeyboardEvent| {
-            // The row the key went to (Yew delegates events, so not `current_target`).
-            let target: Option<Element> = e.target().and_then(|t| t.dyn_into().ok());
-            let row = target
-                .and_then(|t| t.closest(".turn").ok().flatten())
-                .and_then(|r| r.get_attribute("data-row"))
-                .and_then(|r| r.parse::<usize>().ok())
-                .or(*current);
-            let Some(k) = row else { return };
-            let to = match e.key().as_str() {
-                "ArrowDown" => Some((k + 1).min(rows.saturating_sub(1))),
-                "ArrowUp" => Some(k.saturating_sub(1)),
-                "Home" => Some(0),
-                "End" => Some(rows.saturating_sub(1)),
-                "Enter" | " " => {
-                    e.prevent_default();
-                    open.emit(k);
-                    None
-                }
-                _ => None,
-            };
-            if let Some(to) = to {
-                e.prevent_default();
-                go.emit(to);
             }
         })
     };
-
-    let visible = geo.visible_rows(*scroll_top);
-    let selected = doc.selected;
-    // Nothing judgeable (every text too short): no turn's own verdict is shown as a finding.
-    let judgeable = !doc.report.all_too_short();
-    // One tab stop in the list: the current turn while it is rendered, else the first in view.
-    let tab_stop = current.filter(|&c| (visible.first..visible.end).contains(&c)).unwrap_or(visible.first_visible);
-    let rows = (visible.first..visible.end).filter_map(|k| {
-        let turn = turns.get(k)?;
-        let own = turn.verdict.filter(|v| *v > Verdict::Pass && judgeable);
-        let selected = selected.is_some_and(|s| turn.reports.contains(&s));
-        Some(turn_row(doc, turn, k, own, (*current == Some(k), k == tab_stop), selected, &open))
+    let picker = (doc.report.conversations.len() > 1).then(|| {
+        let shown = *conversation;
+        let onchange = choose.reform(|e: Event| {
+            e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()).and_then(|s| s.value().parse().ok()).unwrap_or(usize::MAX)
+        });
+        // Conversations the list leaves out are reached by their number.
+        let all = doc.report.conversations.len();
+        let by_number = (all > choices.len()).then(|| {
+            let onchange = choose.reform(|e: Event| {
+                e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).and_then(|i| i.value().parse().ok()).unwrap_or(usize::MAX)
+            });
+            html! {
+                <label class="picker">
+                    { format!("or number (of {}) ", thousands(all)) }
+                    <input id="conversation-number" type="number" min="0" value={shown.to_string()} {onchange} />
+                </label>
+            }
+        });
+        let listed = if all > choices.len() { format!("the worst {}", thousands(choices.len())) } else { String::new() };
+        html! {
+            <div class="pickers">
+                <label class="picker" title={listed}>
+                    { "Conversation " }
+                    <select id="conversation-picker" {onchange}>
+                        if choices.iter().all(|c| c.0 != shown) {
+                            <option value={shown.to_string()} selected=true>{ format!("Conversation {}", thousands(shown)) }</option>
+                        }
+                        { for choices.iter().map(|c| html! {
+                            <option value={c.0.to_string()} selected={c.0 == shown}>{ choice_label(c) }</option>
+                        }) }
+                    </select>
+                </label>
+                { for by_number }
+            </div>
+        }
     });
 
-    let head = judgement.as_ref().map(|c| summary(doc, c, &go, &props.on_select, &turns));
+    let on_goto = {
+        let (goto, asks) = (goto.clone(), asks.clone());
+        Callback::from(move |k: usize| {
+            let n = {
+                let mut n = asks.borrow_mut();
+                *n += 1;
+                *n
+            };
+            goto.set(Some((k, n)));
+        })
+    };
+    let head = judgement.map(|c| summary(doc, c, &on_goto, &props.on_select, &turns));
     html! {
         <section id="conversation" class="card conversation" aria-labelledby="conversation-heading"
             data-conversation={conversation.to_string()}>
@@ -239,17 +114,8 @@ pub fn ConversationView(props: &Props) -> Html {
                 { for picker }
             </div>
             { for head }
-            { nav }
-            <p class="help">{ "The model's turns are judged; its inputs (system, user, tool results) are analysed and shown, marked “input — not judged”. Banded turns are part of a loop across turns. Click a turn (or press Enter on it; ↑ ↓ move) to see its analysis below." }</p>
-            <div id="conversation-turns" ref={scroller} class="turns-box" role="list"
-                aria-label={format!("{} of conversation {}", plural(turns.len(), "turn", "turns"), thousands(*conversation))}
-                style={format!("height: {box_h}px")} {onscroll} {onkeydown}>
-                <div class="turns-extent" style={format!("height: {}px", geo.extent())}>
-                    <div class="turns-window" style={format!("transform: translateY({}px)", visible.top_px)}>
-                        { for rows }
-                    </div>
-                </div>
-            </div>
+            <TurnList key={conversation.to_string()} doc={Rc::clone(doc)} turns={Turns(Rc::clone(&turns))}
+                conversation={*conversation} goto={*goto} on_select={props.on_select.clone()} />
         </section>
     }
 }
@@ -320,61 +186,6 @@ fn summary(
             if !c.streams.is_empty() {
                 <ul id="conversation-streams" class="streams">{ for streams }</ul>
             }
-        </div>
-    }
-}
-
-/// One turn as a row of the view.
-fn turn_row(
-    doc: &Document,
-    turn: &TurnView,
-    k: usize,
-    own: Option<Verdict>,
-    (current, tab_stop): (bool, bool),
-    selected: bool,
-    open: &Callback<usize>,
-) -> Html {
-    let (lines, more) = preview(&doc.transcript, turn);
-    let role = turn.messages.first().and_then(|&m| doc.transcript.messages.get(m)).map_or("?", |m| m.role.as_str());
-    let onclick = open.reform(move |_: MouseEvent| k);
-    let loop_class = turn.in_loop.map(|l| format!("loop-{}", level_key(l)));
-    let band = turn.in_loop.map(|_| if k.is_multiple_of(2) { "band-even" } else { "band-odd" });
-    html! {
-        <div class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
-                turn.onset.then_some("onset"), current.then_some("current"), selected.then_some("selected"))}
-            role="listitem" tabindex={if tab_stop { "0" } else { "-1" }}
-            style={format!("height: {TURN_ROW_PX}px")}
-            data-row={k.to_string()} data-turn={turn.index.to_string()} data-author={turn.author.as_str()}
-            data-judged={turn.judged.to_string()} data-loop={turn.in_loop.map(|l| l.as_str()).unwrap_or("")}
-            data-onset={turn.onset.to_string()} aria-current={selected.then_some("true")}
-            aria-label={turn_label(&doc.transcript, turn)} {onclick}>
-            <div class="turn-head">
-                <span class="turn-no">{ format!("Turn {}", thousands(turn.index)) }</span>
-                <span class="turn-role">{ role }</span>
-                if turn.author == Author::Input && !turn.judged {
-                    <span class="input-tag">{ "input — not judged" }</span>
-                }
-                if let Some(v) = own {
-                    <span class={classes!("badge", level_key(v))} title="this turn's own texts">{ v.as_str() }</span>
-                }
-                if let Some(level) = turn.in_loop {
-                    <span class={classes!("loop-tag", level_key(level))}>{ format!("{} loop across turns", level.as_str()) }</span>
-                }
-                if turn.poll { <span class="poll-tag">{ "polls" }</span> }
-                if turn.onset { <span class="onset-tag">{ "◆ the loop starts here" }</span> }
-            </div>
-            { for lines.iter().map(line_view) }
-            if more > 0 { <div class="turn-more">{ format!("+ {} more", plural(more, "text", "texts")) }</div> }
-        </div>
-    }
-}
-
-fn line_view(line: &PreviewLine) -> Html {
-    html! {
-        <div class={classes!("turn-line", format!("kind-{}", line.kind))}>
-            <span class="line-label">{ &line.label }</span>
-            <span class="line-text">{ &line.text }</span>
-            if !line.size.is_empty() { <span class="line-size">{ &line.size }</span> }
         </div>
     }
 }

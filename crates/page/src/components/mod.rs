@@ -19,4 +19,5 @@ mod sample_menu;
 mod stream_info;
 mod theme_toggle;
 mod too_short;
+mod turn_list;
 mod verdict_card;

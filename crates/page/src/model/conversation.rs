@@ -18,8 +18,8 @@ pub const PREVIEW_CHARS: usize = 160;
 /// The height of a turn row in px: every row is as tall, so the view renders only the rows on
 /// screen from the scroll position alone (the style sheet leaves the height to this).
 pub const TURN_ROW_PX: f64 = 104.0;
-/// The most conversations the picker lists (worst first).
-pub const PICKER_MAX: usize = 1_000;
+/// The most conversations the picker lists (worst first); any other is reached by its number.
+pub const PICKER_MAX: usize = 200;
 
 /// Whether the document gets a conversation view: some conversation has two turns or more.
 pub fn has_conversation_view(report: &TranscriptReport) -> bool {
