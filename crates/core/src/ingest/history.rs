@@ -16,8 +16,8 @@
 use super::builder::Part;
 use super::transcript::Channel;
 use crate::stream::anthropic_wire::ContentBlock as Block;
-use crate::stream::openai_chat::merge_tool_call;
 use crate::stream::openai_wire::{json_text, pick_reasoning, FunctionIn, ReasoningDetail, ToolCallIn};
+use crate::stream::tool_call_merge::ToolCallMerger;
 use crate::stream::{lenient_text, Shaped, ThinkSplitter};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -280,9 +280,9 @@ impl History {
             }
         }
         acc.flush(self, &answers, out);
-        let mut calls = Vec::new();
+        let (mut calls, mut merger) = (Vec::new(), ToolCallMerger::new());
         for (n, call) in item.tool_calls.into_iter().flatten().enumerate() {
-            merge_tool_call(&mut calls, call, n, &(0..0));
+            merger.merge(&mut calls, call, n, &(0..0));
         }
         for c in calls {
             push(out, self.call(&role, Some(c.name), c.id, Some(c.arguments)));

@@ -12,6 +12,7 @@ use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, UsageIn};
 use super::turn::{widen, StreamInfo, ToolCall, Turn, Usage};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::ops::Range;
 
 #[derive(Default, Deserialize)]
@@ -68,8 +69,10 @@ enum Kind {
 pub struct AnthropicAssembler {
     turn: Turn,
     info: StreamInfo,
-    /// `(index, kind)` of each block started.
-    blocks: Vec<(u64, Kind)>,
+    /// The kind of the block last started at each index, and its last tool call's position
+    /// (hash maps: a hostile stream may start tens of thousands of blocks).
+    block_at: HashMap<u64, Kind>,
+    call_at: HashMap<u64, usize>,
     /// The block index that last wrote to the reasoning / the content.
     last_thinking: Option<u64>,
     last_text: Option<u64>,
@@ -84,7 +87,7 @@ impl AnthropicAssembler {
             Kind::Thinking => (&mut self.turn.reasoning, &mut self.last_thinking, &mut self.turn.reasoning_source),
             Kind::Text => (&mut self.turn.content, &mut self.last_text, &mut self.turn.content_source),
             Kind::Tool => {
-                if let Some(call) = self.turn.tool_calls.iter_mut().rev().find(|c| c.index == index) {
+                if let Some(call) = self.call_at.get(&index).and_then(|&k| self.turn.tool_calls.get_mut(k)) {
                     call.arguments.push_str(text);
                     widen(&mut call.source, range);
                 }
@@ -117,11 +120,12 @@ impl AnthropicAssembler {
                     Some("tool_use") | Some("server_tool_use") => Kind::Tool,
                     _ => Kind::Text,
                 };
-                self.blocks.push((index, k));
+                self.block_at.insert(index, k);
                 if k == Kind::Tool {
                     let args = block.input.filter(|i| i != "{}").unwrap_or_default();
                     let name = block.name.unwrap_or_default();
                     let source = Some(range.clone());
+                    self.call_at.insert(index, self.turn.tool_calls.len());
                     self.turn.tool_calls.push(ToolCall { index, id: block.id, name, arguments: args, source });
                 } else {
                     let text = if k == Kind::Thinking { block.thinking } else { block.text };
@@ -130,7 +134,7 @@ impl AnthropicAssembler {
             }
             "content_block_delta" => {
                 let d = ev.delta.unwrap_or_default();
-                let started = self.blocks.iter().rev().find(|(i, _)| *i == index).map(|(_, k)| *k);
+                let started = self.block_at.get(&index).copied();
                 let (k, text) = match d.kind.as_deref() {
                     Some("thinking_delta") => (Kind::Thinking, d.thinking),
                     Some("input_json_delta") => (Kind::Tool, d.partial_json),
@@ -139,7 +143,8 @@ impl AnthropicAssembler {
                     _ => return,
                 };
                 if k == Kind::Tool && started != Some(Kind::Tool) {
-                    self.blocks.push((index, Kind::Tool));
+                    self.block_at.insert(index, Kind::Tool);
+                    self.call_at.insert(index, self.turn.tool_calls.len());
                     self.turn.tool_calls.push(ToolCall { index, ..ToolCall::default() });
                 }
                 self.append(k, index, text.as_deref().unwrap_or(""), range);

@@ -31,6 +31,7 @@ pub mod pump;
 pub mod responses;
 pub mod sse;
 pub mod think;
+pub mod tool_call_merge;
 pub mod turn;
 
 pub(crate) use lenient::{json_problem_at, text as lenient_text, Shaped};

@@ -16,9 +16,11 @@
 
 use super::assembler::Assembler;
 use super::lenient::json_problem;
-use super::openai_wire::{error_text, Completion, MessageIn, ToolCallIn};
+use super::openai_wire::{error_text, Completion, MessageIn};
 use super::think::ThinkSplitter;
-use super::turn::{widen, StreamInfo, ToolCall, Turn};
+use super::tool_call_merge::ToolCallMerger;
+use super::turn::{widen, StreamInfo, Turn};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Incremental assembler of chat-completion chunks. See the module doc.
@@ -27,6 +29,10 @@ pub struct ChatAssembler {
     turns: Vec<Turn>,
     /// One per turn, same order.
     splitters: Vec<ThinkSplitter>,
+    /// One per turn, same order: where its tool calls are.
+    calls: Vec<ToolCallMerger>,
+    /// The turn of each `choices[].index`.
+    turn_of: HashMap<u64, usize>,
     info: StreamInfo,
 }
 
@@ -121,14 +127,12 @@ impl ChatAssembler {
     }
 
     fn turn_at(&mut self, index: u64) -> usize {
-        match self.turns.iter().position(|t| t.index == index) {
-            Some(i) => i,
-            None => {
-                self.turns.push(Turn::new(index));
-                self.splitters.push(ThinkSplitter::new());
-                self.turns.len() - 1
-            }
-        }
+        *self.turn_of.entry(index).or_insert_with(|| {
+            self.turns.push(Turn::new(index));
+            self.splitters.push(ThinkSplitter::new());
+            self.calls.push(ToolCallMerger::new());
+            self.turns.len() - 1
+        })
     }
 
     fn push_message(&mut self, i: usize, mut m: MessageIn, source: &Range<usize>) {
@@ -144,7 +148,7 @@ impl ChatAssembler {
             self.push_content(i, &c, source);
         }
         for (n, call) in m.tool_calls.into_iter().flatten().enumerate() {
-            merge_tool_call(&mut self.turns[i].tool_calls, call, n, source);
+            self.calls[i].merge(&mut self.turns[i].tool_calls, call, n, source);
         }
     }
 
@@ -194,45 +198,6 @@ impl Assembler for ChatAssembler {
     fn finish(self) -> (Vec<Turn>, StreamInfo) {
         ChatAssembler::finish(self)
     }
-}
-
-/// Adds a tool-call fragment: to the call with the same `id`, else to the last call at the
-/// same `index`, else as a new call. `n` is the fragment's position, used when `index` is
-/// missing.
-pub(crate) fn merge_tool_call(calls: &mut Vec<ToolCall>, frag: ToolCallIn, n: usize, source: &Range<usize>) {
-    let index = frag.index.unwrap_or(n as u64);
-    let id = frag.id.filter(|s| !s.is_empty());
-    let found = match &id {
-        Some(id) => calls
-            .iter()
-            .position(|c| c.id.as_deref() == Some(id))
-            .or_else(|| calls.iter().rposition(|c| c.index == index && c.id.is_none())),
-        None => calls.iter().rposition(|c| c.index == index),
-    };
-    let call = match found {
-        Some(k) => &mut calls[k],
-        None => {
-            calls.push(ToolCall { index, ..ToolCall::default() });
-            let last = calls.len() - 1;
-            &mut calls[last]
-        }
-    };
-    if call.id.is_none() {
-        call.id = id;
-    }
-    if let Some(f) = frag.function {
-        if let Some(name) = f.name.filter(|s| !s.is_empty()) {
-            if call.name.is_empty() {
-                call.name = name;
-            } else if call.name != name {
-                call.name.push_str(&name);
-            }
-        }
-        if let Some(a) = f.arguments {
-            call.arguments.push_str(&a);
-        }
-    }
-    widen(&mut call.source, source.clone());
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, UsageIn};
 use super::turn::{widen, StreamInfo, ToolCall, Turn};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::ops::Range;
 
 #[derive(Default, Deserialize)]
@@ -74,13 +75,26 @@ struct Incomplete {
 pub struct ResponsesAssembler {
     turn: Turn,
     info: StreamInfo,
-    /// Tool call item ids, same order as `turn.tool_calls`.
-    call_items: Vec<Option<String>>,
+    /// The first tool call of each item id, and of each output index (hash maps: a hostile
+    /// stream may start tens of thousands of calls).
+    call_of_item: HashMap<String, usize>,
+    call_at_index: HashMap<u64, usize>,
     /// Which reasoning part the last reasoning delta belonged to.
     reasoning_part: Option<(Option<String>, Option<u64>, Option<u64>)>,
 }
 
 impl ResponsesAssembler {
+    /// Starts a call at output index `index` for item `item`; its position in the calls.
+    fn new_call(&mut self, index: u64, item: Option<String>) -> usize {
+        let k = self.turn.tool_calls.len();
+        self.turn.tool_calls.push(ToolCall { index, ..ToolCall::default() });
+        if let Some(item) = item {
+            self.call_of_item.entry(item).or_insert(k);
+        }
+        self.call_at_index.entry(index).or_insert(k);
+        k
+    }
+
     fn event(&mut self, ev: Event, name: Option<&str>, range: Range<usize>) {
         let kind = ev.kind.as_deref().or(name).unwrap_or("");
         match kind {
@@ -103,30 +117,19 @@ impl ResponsesAssembler {
             }
             "response.output_item.added" => {
                 if let Some(item) = ev.item.filter(|i| i.kind.as_deref() == Some("function_call")) {
-                    self.turn.tool_calls.push(ToolCall {
-                        index: ev.output_index.unwrap_or(0),
-                        id: item.call_id.or(item.id.clone()),
-                        name: item.name.unwrap_or_default(),
-                        arguments: String::new(),
-                        source: Some(range),
-                    });
-                    self.call_items.push(item.id);
+                    let index = ev.output_index.unwrap_or(0);
+                    self.new_call(index, item.id.clone());
+                    let call = self.turn.tool_calls.last_mut().expect("just pushed");
+                    (call.id, call.name, call.source) =
+                        (item.call_id.or(item.id), item.name.unwrap_or_default(), Some(range));
                 }
             }
             "response.function_call_arguments.delta" => {
-                let by_item = |c: &Option<String>| ev.item_id.is_some() && *c == ev.item_id;
-                let k = self.call_items.iter().position(by_item).or_else(|| {
-                    let index = ev.output_index?;
-                    self.turn.tool_calls.iter().position(|c| c.index == index)
-                });
+                let by_item = ev.item_id.as_ref().and_then(|id| self.call_of_item.get(id));
+                let k = by_item.or_else(|| self.call_at_index.get(&ev.output_index?)).copied();
                 let k = match k {
                     Some(k) => k,
-                    None => {
-                        let index = ev.output_index.unwrap_or(0);
-                        self.turn.tool_calls.push(ToolCall { index, ..ToolCall::default() });
-                        self.call_items.push(ev.item_id.clone());
-                        self.turn.tool_calls.len() - 1
-                    }
+                    None => self.new_call(ev.output_index.unwrap_or(0), ev.item_id.clone()),
                 };
                 let call = &mut self.turn.tool_calls[k];
                 call.arguments.push_str(ev.delta.as_deref().unwrap_or(""));
