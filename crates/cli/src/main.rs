@@ -165,10 +165,16 @@ fn run_analyze(args: &[String]) -> ExitCode {
     for file in files {
         let written = match read_input(file) {
             Ok(bytes) => {
-                let JudgedDocument { transcript, report: analysis, .. } =
-                    JudgedDocument::read_with(&bytes, format, &options);
+                let doc = JudgedDocument::read_with(&bytes, format, &options);
+                let no_text = doc.no_text();
+                let JudgedDocument { transcript, report: analysis, .. } = doc;
                 let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
                 match (analysis.worst(), analysis.verdict) {
+                    // Empty or blank: nothing was written, so there is nothing to judge.
+                    _ if no_text.is_some() => {
+                        unreadable = true;
+                        report_error(&mut out, json, file, no_text.unwrap_or_default())
+                    }
                     (Some(w), Some(verdict)) => {
                         worst = worst.max(verdict);
                         if json {

@@ -125,6 +125,29 @@ fn short_input_says_so_instead_of_judging() {
 }
 
 #[test]
+fn empty_and_blank_inputs_hold_no_text_and_exit_3() {
+    // A CI step whose download failed must not pass: empty stdin, an empty file, a blank file.
+    let empty = temp_file("empty.txt", b"");
+    let blank = temp_file("blank.txt", " \n".repeat(2_500).as_bytes());
+    for (args, stdin, why) in [
+        (vec!["analyze", "-"], &b""[..], "holds no text: it is empty"),
+        (vec!["analyze", empty.as_str()], &b""[..], "holds no text: it is empty"),
+        (vec!["analyze", "-"], &b"\n\n\n   \n"[..], "holds no text: only whitespace (7 bytes)"),
+        (vec!["analyze", blank.as_str()], &b""[..], "holds no text: only whitespace (5,000 bytes)"),
+    ] {
+        let out = run(&args, stdin);
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(why), "{args:?}: {err}");
+        let mut json_args = args.clone();
+        json_args.insert(1, "--json");
+        let out = run(&json_args, stdin);
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(json_lines(&out)[0]["error"], why);
+    }
+}
+
+#[test]
 fn a_bad_command_line_prints_usage() {
     for args in [&[][..], &["analyze"][..], &["frobnicate"][..], &["analyze", "--bogus", "x"][..]] {
         let out = run(args, b"");

@@ -6,6 +6,7 @@ use super::authorship::JudgeOptions;
 use super::judge::judge_transcript_with;
 use super::report::TranscriptReport;
 use crate::ingest::{self, Format, Transcript};
+use crate::wording::plural;
 
 /// One input read and judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +36,22 @@ impl JudgedDocument {
         let report = judge_transcript_with(&transcript, options, &mut |_| {});
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
+
+    /// Why the input holds no text, when it is read as plain text and is empty ("holds no
+    /// text: it is empty") or only whitespace ("holds no text: only whitespace (5,000 bytes)").
+    /// One answer for an empty download, a closed standard input and a blank file, whatever
+    /// its size. `None` otherwise — in particular for a capture or log whose model output is
+    /// blank: that is the model's output, judged as such.
+    pub fn no_text(&self) -> Option<String> {
+        let t = &self.transcript;
+        if t.format != Format::Text || t.messages.iter().any(|m| !m.text.trim().is_empty()) {
+            return None;
+        }
+        Some(match self.size {
+            0 => "holds no text: it is empty".to_string(),
+            n => format!("holds no text: only whitespace ({})", plural(n, "byte", "bytes")),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -54,5 +71,20 @@ mod tests {
         assert_eq!((text.detected, text.transcript.format), (Format::Sse, Format::Text));
         assert_eq!(text.report.reports[0].report.bytes, capture.len());
         assert_eq!(JudgedDocument::read(b"", None).report.verdict, Some(Verdict::Pass));
+    }
+
+    #[test]
+    fn an_empty_or_blank_text_holds_no_text() {
+        assert_eq!(JudgedDocument::read(b"", None).no_text().as_deref(), Some("holds no text: it is empty"));
+        let blank = " \n\t\r\n".repeat(1_000);
+        assert_eq!(
+            JudgedDocument::read(blank.as_bytes(), None).no_text().as_deref(),
+            Some("holds no text: only whitespace (5,000 bytes)")
+        );
+        assert_eq!(JudgedDocument::read(b"\n\nok\n", None).no_text(), None, "short is not blank");
+        // A stream whose reply is blank was read: its output is judged, not refused.
+        let capture = b"data: {\"choices\":[{\"delta\":{\"content\":\"\\n\\n\"}}]}\n\ndata: [DONE]\n\n";
+        let doc = JudgedDocument::read(capture, None);
+        assert_eq!((doc.detected, doc.no_text()), (Format::Sse, None));
     }
 }
