@@ -442,6 +442,9 @@ fn write_text_report(
         for e in &s.errors {
             writeln!(out, "  stream error: {e}")?;
         }
+        if s.errors_not_listed > 0 {
+            writeln!(out, "  … and {} more stream errors not listed", thousands(s.errors_not_listed))?;
+        }
     }
     for d in &t.diagnostics {
         let at = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();

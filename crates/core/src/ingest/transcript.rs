@@ -78,7 +78,7 @@ pub struct Transcript {
 }
 
 /// Diagnostics kept per document: a file of a million bad lines needs a summary, not a list.
-pub const MAX_DIAGNOSTICS: usize = 200;
+pub const MAX_DIAGNOSTICS: usize = crate::stream::MAX_LISTED;
 
 impl Transcript {
     pub fn new(format: Format) -> Self {

@@ -11,7 +11,7 @@
 
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
 use crate::ingest::Channel;
-use crate::stream::{ChatAssembler, SsePump, StreamInfo};
+use crate::stream::{ChatAssembler, SsePump, StreamInfo, StreamProblem, MAX_LISTED};
 use crate::verdict::REPLY_SEPARATOR;
 
 /// The least time between two full reports while streaming.
@@ -49,15 +49,22 @@ pub struct LiveStats {
     /// What the stream has said about itself so far (chunks, keep-alives, `[DONE]`, usage,
     /// model, its own errors), with the finish reason as soon as a reply gives one.
     pub stream: StreamInfo,
-    /// What the pump could not read, in words.
+    /// What the pump could not read, in words: the first [`MAX_LISTED`].
     pub problems: Vec<String>,
+    /// Problems beyond those, only counted.
+    pub problems_not_listed: usize,
 }
 
 impl LiveStats {
     /// Everything to list as gone wrong: the errors the stream reported, then what could not
-    /// be read.
+    /// be read (each list capped at [`MAX_LISTED`]; [`Self::not_listed`] counts the rest).
     pub fn errors(&self) -> impl Iterator<Item = &str> {
         self.stream.errors.iter().chain(&self.problems).map(String::as_str)
+    }
+
+    /// Errors and problems left out of [`Self::errors`].
+    pub fn not_listed(&self) -> usize {
+        self.stream.errors_not_listed + self.problems_not_listed
     }
 }
 
@@ -74,8 +81,9 @@ pub struct LiveSession {
     last_token_ms: Option<f64>,
     /// Every body byte as received: the capture, which the file path reads to the same numbers.
     raw: Vec<u8>,
-    /// What the pump could not read, in words.
+    /// What the pump could not read, in words (the first [`MAX_LISTED`]), and how many more.
     problems: Vec<String>,
+    problems_not_listed: usize,
     pacer: ReportPacer,
     ending: Ending,
 }
@@ -93,6 +101,7 @@ impl LiveSession {
             last_token_ms: None,
             raw: Vec::new(),
             problems: Vec::new(),
+            problems_not_listed: 0,
             pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
             ending: Ending::Running,
         }
@@ -111,14 +120,14 @@ impl LiveSession {
         self.first_byte_ms.get_or_insert(now_ms);
         self.raw.extend_from_slice(bytes);
         let problems = self.pump.feed(bytes);
-        self.problems.extend(problems.into_iter().map(|p| p.message));
+        self.note(problems);
         self.sync(now_ms);
     }
 
     /// Ends the run at `now_ms`: reads whatever the decoder still holds.
     pub fn end(&mut self, ending: Ending, now_ms: f64) {
         let problems = self.pump.end_input();
-        self.problems.extend(problems.into_iter().map(|p| p.message));
+        self.note(problems);
         // Flush a held `<think>` fragment: the finished turns are the final texts.
         let (turns, _) = self.pump.assembler().clone().finish();
         if let Some(t) = turns.first() {
@@ -197,6 +206,18 @@ impl LiveSession {
             tokens_per_s: generation_ms.and_then(|ms| tokens_per_second(tokens, ms)),
             stream,
             problems: self.problems.clone(),
+            problems_not_listed: self.problems_not_listed,
+        }
+    }
+
+    /// Keeps what the pump could not read: listed up to [`MAX_LISTED`], then counted.
+    fn note(&mut self, problems: Vec<StreamProblem>) {
+        for p in problems {
+            if self.problems.len() < MAX_LISTED {
+                self.problems.push(p.message);
+            } else {
+                self.problems_not_listed += 1;
+            }
         }
     }
 
@@ -330,6 +351,20 @@ pub fn ending_key(ending: &Ending, saw_done: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flood_of_unreadable_chunks_and_errors_stays_bounded() {
+        let mut s = LiveSession::new(0.0);
+        let bad = "data: {not json\n\n".repeat(MAX_LISTED + 50);
+        let errors = "data: {\"error\": {\"message\": \"overloaded\"}}\n\n".repeat(MAX_LISTED + 70);
+        s.feed(bad.as_bytes(), 1.0);
+        s.feed(errors.as_bytes(), 2.0);
+        s.end(Ending::Closed, 3.0);
+        let st = s.stats();
+        assert_eq!((st.problems.len(), st.problems_not_listed), (MAX_LISTED, 50));
+        assert_eq!((st.stream.errors.len(), st.stream.errors_not_listed), (MAX_LISTED, 70));
+        assert_eq!((st.errors().count(), st.not_listed()), (2 * MAX_LISTED, 120));
+    }
 
     fn chunk(field: &str, text: &str) -> String {
         let delta = serde_json::json!({ field: text });

@@ -166,7 +166,7 @@ impl AnthropicAssembler {
             "message_stop" => self.info.saw_done = true,
             "error" => {
                 let text = ev.error.as_ref().map(error_text).unwrap_or_else(|| "error event".into());
-                self.info.errors.push(text);
+                self.info.add_error(text);
             }
             _ => {}
         }

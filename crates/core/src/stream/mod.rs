@@ -45,4 +45,4 @@ pub use pump::{SsePump, StreamProblem};
 pub use responses::ResponsesAssembler;
 pub use sse::{decode_all, split_joined, SseDecoder, SseEvent, SseMessage};
 pub use think::{split_think, ThinkSplitter};
-pub use turn::{StreamInfo, ToolCall, Turn, Usage};
+pub use turn::{StreamInfo, ToolCall, Turn, Usage, MAX_LISTED};

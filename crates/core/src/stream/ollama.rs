@@ -56,7 +56,7 @@ impl Assembler for OllamaAssembler {
         let line = serde_json::from_slice::<Line>(data.as_bytes())
             .map_err(|e| json_problem("not an Ollama stream line", &e))?;
         if let Some(e) = &line.error {
-            self.info.errors.push(error_text(e));
+            self.info.add_error(error_text(e));
         }
         if self.info.model.is_none() {
             self.info.model = line.model;

@@ -67,7 +67,7 @@ impl ChatAssembler {
     pub fn push_completion(&mut self, chunk: Completion, source: Range<usize>) {
         self.info.chunks += 1;
         if let Some(e) = chunk.error.as_ref().or(chunk.detail.as_ref()) {
-            self.info.errors.push(error_text(e));
+            self.info.add_error(error_text(e));
         }
         if self.info.model.is_none() {
             self.info.model = chunk.model;
@@ -97,7 +97,7 @@ impl ChatAssembler {
     /// Records an error the stream reported outside a chunk (an `event: error` with a plain
     /// text body).
     pub fn error(&mut self, message: impl Into<String>) {
-        self.info.errors.push(message.into());
+        self.info.add_error(message.into());
     }
 
     /// The turns so far, in order of first appearance.
@@ -203,6 +203,19 @@ impl Assembler for ChatAssembler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use super::super::turn::MAX_LISTED;
+
+    #[test]
+    fn a_flood_of_error_chunks_lists_the_first_and_counts_the_rest() {
+        let mut a = ChatAssembler::new();
+        for k in 0..(MAX_LISTED + 300) {
+            a.push(&format!(r#"{{"error": {{"message": "overloaded {k}"}}}}"#), k..k + 1).expect("an error chunk");
+        }
+        let (_, info) = a.finish();
+        assert_eq!((info.errors.len(), info.errors_not_listed), (MAX_LISTED, 300));
+        assert_eq!(info.errors[0], "overloaded 0");
+    }
 
     fn run(chunks: &[&str]) -> (Vec<Turn>, StreamInfo) {
         let mut a = ChatAssembler::new();

@@ -148,13 +148,13 @@ impl ResponsesAssembler {
                     self.info.model = r.model.or(self.info.model.take());
                     self.info.usage = r.usage.map(Into::into);
                     if let Some(e) = r.error.filter(|e| !e.is_null()) {
-                        self.info.errors.push(error_text(&e));
+                        self.info.add_error(error_text(&e));
                     }
                 }
             }
             "error" => {
                 let text = ev.message.or_else(|| ev.error.as_ref().map(error_text));
-                self.info.errors.push(text.unwrap_or_else(|| "error event".into()));
+                self.info.add_error(text.unwrap_or_else(|| "error event".into()));
             }
             _ => {}
         }

@@ -86,6 +86,30 @@ pub struct StreamInfo {
     pub finish_reason: Option<String>,
     pub usage: Option<Usage>,
     pub model: Option<String>,
-    /// Errors the stream itself reported (`{"error":…}` chunks, `error` events).
+    /// Errors the stream itself reported (`{"error":…}` chunks, `error` events): the first
+    /// [`MAX_LISTED`] (add them with [`StreamInfo::add_error`]).
     pub errors: Vec<String>,
+    /// Errors reported beyond those, only counted.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub errors_not_listed: usize,
+}
+
+/// The most entries any list of problems keeps — a stream's errors, a reader's diagnostics, a
+/// live run's problems; the rest are counted ("… and 499,800 more"). A hostile or broken
+/// stream can send millions: memory, output and the page stay bounded.
+pub const MAX_LISTED: usize = 200;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl StreamInfo {
+    /// Records an error the stream reported: listed among the first [`MAX_LISTED`], else counted.
+    pub fn add_error(&mut self, error: impl Into<String>) {
+        if self.errors.len() < MAX_LISTED {
+            self.errors.push(error.into());
+        } else {
+            self.errors_not_listed += 1;
+        }
+    }
 }

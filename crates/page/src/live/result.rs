@@ -10,6 +10,7 @@ use super::view::{live_headline, speed_line, stat_rows, worst_word, LiveView};
 use crate::dom;
 use crate::model::{level_key, verdict_icon};
 use coherency_core::ingest::Channel;
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -36,6 +37,9 @@ pub fn LiveResult(props: &Props) -> Html {
         .into_iter()
         .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
     let errors = v.stats.errors().map(|e| html! { <li>{ "The server sent an error mid-stream: " }{ e }</li> });
+    let more = v.stats.not_listed();
+    let more =
+        (more > 0).then(|| html! { <li class="more">{ format!("… and {} more not listed", thousands(more)) }</li> });
     let show_reasoning = !v.reasoning.text.is_empty();
     let capture_tools = v.capture.clone().map(|capture| {
         let replay = {
@@ -77,7 +81,7 @@ pub fn LiveResult(props: &Props) -> Html {
                     <ul class="reasons" aria-label="Reasons">{ for v.reasons().iter().map(|r| html! { <li>{ r }</li> }) }</ul>
                 }
                 if v.stats.errors().next().is_some() {
-                    <ul id="live-errors" class="problems">{ for errors }</ul>
+                    <ul id="live-errors" class="problems">{ for errors }{ for more }</ul>
                 }
                 <dl id="live-stats" class="facts" data-chunks={v.stats.stream.chunks.to_string()} data-done={v.stats.stream.saw_done.to_string()}
                     data-finish={v.stats.stream.finish_reason.clone().unwrap_or_default()}>{ for facts }</dl>
