@@ -12,55 +12,10 @@
 use coherency_test_support::biglog;
 use coherency_test_support::textgen;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The system allocator, counting live bytes and their peak since the last [`reset_peak`].
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// A counting allocator must implement the unsafe `GlobalAlloc`; each method only forwards to `System`.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Counted as the move it may be: old and new at once at the peak.
-        let live = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
-        PEAK.fetch_max(live, Ordering::Relaxed);
-        let p = System.realloc(ptr, layout, new_size);
-        if p.is_null() {
-            LIVE.fetch_sub(new_size, Ordering::Relaxed);
-        } else {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-}
+use coherency_test_support::counting_alloc::{live, peak, reset_peak, Counting};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-fn reset_peak() -> usize {
-    let live = LIVE.load(Ordering::Relaxed);
-    PEAK.store(live, Ordering::Relaxed);
-    live
-}
-
-fn peak() -> usize {
-    PEAK.load(Ordering::Relaxed)
-}
 
 fn main() {
     let quick = !std::env::args().any(|a| a == "--bench");
@@ -92,7 +47,7 @@ fn main() {
             let parsed = (reset_peak() - base) as f64 / size;
             let report = coherency_core::verdict::judge_transcript(&transcript);
             let analyse = (peak() - base) as f64 / size;
-            let result = (LIVE.load(Ordering::Relaxed) - base) as f64 / size;
+            let result = (live() - base) as f64 / size;
             println!(
                 "{:<20} {:>8.1} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {:>9}",
                 format!("{kind}-{mb}mb"),

@@ -2,11 +2,13 @@
 //! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), labelled agent sessions
 //! ([`agent_sessions`], written as each coding-agent harness writes them: [`agent_harnesses`]), big
 //! generated logs ([`biglog`]), the yardstick gzip pass and best-of timing of the benches
-//! ([`gzip_pass`], [`timing`]), and where the fixtures are ([`fixture`]).
+//! ([`gzip_pass`], [`timing`]), the memory benches' counting allocator ([`counting_alloc`]), and
+//! where the fixtures are ([`fixture`]).
 
 pub mod agent_harnesses;
 pub mod agent_sessions;
 pub mod biglog;
+pub mod counting_alloc;
 pub mod gzip_pass;
 pub mod labelled;
 pub mod textgen;
