@@ -160,7 +160,7 @@ fn main() {
             .map_or(2_000_000, |mb| (mb * 1e6) as usize)
     };
     println!("hostile inputs: time and peak heap per MB at two sizes; ×2 = time per MB at twice the size ÷ at the size (1 linear, 2 quadratic)");
-    println!("{:<30} {:>8} {:>10} {:>10} {:>6}  {}", "shape", "MB", "ms/MB", "heap/MB", "×2", "verdict");
+    println!("{:<30} {:>8} {:>10} {:>10} {:>6}  verdict", "shape", "MB", "ms/MB", "heap/MB", "×2");
     let row = |name: &str, runs: [Run; 2]| {
         let per_mb = |r: &Run| r.ms / (r.bytes as f64 / 1e6);
         let doubling = per_mb(&runs[1]) / per_mb(&runs[0]).max(1e-9);
