@@ -143,6 +143,20 @@ fn each_fixture_is_detected_as_its_format() {
         ("responses_response.json", Format::ResponsesJson),
         ("sglang.sse", Format::Sse),
         ("vllm.sse", Format::Sse),
+        ("harness_aider_healthy.md", Format::Aider),
+        ("harness_aider_loop.md", Format::Aider),
+        ("harness_cline_healthy.json", Format::Cline),
+        ("harness_cline_loop.json", Format::Cline),
+        ("harness_codex_jsonl_healthy.jsonl", Format::CodexJsonl),
+        ("harness_codex_jsonl_loop.jsonl", Format::CodexJsonl),
+        ("harness_gemini_cli_healthy.jsonl", Format::GeminiCli),
+        ("harness_gemini_cli_loop.jsonl", Format::GeminiCli),
+        ("harness_opencode_healthy.json", Format::Opencode),
+        ("harness_opencode_loop.json", Format::Opencode),
+        ("harness_openhands_healthy.json", Format::OpenHands),
+        ("harness_openhands_loop.json", Format::OpenHands),
+        ("harness_swe_agent_healthy.traj", Format::SweAgent),
+        ("harness_swe_agent_loop.traj", Format::SweAgent),
     ];
     for (name, format) in want {
         assert_eq!(read(name).1.format, format, "{name}");

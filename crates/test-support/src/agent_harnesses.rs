@@ -378,7 +378,14 @@ fn aider_call(c: &Call) -> String {
                 arg("file_path")
             )
         }
-        _ => format!("#### /run {}\n\n{}\n", as_command(c).lines().next().unwrap_or_default(), quoted(&c.result)),
+        // A shell command the model suggests: aider asks, runs it, and shows its output.
+        _ => {
+            let command = as_command(c).lines().next().unwrap_or_default().to_string();
+            format!(
+                "```bash\n{command}\n```\n\n> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y\n>\n> Running {command}\n{}\n",
+                quoted(&c.result)
+            )
+        }
     }
 }
 

@@ -41,11 +41,18 @@ pub struct Part {
     /// The call's id, or the id of the call a result answers.
     pub call_id: Option<String>,
     pub text: String,
+    /// A tool result the input flags as failed.
+    pub is_error: bool,
 }
 
 impl Part {
     pub fn new(role: &str, channel: Channel, text: String) -> Self {
-        Self { role: role.to_string(), channel, name: None, call_id: None, text }
+        Self { role: role.to_string(), channel, name: None, call_id: None, text, is_error: false }
+    }
+
+    /// The same part, flagged as a failed tool result when `failed`.
+    pub fn failed(self, failed: bool) -> Self {
+        Self { is_error: failed, ..self }
     }
 
     /// The same part as a tool call or result: the tool's name and the call's id.
@@ -90,7 +97,7 @@ impl<'a> Builder<'a> {
     /// Adds one message; `conversation` and `index` place it.
     pub fn message(&mut self, place: (usize, usize), part: Part, at: Origin) {
         let line = at.line.unwrap_or_else(|| self.line_of(at.range.start));
-        let Part { role, channel, name, call_id, text } = part;
+        let Part { role, channel, name, call_id, text, is_error } = part;
         self.t.messages.push(Message {
             conversation: place.0,
             index: place.1,
@@ -99,6 +106,7 @@ impl<'a> Builder<'a> {
             name: name.filter(|n| !n.is_empty()),
             call_id: call_id.filter(|c| !c.is_empty()),
             text: Rc::new(text),
+            is_error,
             source: at.range,
             line: Some(line),
         });

@@ -27,6 +27,9 @@ pub fn detect(input: &[u8]) -> Format {
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
     let rest = &body[start..];
+    if let Some(harness) = super::detect_harness::harness(rest) {
+        return harness;
+    }
     let sse_field = |f: &[u8]| rest.starts_with(f);
     if [&b"data:"[..], b"event:", b":", b"id:", b"retry:"].into_iter().any(sse_field) {
         return sse_flavor(body);

@@ -30,13 +30,31 @@ pub enum Format {
     Jsonl,
     /// An agent session log (Claude Code style): one event per line with content blocks.
     SessionJsonl,
+    /// opencode's session export (`opencode export`): session info, messages with parts.
+    Opencode,
+    /// Codex CLI's rollout JSONL (`session_meta`, `response_item`, `event_msg` lines), or its
+    /// legacy form (bare Responses items).
+    CodexJsonl,
+    /// gemini-cli's session JSONL (`user` / `gemini` records with thoughts and tool calls), its
+    /// older single JSON, or a `/chat save` checkpoint (`history` of `{role, parts}`).
+    GeminiCli,
+    /// Cline / Roo Code's task files: `api_conversation_history.json` (Anthropic messages,
+    /// native or XML-in-text tool calls) or `ui_messages.json`.
+    Cline,
+    /// An OpenHands trajectory: actions and observations linked by `cause` (or V1 events).
+    #[serde(rename = "openhands")]
+    OpenHands,
+    /// A SWE-agent `.traj`: `history` of chat messages with tool calls, and `trajectory` steps.
+    SweAgent,
+    /// aider's `.aider.chat.history.md`: runs, `####` user lines, `>` tool output.
+    Aider,
     /// Not text: nothing to analyse.
     Binary,
 }
 
 impl Format {
     /// Every format, in the order a menu lists them.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 18] = [
         Format::Text,
         Format::OpenaiJson,
         Format::ResponsesJson,
@@ -47,6 +65,13 @@ impl Format {
         Format::OllamaNdjson,
         Format::Jsonl,
         Format::SessionJsonl,
+        Format::Opencode,
+        Format::CodexJsonl,
+        Format::GeminiCli,
+        Format::Cline,
+        Format::OpenHands,
+        Format::SweAgent,
+        Format::Aider,
         Format::Binary,
     ];
 
@@ -63,6 +88,13 @@ impl Format {
             Format::OllamaNdjson => "ollama-ndjson",
             Format::Jsonl => "jsonl",
             Format::SessionJsonl => "session-jsonl",
+            Format::Opencode => "opencode",
+            Format::CodexJsonl => "codex-jsonl",
+            Format::GeminiCli => "gemini-cli",
+            Format::Cline => "cline",
+            Format::OpenHands => "openhands",
+            Format::SweAgent => "swe-agent",
+            Format::Aider => "aider",
             Format::Binary => "binary",
         }
     }
@@ -80,6 +112,13 @@ impl Format {
             Format::OllamaNdjson => "Ollama native stream (NDJSON)",
             Format::Jsonl => "request/response log (JSONL)",
             Format::SessionJsonl => "agent session log (JSONL)",
+            Format::Opencode => "opencode session export (JSON)",
+            Format::CodexJsonl => "Codex CLI session rollout (JSONL)",
+            Format::GeminiCli => "gemini-cli session (JSONL or JSON)",
+            Format::Cline => "Cline / Roo Code task history (JSON)",
+            Format::OpenHands => "OpenHands trajectory (JSON)",
+            Format::SweAgent => "SWE-agent trajectory (.traj)",
+            Format::Aider => "aider chat history (Markdown)",
             Format::Binary => "binary (not text)",
         }
     }

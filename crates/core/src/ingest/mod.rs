@@ -6,7 +6,9 @@
 //!
 //! Each format has its reader in the file of its name (`json_document.rs` for the three JSON
 //! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`,
-//! `text.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
+//! `text.rs`; the agent harnesses' session files: `opencode.rs`, `codex_rollout.rs`,
+//! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, sharing
+//! `harness.rs`, recognised by `detect_harness.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
 //! calls carry their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
 //! history made one conversation, each turn once). [`detect`] names the format from the first
@@ -26,11 +28,17 @@
 //!
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
+mod aider_md;
 mod builder;
 mod chains;
+mod cline;
+mod codex_rollout;
 mod detect;
+mod detect_harness;
 mod exchange;
 mod format;
+mod gemini_cli;
+mod harness;
 mod history;
 mod http_head;
 mod json_document;
@@ -38,9 +46,12 @@ mod json_scan;
 mod jsonl;
 mod lines;
 mod ollama_ndjson;
+mod opencode;
+mod openhands;
 mod reader;
 mod session_jsonl;
 mod sse;
+mod swe_agent;
 mod text;
 mod transcript;
 
@@ -103,6 +114,13 @@ fn parse_body(input: &[u8], format: Format) -> Transcript {
         Format::OllamaNdjson => ollama_ndjson::parse(input),
         Format::Jsonl => jsonl::parse(input),
         Format::SessionJsonl => session_jsonl::parse(input),
+        Format::Opencode => opencode::parse(input),
+        Format::CodexJsonl => codex_rollout::parse(input),
+        Format::GeminiCli => gemini_cli::parse(input),
+        Format::Cline => cline::parse(input),
+        Format::OpenHands => openhands::parse(input),
+        Format::SweAgent => swe_agent::parse(input),
+        Format::Aider => aider_md::parse(input),
         Format::Binary => binary(input),
     }
 }

@@ -13,6 +13,7 @@ pub(super) fn message(index: usize, role: &str, channel: Channel, text: &str) ->
         name: None,
         call_id: None,
         text: text.to_string().into(),
+        is_error: false,
         source: 0..0,
         line: None,
     }

@@ -185,7 +185,8 @@ fn repeats(t: &Transcript, calls: &[Call], ids: &[(u32, u32)], rules: &ToolRules
                 b += 1;
             }
             let n = b - a;
-            let error = calls[a].result_text(t).is_some_and(|r| rules.is_error(r));
+            let error = calls[a].result.is_some_and(|r| t.messages[r].is_error)
+                || calls[a].result_text(t).is_some_and(|r| rules.is_error(r));
             let level = if n >= rules.same_fail || (error && n >= rules.error_fail) {
                 Verdict::Fail
             } else if n >= rules.same_warn {

@@ -242,6 +242,7 @@ mod tests {
             name: None,
             call_id: None,
             text: std::rc::Rc::new(text.to_string()),
+            is_error: false,
             source: 0..0,
             line: None,
         };
@@ -273,6 +274,7 @@ mod tests {
             name: Some("bash".into()),
             call_id: None,
             text: std::rc::Rc::new("\n\n  line one  \nline two\n".into()),
+            is_error: false,
             source: 0..0,
             line: None,
         };

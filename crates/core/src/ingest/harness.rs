@@ -1,0 +1,91 @@
+//! What the readers of agent harnesses' session files share: turns numbered as they are
+//! placed, parts put into the transcript with where they came from, a tool's output that
+//! comes as a JSON string of `{output, metadata}` read for its output, and JSON values given
+//! to a reader as text. The readers are one file each: `opencode.rs`, `codex_rollout.rs`,
+//! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::builder::{Builder, Origin, Part};
+use super::history::HistoryTurn;
+
+/// Places turns of one conversation one after another.
+pub struct Turns {
+    pub conversation: usize,
+    next: usize,
+}
+
+impl Turns {
+    pub fn new(conversation: usize) -> Self {
+        Turns { conversation, next: 0 }
+    }
+
+    /// Adds `parts` as the next turn (nothing when there are none), from `at`.
+    pub fn add(&mut self, b: &mut Builder, parts: Vec<Part>, at: &Origin) {
+        let parts: Vec<Part> = parts.into_iter().filter(|p| !p.text.is_empty()).collect();
+        if parts.is_empty() {
+            return;
+        }
+        for part in parts {
+            b.message((self.conversation, self.next), part, at.clone());
+        }
+        self.next += 1;
+    }
+
+    /// Adds the turns a [`super::history::History`] read, each from its own source (else
+    /// from `at`).
+    pub fn add_history(&mut self, b: &mut Builder, turns: Vec<HistoryTurn>, at: &Origin) {
+        for turn in turns {
+            let origin = turn.source.map_or_else(|| at.clone(), |r| Origin::new(r, None));
+            self.add(b, turn.parts, &origin);
+        }
+    }
+}
+
+/// A JSON value as a reader shows it: a string as it is, anything else as compact JSON, null
+/// and absent as nothing.
+pub fn text_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// A tool's output as Codex CLI (and others) store it: a JSON string `{"output": …,
+/// "metadata": {"exit_code": N}}`, or plain text ending or starting with `Exit code: N`. The
+/// output's text, and whether the command failed (a non-zero exit code).
+pub fn command_output(raw: &str) -> (String, bool) {
+    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(raw) {
+        if let Some(out) = o.get("output").and_then(Value::as_str) {
+            let code = o.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
+            return (out.to_string(), code.is_some_and(|c| c != 0));
+        }
+    }
+    let code = raw.lines().find_map(|l| l.trim().strip_prefix("Exit code: ")?.trim().parse::<i64>().ok());
+    (raw.to_string(), code.is_some_and(|c| c != 0))
+}
+
+/// The byte ranges of the elements of the JSON array at `range` of `input` (`None` if it is
+/// not an array), in `input`'s offsets.
+pub fn elements(input: &[u8], range: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let start = range.start;
+    let found = super::json_scan::array_elements(&input[range])?;
+    Some(found.into_iter().map(|r| r.start + start..r.end + start).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_outputs_say_whether_they_failed() {
+        assert_eq!(command_output(r#"{"output":"ok\n","metadata":{"exit_code":0}}"#), ("ok\n".into(), false));
+        assert_eq!(command_output(r#"{"output":"boom","metadata":{"exit_code":2}}"#), ("boom".into(), true));
+        assert_eq!(command_output("Exit code: 1\nWall time: 0.2s\nerror[E0425]").1, true);
+        assert_eq!(command_output("Exit code: 0\nfine").1, false);
+        assert_eq!(command_output("plain output"), ("plain output".into(), false));
+    }
+}

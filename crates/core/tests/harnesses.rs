@@ -1,0 +1,128 @@
+//! The agent harnesses' session files (issue 20): every labelled session of
+//! `coherency_test_support::agent_sessions` written as each harness writes it
+//! (`agent_harnesses`), detected from its first 4 KB as that harness and never as another
+//! format, read, and judged whole. Prints the confusion table per harness
+//! (`cargo test --test harnesses -- --nocapture`) and pins: no healthy session FAILs; every loop
+//! FAILs (at least WARNs where the harness merges reasoning and reply: see `merged`), with its
+//! onset within one of the model's turns of where it was planted.
+
+use coherency_core::analyze::Verdict;
+use coherency_core::ingest::{detect, Format};
+use coherency_core::verdict::{Author, JudgedDocument};
+use coherency_test_support::agent_harnesses::Harness;
+use coherency_test_support::agent_sessions::{corpus, HEALTHY, LOOPING};
+
+fn format_of(h: Harness) -> Format {
+    match h {
+        Harness::Opencode => Format::Opencode,
+        Harness::Codex => Format::CodexJsonl,
+        Harness::GeminiCli => Format::GeminiCli,
+        Harness::Cline => Format::Cline,
+        Harness::OpenHands => Format::OpenHands,
+        Harness::SweAgent => Format::SweAgent,
+        Harness::Aider => Format::Aider,
+    }
+}
+
+/// Whether `h` writes a turn's reasoning and reply as one text (OpenHands' and SWE-agent's
+/// `thought`), and `kind` is a loop in one of the two only: the same reasoning behind new
+/// replies, the same reply after new reasoning, a plan re-stated with edits. Each turn's text
+/// is then half new, and the loop across turns is at least a WARN, not always a FAIL.
+fn merged(h: Harness, kind: &str) -> bool {
+    matches!(h, Harness::OpenHands | Harness::SweAgent)
+        && matches!(kind, "reasoning_repeats" | "same_reply_every_turn" | "plan_restated")
+}
+
+/// Seeds per kind (`HARNESS_EVIDENCE_SEEDS=20` for a bigger run).
+fn seeds() -> u64 {
+    std::env::var("HARNESS_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4)
+}
+
+#[test]
+fn every_harness_file_is_detected_from_its_start_and_judged() {
+    let sessions = corpus(seeds());
+    let mut problems = Vec::new();
+    println!(
+        "{:<22} {:<12} {:>5} {:>5} {:>5}  onset (model turn: planted → found)",
+        "kind", "harness", "PASS", "WARN", "FAIL"
+    );
+    for h in Harness::ALL {
+        for kind in HEALTHY.iter().chain(LOOPING) {
+            let mut counts = [0usize; 3];
+            let mut onsets = Vec::new();
+            for s in sessions.iter().filter(|s| s.kind == *kind) {
+                let bytes = s.to_harness(h);
+                let head = &bytes[..bytes.len().min(4096)];
+                if detect(head) != format_of(h) || detect(&bytes) != format_of(h) {
+                    problems.push(format!("{kind} as {h:?}: detected {} from its start", detect(head).name()));
+                }
+                let doc = JudgedDocument::read(&bytes, None);
+                let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);
+                counts[verdict as usize] += 1;
+                let c = doc.report.conversations.iter().max_by_key(|c| c.verdict).expect("a conversation");
+                let model_turns: Vec<usize> = doc
+                    .report
+                    .turns(&doc.transcript, c.conversation)
+                    .into_iter()
+                    .filter(|u| u.author == Author::Model)
+                    .map(|u| u.index)
+                    .collect();
+                let onset = c.onset_turn.and_then(|t| model_turns.iter().position(|&u| u == t));
+                if s.looping {
+                    onsets.push(format!(
+                        "{}→{}",
+                        s.onset_turn.unwrap_or(0),
+                        onset.map_or("-".into(), |o| o.to_string())
+                    ));
+                    if merged(h, kind) && verdict == Verdict::Warn {
+                        // Said, not hidden: see `merged`.
+                    } else if verdict != Verdict::Fail {
+                        problems.push(format!("{kind} as {h:?}: looping, judged {}", verdict.as_str()));
+                    } else if onset.zip(s.onset_turn).is_none_or(|(o, p)| o.abs_diff(p) > 1) {
+                        problems.push(format!("{kind} as {h:?}: onset {onset:?}, planted {:?}", s.onset_turn));
+                    }
+                } else if verdict == Verdict::Fail {
+                    problems.push(format!("{kind} as {h:?}: healthy, judged FAIL: {:?}", c.reasons.first()));
+                }
+            }
+            onsets.dedup();
+            println!(
+                "{kind:<22} {:<12} {:>5} {:>5} {:>5}  {}",
+                format_of(h).name(),
+                counts[0],
+                counts[1],
+                counts[2],
+                onsets.join(" ")
+            );
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The fixtures under `tests/data/formats/harness_*`: for each harness, a healthy session and a
+/// looping one, as the generator writes them (their goldens are `golden.rs`'s). Written with
+/// `UPDATE_GOLDEN=1`; otherwise held equal to the generator's output.
+#[test]
+fn each_harness_has_a_healthy_and_a_looping_fixture() {
+    use coherency_test_support::agent_sessions::generate;
+    for h in Harness::ALL {
+        let ext = h.file_name().rsplit('.').next().unwrap_or("txt");
+        for (label, kind) in [("healthy", "varied_work"), ("loop", "same_call_same_result")] {
+            let name = format!("formats/harness_{}_{label}.{ext}", format_of(h).name().replace('-', "_"));
+            let path = coherency_test_support::fixture(&name);
+            let bytes = generate(kind, 0).to_harness(h);
+            if std::env::var_os("UPDATE_GOLDEN").is_some() {
+                std::fs::write(&path, &bytes).expect("write the fixture");
+            }
+            let saved = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}: run with UPDATE_GOLDEN=1"));
+            assert!(saved == bytes, "{name} differs from the generator's output: run with UPDATE_GOLDEN=1");
+            let doc = JudgedDocument::read(&saved, None);
+            assert_eq!(doc.detected, format_of(h), "{name}");
+            let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);
+            match label {
+                "loop" => assert_eq!(verdict, Verdict::Fail, "{name}"),
+                _ => assert!(verdict < Verdict::Fail, "{name}: {verdict:?}"),
+            }
+        }
+    }
+}
