@@ -30,8 +30,9 @@ usage: coherency analyze [--json] [--format NAME] [--judge-inputs] FILE...
   FILE            a file to analyse; - reads standard input
   --json          print one JSON object per file (one per line) instead of text
   --format NAME   read every FILE as NAME instead of detecting it: auto (default), text,
-                  openai-json, sse, responses-sse, anthropic-sse, ollama-ndjson, jsonl,
-                  session-jsonl
+                  openai-json, responses-json, anthropic-json, sse, responses-sse,
+                  anthropic-sse, ollama-ndjson, jsonl, session-jsonl, opencode, codex-jsonl,
+                  gemini-cli, cline, openhands, swe-agent, aider
   --judge-inputs  let inputs (system, developer, user and tool messages) count towards the
                   verdict too; they are analysed and shown either way
 

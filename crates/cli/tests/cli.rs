@@ -148,6 +148,24 @@ fn empty_and_blank_inputs_hold_no_text_and_exit_3() {
 }
 
 #[test]
+fn every_harness_format_can_be_named() {
+    // Each harness's looping fixture, read as its format by name: FAIL (exit 2), in that format.
+    for name in ["opencode", "codex-jsonl", "gemini-cli", "cline", "openhands", "swe-agent", "aider"] {
+        let dir = coherency_test_support::fixture("formats");
+        let stem = format!("harness_{}_loop.", name.replace('-', "_"));
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.path().to_str().map(str::to_string))
+            .find(|p| p.rsplit('/').next().is_some_and(|f| f.starts_with(&stem) && !f.ends_with(".expected.json")))
+            .unwrap_or_else(|| panic!("no fixture {stem}*"));
+        let out = run(&["analyze", "--json", "--format", name, &file], b"");
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert_eq!(json_lines(&out)[0]["format"], name);
+        assert!(String::from_utf8(run(&["--help"], b"").stdout).unwrap().contains(name), "{name} in the usage");
+    }
+}
+
+#[test]
 fn a_bad_command_line_prints_usage() {
     for args in [&[][..], &["analyze"][..], &["frobnicate"][..], &["analyze", "--bogus", "x"][..]] {
         let out = run(args, b"");

@@ -255,7 +255,7 @@ impl ToolRules {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
             _ => starts.concat(),
         };
-        format!("a result is an error when its first line starts with {starts}")
+        format!("a result is an error when its format marks it failed (an error status, a non-zero exit code) or its first line starts with {starts}")
     }
 
     /// Whether a tool's result reads as an error (see [`Self::error_starts`]).
@@ -355,8 +355,8 @@ mod tests {
         );
         assert_eq!(
             r.error_text(),
-            "a result is an error when its first line starts with 'error', 'fatal', 'failed', 'traceback', \
-             'exception' or '<tool_use_error>'"
+            "a result is an error when its format marks it failed (an error status, a non-zero exit code) or \
+             its first line starts with 'error', 'fatal', 'failed', 'traceback', 'exception' or '<tool_use_error>'"
         );
     }
 

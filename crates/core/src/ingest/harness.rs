@@ -84,8 +84,8 @@ mod tests {
     fn command_outputs_say_whether_they_failed() {
         assert_eq!(command_output(r#"{"output":"ok\n","metadata":{"exit_code":0}}"#), ("ok\n".into(), false));
         assert_eq!(command_output(r#"{"output":"boom","metadata":{"exit_code":2}}"#), ("boom".into(), true));
-        assert_eq!(command_output("Exit code: 1\nWall time: 0.2s\nerror[E0425]").1, true);
-        assert_eq!(command_output("Exit code: 0\nfine").1, false);
+        assert!(command_output("Exit code: 1\nWall time: 0.2s\nerror[E0425]").1);
+        assert!(!command_output("Exit code: 0\nfine").1);
         assert_eq!(command_output("plain output"), ("plain output".into(), false));
     }
 }

@@ -114,7 +114,7 @@ pub fn ConversationView(props: &Props) -> Html {
                 { for picker }
             </div>
             { for head }
-            <TurnList key={conversation.to_string()} doc={Rc::clone(doc)} turns={Turns(Rc::clone(&turns))}
+            <TurnList key={format!("{}-{}", doc.seq, *conversation)} doc={Rc::clone(doc)} turns={Turns(Rc::clone(&turns))}
                 conversation={*conversation} goto={*goto} on_select={props.on_select.clone()} />
         </section>
     }
