@@ -255,13 +255,9 @@ async fn a_looping_session_of_each_harness_fails_with_its_loop_turns_banded() {
         page.settle_scrolling().await;
         page.click("#show-onset-turn").await;
         let css = format!("#conversation-turns .turn[data-turn=\"{onset}\"]");
-        // Rendered and marked. (In view is pinned for the first file a page opens, above; after
-        // another file's view was used, the box can stay scrolled elsewhere — an open bug.)
-        page.wait_for_js(
-            &format!("return document.querySelector({css:?})?.dataset.onset === 'true';"),
-            &format!("{name}: the onset turn rendered and marked"),
-        )
-        .await;
+        page.wait_for_js(&turn_in_view(&css), &format!("{name}: the onset turn in view")).await;
+        let marked = page.js(&format!("return document.querySelector({css:?}).dataset.onset;")).await;
+        assert_eq!(marked, json!("true"), "{name}");
         let banded = page
             .js("return [...document.querySelectorAll('#conversation-turns .turn')].filter(t => t.dataset.loop === 'FAIL').length;")
             .await;

@@ -245,7 +245,7 @@ fn turn_row(
     let loop_class = turn.in_loop.map(|l| format!("loop-{}", level_key(l)));
     let band = turn.in_loop.map(|_| if k.is_multiple_of(2) { "band-even" } else { "band-odd" });
     html! {
-        <div class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
+        <div key={k} class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
                 turn.onset.then_some("onset"), current.then_some("current"), selected.then_some("selected"))}
             role="listitem" tabindex={if tab_stop { "0" } else { "-1" }}
             style={format!("height: {TURN_ROW_PX}px")}
