@@ -318,9 +318,15 @@ impl<'de> Deserialize<'de> for Dialect {
     }
 }
 
-/// A JSON array's element: its probe when it is an object.
+/// Elements of a JSON array the detection looks at: the first ones say what the array holds
+/// (a 1 GB array of completions is not parsed whole to name its format).
+const ARRAY_PROBE: usize = 64;
+
+/// The format of a JSON array, from its first [`ARRAY_PROBE`] elements that are objects.
 fn array_format(body: &[u8]) -> Option<Format> {
-    let items = serde_json::from_slice::<Vec<Nested>>(body).ok()?;
+    let elements = super::json_scan::array_elements(body)?;
+    let items: Vec<Nested> =
+        elements.into_iter().take(ARRAY_PROBE).filter_map(|r| serde_json::from_slice::<Nested>(&body[r]).ok()).collect();
     let probes: Vec<&Probe> = items.iter().filter_map(|n| n.object().map(|p| &**p)).collect();
     let completion = |p: &&Probe| p.choices.is_some() || p.error.is_some();
     if probes.iter().any(completion) {
@@ -361,8 +367,15 @@ fn sse_flavor(body: &[u8]) -> Format {
         #[serde(default, rename = "type")]
         kind: Option<String>,
     }
+    // The probe ends at the last whole line: a `data:` line cut in two (by the probe's end, or
+    // a capture's) is no JSON, and would make a capture without blank lines between its events
+    // read as prose.
+    let mut head = &body[..body.len().min(HEAD)];
+    if let Some(end) = head.iter().rposition(|&b| b == b'\n') {
+        head = &head[..=end];
+    }
     let mut d = SseDecoder::new();
-    let mut events = d.feed(&body[..body.len().min(HEAD)]);
+    let mut events = d.feed(head);
     events.extend(d.finish());
     let (mut chat, mut comments, mut problems) = (false, 0, 0);
     for e in events.iter().take(64) {
@@ -405,6 +418,21 @@ fn sse_flavor(body: &[u8]) -> Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capture_without_blank_lines_is_a_stream_wherever_the_probe_ends() {
+        // Every length around the probe's end: the line it cuts is left out of the probe.
+        let line = |k: usize| format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"w{k} \"}}}}]}}\n");
+        let mut capture = String::new();
+        let mut k = 0;
+        while capture.len() < HEAD + 200 {
+            capture += &line(k);
+            k += 1;
+        }
+        for cut in HEAD - 80..HEAD + 120 {
+            assert_eq!(detect(&capture.as_bytes()[..cut.min(capture.len())]), Format::Sse, "cut at {cut}");
+        }
+    }
 
     #[test]
     fn shapes() {
