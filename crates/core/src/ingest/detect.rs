@@ -325,8 +325,11 @@ const ARRAY_PROBE: usize = 64;
 /// The format of a JSON array, from its first [`ARRAY_PROBE`] elements that are objects.
 fn array_format(body: &[u8]) -> Option<Format> {
     let elements = super::json_scan::array_elements(body)?;
-    let items: Vec<Nested> =
-        elements.into_iter().take(ARRAY_PROBE).filter_map(|r| serde_json::from_slice::<Nested>(&body[r]).ok()).collect();
+    let items: Vec<Nested> = elements
+        .into_iter()
+        .take(ARRAY_PROBE)
+        .filter_map(|r| serde_json::from_slice::<Nested>(&body[r]).ok())
+        .collect();
     let probes: Vec<&Probe> = items.iter().filter_map(|n| n.object().map(|p| &**p)).collect();
     let completion = |p: &&Probe| p.choices.is_some() || p.error.is_some();
     if probes.iter().any(completion) {
