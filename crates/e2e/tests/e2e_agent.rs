@@ -262,6 +262,7 @@ async fn a_looping_session_of_each_harness_fails_with_its_loop_turns_banded() {
             .js("return [...document.querySelectorAll('#conversation-turns .turn')].filter(t => t.dataset.loop === 'FAIL').length;")
             .await;
         assert!(banded.as_u64().unwrap_or(0) >= 2, "{name}: loop turns banded ({banded})");
+        screenshot(&page, &format!("{}.png", name.replace('.', "_"))).await;
     }
     page.close().await;
 }
