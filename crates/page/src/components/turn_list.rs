@@ -246,7 +246,7 @@ fn turn_row(
     let band = turn.in_loop.map(|_| if k.is_multiple_of(2) { "band-even" } else { "band-odd" });
     html! {
         <div key={k} class={classes!("turn", format!("author-{}", turn.author.as_str()), loop_class, band,
-                turn.onset.then_some("onset"), current.then_some("current"), selected.then_some("selected"))}
+                turn.onset.then_some("turn-onset"), current.then_some("current"), selected.then_some("selected"))}
             role="listitem" tabindex={if tab_stop { "0" } else { "-1" }}
             style={format!("height: {TURN_ROW_PX}px")}
             data-row={k.to_string()} data-turn={turn.index.to_string()} data-author={turn.author.as_str()}
