@@ -1,4 +1,4 @@
-//! Labelled test texts for issue 5: every kind of loop to catch and every kind of legit
+//! Labelled test texts (issues 5 and 13): every kind of loop to catch and every kind of legit
 //! repetition to let pass, seeded and deterministic, at any length from 60 B to megabytes.
 //!
 //! Each text carries its label, whether it is degenerate, and for a loop the expected onset
@@ -18,10 +18,14 @@ pub struct Labelled {
     pub onset: Option<usize>,
     /// Loops only, when copies are exact: the looping unit.
     pub unit: Option<String>,
+    /// Loops only: about how many bytes one copy of the unit takes (the unit's length when it
+    /// is exact): the onset is pinned within this many bytes.
+    pub unit_bytes: Option<usize>,
 }
 
-/// What a generator gives: the text, the onset, the unit.
-pub type Gen = (String, Option<usize>, Option<String>);
+/// What a generator gives: the text, the onset, the unit when copies are exact, and a copy's
+/// length in bytes when they are not.
+pub type Gen = (String, Option<usize>, Option<String>, Option<usize>);
 
 /// A kind of text: label, degenerate or not, the lengths it makes sense at, its generator.
 pub struct Kind {
@@ -52,6 +56,16 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "prose_then_loop", degenerate: true, min_len: 1000, max_len: BIG, gen: prose_then_loop },
     Kind { label: "cjk_then_loop", degenerate: true, min_len: 1000, max_len: BIG, gen: cjk_then_loop },
     Kind { label: "short_loop", degenerate: true, min_len: 60, max_len: 300, gen: short_loop },
+    Kind { label: "edited_then_exact", degenerate: true, min_len: 1000, max_len: BIG, gen: edited_then_exact },
+    Kind { label: "edited_then_exact_cjk", degenerate: true, min_len: 1000, max_len: BIG, gen: edited_then_exact_cjk },
+    Kind { label: "counting_empty_list", degenerate: true, min_len: 300, max_len: BIG, gen: counting_empty_list },
+    Kind { label: "counting_bare", degenerate: true, min_len: 300, max_len: BIG, gen: counting_bare },
+    Kind { label: "counting_step", degenerate: true, min_len: 300, max_len: BIG, gen: counting_step },
+    Kind { label: "counting_step_cjk", degenerate: true, min_len: 300, max_len: BIG, gen: counting_step_cjk },
+    Kind { label: "restart_story", degenerate: true, min_len: 1000, max_len: BIG, gen: restart_story },
+    // A block of about 250 bytes: from 2 KB it is told at least four times (at 1 KB, three
+    // times, the last cut short: WARN).
+    Kind { label: "restart_code", degenerate: true, min_len: 2000, max_len: BIG, gen: restart_code },
     Kind { label: "poem_refrain", degenerate: false, min_len: 300, max_len: BIG, gen: poem_refrain },
     Kind { label: "prayer_litany", degenerate: false, min_len: 300, max_len: BIG, gen: prayer_litany },
     Kind { label: "numbered_list", degenerate: false, min_len: 100, max_len: BIG, gen: numbered_list },
@@ -59,19 +73,26 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "log", degenerate: false, min_len: 100, max_len: BIG, gen: log },
     Kind { label: "code_similar", degenerate: false, min_len: 100, max_len: BIG, gen: code_similar },
     Kind { label: "quoted_once", degenerate: false, min_len: 1000, max_len: BIG, gen: quoted_once },
+    Kind { label: "recap_once", degenerate: false, min_len: 1000, max_len: BIG, gen: recap_once },
+    Kind { label: "code_revised_once", degenerate: false, min_len: 300, max_len: BIG, gen: code_revised_once },
+    Kind { label: "byte_table", degenerate: false, min_len: 300, max_len: BIG, gen: byte_table },
+    Kind { label: "progress_log", degenerate: false, min_len: 300, max_len: BIG, gen: progress_log },
+    Kind { label: "server_log", degenerate: false, min_len: 300, max_len: BIG, gen: server_log },
+    Kind { label: "csv_defaults", degenerate: false, min_len: 300, max_len: BIG, gen: csv_defaults },
+    Kind { label: "test_vectors", degenerate: false, min_len: 300, max_len: BIG, gen: test_vectors },
     Kind {
         label: "prose_latin",
         degenerate: false,
         min_len: 60,
         max_len: BIG,
-        gen: |r, n| (prose(r, n, WORDS, " "), None, None),
+        gen: |r, n| (prose(r, n, WORDS, " "), None, None, None),
     },
     Kind {
         label: "prose_cjk",
         degenerate: false,
         min_len: 60,
         max_len: BIG,
-        gen: |r, n| (cjk_prose(r, n), None, None),
+        gen: |r, n| (cjk_prose(r, n), None, None, None),
     },
 ];
 
@@ -89,7 +110,7 @@ pub fn corpus(lengths: &[usize]) -> Vec<Labelled> {
 /// One text of `kind`, about `n` bytes (never more), from `seed`.
 pub fn generate(kind: &Kind, n: usize, seed: u64) -> Labelled {
     let mut rng = Rng(seed);
-    let (mut text, onset, unit) = (kind.gen)(&mut rng, n);
+    let (mut text, onset, unit, unit_bytes) = (kind.gen)(&mut rng, n);
     let mut cut = n.min(text.len());
     while !text.is_char_boundary(cut) {
         cut -= 1;
@@ -98,7 +119,9 @@ pub fn generate(kind: &Kind, n: usize, seed: u64) -> Labelled {
     if let Some(o) = onset {
         assert!(o < text.len(), "{}: onset {o} past the text ({} bytes)", kind.label, text.len());
     }
-    Labelled { label: kind.label, degenerate: kind.degenerate, target: n, text, onset, unit }
+    let unit_bytes = unit_bytes.or(unit.as_ref().map(String::len));
+    assert_eq!(onset.is_some(), unit_bytes.is_some(), "{}: a loop says how long its unit is", kind.label);
+    Labelled { label: kind.label, degenerate: kind.degenerate, target: n, text, onset, unit, unit_bytes }
 }
 
 /// Common Chinese characters: a pool big enough that random prose does not repeat itself.
@@ -157,13 +180,13 @@ fn phrase_loop(rng: &mut Rng, n: usize) -> Gen {
     let unit = rng.pick(PHRASES);
     let prefix = if n >= 300 { format!("Okay.\n{}", sentence(rng, n / 10)) } else { String::new() };
     let onset = prefix.len();
-    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn nospace(rng: &mut Rng, n: usize, unit: &str) -> Gen {
     let prefix = if n >= 300 { format!("{}\nAnswer: ", sentence(rng, n / 10)) } else { "Answer: ".into() };
     let onset = prefix.len();
-    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 const CJK_PHRASES: &[&str] = &["我需要再检查一下这个文件。", "让我们重新计算一下结果，", "好的，"];
@@ -173,7 +196,7 @@ fn cjk_phrase_loop(rng: &mut Rng, n: usize) -> Gen {
     let mut prefix = if n >= 300 { cjk_prose(rng, n / 10) } else { String::new() };
     prefix.push('\n');
     let onset = prefix.len();
-    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(prefix, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn near_dup_paragraph(rng: &mut Rng, n: usize) -> Gen {
@@ -186,7 +209,8 @@ fn near_dup_paragraph(rng: &mut Rng, n: usize) -> Gen {
         k += 1 + rng.below(3);
         s.push_str(&format!("{a}We retry step {k} now. {b}\n\n"));
     }
-    (s, Some(onset), None)
+    let unit_bytes = a.len() + b.len() + "We retry step 100 now. \n\n".len();
+    (s, Some(onset), None, Some(unit_bytes))
 }
 
 fn list_item_loop(rng: &mut Rng, n: usize) -> Gen {
@@ -201,17 +225,19 @@ fn list_item_loop(rng: &mut Rng, n: usize) -> Gen {
         s.push_str(&format!("{i}. {}\n", item.trim_end()));
         i += 1;
     }
-    (s, Some(onset), None)
+    (s, Some(onset), None, Some(item.len() + 4))
 }
 
 fn code_include_loop(rng: &mut Rng, n: usize) -> Gen {
     let mut s = String::from("```c\n");
-    for _ in 0..2 + rng.below(3) {
-        s.push_str(rng.pick(&["#include <stdlib.h>\n", "#include <string.h>\n", "#include \"config.h\"\n"]));
+    // Different includes first (a line said twice before the loop would start it there).
+    let mut others = vec!["#include <stdlib.h>\n", "#include <string.h>\n", "#include \"config.h\"\n"];
+    for _ in 0..2 + rng.below(2) {
+        s.push_str(others.remove(rng.below(others.len())));
     }
     let unit = "#include <stdio.h>\n";
     let onset = s.len();
-    (repeat_to(s, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(s, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn table_row_loop(rng: &mut Rng, n: usize) -> Gen {
@@ -221,7 +247,7 @@ fn table_row_loop(rng: &mut Rng, n: usize) -> Gen {
     }
     let unit = "| 0 | 0 | 0 | 0 ms |\n";
     let onset = s.len();
-    (repeat_to(s, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(s, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn json_key_loop(rng: &mut Rng, n: usize) -> Gen {
@@ -229,14 +255,14 @@ fn json_key_loop(rng: &mut Rng, n: usize) -> Gen {
     let unit = "  \"type\": \"string\",\n";
     let onset = s.len();
     s = repeat_to(s, unit, n);
-    (s, Some(onset), Some(unit.into()))
+    (s, Some(onset), Some(unit.into()), None)
 }
 
 fn big_block_repeat(rng: &mut Rng, n: usize) -> Gen {
     let prefix = prose(rng, 2000, WORDS, " ");
     let block = prose(rng, 40 * 1024, WORDS, " ");
     let onset = prefix.len();
-    (repeat_to(prefix, &block, n), Some(onset), Some(block))
+    (repeat_to(prefix, &block, n), Some(onset), Some(block), None)
 }
 
 const LOOP_LINES: &[&str] = &[
@@ -250,7 +276,7 @@ fn prose_then_loop(rng: &mut Rng, n: usize) -> Gen {
     let mut s = prose(rng, n / 2, WORDS, " ");
     s.push('\n');
     let onset = s.len();
-    (repeat_to(s, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(s, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn cjk_then_loop(rng: &mut Rng, n: usize) -> Gen {
@@ -258,12 +284,12 @@ fn cjk_then_loop(rng: &mut Rng, n: usize) -> Gen {
     let mut s = cjk_prose(rng, n / 2);
     s.push('\n');
     let onset = s.len();
-    (repeat_to(s, unit, n), Some(onset), Some(unit.into()))
+    (repeat_to(s, unit, n), Some(onset), Some(unit.into()), None)
 }
 
 fn short_loop(rng: &mut Rng, n: usize) -> Gen {
     let unit = rng.pick(&["I think ", "Sure! ", "the the ", "Okay, so "]);
-    (repeat_to(String::new(), unit, n), Some(0), Some(unit.into()))
+    (repeat_to(String::new(), unit, n), Some(0), Some(unit.into()), None)
 }
 
 fn capitalised_line(rng: &mut Rng) -> String {
@@ -284,7 +310,7 @@ fn poem_refrain(rng: &mut Rng, n: usize) -> Gen {
         s.push_str(&refrain);
         s.push('\n');
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn prayer_litany(rng: &mut Rng, n: usize) -> Gen {
@@ -297,7 +323,7 @@ fn prayer_litany(rng: &mut Rng, n: usize) -> Gen {
             p.trim_end().trim_end_matches('.')
         ));
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn numbered_list(rng: &mut Rng, n: usize) -> Gen {
@@ -309,7 +335,7 @@ fn numbered_list(rng: &mut Rng, n: usize) -> Gen {
         s.push_str(&format!("{i}. {verb} the {a} of the {b} before the {c}.\n"));
         i += 1;
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn table(rng: &mut Rng, n: usize) -> Gen {
@@ -325,7 +351,7 @@ fn table(rng: &mut Rng, n: usize) -> Gen {
         ));
         i += 1;
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn log(rng: &mut Rng, n: usize) -> Gen {
@@ -345,7 +371,7 @@ fn log(rng: &mut Rng, n: usize) -> Gen {
             rng.below(300)
         ));
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn code_similar(rng: &mut Rng, n: usize) -> Gen {
@@ -359,7 +385,7 @@ fn code_similar(rng: &mut Rng, n: usize) -> Gen {
         }
         i += 1;
     }
-    (s, None, None)
+    (s, None, None, None)
 }
 
 fn quoted_once(rng: &mut Rng, n: usize) -> Gen {
@@ -371,5 +397,406 @@ fn quoted_once(rng: &mut Rng, n: usize) -> Gen {
     s.push_str("\n\nSo, once more:\n\n");
     s.push_str(&quote);
     s.push_str(&prose(rng, n, WORDS, " "));
-    (s, None, None)
+    (s, None, None, None)
+}
+
+// ---- Issue 13: loops whose early copies vary, counting runs, restarts; code and data. ----
+
+/// Words spelt two ways: a loop that is not yet exact respells one now and then.
+const SPELLINGS: &[(&str, &str)] = &[
+    ("traveling", "travelling"),
+    ("color", "colour"),
+    ("gray", "grey"),
+    ("analyze", "analyse"),
+    ("toward", "towards"),
+];
+
+/// One copy of a unit with one small edit: a word respelt, a word replaced, or a token
+/// appended to its first line.
+fn edit_once(rng: &mut Rng, unit: &str, spelling: (&str, &str)) -> String {
+    match rng.below(3) {
+        0 => unit.replacen(spelling.0, spelling.1, 1),
+        1 => {
+            let words: Vec<&str> = unit.split(' ').collect();
+            let k = rng.below(words.len());
+            let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            if !out[k].contains('\n') {
+                out[k] = rng.pick(WORDS).to_string();
+            }
+            out.join(" ")
+        }
+        _ => unit.replacen(".\n", &format!(" {}.\n", rng.pick(&["again", "too", "indeed", "then"])), 1),
+    }
+}
+
+/// A unit of two lines said again and again from the onset: about half of the early copies
+/// carry one small edit, the copies after a point somewhere in the loop's second to seventh
+/// tenth are exact (the shape of real loops that become byte-exact only near the end).
+fn edited_then_exact(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = format!("{}\n\n", sentence(rng, 120).trim_end());
+    let onset = s.len();
+    let spelling = SPELLINGS[rng.below(SPELLINGS.len())];
+    let unit = format!("We kept {} {}\n{}\n", spelling.0, sentence(rng, 40).trim_end(), sentence(rng, 50).trim_end());
+    let exact_from = onset + (n - onset.min(n)) * (2 + rng.below(6)) / 10;
+    while s.len() < n {
+        if s.len() < exact_from && s.len() > onset && rng.below(2) == 0 {
+            s.push_str(&edit_once(rng, &unit, spelling));
+        } else {
+            s.push_str(&unit);
+        }
+    }
+    let unit_bytes = unit.len();
+    (s, Some(onset), None, Some(unit_bytes))
+}
+
+/// [`edited_then_exact`] in Chinese: the early copies replace one character or add 了.
+fn edited_then_exact_cjk(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = cjk_prose(rng, 150);
+    s.push_str("\n\n");
+    let onset = s.len();
+    let line = |rng: &mut Rng| {
+        let mut l = cjk_prose(rng, 40);
+        l.truncate(l.trim_end_matches(['。', '\n']).len());
+        l.push_str("。\n");
+        l
+    };
+    let unit = format!("{}{}", line(rng), line(rng));
+    let chars: Vec<char> = unit.chars().collect();
+    let pool: Vec<char> = HANZI.chars().collect();
+    let exact_from = onset + (n - onset.min(n)) * (2 + rng.below(6)) / 10;
+    while s.len() < n {
+        if s.len() < exact_from && s.len() > onset && rng.below(2) == 0 {
+            let mut copy = chars.clone();
+            let k = rng.below(copy.len());
+            if pool.contains(&copy[k]) {
+                copy[k] = pool[rng.below(pool.len())];
+            } else {
+                copy.insert(k, '了');
+            }
+            s.extend(copy);
+        } else {
+            s.push_str(&unit);
+        }
+    }
+    let unit_bytes = unit.len();
+    (s, Some(onset), None, Some(unit_bytes))
+}
+
+/// A numbered list whose items become empty: "4.\n5.\n6.\n…", only the number changing.
+fn counting_empty_list(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::from("Here is the plan:\n");
+    let given = 1 + rng.below(3);
+    for i in 1..=given {
+        s.push_str(&format!("{i}. {}\n", sentence(rng, 30).trim_end()));
+    }
+    let onset = s.len();
+    let mark = rng.pick(&[".", ")"]);
+    let mut i = given + 1;
+    while s.len() < n {
+        s.push_str(&format!("{i}{mark}\n"));
+        i += 1;
+    }
+    (s, Some(onset), None, Some(format!("{i}{mark}\n").len()))
+}
+
+/// Bare consecutive integers running on, spaced, comma-separated or one per line.
+fn counting_bare(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = format!("{}\n", sentence(rng, (n / 10).min(200)).trim_end());
+    let onset = s.len();
+    let sep = rng.pick(&[" ", ", ", "\n"]);
+    let mut i = 1;
+    while s.len() < n {
+        s.push_str(&format!("{i}{sep}"));
+        i += 1;
+    }
+    (s, Some(onset), None, Some(format!("{i}{sep}").len()))
+}
+
+/// "Step N:" or "Day N:" lines whose rest is the same line, after a few real ones.
+fn counting_step(rng: &mut Rng, n: usize) -> Gen {
+    let word = rng.pick(&["Step", "Day", "Round", "Attempt"]);
+    let mut s = format!("Here is how to do it:\n{word} 1: {}\n", sentence(rng, 30).trim_end());
+    s.push_str(&format!("{word} 2: {}\n", sentence(rng, 30).trim_end()));
+    let onset = s.len();
+    let len = 25 + rng.below(20);
+    let rest = sentence(rng, len);
+    let mut i = 3;
+    while s.len() < n {
+        s.push_str(&format!("{word} {i}: {}\n", rest.trim_end()));
+        i += 1;
+    }
+    (s, Some(onset), None, Some(format!("{word} {i}: {}\n", rest.trim_end()).len()))
+}
+
+/// "第N天：" lines whose rest is the same, after a few real ones.
+fn counting_step_cjk(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::from("计划如下：\n");
+    for i in 1..=2 {
+        s.push_str(&format!("第{i}天：{}\n", ["打开文件。", "检查缓存。", "重启服务。", "清理日志。"][rng.below(4)]));
+    }
+    let onset = s.len();
+    let rest = "继续检查内存的回收过程。";
+    let mut i = 3;
+    while s.len() < n {
+        s.push_str(&format!("第{i}天：{rest}\n"));
+        i += 1;
+    }
+    (s, Some(onset), None, Some(format!("第{i}天：{rest}\n").len()))
+}
+
+/// A sentence said again in other words: about one word in six replaced, dropped, or
+/// followed by another.
+fn reword(rng: &mut Rng, sentence: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for w in sentence.split_whitespace() {
+        match rng.below(25) {
+            0..=2 => out.push(rng.pick(WORDS)),
+            3 => {}
+            4 => {
+                out.push(w);
+                out.push(rng.pick(WORDS));
+            }
+            _ => out.push(w),
+        }
+    }
+    let mut s = out.join(" ");
+    if !s.ends_with('.') {
+        s.push('.');
+    }
+    s
+}
+
+/// A story that keeps starting over: the same opening sentence (reworded now and then) and
+/// the same sentences in the same order, each telling reworded a little.
+fn restart_story(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = format!("Title: {}\n\n", sentence(rng, 30).trim_end().trim_end_matches('.'));
+    let onset = s.len();
+    let telling_len = (n / 5).clamp(150, 900);
+    let opening = format!("Once upon a time {}", sentence(rng, 40).trim_end());
+    let mut rest = Vec::new();
+    let mut len = opening.len();
+    while len < telling_len {
+        let want = 40 + rng.below(60);
+        let sent = sentence(rng, want).trim_end().to_string();
+        len += sent.len() + 1;
+        rest.push(sent);
+    }
+    let first = format!("{opening} {}\n\n", rest.join(" "));
+    s.push_str(&first);
+    while s.len() < n {
+        let open = if rng.below(3) == 0 { reword(rng, &opening) } else { opening.clone() };
+        let told: Vec<String> = rest.iter().map(|r| reword(rng, r)).collect();
+        s.push_str(&format!("{open} {}\n\n", told.join(" ")));
+    }
+    (s, Some(onset), None, Some(first.len()))
+}
+
+/// A code block emitted again and again, "updated" each time: only its comment (and now and
+/// then one name) changes.
+fn restart_code(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = format!("{}\n\nHere is the function:\n\n", sentence(rng, 80).trim_end());
+    let onset = s.len();
+    let name = rng.pick(&["load_config", "parse_header", "retry_request", "flush_cache"]);
+    let body = format!(
+        "def {name}(path, retries=3):\n    with open(path) as f:\n        data = f.read()\n    if not data:\n        \
+         raise ValueError(\"empty {}\")\n    return data.strip()\n",
+        rng.pick(WORDS)
+    );
+    let block = |rng: &mut Rng| {
+        let len = 30 + rng.below(30);
+        let comment = sentence(rng, len);
+        let body = if rng.below(3) == 0 {
+            body.replacen("data", rng.pick(&["text", "raw", "content"]), 3)
+        } else {
+            body.clone()
+        };
+        format!("```python\n# {}\n{body}```\n\n", comment.trim_end())
+    };
+    let first = block(rng);
+    s.push_str(&first);
+    while s.len() < n {
+        s.push_str(rng.pick(&[
+            "Here is the updated version:\n\n",
+            "Updated:\n\n",
+            "Here is the corrected function:\n\n",
+        ]));
+        s.push_str(&block(rng));
+    }
+    (s, Some(onset), None, Some(first.len() + 30))
+}
+
+/// Legit: a text whose last paragraph sums up its first in other words, once.
+fn recap_once(rng: &mut Rng, n: usize) -> Gen {
+    let intro: Vec<String> = (0..4).map(|_| sentence(rng, 60).trim_end().to_string()).collect();
+    let mut s = format!("{}\n\n", intro.join(" "));
+    s.push_str(&prose(rng, n.saturating_sub(2 * s.len()), WORDS, " "));
+    let recap: Vec<String> = intro.iter().map(|i| reword(rng, i)).collect();
+    s.push_str(&format!("\n\nIn short: {}\n", recap.join(" ")));
+    if s.len() > n {
+        // The recap is the point: keep it whole, cut the body.
+        let keep = s.len() - n;
+        let body_end = s.rfind("\n\nIn short").unwrap_or(0);
+        let cut = body_end.saturating_sub(keep);
+        let mut cut_at = cut;
+        while !s.is_char_boundary(cut_at) {
+            cut_at -= 1;
+        }
+        s.replace_range(cut_at..body_end, "");
+    }
+    (s, None, None, None)
+}
+
+/// Legit: a code block, a few words on it, and the block again with two lines changed.
+fn code_revised_once(rng: &mut Rng, n: usize) -> Gen {
+    let mut lines: Vec<String> = (0..(n / 80).clamp(4, 400))
+        .map(|i| {
+            format!("    let {}_{i} = {}({}, {});", rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS), rng.below(100))
+        })
+        .collect();
+    let mut s = format!("```rust\nfn setup() {{\n{}\n}}\n```\n\n", lines.join("\n"));
+    s.push_str(&format!("{}\n\nThe fixed version:\n\n", sentence(rng, 120).trim_end()));
+    for _ in 0..2 {
+        let k = rng.below(lines.len());
+        lines[k] = format!("    // {}", sentence(rng, 30).trim_end());
+    }
+    s.push_str(&format!("```rust\nfn setup() {{\n{}\n}}\n```\n", lines.join("\n")));
+    (s, None, None, None)
+}
+
+/// Legit: a C font header, many rows all 0x00 (control and unassigned code points) that
+/// differ only in their `// U+00NN` comment, between rows of glyph bytes.
+fn byte_table(rng: &mut Rng, n: usize) -> Gen {
+    let mut s =
+        String::from("// 8x8 bitmap font, one row of bytes per code point.\nstatic const uint8_t font8x8[][8] = {\n");
+    let mut cp = 0usize;
+    while s.len() < n {
+        let zeros = if cp < 32 {
+            32 - cp
+        } else if rng.below(3) == 0 {
+            5 + rng.below(60)
+        } else {
+            0
+        };
+        let rows = if zeros > 0 { zeros } else { 1 + rng.below(20) };
+        for _ in 0..rows {
+            let bytes: Vec<String> = (0..8)
+                .map(|_| if zeros > 0 { "0x00".to_string() } else { format!("0x{:02X}", rng.below(256)) })
+                .collect();
+            s.push_str(&format!("    {{ {} }},   // U+{cp:04X}\n", bytes.join(", ")));
+            cp += 1;
+        }
+    }
+    (s, None, None, None)
+}
+
+/// Legit: a training run's progress bars and epoch summaries: lines that differ in counters,
+/// rates and losses.
+fn progress_log(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::new();
+    let epochs = 10 + rng.below(90);
+    let total = [500, 1000, 1875][rng.below(3)];
+    let mut epoch = 1;
+    let mut loss = 2.0 + rng.below(100) as f64 / 100.0;
+    while s.len() < n {
+        let mut done = 0;
+        while done < total && s.len() < n {
+            done = (done + 1 + rng.below(total / 8)).min(total);
+            let pct = done * 100 / total;
+            let bar = "█".repeat(pct / 10) + &" ".repeat(10 - pct / 10);
+            let rate = 50.0 + rng.below(3000) as f64 / 100.0;
+            loss *= 0.995;
+            let secs = done as f64 / rate;
+            s.push_str(&format!(
+                "Epoch {epoch}/{epochs}: {pct:3}%|{bar}| {done}/{total} [{:02}:{:02}<{:02}:{:02}, {rate:.2}it/s, loss={loss:.4}]\n",
+                secs as usize / 60,
+                secs as usize % 60,
+                ((total - done) as f64 / rate) as usize / 60,
+                ((total - done) as f64 / rate) as usize % 60,
+            ));
+        }
+        s.push_str(&format!(
+            "{total}/{total} [==============================] - {}s {}ms/step - loss: {loss:.4} - accuracy: 0.{:04} - val_loss: {:.4}\n",
+            5 + rng.below(30),
+            2 + rng.below(20),
+            8000 + rng.below(1999),
+            loss * 1.1
+        ));
+        epoch += 1;
+    }
+    (s, None, None, None)
+}
+
+/// Legit: a web server's access and application log, timestamped, long constant parts (the
+/// user agent) and varying numbers.
+fn server_log(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::new();
+    let mut t = rng.below(80_000);
+    let agents = [
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+        "curl/8.5.0",
+        "python-requests/2.31.0",
+    ];
+    while s.len() < n {
+        t += rng.below(4);
+        let (h, m, sec) = (t / 3600 % 24, t / 60 % 60, t % 60);
+        if rng.below(4) == 0 {
+            s.push_str(&format!(
+                "2024-05-01 {h:02}:{m:02}:{sec:02}.{:03} INFO {} --- [nio-8080-exec-{}] c.e.demo.web.ItemController : Fetched item {} in {} ms\n",
+                rng.below(1000),
+                4000 + rng.below(10),
+                1 + rng.below(10),
+                rng.below(100_000),
+                rng.below(300)
+            ));
+        } else {
+            s.push_str(&format!(
+                "10.0.{}.{} - - [01/May/2024:{h:02}:{m:02}:{sec:02} +0000] \"GET /api/v1/items/{} HTTP/1.1\" {} {} \"-\" \"{}\"\n",
+                rng.below(4),
+                rng.below(256),
+                rng.below(100_000),
+                [200, 200, 200, 304, 404][rng.below(5)],
+                rng.below(20_000),
+                agents[[0, 0, 0, 1, 2][rng.below(5)]]
+            ));
+        }
+    }
+    (s, None, None, None)
+}
+
+/// Legit: a CSV export where most columns hold their default values, some rows nothing but
+/// a new id.
+fn csv_defaults(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::from("id,name,email,qty,price,discount,active,notes\n");
+    let mut id = 1000 + rng.below(9000);
+    while s.len() < n {
+        id += 1;
+        if rng.below(3) == 0 {
+            let name = rng.pick(WORDS);
+            s.push_str(&format!(
+                "{id},{name},{name}@example.com,{},{}.{:02},0,true,\n",
+                1 + rng.below(9),
+                rng.below(500),
+                rng.below(100)
+            ));
+        } else {
+            s.push_str(&format!("{id},,,0,0.00,0,false,N/A\n"));
+        }
+    }
+    (s, None, None, None)
+}
+
+/// Legit: generated test vectors: inputs and expected outputs as hex strings.
+fn test_vectors(rng: &mut Rng, n: usize) -> Gen {
+    let hex = |rng: &mut Rng, bytes: usize| (0..bytes).map(|_| format!("{:02x}", rng.below(256))).collect::<String>();
+    let mut s = String::from("static const struct vector vectors[] = {\n");
+    while s.len() < n {
+        let len = [0, 1, 16, 32][rng.below(4)];
+        s.push_str(&format!(
+            "    {{ .key = \"{}\", .input = \"{}\", .len = {len}, .expected = 0x{:08x} }},\n",
+            hex(rng, 16),
+            hex(rng, len.min(8)),
+            rng.next_u64() as u32
+        ));
+    }
+    (s, None, None, None)
 }

@@ -9,10 +9,12 @@ use super::gzip_ratio::gzip_size;
 use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
 use super::loop_checks;
+use super::onset::{self, Finding};
 use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
 use super::word_runs::{RunScanner, WordRun};
+use std::ops::Range;
 
 /// Accumulates a text and analyses it.
 #[derive(Clone, Debug, Default)]
@@ -153,25 +155,42 @@ impl Scans {
         let reasons =
             judge::reasons(&checks, t, &metrics, &evidence, &why, too_short.then_some((text.len(), t.min_bytes)));
         let (verdict, tripped) = judge::verdict(&checks);
-        // Where each check's finding starts. The onset comes from the checks at the verdict's
-        // level, the most precise first: a loop's first copy is exact to the byte, a copy's
-        // source nearly so, the profile's onset only to about a window.
-        let start_of = |m: Metric| match m {
-            Metric::Maxrun => longest_run.as_ref().map(|r| r.start),
-            Metric::Maxline => lines.most_repeated.as_ref().map(|l| l.first.start),
-            Metric::GzipRatio => metrics.profile.onset,
-            Metric::Loop => found.starts[0],
-            Metric::Copies => found.starts[1],
-            Metric::Profile => found.starts[2],
+        // Where each tripped check's finding lies; the onset is where they agree the
+        // degenerate part starts (see `onset`).
+        let line_occurrences: Vec<Range<usize>> = lines
+            .most_repeated
+            .as_ref()
+            .map(|m| {
+                let line = &text[m.first.clone()];
+                lines.flagged.iter().filter(|(r, _)| &text[r.clone()] == line).map(|(r, _)| r.clone()).collect()
+            })
+            .unwrap_or_default();
+        let region_of = |m: Metric| match m {
+            Metric::Maxrun => longest_run.as_ref().map(|r| r.start..r.end),
+            Metric::Maxline => onset::line_region(&line_occurrences),
+            Metric::GzipRatio => metrics.profile.onset.map(|o| o..text.len()),
+            Metric::Loop => found.regions[0].clone(),
+            Metric::Copies => found.regions[1].clone(),
+            Metric::Profile => found.regions[2].clone(),
             Metric::ToolLoop => None,
         };
-        let at_verdict =
-            |m: Metric| checks.iter().any(|c| c.metric == m && judge::effective_level(c, &checks) == verdict);
-        let onset = if verdict == Verdict::Pass {
-            None
-        } else {
-            judge::PREFERENCE.into_iter().filter(|&m| at_verdict(m)).find_map(start_of)
-        };
+        let findings: Vec<Finding> = checks
+            .iter()
+            .filter_map(|c| {
+                let level = judge::effective_level(c, &checks);
+                let region = region_of(c.metric).filter(|_| level > Verdict::Pass)?;
+                // Where the finding starts when it decides alone: a copy's source, a line's
+                // first occurrence.
+                let first = match c.metric {
+                    Metric::Copies => found.copy_source,
+                    Metric::Maxline => line_occurrences.first().map(|r| r.start),
+                    _ => None,
+                }
+                .unwrap_or(region.start);
+                Some(Finding { metric: c.metric, level, first, region })
+            })
+            .collect();
+        let onset = onset::onset(verdict, &findings);
         Report {
             bytes: text.len(),
             verdict,

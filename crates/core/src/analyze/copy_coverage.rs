@@ -19,7 +19,7 @@
 //! 8 bytes per shingle ([`FirstSeen`]). Shingles are compared by their token ids, exactly.
 
 use super::first_seen::FirstSeen;
-use super::ngram_stats::{ngram_id, token_ids, token_ranges_at, tokens, Token};
+use super::ngram_stats::{ngram_id, token_classes, token_ids, token_ranges_at, tokens, Token, TokenClass};
 use std::ops::Range;
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
@@ -29,7 +29,9 @@ pub const MAX_GAP: usize = 3;
 
 /// A copied span: bytes `start..end` repeat earlier text (up to small edits); `source` is the
 /// byte offset of the earliest occurrence of the span's first shingle; `tokens` its length;
-/// `edits` the tokens inside it not covered by a copied shingle (the small edits bridged).
+/// `edits` the tokens inside it not covered by a copied shingle (the small edits bridged),
+/// `number_edits` how many of those are numbers; `numbers` and `words` count the span's
+/// tokens of each [`TokenClass`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CopySpan {
     pub start: usize,
@@ -37,6 +39,9 @@ pub struct CopySpan {
     pub source: usize,
     pub tokens: usize,
     pub edits: usize,
+    pub number_edits: usize,
+    pub numbers: usize,
+    pub words: usize,
 }
 
 impl CopySpan {
@@ -44,6 +49,14 @@ impl CopySpan {
     /// time (a log line, a table row) is high, a paragraph with one changed word is low.
     pub fn edit_density(&self) -> f64 {
         self.edits as f64 / self.tokens as f64
+    }
+
+    /// Whether the copy is data rather than a loop: what changes from its source is mostly
+    /// numbers (at least half of its edits) and it holds at least as many numbers as words —
+    /// a table's rows, a log's lines, a font's bytes under a counting comment. A copy with no
+    /// edit at all is never data: said again verbatim, it counts as a copy.
+    pub fn is_data(&self) -> bool {
+        self.edits > 0 && 2 * self.number_edits >= self.edits && self.numbers >= self.words
     }
 }
 
@@ -88,14 +101,15 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 /// shingle seen ([`FirstSeen`]: 4 bytes a slot, compared by their token ids), which is also
 /// the source of a span that starts with it.
 pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCoverage {
-    copied_shingles(ids).finish(text, |k| toks[k].range())
+    let classes = token_classes(text, toks);
+    copied_shingles(ids, &classes).finish(text, |k| toks[k].range())
 }
 
 /// [`copy_coverage_of_ids`] when the text's tokens are no longer at hand (a long text's
 /// analysis drops them, 8 bytes a token, before this pass needs its table): the spans'
 /// bytes are found in one more tokenising pass afterwards.
-pub fn copy_coverage_without_tokens(text: &str, ids: &[u32]) -> CopyCoverage {
-    let copied = copied_shingles(ids);
+pub fn copy_coverage_without_tokens(text: &str, ids: &[u32], classes: &[TokenClass]) -> CopyCoverage {
+    let copied = copied_shingles(ids, classes);
     let wanted = copied.token_indices();
     let ranges = token_ranges_at(text, &wanted);
     // `wanted` is sorted and holds every token number `finish` asks for.
@@ -103,10 +117,10 @@ pub fn copy_coverage_without_tokens(text: &str, ids: &[u32]) -> CopyCoverage {
 }
 
 /// The copied shingles of a token-id sequence, merged into spans of token numbers.
-pub(crate) fn copied_shingles(ids: &[u32]) -> SpanBuilder {
+pub(crate) fn copied_shingles<'a>(ids: &[u32], classes: &'a [TokenClass]) -> SpanBuilder<'a> {
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
     let mut first = FirstSeen::with_capacity(shingles);
-    let mut cover = SpanBuilder::default();
+    let mut cover = SpanBuilder::new(classes);
     let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
     for (i, w) in ids.windows(SHINGLE).enumerate() {
         let hash = ngram_id(w);
@@ -118,23 +132,41 @@ pub(crate) fn copied_shingles(ids: &[u32]) -> SpanBuilder {
     cover
 }
 
-/// Merges copied shingles (token index, source token index), in increasing order, into spans.
-#[derive(Default)]
-pub(crate) struct SpanBuilder {
-    open: Option<(usize, usize, usize, usize)>,
-    spans: Vec<(usize, usize, usize, usize)>,
+/// One span being built, in token numbers.
+#[derive(Clone, Copy)]
+struct OpenSpan {
+    start: usize,
+    end: usize,
+    source: usize,
+    edits: usize,
+    number_edits: usize,
 }
 
-impl SpanBuilder {
+/// Merges copied shingles (token index, source token index), in increasing order, into spans;
+/// `classes` gives each token's class (to tell data from loops, see [`CopySpan::is_data`]).
+pub(crate) struct SpanBuilder<'a> {
+    classes: &'a [TokenClass],
+    open: Option<OpenSpan>,
+    spans: Vec<OpenSpan>,
+}
+
+impl<'a> SpanBuilder<'a> {
+    pub(crate) fn new(classes: &'a [TokenClass]) -> Self {
+        Self { classes, open: None, spans: Vec::new() }
+    }
+
     pub(crate) fn add(&mut self, i: usize, source: usize) {
         match &mut self.open {
-            Some((_, end, _, edits)) if i <= *end + MAX_GAP => {
-                *edits += i.saturating_sub(*end);
-                *end = (*end).max(i + SHINGLE);
+            Some(o) if i <= o.end + MAX_GAP => {
+                if i > o.end {
+                    o.edits += i - o.end;
+                    o.number_edits += self.classes[o.end..i].iter().filter(|&&c| c == TokenClass::Number).count();
+                }
+                o.end = o.end.max(i + SHINGLE);
             }
             _ => {
                 self.spans.extend(self.open.take());
-                self.open = Some((i, i + SHINGLE, source, 0));
+                self.open = Some(OpenSpan { start: i, end: i + SHINGLE, source, edits: 0, number_edits: 0 });
             }
         }
     }
@@ -142,8 +174,8 @@ impl SpanBuilder {
     /// The token numbers whose bytes [`Self::finish`] needs, sorted, without repeats.
     pub(crate) fn token_indices(&self) -> Vec<usize> {
         let mut at = Vec::with_capacity((self.spans.len() + 1) * 3);
-        for &(s, e, src, _) in self.spans.iter().chain(&self.open) {
-            at.extend([s, e - 1, src]);
+        for o in self.spans.iter().chain(&self.open) {
+            at.extend([o.start, o.end - 1, o.source]);
         }
         at.sort_unstable();
         at.dedup();
@@ -153,15 +185,20 @@ impl SpanBuilder {
     /// The spans in bytes, `range_of(k)` being token k's bytes in `text`.
     pub(crate) fn finish(mut self, text: &str, range_of: impl Fn(usize) -> Range<usize>) -> CopyCoverage {
         self.spans.extend(self.open.take());
+        let classes = self.classes;
+        let count = |r: Range<usize>, class: TokenClass| classes[r].iter().filter(|&&c| c == class).count();
         let spans: Vec<CopySpan> = self
             .spans
             .into_iter()
-            .map(|(s, e, src, edits)| CopySpan {
-                start: range_of(s).start,
-                end: range_of(e - 1).end,
-                source: range_of(src).start,
-                tokens: e - s,
-                edits,
+            .map(|o| CopySpan {
+                start: range_of(o.start).start,
+                end: range_of(o.end - 1).end,
+                source: range_of(o.source).start,
+                tokens: o.end - o.start,
+                edits: o.edits,
+                number_edits: o.number_edits,
+                numbers: count(o.start..o.end, TokenClass::Number),
+                words: count(o.start..o.end, TokenClass::Word),
             })
             .collect();
         let copied_bytes = spans.iter().map(|s| s.end - s.start).sum();
@@ -202,13 +239,42 @@ mod tests {
         for text in [para.repeat(5), format!("{}模型内存 {}", "la ".repeat(30), para.repeat(3)), String::new()] {
             let toks = tokens(&text);
             let ids = token_ids(&text, &toks);
-            assert_eq!(copy_coverage_without_tokens(&text, &ids), copy_coverage_of_ids(&text, &toks, &ids));
+            let classes = token_classes(&text, &toks);
+            assert_eq!(copy_coverage_without_tokens(&text, &ids, &classes), copy_coverage_of_ids(&text, &toks, &ids));
         }
     }
 
     #[test]
     fn a_loop_of_one_token_is_copied_from_its_second_token() {
         let c = copy_coverage(&"la ".repeat(20));
-        assert_eq!(c.spans, vec![CopySpan { start: 3, end: 59, source: 0, tokens: 19, edits: 0 }]);
+        assert_eq!(
+            c.spans,
+            vec![CopySpan {
+                start: 3,
+                end: 59,
+                source: 0,
+                tokens: 19,
+                edits: 0,
+                number_edits: 0,
+                numbers: 0,
+                words: 19
+            }]
+        );
+    }
+
+    #[test]
+    fn rows_of_numbers_under_a_counting_comment_are_data_and_a_paragraph_with_a_counter_is_not() {
+        let rows: String =
+            (0x41..0x61).map(|cp| format!("    {{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }},   // U+{cp:04X}\n")).collect();
+        let c = copy_coverage(&rows);
+        assert!(c.coverage > 0.8, "{c:?}");
+        assert!(c.spans.iter().filter(|s| s.tokens >= 32).all(CopySpan::is_data), "{c:?}");
+        let para = |n: usize| {
+            format!("The reclaim thread scans the list again and evicts the oldest pages of list {n} at once.\n")
+        };
+        let text: String = (1..8).map(para).collect();
+        let c = copy_coverage(&text);
+        assert!(c.spans.iter().all(|s| !s.is_data() && s.number_edits == s.edits), "{c:?}");
+        assert!(!copy_coverage(&"0x00 0x01 0x02 0x03 ".repeat(10)).spans[0].is_data(), "said verbatim");
     }
 }

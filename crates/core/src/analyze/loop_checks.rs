@@ -17,14 +17,17 @@
 //! show.
 
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
-use super::ngram_stats::{ngram_stats_of, token_ids, tokens, Token};
+use super::edited_runs;
+use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, token_ranges_at, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
 };
-use super::tandem::{tandems_of, Level, Tandem};
+use super::restarts::{restarts, Restarts};
+use super::tandem::{number_tandems, tandems_of, Level, Tandem, TandemBest, Variation};
 use super::thresholds::{CopyRules, LoopRules, TandemClause};
-use crate::wording::{percent_of, quote, thousands};
+use crate::wording::{percent_of, plural, quote, thousands};
+use std::ops::Range;
 
 /// Spans of copies reported at most (the figures count them all).
 pub const MAX_COPY_SPANS: usize = 1000;
@@ -41,8 +44,11 @@ pub struct LoopFindings {
     pub distinct_sample: usize,
     /// Loop, copies and degenerate end, in that order.
     pub checks: [Check; 3],
-    /// Where each check's finding starts (for the onset), in the same order.
-    pub starts: [Option<usize>; 3],
+    /// Where each check's finding lies (for the onset), in the same order: the loop's run, the
+    /// decisive copy, the profile's degenerate end.
+    pub regions: [Option<Range<usize>>; 3],
+    /// The decisive copy's source, when the copies check tripped.
+    pub copy_source: Option<usize>,
     /// One sentence per check at WARN or FAIL (without the "label value ≥ threshold" head).
     pub why: [Option<String>; 3],
     pub spans: Vec<Span>,
@@ -53,14 +59,18 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
     let n = text.len();
     // The token tables are the analysis's memory on a long text (8 bytes a token for the
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
-    // copies' table is made, so at most two of the three are held at once.
+    // copies' table is made, so at most two of the three are held at once (with a byte a
+    // token for the tokens' classes).
     let toks = tokens(text);
     let ids = token_ids(text, &toks);
-    let (tandem, loop_level) = decisive_tandem(text, &toks, &ids, rules);
+    let classes = token_classes(text, &toks);
+    let exact = decisive_tandem(text, &toks, &ids, rules);
     drop(toks);
     let ngrams = ngram_stats_of(&ids);
-    let copies = copy_coverage_without_tokens(text, &ids);
+    let copies = copy_coverage_without_tokens(text, &ids, &classes);
+    let retold = retellings(text, &restarts(&ids, &classes));
     drop(ids);
+    drop(classes);
     let prof = profile(text);
 
     let CopiesJudged {
@@ -69,8 +79,9 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
         decisive: decisive_copy,
         why: copy_why,
         long_share: long_copy_share,
-    } = judge_copies(text, &copies, &rules.copies);
+    } = with_restarts(text, judge_copies(text, &copies, &rules.copies), &retold, &rules.copies);
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
+    let (tandem, loop_level) = exact;
 
     let mut spans = Vec::new();
     let loop_why = tandem.as_ref().filter(|_| loop_level > Verdict::Pass).map(|t| {
@@ -137,21 +148,22 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
             judged: profile_judged,
         },
     ];
-    let starts = [
-        tandem.as_ref().filter(|_| loop_level > Verdict::Pass).map(|t| t.start),
-        decisive_copy.as_ref().filter(|_| checks[1].level > Verdict::Pass).map(|c| c.source),
-        prof.onset.filter(|_| profile_level > Verdict::Pass),
+    let regions = [
+        tandem.as_ref().filter(|_| loop_level > Verdict::Pass).map(|t| t.start..t.end),
+        decisive_copy.as_ref().filter(|_| checks[1].level > Verdict::Pass).map(|c| c.start..c.end),
+        prof.onset.filter(|_| profile_level > Verdict::Pass).map(|o| o..n),
     ];
     LoopFindings {
         tandem: tandem.map(|t| tandem_figure(text, &t)),
         copy_coverage: copies.coverage,
         long_copy_share,
-        copy: decisive_copy.map(|c| copy_figure(&c, n)),
+        copy: decisive_copy.as_ref().map(|c| copy_figure(c, n)),
         profile: profile_figure(&prof, tail_share),
         distinct: ngrams.distinct,
         distinct_sample: ngrams.sample,
+        copy_source: decisive_copy.as_ref().filter(|_| checks[1].level > Verdict::Pass).map(|c| c.source),
         checks,
-        starts,
+        regions,
         why: [loop_why, copy_why, profile_why],
         spans,
     }
@@ -167,6 +179,9 @@ fn share(bytes: usize, n: usize) -> f64 {
 
 /// The level of one tandem repeat in a text of `n` bytes, by the loop check's clauses.
 pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
+    if matches!(t.variation, Variation::Numbers { bare: true, .. }) && t.count < rules.bare_count_min {
+        return Verdict::Pass;
+    }
     let len = t.len();
     let s = share(len, n);
     let to_end = n - t.end < t.unit.len().max(2);
@@ -186,16 +201,29 @@ pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
 /// most covering runs (then more bytes, more copies, lines before words before characters).
 fn decisive_tandem(text: &str, toks: &[Token], ids: &[u32], rules: &LoopRules) -> (Option<Tandem>, Verdict) {
     let t = tandems_of(text, toks, ids);
+    let mut numbers = TandemBest::default();
+    number_tandems(text, toks, ids, |r| numbers.offer(r));
     let n = text.len();
-    let mut best: Option<(Verdict, Tandem)> = None;
-    for cand in [&t.line, &t.word, &t.char].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten() {
-        let level = tandem_level(cand, n, rules);
-        if best.as_ref().is_none_or(|(l, b)| (level, cand.len(), cand.count) > (*l, b.len(), b.count)) {
-            best = Some((level, cand.clone()));
+    let mut best: Option<(Verdict, Tandem, usize)> = None;
+    let candidates =
+        [&t.line, &t.word, &t.char, &numbers].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten();
+    for found in candidates {
+        // Read from its first word; runs at word and line level take in the copies around
+        // them with small edits. Ranked as found (a rotation loses at most a lead-in).
+        let rotated = readable_rotation(text, toks, found.clone());
+        let shift = rotated.start - found.start;
+        let cand = match rotated.level {
+            Level::Char => rotated,
+            _ => edited_runs::extend(toks, ids, &rotated, rules.copies.max_edits),
+        };
+        let level = tandem_level(&cand, n, rules);
+        let key = |t: &Tandem, shift: usize| (t.len() + shift, t.count);
+        if best.as_ref().is_none_or(|(l, b, bs)| (level, key(&cand, shift)) > (*l, key(b, *bs))) {
+            best = Some((level, cand, shift));
         }
     }
     match best {
-        Some((level, t)) => (Some(readable_rotation(text, toks, t)), level),
+        Some((level, t, _)) => (Some(t), level),
         None => (None, Verdict::Pass),
     }
 }
@@ -212,6 +240,7 @@ fn is_lead_in(text: &str, at: usize) -> bool {
 /// lead-in and keeps at least two copies.
 fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
     let starts: Vec<usize> = match t.level {
+        _ if !t.variation.is_exact() => return t,
         Level::Char => (t.start..t.unit.end).filter(|&s| text.is_char_boundary(s)).collect(),
         Level::Word => {
             let first = toks.partition_point(|k| k.start() < t.start);
@@ -242,12 +271,15 @@ fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
 }
 
 fn is_long(c: &CopySpan, r: &CopyRules) -> bool {
-    c.tokens >= r.long_tokens && c.edit_density() <= r.max_edits
+    c.tokens >= r.long_tokens && c.edit_density() <= r.max_edits && !c.is_data()
 }
 
 /// A copy at least twice as long as its distance from its source: the text says it ≥ 3 times.
 fn is_looping(c: &CopySpan, r: &CopyRules) -> bool {
-    c.tokens >= r.looping_tokens && c.edit_density() <= r.max_edits && c.end - c.start >= 2 * (c.start - c.source)
+    c.tokens >= r.looping_tokens
+        && c.edit_density() <= r.max_edits
+        && !c.is_data()
+        && c.end - c.start >= 2 * (c.start - c.source)
 }
 
 /// The copies check judged: its spans, the copy that decided it, its sentence, and the share
@@ -258,6 +290,76 @@ struct CopiesJudged {
     decisive: Option<CopySpan>,
     why: Option<String>,
     long_share: f64,
+}
+
+/// The re-tellings of the most re-told passage as copies, in bytes: each one's source is the
+/// start of the passage's first telling.
+fn retellings(text: &str, r: &Restarts) -> Vec<CopySpan> {
+    let mut wanted: Vec<usize> = r.retellings.iter().flat_map(|t| [t.start, t.end - 1, t.source]).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let ranges = token_ranges_at(text, &wanted);
+    let at = |k: usize| ranges[wanted.binary_search(&k).unwrap_or(0)].clone();
+    let source = r.retellings.iter().map(|t| t.source).min().map_or(0, |s| at(s).start);
+    r.retellings
+        .iter()
+        .map(|t| CopySpan {
+            start: at(t.start).start,
+            end: at(t.end - 1).end,
+            source,
+            tokens: t.tokens(),
+            edits: t.tokens().saturating_sub(t.seen),
+            number_edits: 0,
+            numbers: 0,
+            words: 0,
+        })
+        .collect()
+}
+
+/// The copies check with restarts: when the re-tellings of one passage cover more of the text
+/// than the copies' rules allow, they decide the level, the reason and the spans.
+fn with_restarts(text: &str, copies: CopiesJudged, retold: &[CopySpan], r: &CopyRules) -> CopiesJudged {
+    let n = text.len();
+    let retold_share = share(retold.iter().map(|c| c.end - c.start).sum(), n);
+    let level = if retold_share >= r.restart_fail {
+        Verdict::Fail
+    } else if retold_share >= r.restart_warn {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    };
+    if level <= copies.check.level {
+        return copies;
+    }
+    let first = &retold[0];
+    let (tokens, edits): (usize, usize) = retold.iter().fold((0, 0), |(t, e), c| (t + c.tokens, e + c.edits));
+    let why = format!(
+        "the text starts over {} times, each time re-telling the passage from byte {} in slightly other words \
+         ({} of the tokens new); the re-tellings cover {}",
+        thousands(retold.len()),
+        thousands(first.source),
+        percent_of(edits, tokens.max(1)),
+        percent_of(retold.iter().map(|c| c.end - c.start).sum(), n)
+    );
+    let spans = retold
+        .iter()
+        .map(|c| Span {
+            start: c.start,
+            end: c.end,
+            kind: SpanKind::Copy,
+            count: c.tokens,
+            level,
+            period: None,
+            source: Some(c.source),
+        })
+        .collect();
+    CopiesJudged {
+        check: Check { value: retold_share, level, ..copies.check },
+        spans,
+        decisive: Some(first.clone()),
+        why: Some(why),
+        long_share: copies.long_share,
+    }
 }
 
 fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
@@ -389,13 +491,33 @@ fn loop_sentence(text: &str, t: &Tandem) -> String {
     };
     // At character level a run may end in part of a copy.
     let part = if t.level == Level::Char && t.len() > t.count * t.unit.len() { " and then in part" } else { "" };
-    format!(
-        "from byte {} the {size} '{}' repeats {} times back to back{part}, {reach} ({} of the text)",
-        thousands(t.start),
-        quote(unit),
-        thousands(t.count),
-        percent_of(t.len(), text.len())
-    )
+    let (start, count, share) = (thousands(t.start), thousands(t.count), percent_of(t.len(), text.len()));
+    match t.variation {
+        Variation::Exact => {
+            format!("from byte {start} the {size} '{}' repeats {count} times back to back{part}, {reach} ({share} of the text)", quote(unit))
+        }
+        Variation::Edited { edits } => format!(
+            "from byte {start} the {size} '{}' repeats {count} times back to back, some copies with small edits ({} \
+             changed in all), {reach} ({share} of the text)",
+            quote(unit),
+            plural(edits, "token", "tokens")
+        ),
+        Variation::Numbers { counts: Some((first, last)), bare: true } => format!(
+            "from byte {start} {} to {} follow one another with nothing else said: only the number changes, {reach} \
+             ({share} of the text)",
+            thousands(first as usize),
+            thousands(last as usize)
+        ),
+        Variation::Numbers { counts, .. } => {
+            let changing = match counts {
+                Some((first, last)) => {
+                    format!("only its number changing ({} to {})", thousands(first as usize), thousands(last as usize))
+                }
+                None => "only its numbers changing".to_string(),
+            };
+            format!("from byte {start} the {size} '{}' repeats {count} times back to back with {changing}, {reach} ({share} of the text)", quote(unit))
+        }
+    }
 }
 
 fn profile_sentence(p: &Profile, n: usize) -> String {
@@ -423,6 +545,7 @@ fn tandem_figure(text: &str, t: &Tandem) -> TandemFigure {
         start: t.start,
         end: t.end,
         share: share(t.len(), text.len()),
+        variation: t.variation,
     }
 }
 
@@ -464,7 +587,8 @@ mod tests {
         assert_eq!(f.checks[0].level, Verdict::Fail);
         let t = f.tandem.as_ref().unwrap();
         assert_eq!((t.start, t.unit_bytes, t.count), (30, unit.len(), 48));
-        assert_eq!(f.starts[0], Some(30));
+        assert_eq!(f.regions[0], Some(30..text.trim_end().len()));
+        assert_eq!(t.variation, Variation::Exact);
         let why = f.why[0].as_deref().unwrap();
         assert_eq!(
             why,
@@ -494,6 +618,7 @@ mod tests {
             count,
             start,
             end: start + count * unit,
+            variation: Variation::Exact,
         };
         assert_eq!(tandem_level(&t(4, 10, 0, 80), 80, &LoopRules::SEED), Verdict::Fail);
         assert_eq!(tandem_level(&t(3, 10, 0, 40), 40, &LoopRules::SEED), Verdict::Fail);
@@ -524,6 +649,6 @@ mod tests {
         let thrice = format!("{}{quote}{quote}{quote}", para(2));
         let f = find(&thrice, &LoopRules::SEED);
         assert_eq!(f.checks[1].level, Verdict::Fail);
-        assert_eq!(f.starts[1], Some(para(2).len()));
+        assert_eq!(f.copy_source, Some(para(2).len()));
     }
 }

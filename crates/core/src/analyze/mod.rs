@@ -5,6 +5,7 @@
 
 mod analyzer;
 pub mod copy_coverage;
+pub mod edited_runs;
 pub mod first_seen;
 pub mod gzip_ratio;
 mod judge;
@@ -19,7 +20,9 @@ mod naive_loops;
 #[cfg(test)]
 mod naive_seed;
 pub mod ngram_stats;
+mod onset;
 mod report;
+pub mod restarts;
 pub mod tandem;
 pub mod text_units;
 mod thresholds;

@@ -5,8 +5,8 @@
 //! are O(n²) or worse, and short enough to read.
 
 use super::copy_coverage::{copy_coverage, CopyCoverage, SpanBuilder, MAX_GAP, SHINGLE};
-use super::ngram_stats::{ngram_stats, tokens};
-use super::tandem::{self, line_items, Level, Tandem, TandemBest, Tandems};
+use super::ngram_stats::{ngram_stats, token_classes, tokens};
+use super::tandem::{self, line_items, Level, Tandem, TandemBest, Tandems, Variation};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -37,6 +37,7 @@ fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize)
     let mut best = TandemBest::default();
     for (p, i, j) in naive_tandem_runs(&strs, max) {
         best.offer(Tandem {
+            variation: Variation::Exact,
             level,
             unit: items[i].start..items[i + p].start,
             period: p,
@@ -55,6 +56,7 @@ fn naive_tandems(text: &str) -> Tandems {
         let e = (i..=j).rev().find(|&e| text.is_char_boundary(e)).unwrap();
         if e >= s + 2 * p {
             t.char.offer(Tandem {
+                variation: Variation::Exact,
                 level: Level::Char,
                 unit: s..s + p,
                 period: p,
@@ -74,7 +76,8 @@ fn naive_tandems(text: &str) -> Tandems {
 fn naive_copy_coverage(text: &str) -> CopyCoverage {
     let toks = tokens(text);
     let strs: Vec<&str> = toks.iter().map(|t| &text[t.range()]).collect();
-    let mut b = SpanBuilder::default();
+    let classes = token_classes(text, &toks);
+    let mut b = SpanBuilder::new(&classes);
     for i in 0..strs.len().saturating_sub(SHINGLE - 1) {
         if let Some(j) = (0..i).find(|&j| strs[j..j + SHINGLE] == strs[i..i + SHINGLE]) {
             b.add(i, j);

@@ -124,6 +124,32 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
+/// What a token is, for telling data from a loop: a number (it starts with a digit: "42",
+/// "0x1F", "01T12", "3rd"), a word (two letters or more, or one CJK character), or anything
+/// else (a single Latin letter, a punctuation mark, an emoji).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenClass {
+    Number,
+    Word,
+    Other,
+}
+
+/// The class of one token's text.
+pub fn token_class(token: &str) -> TokenClass {
+    let mut chars = token.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_digit() => TokenClass::Number,
+        Some(c) if is_cjk(c) && c.is_alphabetic() => TokenClass::Word,
+        Some(c) if c.is_alphabetic() && chars.next().is_some() => TokenClass::Word,
+        _ => TokenClass::Other,
+    }
+}
+
+/// Each token's class, by token number (1 byte a token).
+pub fn token_classes(text: &str, toks: &[Token]) -> Vec<TokenClass> {
+    toks.iter().map(|t| token_class(&text[t.range()])).collect()
+}
+
 /// A 64-bit hash of `bytes` (FNV-1a, then a splitmix finaliser so every bit is mixed).
 pub fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -206,6 +232,17 @@ mod tests {
         assert_eq!(texts("Hello, wörld 42x!"), ["Hello", ",", "wörld", "42x", "!"]);
         assert_eq!(texts("模型，内存😂😂"), ["模", "型", "，", "内", "存", "😂", "😂"]);
         assert_eq!(texts(" \u{3000}\n"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn token_classes_tell_numbers_from_words() {
+        use TokenClass::*;
+        let text = "Step 12: 0x1F U+0041 模型 é ok , 3rd 😂";
+        let got: Vec<TokenClass> = token_classes(text, &tokens(text));
+        assert_eq!(
+            got,
+            [Word, Number, Other, Number, Other, Other, Number, Word, Word, Other, Word, Other, Number, Other]
+        );
     }
 
     #[test]

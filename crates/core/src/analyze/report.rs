@@ -4,6 +4,7 @@
 //! itself. Spans are byte ranges into the analysed text. `to_json` is the CLI's `--json`
 //! shape and the export format; its field names are stable (add, don't rename).
 
+use super::tandem::Variation;
 use super::thresholds::Thresholds;
 use crate::wording::{bytes_text, percent};
 use serde::{Deserialize, Serialize};
@@ -195,6 +196,9 @@ pub struct TandemFigure {
     pub end: usize,
     /// (end − start) ÷ text bytes.
     pub share: f64,
+    /// How the copies differ (left out of the JSON when they are exact).
+    #[serde(default, skip_serializing_if = "Variation::is_exact")]
+    pub variation: Variation,
 }
 
 /// A copy: bytes `start..end` repeat the text from byte `source`, with `edits` tokens changed.

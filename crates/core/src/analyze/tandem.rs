@@ -22,8 +22,10 @@
 //! the scan is O(n · log P) plus the length of the runs found — on a loop with period q,
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
-use super::ngram_stats::{hash_bytes, token_ids, tokens, Token};
+use super::ngram_stats::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
 use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::ops::Range;
 
 /// Longest period searched at character level, in bytes.
@@ -41,9 +43,32 @@ pub enum Level {
     Line,
 }
 
+/// How the copies of a tandem repeat differ from one another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Variation {
+    /// Every copy the same, byte for byte.
+    #[default]
+    Exact,
+    /// Small edits: `edits` tokens changed, added or respelt across the copies (found as a
+    /// copy of the text one unit before; see `loop_checks`).
+    Edited { edits: usize },
+    /// Only numbers change from copy to copy; `counts` holds the first and last value when
+    /// one number counts up by one and nothing else changes; `bare` when the unit is that
+    /// number and punctuation only (a bare count, an empty numbered list).
+    Numbers { counts: Option<(u64, u64)>, bare: bool },
+}
+
+impl Variation {
+    pub fn is_exact(&self) -> bool {
+        *self == Variation::Exact
+    }
+}
+
 /// A tandem repeat: `count` full copies of the unit `text[unit]` from byte `start` (the unit's
 /// first copy starts there), the run (with a last partial copy) ending at byte `end`.
-/// `period` is the unit's length in items: bytes, words or lines.
+/// `period` is the unit's length in items: bytes, words or lines. Runs found by [`runs`] are
+/// exact; [`number_tandems`] finds runs whose copies differ only in their numbers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tandem {
     pub level: Level,
@@ -52,6 +77,7 @@ pub struct Tandem {
     pub count: usize,
     pub start: usize,
     pub end: usize,
+    pub variation: Variation,
 }
 
 impl Tandem {
@@ -169,7 +195,15 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
     runs(text.as_bytes(), MAX_CHAR_PERIOD, |p, i, j| {
         let (s, e) = (ceil_boundary(text, i), floor_boundary(text, j));
         if e >= s + 2 * p {
-            visit(Tandem { level: Level::Char, unit: s..s + p, period: p, count: (e - s) / p, start: s, end: e });
+            visit(Tandem {
+                level: Level::Char,
+                unit: s..s + p,
+                period: p,
+                count: (e - s) / p,
+                start: s,
+                end: e,
+                variation: Variation::Exact,
+            });
         }
     });
 }
@@ -190,6 +224,7 @@ fn item_tandems<Id: Eq>(
             count: (j - i) / p,
             start: range(i).start,
             end: range(j - 1).end,
+            variation: Variation::Exact,
         })
     });
 }
@@ -230,6 +265,90 @@ pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
     let items = line_items(text);
     let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[line_key(text, r.clone())])).collect();
     item_tandems(|k| items[k].clone(), &ids, Level::Line, MAX_LINE_PERIOD, visit)
+}
+
+/// A numeric token's value, when it is a plain decimal number of at most 18 digits.
+fn decimal(token: &str) -> Option<u64> {
+    (token.len() <= 18 && token.bytes().all(|b| b.is_ascii_digit())).then(|| token.parse().ok()).flatten()
+}
+
+/// Word-level runs whose copies are the same once every number is set aside, and whose
+/// numbers do change: a unit said again and again with only a counter or a value changing
+/// ("Step 3: Check the cache." … "Step 245: Check the cache.", "4.\n5.\n6.\n…", "1 2 3 4 …").
+///
+/// Structured data has that shape too (a table's rows, a log's lines, a font's bytes), so a
+/// run counts only when the words come back: a unit with at least as many words as numbers
+/// ([`TokenClass`]), or a unit of one number and punctuation only whose number counts up by
+/// one (a bare count, an empty numbered list). A unit of numbers among punctuation and single
+/// letters ("{ 0x00, 0x00 }, // U+0041", "1043,,0,0.00") is data and never a run here.
+/// Runs start at a word or a number, not at the punctuation before them.
+///
+/// Cost: nothing on a text with fewer than two numbers; else one more scan like the word
+/// level's over ids with the numbers masked, each run classified from its first copy.
+pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl FnMut(Tandem)) {
+    let class = |k: usize| token_class(&text[toks[k].range()]);
+    let numbers = toks.iter().filter(|t| text.as_bytes()[t.start()].is_ascii_digit()).count();
+    if numbers < 2 {
+        return;
+    }
+    const NUMBER: u32 = u32::MAX;
+    let masked: Vec<u32> = ids
+        .iter()
+        .zip(toks)
+        .map(|(&id, t)| if text.as_bytes()[t.start()].is_ascii_digit() { NUMBER } else { id })
+        .collect();
+    // The smallest period of a run is visited first; its multiples end where it ends.
+    let mut ends = HashSet::new();
+    runs(&masked, MAX_WORD_PERIOD, |p, i, j| {
+        if ends.contains(&j) {
+            return;
+        }
+        // Start at a word or a number: a lead-in of punctuation moves to the next copy's.
+        let Some(shift) = (0..p).find(|&o| class(i + o) != TokenClass::Other) else { return };
+        let i = i + shift;
+        let count = (j - i) / p;
+        if count < 2 {
+            return;
+        }
+        let number_offsets: Vec<usize> = (0..p).filter(|&o| masked[i + o] == NUMBER).collect();
+        let words = (0..p).filter(|&o| class(i + o) == TokenClass::Word).count();
+        let bare_count = words == 0 && number_offsets.len() == 1;
+        if number_offsets.is_empty() || (words < number_offsets.len() && !bare_count) {
+            return;
+        }
+        let value = |k: usize| &text[toks[k].range()];
+        // For each number of the unit: constant, counting up by one, or changing otherwise.
+        let mut counter = None;
+        let mut changes = false;
+        for &o in &number_offsets {
+            let same = (1..count).all(|c| ids[i + o + c * p] == ids[i + o]);
+            if same {
+                continue;
+            }
+            changes = true;
+            let first = decimal(value(i + o));
+            let counts = first.is_some_and(|f| (1..count).all(|c| decimal(value(i + o + c * p)) == Some(f + c as u64)));
+            counter = match (counter, counts) {
+                (None, true) => Some(Some((first.unwrap_or(0), first.unwrap_or(0) + count as u64 - 1))),
+                _ => Some(None),
+            };
+        }
+        let counts = counter.flatten();
+        if !changes || (bare_count && counts.is_none()) {
+            return;
+        }
+        ends.insert(j);
+        let start = toks[i].start();
+        visit(Tandem {
+            level: Level::Word,
+            unit: start..toks[i + p].start(),
+            period: p,
+            count,
+            start,
+            end: toks[j - 1].end(),
+            variation: Variation::Numbers { counts, bare: bare_count },
+        })
+    });
 }
 
 /// The longest and the most covering run at each level.
@@ -296,5 +415,43 @@ mod tests {
             assert_eq!(line_key(kept, 0..kept.len()), 0..kept.len(), "{kept}");
         }
         assert_eq!(line_key("- item", 0..6), 2..6);
+    }
+
+    fn number_runs(text: &str) -> Vec<(String, usize, Variation)> {
+        let toks = tokens(text);
+        let ids = token_ids(text, &toks);
+        let mut out = Vec::new();
+        number_tandems(text, &toks, &ids, |t| out.push((text[t.start..t.end].to_string(), t.count, t.variation)));
+        out
+    }
+
+    #[test]
+    fn a_unit_with_only_its_number_changing_is_a_number_run() {
+        let text = "Plan:\n1. Open it.\nStep 2: Check the cache.\nStep 3: Check the cache.\nStep 4: Check the cache.\n";
+        let runs = number_runs(text);
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert!(runs[0].0.starts_with("Step 2: Check"), "{runs:?}");
+        assert_eq!((runs[0].1, runs[0].2), (3, Variation::Numbers { counts: Some((2, 4)), bare: false }));
+        let empty = "Items:\n1. Buy milk.\n2.\n3.\n4.\n5.\n6.\n";
+        let runs = number_runs(empty);
+        assert_eq!(
+            runs,
+            [("2.\n3.\n4.\n5.\n6.".to_string(), 5, Variation::Numbers { counts: Some((2, 6)), bare: true })]
+        );
+        let answers = "The answer is 42. The answer is 17. The answer is 99. The answer is 3.";
+        assert_eq!(number_runs(answers)[0].2, Variation::Numbers { counts: None, bare: false });
+    }
+
+    #[test]
+    fn data_whose_numbers_change_is_not_a_number_run() {
+        for data in [
+            "{ 0x00, 0x00, 0x00 }, // U+0041\n{ 0x00, 0x00, 0x00 }, // U+0042\n{ 0x00, 0x00, 0x00 }, // U+0043\n",
+            "1043,,0,0.00,0,false,N/A\n1044,,0,0.00,0,false,N/A\n1045,,0,0.00,0,false,N/A\n",
+            "7 3 9 1 4 8 2 6 5 0 11 13",
+            "12:00:01 GET /a 200 12\n12:00:02 GET /a 200 31\n12:00:04 GET /a 404 7\n",
+            "a 1 b 1 c 1 d 1",
+        ] {
+            assert_eq!(number_runs(data), [], "{data}");
+        }
     }
 }

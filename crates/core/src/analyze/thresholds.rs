@@ -53,6 +53,9 @@ pub struct LoopRules {
     pub loop_fail: [TandemClause; 6],
     /// …and WARNs when it meets one of these.
     pub loop_warn: [TandemClause; 2],
+    /// A bare count (numbers counting up by one with nothing but punctuation between them: an
+    /// empty numbered list, "1 2 3 …") is judged by those clauses from this many numbers.
+    pub bare_count_min: usize,
     pub copies: CopyRules,
     pub degenerate_end: EndRules,
 }
@@ -90,6 +93,11 @@ pub struct CopyRules {
     pub warn_looping: f64,
     /// …or copies of any length this share.
     pub warn_any: f64,
+    /// Restarts (see `restarts`: one passage re-told at least twice, reworded): the
+    /// re-tellings cover this share of the text to WARN…
+    pub restart_warn: f64,
+    /// …and this share to FAIL.
+    pub restart_fail: f64,
 }
 
 /// The tool-call check, judged per conversation: a call is its tool's name and its arguments made
@@ -167,6 +175,7 @@ impl LoopRules {
             TandemClause { copies: 2.5, partial: true, share: 0.9, bytes: 0, to_end: false },
         ],
         loop_warn: [clause(3.0, 0.25, 0, false), clause(8.0, 0.0, 256, false)],
+        bare_count_min: 20,
         copies: CopyRules {
             long_tokens: 32,
             max_edits: 0.12,
@@ -176,6 +185,8 @@ impl LoopRules {
             warn_long: 0.3,
             warn_looping: 0.25,
             warn_any: 0.5,
+            restart_warn: 0.25,
+            restart_fail: 0.4,
         },
         degenerate_end: EndRules { warn: 0.10, fail: 0.25, min_bytes: 8192 },
     };
@@ -199,10 +210,12 @@ impl LoopRules {
     pub fn copies_warn_text(&self) -> String {
         let c = &self.copies;
         format!(
-            "long copies cover {} of the text, looping copies {}, or copies of any length {}",
+            "long copies cover {} of the text, looping copies {}, copies of any length {}, or re-tellings of a \
+             passage told ≥ 3 times {}",
             percent(c.warn_long),
             percent(c.warn_looping),
-            percent(c.warn_any)
+            percent(c.warn_any),
+            percent(c.restart_warn)
         )
     }
 
@@ -210,9 +223,10 @@ impl LoopRules {
     pub fn copies_fail_text(&self) -> String {
         let c = &self.copies;
         format!(
-            "one long copy covers {}, or looping copies cover {}",
+            "one long copy covers {}, looping copies cover {}, or re-tellings of a passage told ≥ 3 times cover {}",
             percent(c.fail_one_long),
-            percent(c.fail_looping)
+            percent(c.fail_looping),
+            percent(c.restart_fail)
         )
     }
 }
@@ -337,9 +351,13 @@ mod tests {
         assert_eq!(r.copies_counted_text(), "copies of ≥ 32 tokens with ≤ 12 % edits");
         assert_eq!(
             r.copies_warn_text(),
-            "long copies cover 30 % of the text, looping copies 25 %, or copies of any length 50 %"
+            "long copies cover 30 % of the text, looping copies 25 %, copies of any length 50 %, or re-tellings of \
+             a passage told ≥ 3 times 25 %"
         );
-        assert_eq!(r.copies_fail_text(), "one long copy covers 30 %, or looping copies cover 40 %");
+        assert_eq!(
+            r.copies_fail_text(),
+            "one long copy covers 30 %, looping copies cover 40 %, or re-tellings of a passage told ≥ 3 times cover 40 %"
+        );
     }
 
     #[test]

@@ -1,0 +1,131 @@
+//! The onset: the byte where a text's degenerate part starts, as the tripped checks agree.
+//!
+//! Each check that tripped says where its finding lies ([`Finding::region`]): the loop check's
+//! run (with the copies around it that vary a little, see `edited_runs`), the copies
+//! check's decisive copy (placed at its source when it decides), the degenerate end from the
+//! profile's onset to the end, maxrun's run, maxline's line from the first of its dense chain
+//! of occurrences ([`line_region`]). The onset starts from the region of the check that set
+//! the verdict (the first in [`PREFERENCE`] at the verdict's level), takes in every other
+//! tripped check's region that overlaps it until none does, and never lies after the start
+//! of a region that a FAILing check counts. The profile's onset and the gzip ratio are known
+//! only roughly: they place the onset only when they set the verdict. So a loop whose copies vary a little before they
+//! become exact is placed at its first copy, where the copies check sees it start, and not
+//! where the exact run begins.
+
+use super::judge::PREFERENCE;
+use super::report::{Metric, Verdict};
+use std::ops::Range;
+
+/// One check's finding: its effective level, the bytes it counts as degenerate, and where its
+/// onset is when it decides alone (`first`: a copy's source, a line's first occurrence, else
+/// the region's start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub metric: Metric,
+    pub level: Verdict,
+    pub region: Range<usize>,
+    pub first: usize,
+}
+
+/// Whether a check's region is known only roughly: the profile's onset to about a window, the
+/// gzip ratio (a whole-text figure) by the profile's. Such a region sets the onset only when
+/// it decides the verdict; it never moves a precise one.
+fn is_coarse(m: Metric) -> bool {
+    matches!(m, Metric::Profile | Metric::GzipRatio)
+}
+
+/// The onset of a text judged `verdict` (none for PASS), from its checks' findings.
+pub fn onset(verdict: Verdict, findings: &[Finding]) -> Option<usize> {
+    if verdict == Verdict::Pass {
+        return None;
+    }
+    let decisive = PREFERENCE.iter().find_map(|&m| findings.iter().find(|f| f.metric == m && f.level == verdict))?;
+    let precise = || findings.iter().filter(|f| !is_coarse(f.metric));
+    let mut region = decisive.region.clone();
+    loop {
+        let before = region.clone();
+        for f in precise().filter(|f| f.level > Verdict::Pass) {
+            if f.region.start <= region.end && region.start <= f.region.end {
+                region = region.start.min(f.region.start)..region.end.max(f.region.end);
+            }
+        }
+        if region == before {
+            break;
+        }
+    }
+    let failing = precise().filter(|f| f.level == Verdict::Fail).map(|f| f.region.start).min();
+    Some([Some(decisive.first), Some(region.start), failing].into_iter().flatten().min().unwrap_or(region.start))
+}
+
+/// The region of a line that repeats, from its `occurrences` (sorted): from the first
+/// occurrence of the chain that ends at the last one, where consecutive occurrences are at
+/// most twice the median gap apart. A line said in a loop is placed where the loop says it
+/// first, not where the text happened to say it once long before.
+pub fn line_region(occurrences: &[Range<usize>]) -> Option<Range<usize>> {
+    let last = occurrences.last()?;
+    let mut gaps: Vec<usize> = occurrences.windows(2).map(|w| w[1].start - w[0].start).collect();
+    let mut first = occurrences.len() - 1;
+    if !gaps.is_empty() {
+        let chain = gaps.clone();
+        gaps.sort_unstable();
+        let limit = 2 * gaps[gaps.len() / 2];
+        while first > 0 && chain[first - 1] <= limit {
+            first -= 1;
+        }
+    }
+    Some(occurrences[first].start..last.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(metric: Metric, level: Verdict, region: Range<usize>) -> Finding {
+        Finding { metric, level, first: region.start, region }
+    }
+
+    #[test]
+    fn overlapping_findings_move_the_onset_to_where_the_loop_begins() {
+        // The exact run starts late; the copies with edits start at byte 140.
+        let findings = [
+            f(Metric::Loop, Verdict::Fail, 5958..9000),
+            f(Metric::Copies, Verdict::Fail, 140..9000),
+            f(Metric::Maxrun, Verdict::Warn, 20..40),
+        ];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(140));
+        assert_eq!(onset(Verdict::Pass, &findings), None);
+    }
+
+    #[test]
+    fn a_warning_elsewhere_does_not_move_it_but_a_failing_check_does() {
+        let findings = [f(Metric::Loop, Verdict::Fail, 5000..9000), f(Metric::Maxrun, Verdict::Warn, 20..40)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(5000));
+        let findings = [f(Metric::Loop, Verdict::Fail, 5000..9000), f(Metric::Copies, Verdict::Fail, 300..900)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(300));
+        // Chains: the profile overlaps the copy, which overlaps the run.
+        let findings = [
+            f(Metric::Loop, Verdict::Warn, 5000..6000),
+            f(Metric::Copies, Verdict::Warn, 4000..5500),
+            f(Metric::Profile, Verdict::Warn, 3000..4100),
+        ];
+        assert_eq!(onset(Verdict::Warn, &findings), Some(4000), "the profile's onset is known to a window only");
+        let findings = [f(Metric::Profile, Verdict::Fail, 3000..9000), f(Metric::Loop, Verdict::Warn, 3500..4000)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(3000));
+        let findings = [f(Metric::Profile, Verdict::Fail, 3000..9000), f(Metric::Copies, Verdict::Warn, 2000..4000)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(2000));
+        let findings = [f(Metric::Loop, Verdict::Fail, 133..2473), f(Metric::GzipRatio, Verdict::Fail, 0..2473)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(133));
+        // A copy that decides is placed at its source, the first copy of what it repeats.
+        let copy = Finding { metric: Metric::Copies, level: Verdict::Fail, region: 600..900, first: 300 };
+        assert_eq!(onset(Verdict::Fail, &[copy]), Some(300));
+    }
+
+    #[test]
+    fn a_line_is_placed_at_the_start_of_its_dense_chain() {
+        let occ = |starts: &[usize]| starts.iter().map(|&s| s..s + 10).collect::<Vec<_>>();
+        assert_eq!(line_region(&occ(&[5, 2000, 2100, 2200, 2300, 2400])), Some(2000..2410));
+        assert_eq!(line_region(&occ(&[0, 100, 200])), Some(0..210));
+        assert_eq!(line_region(&occ(&[7])), Some(7..17));
+        assert_eq!(line_region(&[]), None);
+    }
+}
