@@ -158,8 +158,7 @@ fn evidence_table_and_confusion() {
         if !l.degenerate && v == Verdict::Fail {
             problems.push(format!("{} ({} B): legit text FAILs ({by})", l.label, l.target));
         }
-        let known_warn = KNOWN_WARN.contains(&(l.label, l.target)) && v == Verdict::Warn;
-        if l.degenerate && v != Verdict::Fail && !known_warn {
+        if l.degenerate && v != Verdict::Fail {
             problems.push(format!("{} ({} B): loop does not FAIL", l.label, l.target));
         }
         if let (Some(want), true) = (l.onset, l.degenerate) {
@@ -197,12 +196,6 @@ fn evidence_table_and_confusion() {
     println!("{table}{conf}");
     assert!(problems.is_empty(), "{} detector misses:\n{}", problems.len(), problems.join("\n"));
 }
-
-/// Loops that only WARN, with the reason (issue 13 keeps them open): a code block re-emitted
-/// with a new comment each time, where the comment and the words between the blocks leave the
-/// re-tellings under two thirds of what they span — the density that keeps a healthy agent's
-/// edit-and-test cycles (tests/harnesses.rs) from counting as restarts.
-const KNOWN_WARN: &[(&str, usize)] = &[("restart_code", 10_000)];
 
 /// The loops whose copies are long copies of the first (a paragraph, a block, lines with a
 /// respelt word): the copies check finds their source at the onset.

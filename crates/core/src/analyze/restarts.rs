@@ -8,8 +8,8 @@
 //! order**: each shingle's first occurrence follows the previous one's, advancing about as far
 //! as the text does (within [`DRIFT`] tokens: words added or dropped), with at most [`MAX_GAP`]
 //! tokens between shingles seen before (pieces three gaps apart whose sources go on are joined).
-//! A re-telling counts from [`MIN_TOKENS`] tokens on, when at least a quarter of its tokens
-//! are in shingles seen before and the passage it re-tells is at least half as long (a refrain
+//! A re-telling counts from [`MIN_TOKENS`] tokens on, when at least 60 % of its tokens are in
+//! shingles seen before (the rest reworded) and the passage it re-tells is at least half as long (a refrain
 //! said again and again between new lines re-tells a few tokens, not a passage). Templates (a log's lines,
 //! a table's rows, similar code lines) send every line back to the first one: their shingles'
 //! sources do not advance, so they make only line-long stretches. Re-tellings that hold as
@@ -26,6 +26,7 @@
 
 use super::first_seen::FirstSeen;
 use super::ngram_stats::{ngram_id, TokenClass};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// Tokens per shingle.
@@ -138,7 +139,9 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass]) -> Restarts {
     drop(first);
     let all: Vec<Retelling> = joined(all)
         .into_iter()
-        .filter(|r| r.tokens() >= MIN_TOKENS && 4 * r.seen >= r.tokens() && 2 * (r.source_end - r.source) >= r.tokens())
+        .filter(|r| {
+            r.tokens() >= MIN_TOKENS && 5 * r.seen >= 3 * r.tokens() && 2 * (r.source_end - r.source) >= r.tokens()
+        })
         .collect();
     let count = |r: Range<usize>, class: TokenClass| classes[r].iter().filter(|&&c| c == class).count();
     let is_data = |r: Range<usize>| count(r.clone(), TokenClass::Number) >= count(r, TokenClass::Word);
@@ -170,10 +173,11 @@ fn joined(pieces: Vec<Retelling>) -> Vec<Retelling> {
     out
 }
 
-/// The re-tellings grouped by passage: a re-telling joins the group whose first telling (or
-/// latest member) its source overlaps by half the shorter of the two; the group of at least two
-/// with the most tokens, when its re-tellings follow one another (they cover two thirds of
-/// what they span: a text that starts over and over, not a workflow whose every cycle says
+/// The re-tellings grouped by passage: a re-telling joins the group of the telling (the first,
+/// or a re-telling) that starts where its source starts (within [`DRIFT`] tokens or a quarter
+/// of the telling: the same opening, give or take a reworded first sentence) and overlaps it by half
+/// the shorter of the two; the group of at least two with the most tokens, when its
+/// re-tellings follow one another (they cover half of what they span: a text that starts over and over, not a workflow whose every cycle says
 /// some of the same things between new ones) and unless what it spans, first telling
 /// included, holds as many numbers as words (`is_data`: a log's lines repeating a long
 /// constant part).
@@ -182,24 +186,37 @@ fn most_retold(all: Vec<Retelling>, is_data: &dyn Fn(Range<usize>) -> bool) -> V
         let shared = a.end.min(b.end).saturating_sub(a.start.max(b.start));
         2 * shared >= (a.end - a.start).min(b.end - b.start)
     };
-    // Each group: its first telling (the first member's source) and its members.
+    // Each group: its first telling (the first member's source) and its members. Every telling
+    // placed so far (first tellings and re-tellings) by start: a re-telling joins the group of
+    // the telling its source starts at, so a re-telling of a re-telling counts.
     let mut groups: Vec<(Range<usize>, Vec<Retelling>)> = Vec::new();
+    let mut placed: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for r in all {
         let source = r.source..r.source_end;
-        let home = groups.iter_mut().rev().find(|(first, members)| {
-            overlaps(first, &source) || members.last().is_some_and(|m| overlaps(&(m.start..m.end), &source))
+        // The same opening: the text starts over from where a telling starts.
+        let home = placed
+            .range(..=source.start + DRIFT)
+            .rev()
+            .take(8)
+            .find(|(&start, &(end, _))| {
+                let told = start..end;
+                source.start.abs_diff(start) <= DRIFT.max(told.len() / 4) && overlaps(&told, &source)
+            })
+            .map(|(_, &(_, group))| group);
+        let group = home.unwrap_or_else(|| {
+            groups.push((source.clone(), Vec::new()));
+            placed.insert(source.start, (source.end, groups.len() - 1));
+            groups.len() - 1
         });
-        match home {
-            Some((_, members)) => members.push(r),
-            None => groups.push((source, vec![r])),
-        }
+        placed.insert(r.start, (r.end, group));
+        groups[group].1.push(r);
     }
     let tokens = |g: &[Retelling]| g.iter().map(Retelling::tokens).sum::<usize>();
     groups
         .into_iter()
         .filter(|(first, members)| {
             let (start, end) = (members[0].start, members.last().map_or(first.end, |m| m.end));
-            members.len() >= 2 && 3 * tokens(members) >= 2 * (end - start) && !is_data(first.start..end)
+            members.len() >= 2 && 2 * tokens(members) >= end - start && !is_data(first.start..end)
         })
         .max_by_key(|(_, members)| tokens(members))
         .map(|(first, mut members)| {
