@@ -68,7 +68,14 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
     drop(toks);
     let ngrams = ngram_stats_of(&ids);
     let copies = copy_coverage_without_tokens(text, &ids, &classes);
-    let retold = retellings(text, &restarts(&ids, &classes));
+    let judged = judge_copies(text, &copies, &rules.copies);
+    // Restarts can only raise the copies check. A passage re-told twice in slightly other
+    // words keeps some 8 tokens in a row unchanged: a text without a single copy has none.
+    let judged = if copies.spans.is_empty() || judged.check.level == Verdict::Fail {
+        judged
+    } else {
+        with_restarts(text, judged, &retellings(text, &restarts(&ids, &classes)), &rules.copies)
+    };
     drop(ids);
     drop(classes);
     let prof = profile(text);
@@ -79,7 +86,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
         decisive: decisive_copy,
         why: copy_why,
         long_share: long_copy_share,
-    } = with_restarts(text, judge_copies(text, &copies, &rules.copies), &retold, &rules.copies);
+    } = judged;
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
     let (tandem, loop_level) = exact;
 
@@ -295,6 +302,9 @@ struct CopiesJudged {
 /// The re-tellings of the most re-told passage as copies, in bytes: each one's source is the
 /// start of the passage's first telling.
 fn retellings(text: &str, r: &Restarts) -> Vec<CopySpan> {
+    if r.retellings.is_empty() {
+        return Vec::new();
+    }
     let mut wanted: Vec<usize> = r.retellings.iter().flat_map(|t| [t.start, t.end - 1, t.source]).collect();
     wanted.sort_unstable();
     wanted.dedup();
