@@ -120,6 +120,7 @@ fn evidence_table_and_confusion() {
     )
     .unwrap();
     let mut confusion: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    let mut onset_errors: Vec<(&str, f64)> = Vec::new();
     let mut problems = Vec::new();
     for l in &corpus {
         let n = l.text.len();
@@ -161,6 +162,9 @@ fn evidence_table_and_confusion() {
         if l.degenerate && v != Verdict::Fail {
             problems.push(format!("{} ({} B): loop does not FAIL", l.label, l.target));
         }
+        if let (Some(want), Some(found), true) = (l.onset, real.onset, l.degenerate) {
+            onset_errors.push((l.label, share(found.abs_diff(want), n)));
+        }
         if let (Some(want), true) = (l.onset, l.degenerate) {
             // Within one unit of the planted start.
             let tolerance = l.unit_bytes.unwrap_or(0);
@@ -178,6 +182,16 @@ fn evidence_table_and_confusion() {
             }
         }
     }
+    let mut dist =
+        String::from("\nonset error (|found − planted| as a share of the text), per loop kind: median, max\n");
+    for k in KINDS.iter().filter(|k| k.degenerate) {
+        let mut e: Vec<f64> = onset_errors.iter().filter(|(l, _)| *l == k.label).map(|(_, e)| *e).collect();
+        if e.is_empty() {
+            continue;
+        }
+        e.sort_by(f64::total_cmp);
+        writeln!(dist, "{:<22} {:>7.4} {:>7.4}", k.label, e[e.len() / 2], e[e.len() - 1]).unwrap();
+    }
     let mut conf = String::from("\nverdict: label × verdict (PASS WARN FAIL)\n");
     for k in KINDS {
         if let Some(c) = confusion.get(k.label) {
@@ -193,7 +207,7 @@ fn evidence_table_and_confusion() {
             .unwrap();
         }
     }
-    println!("{table}{conf}");
+    println!("{table}{dist}{conf}");
     assert!(problems.is_empty(), "{} detector misses:\n{}", problems.len(), problems.join("\n"));
 }
 
