@@ -23,7 +23,7 @@ pub fn seed_checks(m: &Metrics, t: &Thresholds, bytes: usize) -> Vec<Check> {
             let (value, warn_at, fail_at, direction) = seed_thresholds(metric, m, t);
             let judged = metric != Metric::GzipRatio || bytes >= t.gzip_min_bytes;
             let level = if judged { level_of(value, warn_at, fail_at, direction) } else { Verdict::Pass };
-            Check { metric, value, warn_at, fail_at, direction, level, judged }
+            Check { metric, value, warn_at, fail_at, direction, level, judged, data: false }
         })
         .collect()
 }
@@ -70,17 +70,29 @@ pub const PREFERENCE: [Metric; 6] =
 
 /// The level a check contributes to the verdict. A maxline FAIL counts as WARN when the loop
 /// check sees no loop and the copies check no FAIL-worthy copy: the line's occurrences are
-/// then spread out, like a refrain or a litany's response, not a loop.
+/// then spread out, like a refrain or a litany's response, not a loop. A gzip-ratio or
+/// degenerate-end FAIL counts as WARN when what repeats is data (the copies check's `data`:
+/// rows of a table, lines of a log, a font's bytes under a counting comment) and neither the
+/// loop check nor the copies check FAILs: such text compresses well without looping.
 pub fn effective_level(c: &Check, checks: &[Check]) -> Verdict {
     let below = |metric, level| checks.iter().find(|k| k.metric == metric).is_none_or(|k| k.level < level);
-    if c.metric == Metric::Maxline
-        && c.level == Verdict::Fail
-        && below(Metric::Loop, Verdict::Warn)
-        && below(Metric::Copies, Verdict::Fail)
-    {
+    let data = checks.iter().any(|k| k.metric == Metric::Copies && k.data);
+    let refrain = c.metric == Metric::Maxline && below(Metric::Loop, Verdict::Warn);
+    let compresses_as_data =
+        matches!(c.metric, Metric::GzipRatio | Metric::Profile) && data && below(Metric::Loop, Verdict::Fail);
+    if c.level == Verdict::Fail && (refrain || compresses_as_data) && below(Metric::Copies, Verdict::Fail) {
         Verdict::Warn
     } else {
         c.level
+    }
+}
+
+/// Why a check counts as WARN though it FAILs (see [`effective_level`]).
+fn demoted_because(c: &Check) -> &'static str {
+    if c.metric == Metric::Maxline {
+        ", but not back to back (like a refrain), so WARN, not FAIL"
+    } else {
+        ", but what repeats is data (numbers changing from copy to copy), so WARN, not FAIL"
     }
 }
 
@@ -154,7 +166,7 @@ pub fn reasons(
             other => why(other).unwrap_or_default(),
         };
         if c.level != *effective {
-            text.push_str(", but not back to back (like a refrain), so WARN, not FAIL");
+            text.push_str(demoted_because(c));
         }
         out.push(format!("{head}: {text}"));
     }
@@ -212,7 +224,16 @@ mod tests {
     }
 
     fn loop_check(metric: Metric, level: Verdict) -> Check {
-        Check { metric, value: 0.0, warn_at: 0.25, fail_at: 0.5, direction: Direction::AtLeast, level, judged: true }
+        Check {
+            metric,
+            value: 0.0,
+            warn_at: 0.25,
+            fail_at: 0.5,
+            direction: Direction::AtLeast,
+            level,
+            judged: true,
+            data: false,
+        }
     }
 
     #[test]
@@ -247,6 +268,33 @@ mod tests {
         assert_eq!(verdict(&c), (Verdict::Warn, Some(Metric::Maxline)));
         c[3].level = Verdict::Fail;
         assert_eq!(verdict(&c), (Verdict::Fail, Some(Metric::Loop)), "the loop check is named first");
+    }
+
+    #[test]
+    fn a_text_that_compresses_because_it_is_data_warns() {
+        let mut c = seed_checks(&metrics(1, 1, 0.05), &Thresholds::SEED, 20_000);
+        c.push(loop_check(Metric::Loop, Verdict::Pass));
+        c.push(Check { data: true, ..loop_check(Metric::Copies, Verdict::Warn) });
+        assert_eq!(verdict(&c), (Verdict::Warn, Some(Metric::Copies)));
+        let r = reasons(
+            &c,
+            &Thresholds::SEED,
+            &metrics(1, 1, 0.05),
+            &Evidence { longest_run: None, most_repeated_line: None },
+            &|_| None,
+            None,
+        );
+        assert!(
+            r.iter().any(
+                |r| r.ends_with("but what repeats is data (numbers changing from copy to copy), so WARN, not FAIL")
+            ),
+            "{r:?}"
+        );
+        c[3].level = Verdict::Fail;
+        assert_eq!(verdict(&c).0, Verdict::Fail, "a loop is a loop, data or not");
+        c[3].level = Verdict::Pass;
+        c[4].data = false;
+        assert_eq!(verdict(&c).0, Verdict::Fail, "not data: the seed's FAIL stands");
     }
 
     #[test]

@@ -143,6 +143,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
             direction: Direction::AtLeast,
             level: loop_level,
             judged: true,
+            data: false,
         },
         copy_check,
         Check {
@@ -153,6 +154,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
             direction: Direction::AtLeast,
             level: profile_level,
             judged: profile_judged,
+            data: false,
         },
     ];
     let regions = [
@@ -186,8 +188,10 @@ fn share(bytes: usize, n: usize) -> f64 {
 
 /// The level of one tandem repeat in a text of `n` bytes, by the loop check's clauses.
 pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
-    if matches!(t.variation, Variation::Numbers { bare: true, .. }) && t.count < rules.bare_count_min {
-        return Verdict::Pass;
+    match t.variation {
+        Variation::Numbers { bare: true, .. } if t.count < rules.bare_count_min => return Verdict::Pass,
+        Variation::Numbers { counts: None, .. } if t.count < rules.numbers_min => return Verdict::Pass,
+        _ => {}
     }
     let len = t.len();
     let s = share(len, n);
@@ -414,6 +418,15 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
     } else {
         long_share.max(looping_share)
     };
+    // What would count as long copies but for being data.
+    let data_share = share(
+        c.spans
+            .iter()
+            .filter(|s| s.tokens >= r.long_tokens && s.edit_density() <= r.max_edits && s.is_data())
+            .map(len)
+            .sum(),
+        n,
+    );
     let check = Check {
         metric: Metric::Copies,
         value,
@@ -422,6 +435,7 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
         direction: Direction::AtLeast,
         level,
         judged: true,
+        data: data_share >= r.warn_long,
     };
     if level == Verdict::Pass {
         return CopiesJudged { check, spans: Vec::new(), decisive, why: None, long_share };

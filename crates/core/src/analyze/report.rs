@@ -259,10 +259,19 @@ pub struct Check {
     /// PASS, and the page says "not judged").
     #[serde(default = "yes")]
     pub judged: bool,
+    /// The copies check only: most of what repeats is data — copies whose changes are numbers,
+    /// holding as many numbers as words, cover at least its WARN share (see `judge::
+    /// effective_level`). Left out of the JSON when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub data: bool,
 }
 
 fn yes() -> bool {
     true
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> usize {

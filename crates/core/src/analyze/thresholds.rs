@@ -56,6 +56,10 @@ pub struct LoopRules {
     /// A bare count (numbers counting up by one with nothing but punctuation between them: an
     /// empty numbered list, "1 2 3 …") is judged by those clauses from this many numbers.
     pub bare_count_min: usize,
+    /// A unit whose numbers change otherwise than one counting up by one (with words coming
+    /// back: "The answer is 42." … "The answer is 17.") is judged from this many copies:
+    /// similar code lines change several numbers at once.
+    pub numbers_min: usize,
     pub copies: CopyRules,
     pub degenerate_end: EndRules,
 }
@@ -176,6 +180,7 @@ impl LoopRules {
         ],
         loop_warn: [clause(3.0, 0.25, 0, false), clause(8.0, 0.0, 256, false)],
         bare_count_min: 20,
+        numbers_min: 8,
         copies: CopyRules {
             long_tokens: 32,
             max_edits: 0.12,

@@ -103,6 +103,7 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
         direction: Direction::AtLeast,
         level,
         judged: !calls.is_empty(),
+        data: false,
     };
     let reason = match decisive {
         Some(l) => loop_sentence(l),
