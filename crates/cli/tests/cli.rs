@@ -265,7 +265,8 @@ fn a_looping_agent_session_fails_and_names_the_tool_loop() {
 }
 
 /// Issue 12: a session whose model output is fine, where a tool printed a progress log, PASSes;
-/// the log is analysed and shown, as an input that is not judged. `--judge-inputs` judges it.
+/// the log is analysed and shown, as an input that is not judged. `--judge-inputs` judges it:
+/// WARN, as data (issue 13: lines that differ in their numbers are not a loop).
 #[test]
 fn a_tools_repetitive_log_is_an_input_and_not_judged() {
     let session = coherency_test_support::agent_sessions::generate("long_tool_log", 2);
@@ -276,7 +277,7 @@ fn a_tools_repetitive_log_is_an_input_and_not_judged() {
     assert_eq!(r["judged_verdict"], "PASS");
     let messages = r["messages"].as_array().unwrap();
     let log =
-        messages.iter().find(|m| m["role"] == "tool" && m["verdict"] == "FAIL").expect("the log FAILs on its own");
+        messages.iter().find(|m| m["role"] == "tool" && m["verdict"] == "WARN").expect("the log WARNs on its own");
     assert_eq!((log["judged"].as_bool(), log["why"].as_str()), (Some(false), Some("input — not judged")));
     assert!(messages.iter().filter(|m| m["judged"] == true).all(|m| m["verdict"] == "PASS"));
     let first_input = messages.iter().position(|m| m["judged"] == false).unwrap();
@@ -286,13 +287,13 @@ fn a_tools_repetitive_log_is_an_input_and_not_judged() {
     assert!(text.lines().next().unwrap().contains(": PASS (agent session log (JSONL), "), "{text}");
     assert!(
         text.lines()
-            .any(|l| l.contains("FAIL") && l.contains("tool tool (bash)") && l.ends_with("(input — not judged)")),
+            .any(|l| l.contains("WARN") && l.contains("tool tool (bash)") && l.ends_with("(input — not judged)")),
         "{text}"
     );
 
     let out = run(&["analyze", "--json", "--judge-inputs", &path], b"");
-    assert_eq!(out.status.code(), Some(2), "judged on request, the log FAILs the file");
+    assert_eq!(out.status.code(), Some(1), "judged on request, the log WARNs the file");
     let r = &json_lines(&out)[0];
-    assert_eq!((r["judged_verdict"].as_str(), r["judged"].as_bool()), (Some("FAIL"), Some(true)));
+    assert_eq!((r["judged_verdict"].as_str(), r["judged"].as_bool()), (Some("WARN"), Some(true)));
     assert_eq!(r["why"], "input — judged on request");
 }

@@ -317,7 +317,9 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
             return;
         }
         let value = |k: usize| &text[toks[k].range()];
-        // For each number of the unit: constant, counting up by one, or changing otherwise.
+        // For each number of the unit: constant, counting up by one, or changing otherwise. A
+        // count may stop before the run does (a last number cut short, "1587" after "158699"):
+        // the run is then the counting copies.
         let mut counter = None;
         let mut changes = false;
         for &o in &number_offsets {
@@ -327,16 +329,25 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
             }
             changes = true;
             let first = decimal(value(i + o));
-            let counts = first.is_some_and(|f| (1..count).all(|c| decimal(value(i + o + c * p)) == Some(f + c as u64)));
-            counter = match (counter, counts) {
-                (None, true) => Some(Some((first.unwrap_or(0), first.unwrap_or(0) + count as u64 - 1))),
+            let counting = first.map_or(0, |f| {
+                1 + (1..count).take_while(|&c| decimal(value(i + o + c * p)) == Some(f + c as u64)).count()
+            });
+            counter = match (counter, first) {
+                (None, Some(f)) if counting >= 2 => Some(Some((f, counting))),
                 _ => Some(None),
             };
         }
-        let counts = counter.flatten();
-        if !changes || (bare_count && counts.is_none()) {
+        let counter = counter.flatten();
+        if !changes || (bare_count && counter.is_none()) {
             return;
         }
+        let count = counter.map_or(count, |(_, counting)| counting);
+        if count < 2 {
+            return;
+        }
+        let counts = counter.map(|(f, counting)| (f, f + counting as u64 - 1));
+        // The run's last token: the end of the last whole copy when the count stopped early.
+        let last = if count * p < j - i { i + count * p - 1 } else { j - 1 };
         ends.insert(j);
         let start = toks[i].start();
         visit(Tandem {
@@ -345,7 +356,7 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
             period: p,
             count,
             start,
-            end: toks[j - 1].end(),
+            end: toks[last].end(),
             variation: Variation::Numbers { counts, bare: bare_count },
         })
     });
@@ -437,6 +448,11 @@ mod tests {
         assert_eq!(
             runs,
             [("2.\n3.\n4.\n5.\n6.".to_string(), 5, Variation::Numbers { counts: Some((2, 6)), bare: true })]
+        );
+        let cut = "Count: 7 8 9 10 11 12 1";
+        assert_eq!(
+            number_runs(cut),
+            [("7 8 9 10 11 12".to_string(), 6, Variation::Numbers { counts: Some((7, 12)), bare: true })]
         );
         let answers = "The answer is 42. The answer is 17. The answer is 99. The answer is 3.";
         assert_eq!(number_runs(answers)[0].2, Variation::Numbers { counts: None, bare: false });
