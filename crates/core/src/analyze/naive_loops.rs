@@ -54,16 +54,17 @@ fn naive_tandems(text: &str) -> Tandems {
     for (p, i, j) in naive_tandem_runs(text.as_bytes(), tandem::MAX_CHAR_PERIOD) {
         let s = (i..=j).find(|&s| text.is_char_boundary(s)).unwrap();
         let e = (i..=j).rev().find(|&e| text.is_char_boundary(e)).unwrap();
-        if e >= s + 2 * p {
-            t.char.offer(Tandem {
-                variation: Variation::Exact,
-                level: Level::Char,
-                unit: s..s + p,
-                period: p,
-                count: (e - s) / p,
-                start: s,
-                end: e,
-            });
+        let run = Tandem {
+            variation: Variation::Exact,
+            level: Level::Char,
+            unit: s..s + p,
+            period: p,
+            count: (e - s) / p,
+            start: s,
+            end: e,
+        };
+        if e >= s + 2 * p && !tandem::within_a_number(text, &run) {
+            t.char.offer(run);
         }
     }
     let token_items: Vec<Range<usize>> = tokens(text).into_iter().map(|t| t.range()).collect();

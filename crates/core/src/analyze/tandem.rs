@@ -362,6 +362,22 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
     });
 }
 
+/// Digits said again inside one number are the number, not a loop: "100000", "3.14159…" hold
+/// character runs ("0" five times) that only a number of more than [`NUMBER_DIGITS`] digits
+/// (a digit loop) counts as one.
+pub const NUMBER_DIGITS: usize = 18;
+
+/// Whether a character-level run lies inside a number of at most [`NUMBER_DIGITS`] digits.
+pub fn within_a_number(text: &str, t: &Tandem) -> bool {
+    let b = text.as_bytes();
+    if !b[t.start..t.end].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let before = b[..t.start].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let after = b[t.end..].iter().take_while(|c| c.is_ascii_digit()).count();
+    before + (t.end - t.start) + after <= NUMBER_DIGITS
+}
+
 /// The longest and the most covering run at each level.
 pub fn tandems(text: &str) -> Tandems {
     let toks = tokens(text);
@@ -372,7 +388,11 @@ pub fn tandems(text: &str) -> Tandems {
 /// [`tandems`] of `text` already cut into `toks`, whose ids are `ids`.
 pub fn tandems_of(text: &str, toks: &[Token], ids: &[u32]) -> Tandems {
     let mut t = Tandems::default();
-    char_tandems(text, |r| t.char.offer(r));
+    char_tandems(text, |r| {
+        if !within_a_number(text, &r) {
+            t.char.offer(r)
+        }
+    });
     word_tandems(toks, ids, |r| t.word.offer(r));
     line_tandems(text, |r| t.line.offer(r));
     t
@@ -404,6 +424,14 @@ mod tests {
         assert_eq!((c.period, c.count, c.start, c.end), (4, 3, 1, 13));
         let c = tandems("好好好好").char.longest.unwrap();
         assert_eq!((c.period, c.count), (3, 4));
+    }
+
+    #[test]
+    fn digits_inside_a_number_are_not_a_run_but_a_digit_loop_is() {
+        assert_eq!(tandems("answer number 100000").char.longest, None);
+        assert_eq!(tandems("pi is 3.14141414").char.longest, None);
+        assert_eq!(tandems(&"1".repeat(19)).char.longest.map(|t| t.count), Some(19));
+        assert_eq!(tandems("!!!!!!!!!!!!!!!!!!!!").char.longest.map(|t| t.count), Some(20));
     }
 
     #[test]
