@@ -16,6 +16,7 @@
 //! words by `LoopRules::loop_warn_text` and its siblings, which the page, the CLI and the README
 //! show.
 
+use super::code_blocks::{block_holding, fenced_blocks};
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
 use super::edited_runs;
 use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, token_ranges_at, tokens, Token};
@@ -285,6 +286,16 @@ fn is_long(c: &CopySpan, r: &CopyRules) -> bool {
     c.tokens >= r.long_tokens && c.edit_density() <= r.max_edits && !c.is_data()
 }
 
+/// A copy that is a code block shown again: the copy and its source each lie inside a fenced
+/// code block, not the same one (a revised or repeated listing).
+fn code_shown_again(blocks: &[Range<usize>], c: &CopySpan) -> bool {
+    let source = c.source..(c.source + (c.end - c.start)).min(c.start);
+    matches!(
+        (block_holding(blocks, &(c.start..c.end)), block_holding(blocks, &source)),
+        (Some(a), Some(b)) if a != b
+    )
+}
+
 /// A copy at least twice as long as its distance from its source: the text says it ≥ 3 times.
 fn is_looping(c: &CopySpan, r: &CopyRules) -> bool {
     c.tokens >= r.looping_tokens
@@ -384,8 +395,16 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
     let longest = c.spans.iter().filter(|s| is_long(s, r)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
     let longest_looping =
         c.spans.iter().filter(|s| is_looping(s, r)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    // One long copy over the FAIL share decides, unless it is a code block shown again.
+    let blocks =
+        if longest.is_some_and(|s| share(len(s), n) >= r.fail_one_long) { fenced_blocks(text) } else { Vec::new() };
+    let fails_alone =
+        |s: &CopySpan| is_long(s, r) && share(len(s), n) >= r.fail_one_long && !code_shown_again(&blocks, s);
+    let longest_failing =
+        c.spans.iter().filter(|s| fails_alone(s)).max_by_key(|s| (len(s), std::cmp::Reverse(s.start)));
+    let fails_one = longest_failing.is_some();
+    let longest = longest_failing.or(longest);
     let longest_share = longest.map_or(0.0, |s| share(len(s), n));
-    let fails_one = longest_share >= r.fail_one_long;
     let fails_looping = looping_share >= r.fail_looping;
     let warns_long = long_share >= r.warn_long;
     let warns_looping = looping_share >= r.warn_looping;
@@ -450,11 +469,7 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
             end: s.end,
             kind: SpanKind::Copy,
             count: s.tokens,
-            level: if share(len(s), n) >= r.fail_one_long || is_looping(s, r) && fails_looping {
-                Verdict::Fail
-            } else {
-                Verdict::Warn
-            },
+            level: if fails_alone(s) || is_looping(s, r) && fails_looping { Verdict::Fail } else { Verdict::Warn },
             period: None,
             source: Some(s.source),
         })
@@ -482,6 +497,11 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
                 percent_of(len(d), n),
                 thousands(d.source)
             )
+        };
+        let what = if code_shown_again(&blocks, d) && share(len(d), n) >= r.fail_one_long {
+            format!("{what} — a code block shown again, which alone is not a loop")
+        } else {
+            what
         };
         let rest = c.spans.len() - 1;
         if rest > 0 && level > Verdict::Pass {
@@ -527,8 +547,8 @@ fn loop_sentence(text: &str, t: &Tandem) -> String {
             plural(edits, "token", "tokens")
         ),
         Variation::Numbers { counts: Some((first, last)), bare: true } => format!(
-            "from byte {start} {} to {} follow one another with nothing else said: only the number changes, {reach} \
-             ({share} of the text)",
+            "from byte {start} the numbers {} to {} follow one another with nothing else said (an empty list, a bare \
+             count): only the number changes, {reach} ({share} of the text)",
             thousands(first as usize),
             thousands(last as usize)
         ),
@@ -674,5 +694,21 @@ mod tests {
         let f = find(&thrice, &LoopRules::SEED);
         assert_eq!(f.checks[1].level, Verdict::Fail);
         assert_eq!(f.copy_source, Some(para(2).len()));
+    }
+    #[test]
+    fn a_code_block_shown_again_warns_and_the_same_prose_said_twice_fails() {
+        let para =
+            |seed: usize| -> String { (0..60).map(|i| format!("w{}x{} ", (i * 7 + seed * 13) % 97, seed)).collect() };
+        let code = format!("```rust\n{}\n```\n", para(1));
+        let shown_again = format!("{}\n{code}\nThe fixed version:\n\n{code}", para(2));
+        let f = find(&shown_again, &LoopRules::SEED);
+        assert_eq!(f.checks[1].level, Verdict::Warn);
+        assert!(f.why[1].as_deref().unwrap().contains("a code block shown again"), "{:?}", f.why[1]);
+        // The same listing without fences is one long copy over 30 %: FAIL, as before…
+        let said_twice = format!("{}\n{}\nThe fixed version:\n\n{}", para(2), para(1), para(1));
+        assert_eq!(find(&said_twice, &LoopRules::SEED).checks[1].level, Verdict::Fail);
+        // …and a block shown three times back to back still FAILs as looping copies.
+        let thrice = format!("{}\n{code}{code}{code}", para(2));
+        assert_eq!(find(&thrice, &LoopRules::SEED).checks[1].level, Verdict::Fail);
     }
 }

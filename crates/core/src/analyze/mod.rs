@@ -4,6 +4,7 @@
 //! Pure code: no I/O, no browser imports. One scorer per file; [`Analyzer`] runs them all.
 
 mod analyzer;
+pub mod code_blocks;
 pub mod copy_coverage;
 pub mod edited_runs;
 pub mod first_seen;

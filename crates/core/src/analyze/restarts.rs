@@ -111,22 +111,33 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass]) -> Restarts {
     // A chain begun by a shingle out of the open chain's order: it takes over when the next
     // shingle follows it (the text started re-telling another place, or the same one again).
     let mut alternative: Option<Chain> = None;
+    // Where each shingle re-tells from, in the first telling: a shingle in a chain re-tells its
+    // source's own root, and one reworded inside a chain (in a gap) the place between its
+    // neighbours' roots. A rewording first said in a later telling and said again after that
+    // then still points into the first telling, so long texts of many tellings keep their order.
+    let mut root: Vec<u32> = (0..shingles as u32).collect();
     for (i, w) in ids.windows(SHINGLE).enumerate() {
         let found = first.find_or_insert(ngram_id(w), i as u32, &|j| shingle(j) == w, &|j| ngram_id(shingle(j)));
         let Some(j) = found else {
             continue;
         };
-        let j = j as usize;
+        let j = root[j as usize] as usize;
         if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
             all.extend(open.take().and_then(|c| c.retelling()));
             open = alternative.take().filter(|a| i - a.last <= MAX_GAP);
         }
         match (&mut open, &mut alternative) {
             (Some(c), _) if c.follows(i, j) => {
+                for (p, r) in root.iter_mut().enumerate().take(i).skip(c.last + 1) {
+                    *r = (c.last_source + (p - c.last)).min(j) as u32;
+                }
                 c.extend(i, j);
                 alternative = None;
             }
             (Some(_), Some(a)) if a.follows(i, j) => {
+                for (p, r) in root.iter_mut().enumerate().take(i).skip(a.last + 1) {
+                    *r = (a.last_source + (p - a.last)).min(j) as u32;
+                }
                 a.extend(i, j);
                 all.extend(open.take().and_then(|c| c.retelling()));
                 open = alternative.take();
@@ -134,6 +145,7 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass]) -> Restarts {
             (Some(_), _) => alternative = Some(Chain::new(i, j)),
             (None, _) => open = Some(Chain::new(i, j)),
         }
+        root[i] = j as u32;
     }
     all.extend(open.take().and_then(|c| c.retelling()));
     drop(first);

@@ -87,7 +87,8 @@ pub struct CopyRules {
     pub long_tokens: usize,
     pub max_edits: f64,
     pub looping_tokens: usize,
-    /// FAIL: one long copy covers this share of the text…
+    /// FAIL: one long copy covers this share of the text (a code block shown again, see
+    /// `code_blocks`, counts only toward WARN)…
     pub fail_one_long: f64,
     /// …or looping copies cover this share.
     pub fail_looping: f64,
@@ -228,7 +229,7 @@ impl LoopRules {
     pub fn copies_fail_text(&self) -> String {
         let c = &self.copies;
         format!(
-            "one long copy covers {}, looping copies cover {}, or re-tellings of a passage told ≥ 3 times cover {}",
+            "one long copy covers {} (a code block shown again counts only toward WARN), looping copies cover {}, or re-tellings of a passage told ≥ 3 times cover {}",
             percent(c.fail_one_long),
             percent(c.fail_looping),
             percent(c.restart_fail)
@@ -361,7 +362,7 @@ mod tests {
         );
         assert_eq!(
             r.copies_fail_text(),
-            "one long copy covers 30 %, looping copies cover 40 %, or re-tellings of a passage told ≥ 3 times cover 40 %"
+            "one long copy covers 30 % (a code block shown again counts only toward WARN), looping copies cover 40 %, or re-tellings of a passage told ≥ 3 times cover 40 %"
         );
     }
 

@@ -1,5 +1,6 @@
 //! Built-in sample transcripts for the page's sample menu: one coherent text and the
-//! classic ways a model degenerates, each built here from the project's own prose, and one
+//! classic ways a model degenerates (and the harder ones: loops with small edits, counting,
+//! restarts), each built here from the project's own prose, and one
 //! streamed capture (SSE) whose reasoning loops behind a clean answer.
 
 /// A named sample text with a one-line description of what it shows.
@@ -44,6 +45,13 @@ pub fn samples() -> Vec<Sample> {
         "页面回收线程在空闲内存低于水位线时被唤醒，它从非活动链表的尾部开始扫描，把脏页写回磁盘。\n{}",
         "我需要再检查一下这个文件。".repeat(60)
     );
+    // A numbered list whose items run empty: only the number changes.
+    let mut counting_list = String::from(
+        "To bring reclaim back under control:\n\n1. Lower vm.swappiness to 10.\n2. Raise min_free_kbytes.\n",
+    );
+    for item in 3..=245 {
+        counting_list += &format!("{item}.\n");
+    }
     vec![
         Sample {
             id: "prose",
@@ -82,7 +90,62 @@ pub fn samples() -> Vec<Sample> {
             description: "A line of Chinese, then one sentence 60 times: no words or lines to count.",
             text: cjk_loop,
         },
+        Sample {
+            id: "edited-loop",
+            title: "Loop with small edits",
+            description: "Two lines said again and again, a word respelled or added now and then: \
+                          the onset is the first copy, not where the copies become exact.",
+            text: edited_loop(),
+        },
+        Sample {
+            id: "counting-list",
+            title: "Counting list",
+            description: "A numbered list whose items 3 to 245 are empty: only the number changes.",
+            text: counting_list,
+        },
+        Sample {
+            id: "restart",
+            title: "Restarts",
+            description: "A paragraph, then the same paragraph told again six times, each time reworded a little.",
+            text: restarts(),
+        },
     ]
+}
+
+/// A two-line unit looping 40 times; ten of the first 21 copies respell a word or add one,
+/// the rest are exact.
+fn edited_loop() -> String {
+    let mut text = String::from("The reclaim thread wakes when free memory falls below the low watermark.\n");
+    for copy in 0..40 {
+        let (spelling, tail) = match copy {
+            1 | 4 | 6 | 9 | 13 | 17 | 20 => ("travelling", ""),
+            3 | 11 | 15 => ("traveling", " again"),
+            _ => ("traveling", ""),
+        };
+        text += &format!(
+            "It keeps {spelling} down the inactive list from its tail{tail}.\nEach page it meets is checked, \
+             aged and put back.\n"
+        );
+    }
+    text
+}
+
+/// The second paragraph of [`PROSE`] told once, then again six times, each telling replacing
+/// every sixth word (from a place that moves) with another.
+fn restarts() -> String {
+    const OTHER: [&str; 5] = ["really", "then", "also", "quite", "still"];
+    let first = PROSE.split("\n\n").nth(1).unwrap_or(PROSE).trim();
+    let mut text = format!("{first}\n\n");
+    for telling in 0..6 {
+        let words: Vec<&str> = first
+            .split(' ')
+            .enumerate()
+            .map(|(i, w)| if (i + telling) % 6 == 5 { OTHER[(i + telling) % OTHER.len()] } else { w })
+            .collect();
+        text += &words.join(" ");
+        text += "\n\n";
+    }
+    text
 }
 
 /// Built-in samples in a wire format rather than plain text, in menu order (after
@@ -157,9 +220,28 @@ mod tests {
                 ("line-loop", Verdict::Fail),
                 ("late-loop", Verdict::Fail),
                 ("phrase-loop", Verdict::Fail),
-                ("cjk-loop", Verdict::Fail)
+                ("cjk-loop", Verdict::Fail),
+                ("edited-loop", Verdict::Fail),
+                ("counting-list", Verdict::Fail),
+                ("restart", Verdict::Fail)
             ]
         );
+    }
+
+    #[test]
+    fn the_issue_13_samples_say_what_they_show() {
+        let sample = |id: &str| samples().into_iter().find(|s| s.id == id).unwrap().text;
+        let edited = sample("edited-loop");
+        let r = analyze(&edited);
+        let first_copy = edited.find("It keeps").unwrap();
+        let unit = edited[first_copy..].find("\nIt keeps").unwrap() + 1;
+        assert!(r.onset.unwrap().abs_diff(first_copy) < unit, "onset {:?}, first copy {first_copy}", r.onset);
+        assert!(r.reasons[0].contains("small edits"), "{:?}", r.reasons);
+        let counting = analyze(&sample("counting-list"));
+        assert!(counting.reasons[0].contains("the numbers 3 to 245 follow one another"), "{:?}", counting.reasons);
+        let restart = analyze(&sample("restart"));
+        assert!(restart.reasons[0].contains("starts over 6 times"), "{:?}", restart.reasons);
+        assert_eq!(restart.onset, Some(0));
     }
 
     #[test]
