@@ -720,6 +720,35 @@ async fn one_line_phrase_and_cjk_loops_fail_with_their_onset() {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn loops_with_edits_counting_and_restarts_show_where_they_start() {
+    let page = Page::open().await;
+    page.client.set_window_size(1280, 1600).await.expect("resize");
+    for id in ["edited-loop", "counting-list", "restart"] {
+        let sample = coherency_core::samples::samples().into_iter().find(|s| s.id == id).expect("the sample");
+        let report = coherency_core::analyze::analyze(&sample.text);
+        page.click(&format!("[data-sample=\"{id}\"]")).await;
+        page.expect_verdict("FAIL").await;
+        page.wait_for_js("return !!document.getElementById('onset');", "the onset line").await;
+        let onset = page.js("return +document.getElementById('onset').dataset.onset;").await.as_u64().unwrap();
+        assert_eq!(Some(onset as usize), report.onset, "{id}: the page's onset is the core's");
+        // The first reason is the core's, word for word (rendered as text).
+        assert_eq!(page.text(".reasons li").await, report.reasons[0], "{id}");
+        // The onset button brings the row holding the onset into view.
+        page.click("#show-onset").await;
+        let at_onset = format!(
+            "const e = [...document.querySelectorAll('#analysed-text .vrow')].filter(e => +e.dataset.start <= {onset}).pop(); \
+             if (!e) return false; const r = e.getBoundingClientRect(); \
+             const box = document.getElementById('analysed-text').getBoundingClientRect(); \
+             return r.height > 0 && r.top < Math.min(innerHeight, box.bottom) && r.bottom > Math.max(0, box.top);"
+        );
+        page.wait_for_js(&at_onset, "the row holding the onset, in view").await;
+        screenshot(&page, &format!("sample-{id}.png")).await;
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
     let page = Page::open().await;
     let prose: String = (1..=300)

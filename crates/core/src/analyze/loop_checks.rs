@@ -99,7 +99,8 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
             kind: SpanKind::Loop,
             count: t.count,
             level: loop_level,
-            period: Some(t.unit.len()),
+            // Copies with edits or changing numbers differ in length: no bands to draw.
+            period: (t.variation == Variation::Exact).then_some(t.unit.len()),
             source: None,
         });
         loop_sentence(text, t)

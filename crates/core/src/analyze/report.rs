@@ -342,7 +342,8 @@ pub struct Span {
     pub count: usize,
     /// WARN or FAIL, from the count against the metric's thresholds.
     pub level: Verdict,
-    /// Loops: the unit's length in bytes (copies are banded by it).
+    /// Loops whose copies are exact: the unit's length in bytes (copies are banded by it); none
+    /// when copies differ (small edits, a changing number).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period: Option<usize>,
     /// Copies: the byte where the copied text first occurs.
