@@ -125,6 +125,25 @@ fn short_input_says_so_instead_of_judging() {
 }
 
 #[test]
+fn a_short_reply_ending_in_blank_lines_fails() {
+    // A served model emitting newlines until max_tokens: blank output is degenerate.
+    let text = format!("Here is the answer:{}", "\n".repeat(200_000));
+    let out = run(&["analyze", "-"], text.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("-: FAIL (200,019 bytes)"), "{stdout}");
+    assert!(stdout.contains("the text ends in 199,999 blank lines, from byte 19"), "{stdout}");
+    let out = run(&["analyze", "--json", "-"], text.as_bytes());
+    let json = &json_lines(&out)[0];
+    assert_eq!((json["verdict"].as_str(), json["too_short"].as_bool()), (Some("FAIL"), Some(false)));
+    assert_eq!(json["onset"], 19);
+    // A few blank lines after a short reply are still too short to judge.
+    let out = run(&["analyze", "-"], format!("Here is the answer:{}", "\n".repeat(30)).as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("-: TOO SHORT (49 bytes)"));
+}
+
+#[test]
 fn empty_and_blank_inputs_hold_no_text_and_exit_3() {
     // A CI step whose download failed must not pass: empty stdin, an empty file, a blank file.
     let empty = temp_file("empty.txt", b"");

@@ -66,6 +66,9 @@ pub const KINDS: &[Kind] = &[
     // A block of about 250 bytes: from 2 KB it is told at least four times (at 1 KB, three
     // times, the last cut short: WARN).
     Kind { label: "restart_code", degenerate: true, min_len: 2000, max_len: BIG, gen: restart_code },
+    // Issue 14: a short reply, then blank lines until the length (under 1 KiB: too short).
+    Kind { label: "blank_tail", degenerate: true, min_len: 1100, max_len: BIG, gen: blank_tail },
+    Kind { label: "punctuation_run", degenerate: true, min_len: 60, max_len: BIG, gen: punctuation_run },
     Kind { label: "poem_refrain", degenerate: false, min_len: 300, max_len: BIG, gen: poem_refrain },
     Kind { label: "prayer_litany", degenerate: false, min_len: 300, max_len: BIG, gen: prayer_litany },
     Kind { label: "numbered_list", degenerate: false, min_len: 100, max_len: BIG, gen: numbered_list },
@@ -80,6 +83,7 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "server_log", degenerate: false, min_len: 300, max_len: BIG, gen: server_log },
     Kind { label: "csv_defaults", degenerate: false, min_len: 300, max_len: BIG, gen: csv_defaults },
     Kind { label: "test_vectors", degenerate: false, min_len: 300, max_len: BIG, gen: test_vectors },
+    Kind { label: "tiny_numbers_reply", degenerate: false, min_len: 60, max_len: 300, gen: tiny_numbers_reply },
     Kind {
         label: "prose_latin",
         degenerate: false,
@@ -290,6 +294,37 @@ fn cjk_then_loop(rng: &mut Rng, n: usize) -> Gen {
 fn short_loop(rng: &mut Rng, n: usize) -> Gen {
     let unit = rng.pick(&["I think ", "Sure! ", "the the ", "Okay, so "]);
     (repeat_to(String::new(), unit, n), Some(0), Some(unit.into()), None)
+}
+
+/// A short reply, then blank lines (or, now and then, spaces) to the end: a served model
+/// emitting whitespace until `max_tokens`.
+fn blank_tail(rng: &mut Rng, n: usize) -> Gen {
+    let reply = rng.pick(&["Here is the answer:", "Sure.", "The result is 42.", "Okay, here it is:", "Done."]);
+    let blank = rng.pick(&["\n", "\n", "\n\n", " "]);
+    (repeat_to(reply.to_string(), blank, n), Some(reply.len()), Some(blank.into()), None)
+}
+
+/// Punctuation said again and again, after a few words or alone: "Wow!!!!!!!!…", "…………".
+fn punctuation_run(rng: &mut Rng, n: usize) -> Gen {
+    let lead = rng.pick(&["", "Wow", "Really", "Great question", "Hmm"]);
+    let unit = rng.pick(&["!", "?", "…", ".", "?!"]);
+    (repeat_to(lead.to_string(), unit, n), Some(lead.len()), Some(unit.into()), None)
+}
+
+/// Legit: a tiny reply whose numbers repeat their digits ("answer number 100000").
+fn tiny_numbers_reply(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::new();
+    while s.len() < n {
+        let line = match rng.below(4) {
+            0 => format!("answer number {}", [100000, 1000000, 777777, 5000][rng.below(4)]),
+            1 => format!("The total is {} bytes. ", [1000000, 2000000, 1048576][rng.below(3)]),
+            2 => format!("Port {}, timeout {} ms. ", [8000, 8080, 11111][rng.below(3)], [30000, 100000][rng.below(2)]),
+            _ => format!("ID 000000{}; code 99999. ", rng.below(10)),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    (s, None, None, None)
 }
 
 fn capitalised_line(rng: &mut Rng) -> String {

@@ -132,7 +132,7 @@ impl Scans {
             .collect();
         spans.sort_by_key(|s| (s.start, s.end));
 
-        let too_short = text.trim_matches(is_py_whitespace).len() < t.min_bytes.max(1);
+        let too_short = is_too_short(text, t);
         let mut checks = judge::seed_checks(&metrics, t, text.len());
         checks.extend(found.checks);
         if too_short {
@@ -152,8 +152,18 @@ impl Scans {
             Metric::Profile => found.why[2].clone(),
             _ => None,
         };
-        let reasons =
-            judge::reasons(&checks, t, &metrics, &evidence, &why, too_short.then_some((text.len(), t.min_bytes)));
+        let reasons = judge::reasons(
+            &checks,
+            t,
+            &metrics,
+            &evidence,
+            &why,
+            too_short.then_some(judge::TooShort {
+                bytes: text.len(),
+                min: t.min_bytes,
+                blank: text.trim_matches(is_py_whitespace).is_empty(),
+            }),
+        );
         let (verdict, tripped) = judge::verdict(&checks);
         // Where each tripped check's finding lies; the onset is where they agree the
         // degenerate part starts (see `onset`).
@@ -205,6 +215,14 @@ impl Scans {
             thresholds: *t,
         }
     }
+}
+
+/// Too short to judge: nothing but whitespace, or under `min_bytes` non-blank bytes in a text
+/// under `gzip_min_bytes` in all. A short reply followed by kilobytes of blank lines (a served
+/// model emitting newlines until `max_tokens`) is long enough: its blank run is judged.
+pub fn is_too_short(text: &str, t: &Thresholds) -> bool {
+    let blank_free = text.trim_matches(is_py_whitespace).len();
+    blank_free == 0 || blank_free < t.min_bytes && text.len() < t.gzip_min_bytes
 }
 
 /// Analyses a whole text at once: what one `push` and one `report` give, without copying

@@ -107,20 +107,31 @@ pub fn verdict(checks: &[Check]) -> (Verdict, Option<Metric>) {
     (v, tripped)
 }
 
+/// A text too short to judge: its size, the minimum of non-blank bytes, and whether it is only
+/// whitespace.
+#[derive(Clone, Copy, Debug)]
+pub struct TooShort {
+    pub bytes: usize,
+    pub min: usize,
+    pub blank: bool,
+}
+
 /// The reasons for the verdict, worst first (then in [`PREFERENCE`] order): one sentence per
 /// tripped check, or one sentence saying what was measured when nothing tripped.
 /// `why` gives the loop checks' sentences (see [`super::loop_checks`]).
-/// `too_short` is `Some((bytes, min_bytes))` when the text is too short to judge.
+/// `too_short` is set when the text is too short to judge.
 pub fn reasons(
     checks: &[Check],
     t: &Thresholds,
     m: &Metrics,
     ev: &Evidence,
     why: &dyn Fn(Metric) -> Option<String>,
-    too_short: Option<(usize, usize)>,
+    too_short: Option<TooShort>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some((bytes, min)) = too_short {
+    if let Some(TooShort { bytes, blank: true, .. }) = too_short {
+        out.push(format!("Nothing to judge: the text is only whitespace ({}).", plural(bytes, "byte", "bytes")));
+    } else if let Some(TooShort { bytes, min, .. }) = too_short {
         out.push(format!(
             "Too short to judge: {} of text (at least {min} non-blank bytes are needed for these heuristics to mean anything).",
             plural(bytes, "byte", "bytes")

@@ -519,6 +519,28 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
     CopiesJudged { check, spans, decisive, why, long_share }
 }
 
+/// A run of nothing but whitespace, in words: "the text ends in 199,999 blank lines from byte
+/// 19" or "from byte 19, 3,000 spaces"; `None` when the run holds anything else.
+fn blank_run_sentence(text: &str, run: Range<usize>) -> Option<String> {
+    let blank = &text[run.clone()];
+    if !blank.chars().all(char::is_whitespace) {
+        return None;
+    }
+    // The break that ends the line before the run is not a blank line.
+    let ends_a_line = run.start > 0 && !text[..run.start].ends_with(['\n', '\r']);
+    let breaks = blank.matches('\n').count().saturating_sub(usize::from(ends_a_line));
+    let what = if breaks > 0 {
+        plural(breaks, "blank line", "blank lines")
+    } else {
+        plural(blank.len(), "byte of whitespace", "bytes of whitespace")
+    };
+    Some(if text[run.end..].trim().is_empty() {
+        format!("the text ends in {what}, from byte {}", thousands(run.start))
+    } else {
+        format!("from byte {}, {what}", thousands(run.start))
+    })
+}
+
 fn loop_sentence(text: &str, t: &Tandem) -> String {
     // Words and lines are quoted without the whitespace that separates them.
     let unit = if t.level == Level::Char { &text[t.unit.clone()] } else { text[t.unit.clone()].trim_end() };
@@ -537,6 +559,9 @@ fn loop_sentence(text: &str, t: &Tandem) -> String {
     // At character level a run may end in part of a copy.
     let part = if t.level == Level::Char && t.len() > t.count * t.unit.len() { " and then in part" } else { "" };
     let (start, count, share) = (thousands(t.start), thousands(t.count), percent_of(t.len(), text.len()));
+    if let Some(blank) = blank_run_sentence(text, t.start..t.end) {
+        return format!("{blank} ({share} of the text)");
+    }
     match t.variation {
         Variation::Exact => {
             format!("from byte {start} the {size} '{}' repeats {count} times back to back{part}, {reach} ({share} of the text)", quote(unit))
@@ -711,5 +736,15 @@ mod tests {
         // …and a block shown three times back to back still FAILs as looping copies.
         let thrice = format!("{}\n{code}{code}{code}", para(2));
         assert_eq!(find(&thrice, &LoopRules::SEED).checks[1].level, Verdict::Fail);
+    }
+    #[test]
+    fn a_blank_run_is_said_in_blank_lines() {
+        let text = format!("Here is the answer:{}", "\n".repeat(200_000));
+        let f = find(&text, &LoopRules::SEED);
+        assert_eq!(f.checks[0].level, Verdict::Fail);
+        assert_eq!(f.why[0].as_deref(), Some("the text ends in 199,999 blank lines, from byte 19 (100 % of the text)"));
+        let spaces = format!("Here is the answer, in full: {}and more", " ".repeat(3000));
+        let why = find(&spaces, &LoopRules::SEED).why[0].clone();
+        assert_eq!(why.as_deref(), Some("from byte 28, 3,001 bytes of whitespace (99 % of the text)"));
     }
 }

@@ -371,7 +371,7 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// Flagged spans, sorted by start.
     pub spans: Vec<Span>,
-    /// The text is empty, only whitespace, or under `thresholds.min_bytes`: the numbers are
+    /// The text is empty, only whitespace, or short (see `analyzer::is_too_short`): the numbers are
     /// computed but mean little, and the page says so instead of showing a verdict.
     pub too_short: bool,
     pub thresholds: Thresholds,

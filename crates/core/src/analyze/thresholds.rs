@@ -17,7 +17,9 @@ pub struct Thresholds {
     pub maxline_fail: usize,
     pub gzip_ratio_warn: f64,
     pub gzip_ratio_fail: f64,
-    /// Texts shorter than this many bytes (or only whitespace) are too short to judge.
+    /// Texts with fewer non-blank bytes than this are too short to judge, unless their blank
+    /// part alone reaches `gzip_min_bytes` (see `analyzer::is_too_short`); texts of only
+    /// whitespace always are.
     pub min_bytes: usize,
     /// The gzip ratio is judged only from this many bytes of text.
     #[serde(default = "gzip_min_bytes")]
