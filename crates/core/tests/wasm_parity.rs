@@ -48,9 +48,9 @@ fn samples_get_the_verdicts_their_titles_promise() {
 }
 
 #[wasm_bindgen_test]
-fn line_loop_sample_has_one_span_per_repeated_line() {
+fn line_loop_sample_has_its_repeated_lines_as_one_span() {
     let line_loop = samples().into_iter().find(|s| s.id == "line-loop").map(|s| s.text).unwrap_or_default();
     let report = analyze(&line_loop);
     assert_eq!(report.metrics.maxline, 200);
-    assert_eq!(report.spans.len(), 201, "200 repeated lines and the loop");
+    assert_eq!(report.spans.len(), 2, "200 repeated lines back to back as one span, and the loop");
 }

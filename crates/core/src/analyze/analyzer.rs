@@ -13,8 +13,7 @@ use super::onset::{self, Finding};
 use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
-use super::word_runs::{RunScanner, WordRun};
-use std::ops::Range;
+use super::word_runs::{cap_runs, RunScanner, WordRun, MAX_WORD_RUNS};
 
 /// Accumulates a text and analyses it.
 #[derive(Clone, Debug, Default)]
@@ -29,6 +28,8 @@ pub struct Analyzer {
 struct Scans {
     runs: RunScanner,
     flagged_runs: Vec<WordRun>,
+    /// Flagged runs past the cap (see `word_runs::cap_runs`).
+    runs_not_listed: usize,
     /// Words are scanned up to here (just after the last whitespace character).
     words_done: usize,
     lines: LineCounter,
@@ -72,6 +73,7 @@ impl Scans {
         let to = text.len();
         if let Some(end) = end_of_last(text, from..to, is_py_whitespace) {
             self.runs.scan(text, self.words_done..end, t.maxrun_warn, &mut self.flagged_runs);
+            cap_runs(&mut self.flagged_runs, &mut self.runs_not_listed);
             self.words_done = end;
         }
         if let Some(end) = end_of_last(text, from..to, is_py_line_break) {
@@ -106,10 +108,14 @@ impl Scans {
         };
 
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
+        // Runs past the cap are counted, not listed (the tail's too, when the list is full).
+        let tail_listed = MAX_WORD_RUNS.saturating_sub(self.flagged_runs.len()).min(tail_runs.len());
+        let spans_not_listed =
+            self.runs_not_listed + (tail_runs.len() - tail_listed) + lines.not_listed + found.spans_not_listed;
         let mut spans: Vec<Span> = self
             .flagged_runs
             .iter()
-            .chain(&tail_runs)
+            .chain(&tail_runs[..tail_listed])
             .map(|r| Span {
                 start: r.start,
                 end: r.end,
@@ -119,13 +125,13 @@ impl Scans {
                 period: None,
                 source: None,
             })
-            .chain(lines.flagged.iter().map(|(r, n)| Span {
-                start: r.start,
-                end: r.end,
+            .chain(lines.flagged.iter().map(|r| Span {
+                start: r.range.start,
+                end: r.range.end,
                 kind: SpanKind::RepeatedLine,
-                count: *n,
-                level: level(*n, t.maxline_fail),
-                period: None,
+                count: r.count,
+                level: level(r.count, t.maxline_fail),
+                period: r.period,
                 source: None,
             }))
             .chain(found.spans)
@@ -167,17 +173,9 @@ impl Scans {
         let (verdict, tripped) = judge::verdict(&checks);
         // Where each tripped check's finding lies; the onset is where they agree the
         // degenerate part starts (see `onset`).
-        let line_occurrences: Vec<Range<usize>> = lines
-            .most_repeated
-            .as_ref()
-            .map(|m| {
-                let line = &text[m.first.clone()];
-                lines.flagged.iter().filter(|(r, _)| &text[r.clone()] == line).map(|(r, _)| r.clone()).collect()
-            })
-            .unwrap_or_default();
         let region_of = |m: Metric| match m {
             Metric::Maxrun => longest_run.as_ref().map(|r| r.start..r.end),
-            Metric::Maxline => onset::line_region(&line_occurrences),
+            Metric::Maxline => lines.region.clone(),
             Metric::GzipRatio => metrics.profile.onset.map(|o| o..text.len()),
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
@@ -193,7 +191,7 @@ impl Scans {
                 // first occurrence.
                 let first = match c.metric {
                     Metric::Copies => found.copy_source,
-                    Metric::Maxline => line_occurrences.first().map(|r| r.start),
+                    Metric::Maxline => lines.region.as_ref().and(lines.most_repeated.as_ref()).map(|m| m.first.start),
                     _ => None,
                 }
                 .unwrap_or(region.start);
@@ -211,6 +209,7 @@ impl Scans {
             metrics,
             checks,
             spans,
+            spans_not_listed,
             too_short,
             thresholds: *t,
         }

@@ -14,13 +14,16 @@
 use super::first_seen::FirstSeen;
 use super::ngram_stats::hash_bytes;
 use super::text_units::{lines, trim};
+use std::collections::HashMap;
 use std::ops::Range;
+
+/// Runs of flagged lines listed at most; the rest are counted (`LineView::not_listed`).
+pub const MAX_LINE_RUNS: usize = 2_000;
 
 #[derive(Clone, Debug)]
 struct LineEntry {
     count: usize,
     first: Range<usize>,
-    later: Vec<Range<usize>>,
 }
 
 /// Counts of every distinct trimmed, non-empty line seen so far.
@@ -31,8 +34,8 @@ pub struct LineCounter {
     entries: Vec<LineEntry>,
     /// Entry with the highest count (the earliest such line on a tie).
     best: Option<usize>,
-    /// Entries whose count reached the flag threshold, in the order they reached it.
-    flagged: Vec<usize>,
+    /// Some entry's count reached the flag threshold.
+    any_flagged: bool,
 }
 
 /// The most repeated line: its first occurrence and its count.
@@ -42,12 +45,31 @@ pub struct RepeatedLine {
     pub count: usize,
 }
 
-/// What the counter says about a text: the most repeated line and every flagged occurrence
-/// (sorted by position, each with its line's total count).
+/// Occurrences of a flagged line said back to back (each the next non-empty line after the
+/// one before, all the same distance apart), as one run: `range` from the first occurrence's
+/// start to the last one's end, `copies` of them `period` bytes apart (`None` for one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRun {
+    pub range: Range<usize>,
+    pub copies: usize,
+    pub period: Option<usize>,
+    /// How often the line occurs in the whole text.
+    pub count: usize,
+}
+
+/// What the counter says about a text: the most repeated line, the runs of every flagged line
+/// (sorted by position; at most [`MAX_LINE_RUNS`], `not_listed` more), and where the most
+/// repeated line repeats densely (see [`LineCounter::view`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LineView {
     pub most_repeated: Option<RepeatedLine>,
-    pub flagged: Vec<(Range<usize>, usize)>,
+    pub flagged: Vec<LineRun>,
+    pub not_listed: usize,
+    /// When the most repeated line is flagged: from the first occurrence of the chain that ends
+    /// at its last one, where consecutive occurrences are at most twice the median gap apart.
+    /// A line said in a loop is placed where the loop says it first, not where the text
+    /// happened to say it once long before.
+    pub region: Option<Range<usize>>,
 }
 
 impl LineCounter {
@@ -72,35 +94,39 @@ impl LineCounter {
             .find_or_insert(hash_bytes(key), new_id, &|id| first_of(id) == key, &|id| hash_bytes(first_of(id)));
         let id = match found.map(|id| id as usize) {
             Some(id) => {
-                let e = &mut self.entries[id];
-                e.count += 1;
-                e.later.push(line);
+                self.entries[id].count += 1;
                 id
             }
             None => {
                 let id = self.entries.len();
-                self.entries.push(LineEntry { count: 1, first: line, later: Vec::new() });
+                self.entries.push(LineEntry { count: 1, first: line });
                 id
             }
         };
         let count = self.entries[id].count;
-        if count == min_flag {
-            self.flagged.push(id);
-        }
+        self.any_flagged |= count >= min_flag;
         if self.best.is_none_or(|b| count > self.entries[b].count || (count == self.entries[b].count && id < b)) {
             self.best = Some(id);
         }
     }
 
+    /// The entry of a line (trimmed, non-empty) counted before.
+    fn id_of(&self, text: &str, line: &Range<usize>) -> Option<usize> {
+        let key = &text.as_bytes()[line.clone()];
+        let same = |id: u32| &text.as_bytes()[self.entries[id as usize].first.clone()] == key;
+        self.index.find(hash_bytes(key), &same).map(|id| id as usize)
+    }
+
     /// The view of the text counted so far plus, tentatively, the unfinished last line
     /// `tail` (which must not contain a line break). The counter itself is not changed.
+    ///
+    /// The counter keeps a count and a first occurrence per line, not every occurrence (one
+    /// line said 20 million times would be 20 million ranges): when a line is flagged, the view
+    /// finds its occurrences again in one pass over the lines, merging those said back to back.
     pub fn view(&self, text: &str, tail: Range<usize>, min_flag: usize) -> LineView {
+        let counted = 0..tail.start;
         let tail = trim(text, tail);
-        let tail_id = (!tail.is_empty()).then(|| {
-            let key = &text.as_bytes()[tail.clone()];
-            let same = |id: u32| &text.as_bytes()[self.entries[id as usize].first.clone()] == key;
-            self.index.find(hash_bytes(key), &same).map(|id| id as usize)
-        });
+        let tail_id = (!tail.is_empty()).then(|| self.id_of(text, &tail));
         let count_of = |id: usize| self.entries[id].count + usize::from(tail_id == Some(Some(id)));
 
         // The same rule as `add`: highest count, earliest line on a tie.
@@ -115,29 +141,110 @@ impl LineCounter {
             None if tail_id.is_some() => Some(RepeatedLine { first: tail.clone(), count: 1 }),
             None => None,
         };
+        let mut view = LineView { most_repeated, ..LineView::default() };
+        let tail_flagged = match tail_id {
+            Some(Some(id)) => count_of(id) >= min_flag,
+            Some(None) => min_flag <= 1,
+            None => false,
+        };
+        if !self.any_flagged && !tail_flagged {
+            return view;
+        }
 
-        let mut flagged = Vec::new();
-        let mut ids: Vec<usize> = self.flagged.clone();
-        if let Some(Some(id)) = tail_id {
-            if self.entries[id].count + 1 == min_flag {
-                ids.push(id);
+        // Every non-empty line with its entry (`None`: the unfinished line, said once).
+        let occurrences = || {
+            lines(text, counted.clone())
+                .map(|l| trim(text, l))
+                .filter(|l| !l.is_empty())
+                .map(|l| {
+                    let id = self.id_of(text, &l);
+                    (l, id)
+                })
+                .chain((!tail.is_empty()).then(|| (tail.clone(), tail_id.flatten())))
+        };
+        let best_flagged = best.filter(|&b| count_of(b) >= min_flag);
+        let mut gaps: HashMap<usize, usize> = HashMap::new();
+        let mut best_last: Option<usize> = None;
+        let mut open: Option<(Option<usize>, LineRun)> = None;
+        let mut previous: Option<Option<usize>> = None;
+        let close = |run: LineRun, view: &mut LineView| {
+            if view.flagged.len() < MAX_LINE_RUNS {
+                view.flagged.push(run);
+            } else {
+                view.not_listed += 1;
             }
-        }
-        for id in ids {
-            let e = &self.entries[id];
-            let n = count_of(id);
-            flagged.push((e.first.clone(), n));
-            flagged.extend(e.later.iter().map(|r| (r.clone(), n)));
-            if tail_id == Some(Some(id)) {
-                flagged.push((tail.clone(), n));
+        };
+        for (line, id) in occurrences() {
+            let count = id.map_or(1, count_of);
+            if count >= min_flag {
+                let extends = match &open {
+                    Some((open_id, run)) if *open_id == id && previous == Some(id) => {
+                        let last = run.range.start + (run.copies - 1) * run.period.unwrap_or(0);
+                        run.period.is_none_or(|p| line.start - last == p)
+                    }
+                    _ => false,
+                };
+                match &mut open {
+                    Some((_, run)) if extends => {
+                        let last = run.range.start + (run.copies - 1) * run.period.unwrap_or(0);
+                        run.period = Some(line.start - last);
+                        run.copies += 1;
+                        run.range.end = line.end;
+                    }
+                    _ => {
+                        if let Some((_, run)) = open.take() {
+                            close(run, &mut view);
+                        }
+                        let run = LineRun { range: line.clone(), copies: 1, period: None, count };
+                        open = Some((id, run));
+                    }
+                }
+                if id.is_some() && id == best_flagged {
+                    if let Some(last) = best_last {
+                        *gaps.entry(line.start - last).or_default() += 1;
+                    }
+                    best_last = Some(line.start);
+                }
             }
+            previous = Some(id);
         }
-        if min_flag <= 1 && tail_id == Some(None) {
-            flagged.push((tail.clone(), 1));
+        if let Some((_, run)) = open.take() {
+            close(run, &mut view);
         }
-        flagged.sort_by_key(|(r, _)| r.start);
-        LineView { most_repeated, flagged }
+        if let Some(b) = best_flagged {
+            view.region = Some(dense_region(occurrences().filter(|(_, id)| *id == Some(b)).map(|(l, _)| l), &gaps));
+        }
+        view
     }
+}
+
+/// The region of a line's `occurrences` (in order) whose gaps between starts are counted in
+/// `gaps`: from the first occurrence after the last gap over twice the median gap, to the end
+/// of the last occurrence.
+fn dense_region(occurrences: impl Iterator<Item = Range<usize>>, gaps: &HashMap<usize, usize>) -> Range<usize> {
+    let mut sorted: Vec<(usize, usize)> = gaps.iter().map(|(&g, &n)| (g, n)).collect();
+    sorted.sort_unstable();
+    let total: usize = sorted.iter().map(|&(_, n)| n).sum();
+    let mut seen = 0;
+    let median = sorted
+        .iter()
+        .find(|&&(_, n)| {
+            seen += n;
+            seen > total / 2
+        })
+        .map_or(0, |&(g, _)| g);
+    let limit = 2 * median;
+    let mut region: Option<Range<usize>> = None;
+    let mut previous = 0;
+    for o in occurrences {
+        let start = o.start;
+        region = Some(match region {
+            Some(r) if start - previous <= limit => r.start..o.end,
+            _ => o,
+        });
+        previous = start;
+    }
+    region.unwrap_or(0..0)
 }
 
 /// One-shot maxline over a whole text (0 when it has no non-empty line).
@@ -166,7 +273,9 @@ mod tests {
         c.add_lines(t, 0..6, 3);
         let v = c.view(t, 6..7, 3);
         assert_eq!(v.most_repeated, Some(RepeatedLine { first: 0..1, count: 3 }));
-        assert_eq!(v.flagged, vec![(0..1, 3), (4..5, 3), (6..7, 3)]);
+        let run = |range: Range<usize>, copies, period| LineRun { range, copies, period, count: 3 };
+        assert_eq!(v.flagged, vec![run(0..1, 1, None), run(4..7, 2, Some(2))]);
+        assert_eq!(v.region, Some(0..7));
         // The counter is unchanged by the view.
         assert_eq!(c.view(t, 6..6, 3).flagged, vec![]);
     }
@@ -177,5 +286,54 @@ mod tests {
         let mut c = LineCounter::default();
         c.add_lines(t, 0..t.len(), 9);
         assert_eq!(c.view(t, t.len()..t.len(), 9).most_repeated, Some(RepeatedLine { first: 0..1, count: 2 }));
+    }
+    #[test]
+    fn lines_said_back_to_back_are_one_run_and_runs_are_capped() {
+        let t = "x\n".repeat(1_000_000);
+        let mut c = LineCounter::default();
+        c.add_lines(&t, 0..t.len(), 5);
+        let v = c.view(&t, t.len()..t.len(), 5);
+        assert_eq!(
+            v.flagged,
+            vec![LineRun { range: 0..t.len() - 1, copies: 1_000_000, period: Some(2), count: 1_000_000 }]
+        );
+        assert_eq!((v.not_listed, v.region), (0, Some(0..t.len() - 1)));
+        // Two lines taking turns: each occurrence is its own run, and the list is capped.
+        let t = "x\ny\n".repeat(5_000);
+        let mut c = LineCounter::default();
+        c.add_lines(&t, 0..t.len(), 5);
+        let v = c.view(&t, t.len()..t.len(), 5);
+        assert_eq!((v.flagged.len(), v.not_listed), (MAX_LINE_RUNS, 10_000 - MAX_LINE_RUNS));
+        // A blank line between copies keeps them one run; a change of distance starts another.
+        let t = "a\n\na\n\na\na\n";
+        let mut c = LineCounter::default();
+        c.add_lines(t, 0..t.len(), 2);
+        let runs: Vec<(Range<usize>, usize)> =
+            c.view(t, t.len()..t.len(), 2).flagged.into_iter().map(|r| (r.range, r.copies)).collect();
+        assert_eq!(runs, vec![(0..7, 3), (8..9, 1)]);
+    }
+
+    #[test]
+    fn the_dense_region_starts_where_the_line_loops() {
+        // Said once early, then in a loop every 2 bytes: the region starts at the loop.
+        let filler: String = (0..50).map(|i| format!("filler line {i}\n")).collect();
+        let t = format!("a\n{filler}{}", "a\n".repeat(20));
+        let mut c = LineCounter::default();
+        c.add_lines(&t, 0..t.len(), 5);
+        let loop_start = t.len() - 40;
+        assert_eq!(c.view(&t, t.len()..t.len(), 5).region, Some(loop_start..t.len() - 1));
+    }
+    #[test]
+    fn a_line_is_placed_at_the_start_of_its_dense_chain() {
+        let region = |starts: &[usize]| {
+            let mut gaps = HashMap::new();
+            for w in starts.windows(2) {
+                *gaps.entry(w[1] - w[0]).or_default() += 1;
+            }
+            dense_region(starts.iter().map(|&s| s..s + 10), &gaps)
+        };
+        assert_eq!(region(&[5, 2000, 2100, 2200, 2300, 2400]), 2000..2410);
+        assert_eq!(region(&[0, 100, 200]), 0..210);
+        assert_eq!(region(&[7]), 7..17);
     }
 }

@@ -53,6 +53,8 @@ pub struct LoopFindings {
     /// One sentence per check at WARN or FAIL (without the "label value ≥ threshold" head).
     pub why: [Option<String>; 3],
     pub spans: Vec<Span>,
+    /// Copies found but not listed in `spans` (past [`MAX_COPY_SPANS`]).
+    pub spans_not_listed: usize,
 }
 
 /// Runs the loop scorers over `text` and judges them by `rules`.
@@ -87,6 +89,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
         decisive: decisive_copy,
         why: copy_why,
         long_share: long_copy_share,
+        not_listed: spans_not_listed,
     } = judged;
     let tail_share = prof.onset.map_or(0.0, |o| share(n - o, n));
     let (tandem, loop_level) = exact;
@@ -177,6 +180,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
         regions,
         why: [loop_why, copy_why, profile_why],
         spans,
+        spans_not_listed,
     }
 }
 
@@ -313,6 +317,8 @@ struct CopiesJudged {
     decisive: Option<CopySpan>,
     why: Option<String>,
     long_share: f64,
+    /// Copies past [`MAX_COPY_SPANS`].
+    not_listed: usize,
 }
 
 /// The re-tellings of the most re-told passage as copies, in bytes: each one's source is the
@@ -369,6 +375,7 @@ fn with_restarts(text: &str, copies: CopiesJudged, retold: &[CopySpan], r: &Copy
     );
     let spans = retold
         .iter()
+        .take(MAX_COPY_SPANS)
         .map(|c| Span {
             start: c.start,
             end: c.end,
@@ -385,6 +392,7 @@ fn with_restarts(text: &str, copies: CopiesJudged, retold: &[CopySpan], r: &Copy
         decisive: Some(first.clone()),
         why: Some(why),
         long_share: copies.long_share,
+        not_listed: retold.len().saturating_sub(MAX_COPY_SPANS),
     }
 }
 
@@ -458,12 +466,14 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
         data: data_share >= r.warn_long,
     };
     if level == Verdict::Pass {
-        return CopiesJudged { check, spans: Vec::new(), decisive, why: None, long_share };
+        return CopiesJudged { check, spans: Vec::new(), decisive, why: None, long_share, not_listed: 0 };
     }
+    let shown = |s: &&CopySpan| is_long(s, r) || is_looping(s, r) || !warns_long && !warns_looping;
+    let not_listed = c.spans.iter().filter(shown).count().saturating_sub(MAX_COPY_SPANS);
     let spans: Vec<Span> = c
         .spans
         .iter()
-        .filter(|s| is_long(s, r) || is_looping(s, r) || !warns_long && !warns_looping)
+        .filter(shown)
         .take(MAX_COPY_SPANS)
         .map(|s| Span {
             start: s.start,
@@ -516,7 +526,7 @@ fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
             what
         }
     });
-    CopiesJudged { check, spans, decisive, why, long_share }
+    CopiesJudged { check, spans, decisive, why, long_share, not_listed }
 }
 
 /// A run of nothing but whitespace, in words: "the text ends in 199,999 blank lines from byte

@@ -45,7 +45,8 @@ fn naive_word_runs(text: &str, min: usize) -> (usize, Vec<(usize, usize, usize)>
     (best, spans)
 }
 
-/// maxline and every occurrence of a line seen at least `min` times, as (start, end, count).
+/// maxline and every occurrence of a line seen at least `min` times, as (start, end, count),
+/// occurrences said back to back merged.
 fn naive_lines(text: &str, min: usize) -> (usize, Vec<(usize, usize, usize)>) {
     let lines: Vec<(usize, usize)> = pieces(text, is_py_line_break, true)
         .into_iter()
@@ -62,8 +63,23 @@ fn naive_lines(text: &str, min: usize) -> (usize, Vec<(usize, usize, usize)>) {
         *counts.entry(&text[s..e]).or_default() += 1;
     }
     let best = counts.values().copied().max().unwrap_or(0);
-    let spans = lines.iter().map(|&(s, e)| (s, e, counts[&text[s..e]])).filter(|&(_, _, n)| n >= min).collect();
-    (best, spans)
+    // Occurrences said back to back (the line before is the same, at the same distance as
+    // before) are one span: (start, end, count, period, start of the last occurrence).
+    let mut runs: Vec<(usize, usize, usize, Option<usize>, usize)> = Vec::new();
+    for (k, &(s, e)) in lines.iter().enumerate() {
+        let n = counts[&text[s..e]];
+        if n < min {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|j| lines[j]).filter(|&(ps, pe)| text[ps..pe] == text[s..e]);
+        match (runs.last_mut(), before) {
+            (Some(run), Some((ps, _))) if run.4 == ps && run.3.is_none_or(|p| s - ps == p) => {
+                *run = (run.0, e, n, Some(s - ps), s);
+            }
+            _ => runs.push((s, e, n, None, s)),
+        }
+    }
+    (best, runs.into_iter().map(|(s, e, n, _, _)| (s, e, n)).collect())
 }
 
 fn spans_of(report: &super::Report, kind: SpanKind) -> Vec<(usize, usize, usize)> {

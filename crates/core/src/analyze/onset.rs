@@ -4,7 +4,7 @@
 //! run (with the copies around it that vary a little, see `edited_runs`), the copies
 //! check's decisive copy (placed at its source when it decides), the degenerate end from the
 //! profile's onset to the end, maxrun's run, maxline's line from the first of its dense chain
-//! of occurrences ([`line_region`]). The onset starts from the region of the check that set
+//! of occurrences (`line_repeats::LineView::region`). The onset starts from the region of the check that set
 //! the verdict (the first in [`PREFERENCE`] at the verdict's level), takes in every other
 //! tripped check's region that overlaps it until none does, and never lies after the start
 //! of a region that a FAILing check counts. The profile's onset and the gzip ratio are known
@@ -57,25 +57,6 @@ pub fn onset(verdict: Verdict, findings: &[Finding]) -> Option<usize> {
     Some([Some(decisive.first), Some(region.start), failing].into_iter().flatten().min().unwrap_or(region.start))
 }
 
-/// The region of a line that repeats, from its `occurrences` (sorted): from the first
-/// occurrence of the chain that ends at the last one, where consecutive occurrences are at
-/// most twice the median gap apart. A line said in a loop is placed where the loop says it
-/// first, not where the text happened to say it once long before.
-pub fn line_region(occurrences: &[Range<usize>]) -> Option<Range<usize>> {
-    let last = occurrences.last()?;
-    let mut gaps: Vec<usize> = occurrences.windows(2).map(|w| w[1].start - w[0].start).collect();
-    let mut first = occurrences.len() - 1;
-    if !gaps.is_empty() {
-        let chain = gaps.clone();
-        gaps.sort_unstable();
-        let limit = 2 * gaps[gaps.len() / 2];
-        while first > 0 && chain[first - 1] <= limit {
-            first -= 1;
-        }
-    }
-    Some(occurrences[first].start..last.end)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,14 +99,5 @@ mod tests {
         // A copy that decides is placed at its source, the first copy of what it repeats.
         let copy = Finding { metric: Metric::Copies, level: Verdict::Fail, region: 600..900, first: 300 };
         assert_eq!(onset(Verdict::Fail, &[copy]), Some(300));
-    }
-
-    #[test]
-    fn a_line_is_placed_at_the_start_of_its_dense_chain() {
-        let occ = |starts: &[usize]| starts.iter().map(|&s| s..s + 10).collect::<Vec<_>>();
-        assert_eq!(line_region(&occ(&[5, 2000, 2100, 2200, 2300, 2400])), Some(2000..2410));
-        assert_eq!(line_region(&occ(&[0, 100, 200])), Some(0..210));
-        assert_eq!(line_region(&occ(&[7])), Some(7..17));
-        assert_eq!(line_region(&[]), None);
     }
 }

@@ -278,6 +278,10 @@ fn one() -> usize {
     1
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl Check {
     /// The value as the page and the CLI print it.
     pub fn value_text(&self) -> String {
@@ -369,8 +373,13 @@ pub struct Report {
     pub metrics: Metrics,
     /// Each heuristic against its thresholds, in [`Metric::ALL`] order.
     pub checks: Vec<Check>,
-    /// Flagged spans, sorted by start.
+    /// Flagged spans, sorted by start: at most a few thousand (2,000 word runs, 2,000 runs of
+    /// repeated lines — a line said back to back is one span with its `period` —, 1,000
+    /// copies, the loop).
     pub spans: Vec<Span>,
+    /// Flagged spans past those caps: counted, not listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spans_not_listed: usize,
     /// The text is empty, only whitespace, or short (see `analyzer::is_too_short`): the numbers are
     /// computed but mean little, and the page says so instead of showing a verdict.
     pub too_short: bool,

@@ -12,6 +12,17 @@
 use super::text_units::words;
 use std::ops::Range;
 
+/// Flagged runs kept at most; the rest are counted (`Report::spans_not_listed`).
+pub const MAX_WORD_RUNS: usize = 2_000;
+
+/// Keeps at most [`MAX_WORD_RUNS`] of `flagged`, adding how many it drops to `not_listed`.
+pub fn cap_runs(flagged: &mut Vec<WordRun>, not_listed: &mut usize) {
+    if flagged.len() > MAX_WORD_RUNS {
+        *not_listed += flagged.len() - MAX_WORD_RUNS;
+        flagged.truncate(MAX_WORD_RUNS);
+    }
+}
+
 /// A run of identical consecutive words: bytes `start..end` of the text, `count` words long,
 /// each word equal to `text[word]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

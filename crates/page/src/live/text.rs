@@ -57,7 +57,7 @@ pub fn LiveText(props: &Props) -> Html {
             <div class="text-head">
                 <h3>{ title }{ " " }{ for verdict }</h3>
                 <div class="text-tools">
-                    <p class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                    <p class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len(), a.report.spans_not_listed) }</p>
                     { for first }
                 </div>
             </div>

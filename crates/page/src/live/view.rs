@@ -179,7 +179,7 @@ mod tests {
         assert_eq!(v.worst.map(|(_, c)| worst_word(c)), Some("answer"));
         assert_eq!(v.channels, [("answer", Some(Verdict::Fail))]);
         assert_eq!(&*v.content.text, lp.as_str());
-        assert_eq!(v.content.report.spans.len(), 21, "20 repeated lines and the loop");
+        assert_eq!(v.content.report.spans.len(), 2, "20 repeated lines back to back as one span, and the loop");
         assert_eq!(v.ending_key, "stopped");
         assert!(!v.running);
         assert_eq!(v.capture.as_deref(), Some(s.capture()));

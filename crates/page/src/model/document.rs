@@ -320,7 +320,7 @@ mod tests {
         let a = d.detail.as_ref().expect("a detail");
         assert_eq!(a.report.verdict, Verdict::Fail);
         assert!(a.text.starts_with("The invoices are"), "{}", &a.text[..40]);
-        assert_eq!(a.report.spans.len(), 37, "36 repeated lines and the loop");
+        assert_eq!(a.report.spans.len(), 2, "36 repeated lines back to back as one span, and the loop");
         assert_eq!(d.counts_line(), "3 analysed texts: 2 FAIL, 1 PASS");
         assert_eq!(row_place(first), "assistant reasoning · conversation 0, turn 0 · line 3");
     }

@@ -141,9 +141,15 @@ pub fn duration_text(ms: f64) -> String {
     }
 }
 
-/// "1 highlighted span", "20 highlighted spans".
-pub fn span_count_text(n: usize) -> String {
-    plural(n, "highlighted span", "highlighted spans")
+/// "1 highlighted span", "20 highlighted spans", "2,001 highlighted spans (and 8,000 more not
+/// listed)" when the core left some out (it lists a few thousand at most).
+pub fn span_count_text(n: usize, not_listed: usize) -> String {
+    let listed = plural(n, "highlighted span", "highlighted spans");
+    if not_listed == 0 {
+        listed
+    } else {
+        format!("{listed} (and {} more not listed)", thousands(not_listed))
+    }
 }
 
 /// The headline under the verdict badge.
@@ -355,9 +361,9 @@ mod tests {
         let text = "Let me look again.\n".repeat(20);
         let a = Analysis::new(1, Source::Input, text);
         assert_eq!(a.report.verdict, Verdict::Fail);
-        assert_eq!(a.report.spans.len(), 21, "20 repeated lines and the loop");
+        assert_eq!(a.report.spans.len(), 2, "20 repeated lines back to back as one span, and the loop");
         let firsts = a.segments.iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
-        assert_eq!(firsts, 21);
+        assert_eq!(firsts, 2);
         assert_eq!(a.first_span_index(Metric::Maxline), Some(0));
         assert_eq!(a.first_span_index(Metric::GzipRatio), None);
         assert_eq!(a.too_short_message(), None);
@@ -400,8 +406,9 @@ mod tests {
             measured_line(&a.report, Some(12.3)),
             "Analysed 17,599 bytes in 12 ms · 3 seed heuristics (seed thresholds) + 3 loop checks"
         );
-        assert_eq!(span_count_text(1), "1 highlighted span");
-        assert_eq!(span_count_text(1200), "1,200 highlighted spans");
+        assert_eq!(span_count_text(1, 0), "1 highlighted span");
+        assert_eq!(span_count_text(1200, 0), "1,200 highlighted spans");
+        assert_eq!(span_count_text(2001, 8000), "2,001 highlighted spans (and 8,000 more not listed)");
         assert_eq!(duration_text(0.0), "< 0.1 ms");
         assert_eq!(duration_text(0.25), "0.2 ms");
         assert_eq!(duration_text(1500.0), "1.50 s");

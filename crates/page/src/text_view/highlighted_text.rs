@@ -336,7 +336,7 @@ pub fn HighlightedText(props: &Props) -> Html {
             <div class="text-head">
                 <h2 id="text-heading">{ "The analysed text" }</h2>
                 <div class="text-tools">
-                    <p id="span-count" class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len()) }</p>
+                    <p id="span-count" class="span-count" data-count={spans.len().to_string()}>{ span_count_text(spans.len(), a.report.spans_not_listed) }</p>
                     { for first }
                 </div>
             </div>
