@@ -102,24 +102,33 @@ pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
 /// the source of a span that starts with it.
 pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCoverage {
     let classes = token_classes(text, toks);
-    copied_shingles(ids, &classes).finish(text, |k| toks[k].range())
+    copied_shingles(ids, &classes, usize::MAX).finish(text, |k| toks[k].range())
 }
 
 /// [`copy_coverage_of_ids`] when the text's tokens are no longer at hand (a long text's
 /// analysis drops them, 8 bytes a token, before this pass needs its table): the spans'
 /// bytes are found in one more tokenising pass afterwards.
-pub fn copy_coverage_without_tokens(text: &str, ids: &[u32], classes: &[TokenClass]) -> CopyCoverage {
-    let copied = copied_shingles(ids, classes);
+///
+/// `distinct_4grams` (from [`super::ngram_stats::NgramStats::distinct_count`]) sizes the table:
+/// there are at most its square of distinct 8-token shingles.
+pub fn copy_coverage_without_tokens(
+    text: &str,
+    ids: &[u32],
+    classes: &[TokenClass],
+    distinct_4grams: usize,
+) -> CopyCoverage {
+    let copied = copied_shingles(ids, classes, distinct_4grams.saturating_mul(distinct_4grams));
     let wanted = copied.token_indices();
     let ranges = token_ranges_at(text, &wanted);
     // `wanted` is sorted and holds every token number `finish` asks for.
     copied.finish(text, |k| ranges[wanted.binary_search(&k).unwrap_or(0)].clone())
 }
 
-/// The copied shingles of a token-id sequence, merged into spans of token numbers.
-pub(crate) fn copied_shingles<'a>(ids: &[u32], classes: &'a [TokenClass]) -> SpanBuilder<'a> {
+/// The copied shingles of a token-id sequence, merged into spans of token numbers; the table
+/// is sized for at most `distinct` distinct shingles (it grows if there are more).
+pub(crate) fn copied_shingles<'a>(ids: &[u32], classes: &'a [TokenClass], distinct: usize) -> SpanBuilder<'a> {
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
-    let mut first = FirstSeen::with_capacity(shingles);
+    let mut first = FirstSeen::with_capacity(shingles.min(distinct.saturating_add(64)));
     let mut cover = SpanBuilder::new(classes);
     let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
     for (i, w) in ids.windows(SHINGLE).enumerate() {
@@ -240,7 +249,7 @@ mod tests {
             let toks = tokens(&text);
             let ids = token_ids(&text, &toks);
             let classes = token_classes(&text, &toks);
-            assert_eq!(copy_coverage_without_tokens(&text, &ids, &classes), copy_coverage_of_ids(&text, &toks, &ids));
+            assert_eq!(copy_coverage_without_tokens(&text, &ids, &classes, 1), copy_coverage_of_ids(&text, &toks, &ids));
         }
     }
 

@@ -25,7 +25,7 @@ use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
 };
 use super::restarts::{restarts, Restarts};
-use super::tandem::{number_tandems, tandems_of, Level, Tandem, TandemBest, Variation};
+use super::tandem::{line_best, number_tandems, tandems_with_lines, Level, Tandem, TandemBest, Variation};
 use super::thresholds::{CopyRules, LoopRules, TandemClause};
 use crate::wording::{percent_of, plural, quote, thousands};
 use std::ops::Range;
@@ -64,20 +64,26 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
     // copies' table is made, so at most two of the three are held at once (with a byte a
     // token for the tokens' classes).
+    let lines = line_best(text);
     let toks = tokens(text);
     let ids = token_ids(text, &toks);
     let classes = token_classes(text, &toks);
-    let exact = decisive_tandem(text, &toks, &ids, rules);
+    let exact = decisive_tandem(text, &toks, &ids, lines, rules);
     drop(toks);
     let ngrams = ngram_stats_of(&ids);
-    let copies = copy_coverage_without_tokens(text, &ids, &classes);
+    let copies = copy_coverage_without_tokens(text, &ids, &classes, ngrams.distinct_count[3]);
     let judged = judge_copies(text, &copies, &rules.copies);
     // Restarts can only raise the copies check. A passage re-told twice in slightly other
     // words keeps some 8 tokens in a row unchanged: a text without a single copy has none.
     let judged = if copies.spans.is_empty() || judged.check.level == Verdict::Fail {
         judged
     } else {
-        with_restarts(text, judged, &retellings(text, &restarts(&ids, &classes)), &rules.copies)
+        with_restarts(
+            text,
+            judged,
+            &retellings(text, &restarts(&ids, &classes, ngrams.distinct_count[3])),
+            &rules.copies,
+        )
     };
     drop(ids);
     drop(classes);
@@ -216,8 +222,14 @@ pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
 
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
-fn decisive_tandem(text: &str, toks: &[Token], ids: &[u32], rules: &LoopRules) -> (Option<Tandem>, Verdict) {
-    let t = tandems_of(text, toks, ids);
+fn decisive_tandem(
+    text: &str,
+    toks: &[Token],
+    ids: &[u32],
+    lines: TandemBest,
+    rules: &LoopRules,
+) -> (Option<Tandem>, Verdict) {
+    let t = tandems_with_lines(text, toks, ids, lines);
     let mut numbers = TandemBest::default();
     number_tandems(text, toks, ids, |r| numbers.offer(r));
     let n = text.len();

@@ -179,6 +179,10 @@ pub struct NgramStats {
     pub sample: usize,
     pub distinct: [f64; 4],
     pub rep: [f64; 4],
+    /// Distinct n-grams (estimated from the sample), n = 1..=4: with them the other scorers'
+    /// tables of n-grams are sized for what a text holds, not for every position (a loop of
+    /// 20 million tokens has a handful of distinct 8-grams).
+    pub distinct_count: [usize; 4],
 }
 
 /// The n-gram figures of `text`.
@@ -199,14 +203,20 @@ pub fn ngram_stats_of(ids: &[u32]) -> NgramStats {
 pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
     let mask = sample as u64 - 1;
     let mut distinct = [1.0; 4];
+    let mut distinct_count = [0; 4];
+    // Ids are numbered in order of first occurrence: the vocabulary is the largest one + 1, and
+    // there are at most (distinct (n−1)-grams × vocabulary) distinct n-grams.
+    let vocabulary = ids.iter().max().map_or(0, |&m| m as usize + 1);
+    let mut bound = 1usize;
     for (k, d) in distinct.iter_mut().enumerate() {
         let n = k + 1;
         if ids.len() < n {
             break;
         }
+        bound = bound.saturating_mul(vocabulary);
         // The distinct n-grams among the sampled ones: a table of each one's first position.
         let gram = |at: u32| &ids[at as usize..at as usize + n];
-        let mut seen = FirstSeen::with_capacity((ids.len() / sample + 16).min(ids.len()));
+        let mut seen = FirstSeen::with_capacity((bound / sample + 16).min(ids.len() / sample + 16).min(ids.len()));
         for (at, w) in ids.windows(n).enumerate() {
             let id = ngram_id(w);
             if id & mask == 0 {
@@ -214,9 +224,11 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
             }
         }
         let grams = (ids.len() + 1 - n) as f64;
+        distinct_count[k] = seen.len() * sample;
+        bound = bound.min(distinct_count[k]);
         *d = ((seen.len() * sample) as f64 / grams).min(1.0);
     }
-    NgramStats { tokens: ids.len(), sample, distinct, rep: distinct.map(|d| 1.0 - d) }
+    NgramStats { tokens: ids.len(), sample, distinct, rep: distinct.map(|d| 1.0 - d), distinct_count }
 }
 
 #[cfg(test)]

@@ -102,9 +102,10 @@ impl Chain {
 
 /// The re-tellings of the most re-told passage of a token-id sequence (`classes`: each token's
 /// class); empty when no passage is re-told twice.
-pub fn restarts(ids: &[u32], classes: &[TokenClass]) -> Restarts {
+/// `distinct_4grams` sizes the table of first occurrences (it grows if there are more).
+pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> Restarts {
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
-    let mut first = FirstSeen::with_capacity(shingles);
+    let mut first = FirstSeen::with_capacity(shingles.min(distinct_4grams.saturating_add(64)));
     let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
     let mut all: Vec<Retelling> = Vec::new();
     let mut open: Option<Chain> = None;
@@ -248,7 +249,7 @@ mod tests {
 
     fn found(text: &str) -> Restarts {
         let toks = tokens(text);
-        restarts(&token_ids(text, &toks), &token_classes(text, &toks))
+        restarts(&token_ids(text, &toks), &token_classes(text, &toks), usize::MAX)
     }
 
     const STORY: &str = "Once upon a time a small fox lived at the edge of a quiet forest near the river. Every \

@@ -22,6 +22,7 @@
 //! the scan is O(n · log P) plus the length of the runs found — on a loop with period q,
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
+use super::first_seen::FirstSeen;
 use super::ngram_stats::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
 use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
 use serde::{Deserialize, Serialize};
@@ -260,11 +261,33 @@ pub fn word_tandems(toks: &[Token], ids: &[u32], visit: impl FnMut(Tandem)) {
     item_tandems(|k| toks[k].range(), ids, Level::Word, MAX_WORD_PERIOD, visit)
 }
 
-/// Line-level runs, list markers ignored.
+/// Line-level runs, list markers ignored. Twelve bytes a line: its range, and as its id the
+/// number of the first line with the same key (found through a [`FirstSeen`] table of the
+/// distinct lines).
 pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
-    let items = line_items(text);
-    let ids: Vec<u64> = items.iter().map(|r| hash_bytes(&text.as_bytes()[line_key(text, r.clone())])).collect();
-    item_tandems(|k| items[k].clone(), &ids, Level::Line, MAX_LINE_PERIOD, visit)
+    let items: Vec<(u32, u32)> = lines(text, 0..text.len())
+        .map(|l| trim(text, l))
+        .filter(|l| !l.is_empty())
+        .map(|l| (l.start as u32, l.end as u32))
+        .collect();
+    let range = |k: usize| items[k].0 as usize..items[k].1 as usize;
+    let key = |k: u32| &text.as_bytes()[line_key(text, range(k as usize))];
+    let mut first = FirstSeen::default();
+    let ids: Vec<u32> = (0..items.len() as u32)
+        .map(|k| {
+            let own = key(k);
+            first.find_or_insert(hash_bytes(own), k, &|j| key(j) == own, &|j| hash_bytes(key(j))).unwrap_or(k)
+        })
+        .collect();
+    drop(first);
+    item_tandems(range, &ids, Level::Line, MAX_LINE_PERIOD, visit)
+}
+
+/// The longest and the most covering line-level run (see [`line_tandems`]).
+pub fn line_best(text: &str) -> TandemBest {
+    let mut best = TandemBest::default();
+    line_tandems(text, |r| best.offer(r));
+    best
 }
 
 /// A numeric token's value, when it is a plain decimal number of at most 18 digits.
@@ -387,14 +410,19 @@ pub fn tandems(text: &str) -> Tandems {
 
 /// [`tandems`] of `text` already cut into `toks`, whose ids are `ids`.
 pub fn tandems_of(text: &str, toks: &[Token], ids: &[u32]) -> Tandems {
-    let mut t = Tandems::default();
+    tandems_with_lines(text, toks, ids, line_best(text))
+}
+
+/// [`tandems_of`] with the line level found before (a long text's analysis finds it before it
+/// cuts the text into tokens, so that the two tables are not held at once).
+pub fn tandems_with_lines(text: &str, toks: &[Token], ids: &[u32], line: TandemBest) -> Tandems {
+    let mut t = Tandems { line, ..Tandems::default() };
     char_tandems(text, |r| {
         if !within_a_number(text, &r) {
             t.char.offer(r)
         }
     });
     word_tandems(toks, ids, |r| t.word.offer(r));
-    line_tandems(text, |r| t.line.offer(r));
     t
 }
 
