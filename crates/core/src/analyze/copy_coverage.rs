@@ -249,7 +249,10 @@ mod tests {
             let toks = tokens(&text);
             let ids = token_ids(&text, &toks);
             let classes = token_classes(&text, &toks);
-            assert_eq!(copy_coverage_without_tokens(&text, &ids, &classes, 1), copy_coverage_of_ids(&text, &toks, &ids));
+            assert_eq!(
+                copy_coverage_without_tokens(&text, &ids, &classes, 1),
+                copy_coverage_of_ids(&text, &toks, &ids)
+            );
         }
     }
 

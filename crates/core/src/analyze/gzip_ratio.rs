@@ -14,6 +14,8 @@
 //! the smaller size is kept, as zlib would. Above that size a block's header is a negligible
 //! share of the size. The output is only counted, never stored.
 
+use std::cell::RefCell;
+
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressionStrategy, CompressorOxide, TDEFLFlush, TDEFLStatus,
 };
@@ -39,15 +41,45 @@ pub fn gzip_ratio(bytes: &[u8]) -> f64 {
     gzip_size(bytes) as f64 / bytes.len() as f64
 }
 
+thread_local! {
+    /// This thread's counters by level and strategy, reused from text to text: a log of
+    /// 300,000 short replies would otherwise build (and zero) three compressors and their
+    /// buffers per reply.
+    static COUNTERS: RefCell<Vec<(u8, bool, DeflateCounter)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The raw DEFLATE size of `bytes` at `level` with `strategy` (Default or Fixed), from this
+/// thread's reused counter (a fresh one if it is in use).
+pub fn counted_size(level: u8, strategy: CompressionStrategy, bytes: &[u8]) -> usize {
+    let fixed = matches!(strategy, CompressionStrategy::Fixed);
+    COUNTERS.with(|counters| match counters.try_borrow_mut() {
+        Ok(mut counters) => {
+            let at = match counters.iter().position(|(l, f, _)| (*l, *f) == (level, fixed)) {
+                Some(at) => at,
+                None => {
+                    counters.push((level, fixed, DeflateCounter::new(level, strategy)));
+                    counters.len() - 1
+                }
+            };
+            counters[at].2.size(bytes)
+        }
+        Err(_) => DeflateCounter::new(level, strategy).size(bytes),
+    })
+}
+
+fn counted(strategy: CompressionStrategy, bytes: &[u8]) -> usize {
+    counted_size(9, strategy, bytes)
+}
+
 /// Raw DEFLATE size at level 9 (what flate2's miniz_oxide backend writes for
 /// `Compression::new(9)`).
 fn deflate_size(bytes: &[u8]) -> usize {
-    DeflateCounter::new(9, CompressionStrategy::Default).size(bytes)
+    counted(CompressionStrategy::Default, bytes)
 }
 
 /// Raw DEFLATE size at level 9 with only fixed-code blocks (zlib's choice for short texts).
 fn fixed_code_deflate_size(bytes: &[u8]) -> usize {
-    DeflateCounter::new(9, CompressionStrategy::Fixed).size(bytes)
+    counted(CompressionStrategy::Fixed, bytes)
 }
 
 /// Counts the size of raw DEFLATE streams at one level and strategy, reusing its compressor

@@ -18,7 +18,7 @@
 //! Cost: one DEFLATE pass over the text at a fast level plus about log₂(WINDOW) windows for the
 //! refinement. Windows are independent, so a streamed text can be profiled window by window.
 
-use super::gzip_ratio::DeflateCounter;
+use super::gzip_ratio::counted_size;
 use super::text_units::{ceil_boundary, floor_boundary};
 use miniz_oxide::deflate::core::CompressionStrategy;
 
@@ -98,18 +98,19 @@ pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
 }
 
 /// A reusable raw-DEFLATE ratio counter.
-struct Deflater(DeflateCounter);
+/// Window ratios from this thread's reused counter at [`LEVEL`] (see `gzip_ratio::counted_size`).
+struct Deflater;
 
 impl Deflater {
     fn new() -> Self {
-        Deflater(DeflateCounter::new(LEVEL as u8, CompressionStrategy::Default))
+        Deflater
     }
 
     fn ratio(&mut self, bytes: &[u8]) -> f64 {
         if bytes.is_empty() {
             return 1.0;
         }
-        self.0.size(bytes) as f64 / bytes.len() as f64
+        counted_size(LEVEL as u8, CompressionStrategy::Default, bytes) as f64 / bytes.len() as f64
     }
 }
 
