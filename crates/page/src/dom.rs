@@ -155,9 +155,16 @@ pub fn download(name: &str, bytes: &[u8]) {
     }
 }
 
-/// Scrolls element `id` to the middle of the view (inside any scrolled box around it).
+/// Scrolls element `id` to the middle of the view (inside any scrolled box around it); one
+/// taller than a third of the window to its start.
 pub fn reveal_id(id: &str) {
     if let Some(el) = element_by_id(id) {
-        scroll_to(&el, ScrollLogicalPosition::Center);
+        // A long span (a loop, lines said back to back) is shown from its start: centred, its
+        // start would lie above the view.
+        let tall = web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .is_some_and(|h| el.get_bounding_client_rect().height() > h / 3.0);
+        scroll_to(&el, if tall { ScrollLogicalPosition::Start } else { ScrollLogicalPosition::Center });
     }
 }

@@ -70,6 +70,17 @@ pub fn span_at_fraction(layout: &Layout, spans: &[Span], fraction: f64, buckets:
         .into_iter()
         .filter(|&s| s < buckets)
         .find_map(|s| first_span_in_slot(layout, spans, s, buckets))
+        .or_else(|| span_over_slot(layout, spans, slot, buckets))
+}
+
+/// The span that started last before `slot` and reaches into it (a long span — a loop, lines
+/// said back to back — marks every slot it covers; the report lists a few thousand at most).
+fn span_over_slot(layout: &Layout, spans: &[Span], slot: usize, buckets: usize) -> Option<usize> {
+    let rows = layout.rows();
+    let row = (slot * rows).div_ceil(buckets).min(rows.saturating_sub(1));
+    let from = layout.row_range(row).0;
+    let before = spans.partition_point(|s| s.start < from);
+    spans[..before].iter().rposition(|s| s.end > from)
 }
 
 fn first_span_in_slot(layout: &Layout, spans: &[Span], slot: usize, buckets: usize) -> Option<usize> {
@@ -107,5 +118,9 @@ mod tests {
         assert_eq!(span_at_fraction(&l, &spans, 0.85, 10), Some(2), "a click just above a mark");
         assert_eq!(span_at_fraction(&l, &spans, 1.0, 10), Some(2));
         assert!(minimap(&Layout::new("", 80), &[], 0).is_empty());
+        // A click in the middle of a long span picks that span.
+        let long = [span(0, 2, SpanKind::WordRun, Verdict::Warn), span(4, 200, SpanKind::RepeatedLine, Verdict::Fail)];
+        assert_eq!(span_at_fraction(&l, &long, 0.5, 10), Some(1));
+        assert_eq!(span_at_fraction(&l, &long[..1], 0.5, 10), None);
     }
 }
