@@ -199,6 +199,12 @@ impl Scans {
             })
             .collect();
         let onset = onset::onset(verdict, &findings);
+        // A log keeps a report per message: no spare capacity in them.
+        let (mut reasons, mut metrics, mut checks, mut spans) = (reasons, metrics, checks, spans);
+        reasons.shrink_to_fit();
+        checks.shrink_to_fit();
+        spans.shrink_to_fit();
+        metrics.profile.windows.shrink_to_fit();
         Report {
             bytes: text.len(),
             verdict,
