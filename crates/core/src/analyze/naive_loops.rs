@@ -112,8 +112,35 @@ fn long_loop_text() -> impl Strategy<Value = String> {
     )
 }
 
+/// Loops long enough (hundreds of tokens) for the scan to take a run of a multiple of a long
+/// run's period from that run (see `tandem::runs`), after a prefix that may match at a multiple.
+fn very_long_loop_text() -> impl Strategy<Value = String> {
+    ("[ab ]{0,12}", "[ab \n]{1,4}", 150usize..700, loopy_text()).prop_map(|(pre, unit, k, post)| {
+        let mut s = pre;
+        for _ in 0..k {
+            s.push_str(&unit);
+        }
+        s + &post
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tandems_agree_with_the_naive_oracle_on_very_long_loops(text in very_long_loop_text()) {
+        prop_assert_eq!(tandem::tandems(&text), naive_tandems(&text));
+        // Every maximal run, not only the best: the runs of a multiple of a long run's period
+        // are found too, where they start and end.
+        for max in [8, 64] {
+            let mut fast = Vec::new();
+            tandem::runs(text.as_bytes(), max, |p, i, j| fast.push((p, i, j)));
+            fast.sort_unstable();
+            let mut naive = naive_tandem_runs(text.as_bytes(), max.min(text.len() / 2));
+            naive.sort_unstable();
+            prop_assert_eq!(fast, naive);
+        }
+    }
 
     #[test]
     fn tandems_agree_with_the_naive_oracle_on_long_loops(text in long_loop_text()) {

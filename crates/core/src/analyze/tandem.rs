@@ -142,6 +142,9 @@ impl Tandems {
 /// Items compared at once while extending a run.
 const CHUNK: usize = 32;
 
+/// Long runs remembered for their multiples (see [`runs`]).
+const LONG_RUNS_KEPT: usize = 16;
+
 /// Items probed per block: every period scans one block before the next block is touched, so
 /// the block stays in cache across the periods instead of the whole text being swept once per
 /// period.
@@ -156,6 +159,11 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
     // Matching positions k ≥ p have seq[k] == seq[k - p]; a run is a stretch of them at least
     // p long, so it holds a multiple of p: only multiples of p are probed.
     let mut next: Vec<usize> = (0..=max_period).collect();
+    // Long runs found so far, as (period q, first matching position, end): where one holds,
+    // every multiple m·q of its period matches from m − 1 periods in to the same end, so a
+    // run of a multiple found there ends there without extending over it again (a loop of
+    // 20 million tokens is not walked once per multiple of its period).
+    let mut long: Vec<(usize, usize, usize)> = Vec::new();
     let mut block_end = 0;
     while block_end < n {
         block_end = (block_end + BLOCK).min(n);
@@ -174,15 +182,28 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
                 while a > p && seq[a - 1] == seq[a - 1 - p] {
                     a -= 1;
                 }
-                let mut c = k + 1;
-                while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
-                    c += CHUNK;
-                }
-                while c < n && seq[c] == seq[c - p] {
-                    c += 1;
+                let known = long
+                    .iter()
+                    .rev()
+                    .find(|&&(q, from, end)| q < p && p % q == 0 && k >= from + (p - q) && k < end)
+                    .map(|&(_, _, end)| end);
+                let mut c = known.unwrap_or(k + 1);
+                if known.is_none() {
+                    while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
+                        c += CHUNK;
+                    }
+                    while c < n && seq[c] == seq[c - p] {
+                        c += 1;
+                    }
                 }
                 if c - a >= p {
                     visit(p, a - p, c);
+                }
+                if c - a >= 2 * max_period && known.is_none() {
+                    if long.len() == LONG_RUNS_KEPT {
+                        long.remove(0);
+                    }
+                    long.push((p, a, c));
                 }
                 k = (c / p + 1) * p;
             }
