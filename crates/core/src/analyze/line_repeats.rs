@@ -20,6 +20,13 @@ use std::ops::Range;
 /// Runs of flagged lines listed at most; the rest are counted (`LineView::not_listed`).
 pub const MAX_LINE_RUNS: usize = 2_000;
 
+/// A view looks up only the lines as long as a flagged line, while there are at most this
+/// many such lengths.
+const MAX_LENGTHS_FILTERED: usize = 64;
+
+/// The entry of a line that cannot be flagged (not looked up).
+const NOT_FLAGGED: usize = usize::MAX;
+
 #[derive(Clone, Debug)]
 struct LineEntry {
     count: usize,
@@ -152,16 +159,30 @@ impl LineCounter {
         }
 
         // Every non-empty line with its entry (`None`: the unfinished line, said once).
+        // Only lines as long as a flagged one can be flagged: the others are not looked up
+        // (the lengths of a few flagged lines, else every line is).
+        let mut lengths: Vec<usize> = (0..self.entries.len())
+            .filter(|&id| count_of(id) >= min_flag)
+            .map(|id| self.entries[id].first.len())
+            .collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        let look_up_all = lengths.len() > MAX_LENGTHS_FILTERED;
         let occurrences = || {
             lines(text, counted.clone())
                 .map(|l| trim(text, l))
                 .filter(|l| !l.is_empty())
                 .map(|l| {
-                    let id = self.id_of(text, &l);
+                    let id = if look_up_all || lengths.binary_search(&l.len()).is_ok() {
+                        self.id_of(text, &l)
+                    } else {
+                        Some(NOT_FLAGGED)
+                    };
                     (l, id)
                 })
                 .chain((!tail.is_empty()).then(|| (tail.clone(), tail_id.flatten())))
         };
+        let count_of = |id: usize| if id == NOT_FLAGGED { 0 } else { count_of(id) };
         let best_flagged = best.filter(|&b| count_of(b) >= min_flag);
         let mut gaps: HashMap<usize, usize> = HashMap::new();
         let mut best_last: Option<usize> = None;
