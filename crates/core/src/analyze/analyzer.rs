@@ -93,7 +93,7 @@ impl Scans {
 
         let gzip_bytes = gzip_size(text.as_bytes());
         let found = loop_checks::find(text, t.loops);
-        let metrics = Metrics {
+        let mut metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
             gzip_ratio: if text.is_empty() { 1.0 } else { gzip_bytes as f64 / text.len() as f64 },
@@ -138,6 +138,7 @@ impl Scans {
             .collect();
         spans.sort_by_key(|s| (s.start, s.end));
 
+        let blank = text.trim_matches(is_py_whitespace).is_empty();
         let too_short = is_too_short(text, t);
         let mut checks = judge::seed_checks(&metrics, t, text.len());
         checks.extend(found.checks);
@@ -158,17 +159,13 @@ impl Scans {
             Metric::Profile => found.why[2].clone(),
             _ => None,
         };
-        let reasons = judge::reasons(
+        let mut reasons = judge::reasons(
             &checks,
             t,
             &metrics,
             &evidence,
             &why,
-            too_short.then_some(judge::TooShort {
-                bytes: text.len(),
-                min: t.min_bytes,
-                blank: text.trim_matches(is_py_whitespace).is_empty(),
-            }),
+            too_short.then_some(judge::TooShort { bytes: text.len(), min: t.min_bytes, blank }),
         );
         let (verdict, tripped) = judge::verdict(&checks);
         // Where each tripped check's finding lies; the onset is where they agree the
@@ -200,7 +197,6 @@ impl Scans {
             .collect();
         let onset = onset::onset(verdict, &findings);
         // A log keeps a report per message: no spare capacity in them.
-        let (mut reasons, mut metrics, mut checks, mut spans) = (reasons, metrics, checks, spans);
         reasons.shrink_to_fit();
         checks.shrink_to_fit();
         spans.shrink_to_fit();

@@ -67,19 +67,15 @@ pub fn counted_size(level: u8, strategy: CompressionStrategy, bytes: &[u8]) -> u
     })
 }
 
-fn counted(strategy: CompressionStrategy, bytes: &[u8]) -> usize {
-    counted_size(9, strategy, bytes)
-}
-
 /// Raw DEFLATE size at level 9 (what flate2's miniz_oxide backend writes for
 /// `Compression::new(9)`).
 fn deflate_size(bytes: &[u8]) -> usize {
-    counted(CompressionStrategy::Default, bytes)
+    counted_size(9, CompressionStrategy::Default, bytes)
 }
 
 /// Raw DEFLATE size at level 9 with only fixed-code blocks (zlib's choice for short texts).
 fn fixed_code_deflate_size(bytes: &[u8]) -> usize {
-    counted(CompressionStrategy::Fixed, bytes)
+    counted_size(9, CompressionStrategy::Fixed, bytes)
 }
 
 /// Counts the size of raw DEFLATE streams at one level and strategy, reusing its compressor

@@ -53,7 +53,6 @@ pub fn profile(text: &str) -> Profile {
 
 /// The profile of `text` with windows of `window` bytes, degenerate below `below`.
 pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
-    let mut z = Deflater::new();
     let mut bounds = Vec::new();
     let mut s = 0;
     while s < text.len() {
@@ -69,7 +68,7 @@ pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
     }
     let windows: Vec<Window> = bounds
         .into_iter()
-        .map(|(start, end)| Window { start, end, ratio: z.ratio(&text.as_bytes()[start..end]) })
+        .map(|(start, end)| Window { start, end, ratio: window_ratio(&text.as_bytes()[start..end]) })
         .collect();
     let min_ratio = windows.iter().map(|w| w.ratio).fold(1.0, f64::min);
     let first_bad = windows.iter().rposition(|w| w.ratio >= below).map_or(0, |i| i + 1);
@@ -86,7 +85,7 @@ pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
                 break;
             }
             let end = floor_boundary(text, (mid + window).min(text.len()));
-            if z.ratio(&text.as_bytes()[mid..end]) < below {
+            if window_ratio(&text.as_bytes()[mid..end]) < below {
                 hi = mid;
             } else {
                 lo = mid;
@@ -97,21 +96,13 @@ pub fn profile_with(text: &str, window: usize, below: f64) -> Profile {
     Profile { window, windows, onset, min_ratio }
 }
 
-/// A reusable raw-DEFLATE ratio counter.
-/// Window ratios from this thread's reused counter at [`LEVEL`] (see `gzip_ratio::counted_size`).
-struct Deflater;
-
-impl Deflater {
-    fn new() -> Self {
-        Deflater
+/// A window's raw-DEFLATE ratio at [`LEVEL`], from this thread's reused counter (see
+/// `gzip_ratio::counted_size`); 1.0 for no bytes.
+fn window_ratio(bytes: &[u8]) -> f64 {
+    if bytes.is_empty() {
+        return 1.0;
     }
-
-    fn ratio(&mut self, bytes: &[u8]) -> f64 {
-        if bytes.is_empty() {
-            return 1.0;
-        }
-        counted_size(LEVEL as u8, CompressionStrategy::Default, bytes) as f64 / bytes.len() as f64
-    }
+    counted_size(LEVEL as u8, CompressionStrategy::Default, bytes) as f64 / bytes.len() as f64
 }
 
 #[cfg(test)]

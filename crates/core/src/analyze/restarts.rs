@@ -81,7 +81,12 @@ impl Chain {
         i - self.last <= MAX_GAP && j > self.last_source && (i - self.last).abs_diff(j - self.last_source) <= DRIFT
     }
 
-    fn extend(&mut self, i: usize, j: usize) {
+    /// Takes the shingle at `i` (re-telling `j`) on; the shingles in the gap before it re-tell
+    /// the places between their neighbours' roots (`root`, see [`restarts`]).
+    fn extend(&mut self, i: usize, j: usize, root: &mut [u32]) {
+        for (p, r) in root.iter_mut().enumerate().take(i).skip(self.last + 1) {
+            *r = (self.last_source + (p - self.last)).min(j) as u32;
+        }
         self.seen += (i + SHINGLE).saturating_sub(self.seen_end.max(i)).min(SHINGLE);
         self.seen_end = i + SHINGLE;
         self.last = i;
@@ -129,17 +134,11 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
         }
         match (&mut open, &mut alternative) {
             (Some(c), _) if c.follows(i, j) => {
-                for (p, r) in root.iter_mut().enumerate().take(i).skip(c.last + 1) {
-                    *r = (c.last_source + (p - c.last)).min(j) as u32;
-                }
-                c.extend(i, j);
+                c.extend(i, j, &mut root);
                 alternative = None;
             }
             (Some(_), Some(a)) if a.follows(i, j) => {
-                for (p, r) in root.iter_mut().enumerate().take(i).skip(a.last + 1) {
-                    *r = (a.last_source + (p - a.last)).min(j) as u32;
-                }
-                a.extend(i, j);
+                a.extend(i, j, &mut root);
                 all.extend(open.take().and_then(|c| c.retelling()));
                 open = alternative.take();
             }
