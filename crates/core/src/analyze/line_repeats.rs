@@ -4,12 +4,14 @@
 //! stripping surrounding whitespace; empty lines are ignored. A model that loops line by line
 //! pushes one line's count into the hundreds; prose stays at 1–2 and lists or code at a few.
 //! The seed WARNs at 5 and FAILs at 12. Every occurrence of every line that reaches the WARN
-//! threshold is reported as a span (its trimmed bytes).
+//! threshold is reported (its trimmed bytes), occurrences said back to back as one run with
+//! its period, at most [`MAX_LINE_RUNS`] runs.
 //!
 //! Incremental: [`LineCounter::add_lines`] takes the next complete lines; the counter keeps one
-//! entry per distinct line with the byte ranges of its occurrences, found by the line's hash
-//! in a [`FirstSeen`] table and compared with its first occurrence in the text (lines are not
-//! copied into keys: on a long text of unique lines that copy would be the text again).
+//! entry per distinct line — its count and first occurrence —, found by the line's hash in a
+//! [`FirstSeen`] table and compared with its first occurrence in the text (lines are not
+//! copied into keys: on a long text of unique lines that copy would be the text again). The
+//! occurrences of flagged lines are found again when a view is asked for.
 
 use super::first_seen::FirstSeen;
 use super::ngram_stats::hash_bytes;
