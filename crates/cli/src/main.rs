@@ -65,7 +65,7 @@ struct FileReport<'a> {
     why: &'static str,
     /// Every analysed message (and reasoning + content combined per reply, and each
     /// conversation's streams), worst judged first, then the inputs not judged.
-    messages: Vec<MessageJson<'a>>,
+    messages: MessagesJson<'a>,
     /// Each conversation judged across its turns.
     conversations: Vec<ConversationJson<'a>>,
     diagnostics: &'a [Diagnostic],
@@ -78,17 +78,17 @@ struct FileReport<'a> {
 struct ConversationJson<'a> {
     #[serde(flatten)]
     report: &'a ConversationReport,
-    stream_results: Vec<StreamJson<'a>>,
+    stream_results: Vec<StreamJson>,
 }
 
 #[derive(Serialize)]
-struct StreamJson<'a> {
+struct StreamJson {
     /// Index of its report (`messages[].report`).
     report: usize,
     kind: StreamKind,
     verdict: Verdict,
     tripped: Option<Metric>,
-    reasons: &'a [String],
+    reasons: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -101,6 +101,34 @@ struct MessageJson<'a> {
     reasons: &'a [String],
     metrics: &'a Metrics,
     spans: &'a [Span],
+}
+
+/// Every row's message with its full report, written one at a time: a short text that passed
+/// keeps only a summary (`KeptReport`), so its report is computed again as it is written and
+/// dropped after, instead of every report being held at once.
+struct MessagesJson<'a> {
+    rows: &'a [MessageRow],
+    analysis: &'a TranscriptReport,
+    transcript: &'a Transcript,
+}
+
+impl Serialize for MessagesJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.rows.len()))?;
+        for row in self.rows {
+            let r = self.analysis.reports[row.report].full_report(self.transcript);
+            seq.serialize_element(&MessageJson {
+                row,
+                seed_verdict: r.seed_verdict,
+                onset: r.onset,
+                reasons: &r.reasons,
+                metrics: &r.metrics,
+                spans: &r.spans,
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -179,10 +207,16 @@ fn run_analyze(args: &[String]) -> ExitCode {
                     (Some(w), Some(verdict)) => {
                         worst = worst.max(verdict);
                         if json {
-                            let line = file_json(file, bytes.len(), replaced, &transcript, &analysis, w);
-                            writeln!(out, "{line}")
+                            write_file_json(&mut out, file, bytes.len(), replaced, &transcript, &analysis, w)
                         } else {
-                            write_text_report(&mut out, file, replaced, &transcript, &analysis, &w.report)
+                            write_text_report(
+                                &mut out,
+                                file,
+                                replaced,
+                                &transcript,
+                                &analysis,
+                                &w.full_report(&transcript),
+                            )
                         }
                     }
                     _ => {
@@ -230,29 +264,19 @@ fn read_input(file: &str) -> io::Result<Vec<u8>> {
     }
 }
 
-fn file_json(
+/// The file's JSON line, written as it is made (a log's line can be hundreds of megabytes).
+fn write_file_json(
+    out: &mut impl Write,
     file: &str,
     input_bytes: usize,
     replaced: usize,
     t: &Transcript,
     analysis: &TranscriptReport,
     worst: &MessageReport,
-) -> String {
+) -> io::Result<()> {
+    let worst_report = worst.full_report(t);
     let rows = analysis.rows(t);
-    let messages = rows
-        .iter()
-        .map(|row| {
-            let r = &analysis.reports[row.report].report;
-            MessageJson {
-                row,
-                seed_verdict: r.seed_verdict,
-                onset: r.onset,
-                reasons: &r.reasons,
-                metrics: &r.metrics,
-                spans: &r.spans,
-            }
-        })
-        .collect();
+    let messages = MessagesJson { rows: &rows, analysis, transcript: t };
     let conversations = analysis
         .conversations
         .iter()
@@ -266,9 +290,9 @@ fn file_json(
                     Some(StreamJson {
                         report: i,
                         kind: r.stream?,
-                        verdict: r.report.verdict,
-                        tripped: r.report.tripped,
-                        reasons: &r.report.reasons,
+                        verdict: r.report.verdict(),
+                        tripped: r.report.tripped(),
+                        reasons: r.full_report(t).reasons.clone(),
                     })
                 })
                 .collect(),
@@ -279,7 +303,7 @@ fn file_json(
         format: t.format,
         input_bytes,
         replaced_invalid_utf8: replaced,
-        report: &worst.report,
+        report: &worst_report,
         judged_verdict: analysis.verdict.unwrap_or(Verdict::Pass),
         judged: worst.judged,
         why: worst.why(),
@@ -288,7 +312,10 @@ fn file_json(
         diagnostics: &t.diagnostics,
         stream: t.stream.as_ref(),
     };
-    serde_json::to_string(&line).expect("plain data serialises")
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut buffered, &line)?;
+    writeln!(buffered)?;
+    buffered.flush()
 }
 
 /// One check against its thresholds, on one line.

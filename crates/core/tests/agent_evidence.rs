@@ -56,14 +56,14 @@ fn judge(bytes: &[u8]) -> Outcome {
     }
     for &i in &c.streams {
         let s = &r.reports[i];
-        if s.report.verdict == c.verdict && c.verdict > Verdict::Pass {
-            let metric = s.report.tripped.map_or("", |m| m.label());
+        if s.report.verdict() == c.verdict && c.verdict > Verdict::Pass {
+            let metric = s.report.tripped().map_or("", |m| m.label());
             tripped.push(format!("{}:{metric}", s.stream.map_or("?", |k| k.label())));
         }
     }
-    for m in r.reports.iter().filter(|m| m.stream.is_none() && m.judged && m.report.verdict == c.verdict) {
+    for m in r.reports.iter().filter(|m| m.stream.is_none() && m.judged && m.report.verdict() == c.verdict) {
         if c.verdict > Verdict::Pass {
-            tripped.push(format!("message:{}", m.report.tripped.map_or("", |m| m.label())));
+            tripped.push(format!("message:{}", m.report.tripped().map_or("", |m| m.label())));
         }
     }
     tripped.sort();

@@ -49,7 +49,7 @@ struct ReportView<'a> {
     combined: bool,
     bytes: usize,
     verdict: Verdict,
-    reasons: &'a [String],
+    reasons: Vec<String>,
     judged: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<StreamKind>,
@@ -63,9 +63,10 @@ fn golden_json(t: &Transcript) -> String {
         .map(|r| ReportView {
             messages: &r.messages,
             combined: r.combined,
-            bytes: r.report.bytes,
-            verdict: r.report.verdict,
-            reasons: &r.report.reasons,
+            bytes: r.report.bytes(),
+            verdict: r.report.verdict(),
+            // A passing short text keeps a summary: its reasons are those of its full report.
+            reasons: r.full_report(t).reasons.clone(),
             judged: r.judged,
             stream: r.stream,
         })
@@ -175,7 +176,7 @@ fn reasoning_loop_behind_a_clean_answer_fails_on_the_reasoning_message() {
     assert_eq!(t.messages[worst.messages[0]].channel, Channel::Reasoning);
     let content = t.messages.iter().position(|m| m.channel == Channel::Content).unwrap();
     let content_report = analysis.reports.iter().find(|r| r.messages == [content]).unwrap();
-    assert_eq!(content_report.report.verdict, Verdict::Pass);
+    assert_eq!(content_report.report.verdict(), Verdict::Pass);
     assert_eq!(t.messages[content].text.as_str(), "The three invoices total 245 euros (120 + 80 + 45).");
     let stream = t.stream.as_ref().unwrap();
     assert_eq!((stream.comments, stream.saw_done, stream.finish_reason.as_deref()), (2, true, Some("stop")));

@@ -144,7 +144,7 @@ async fn a_tool_log_session_passes_and_the_log_is_an_input_not_judged() {
         .report
         .reports
         .iter()
-        .position(|r| !r.judged && r.report.verdict > coherency_core::analyze::Verdict::Pass)
+        .position(|r| !r.judged && r.report.verdict() > coherency_core::analyze::Verdict::Pass)
         .expect("the tool's log trips a check on its own");
 
     let page = Page::open().await;

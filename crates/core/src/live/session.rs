@@ -430,8 +430,10 @@ mod tests {
         // The capture replays through the file path to the same reports.
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
-        let replayed: Vec<_> =
-            crate::verdict::judge_transcript(&doc).reports.into_iter().map(|m| (*m.report).clone()).collect();
+        let replayed: Vec<_> = {
+            let judged = crate::verdict::judge_transcript(&doc);
+            judged.reports.iter().map(|m| (*m.full_report(&doc)).clone()).collect()
+        };
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");
         let st = s.stats();
         assert!(!st.stream.saw_done);

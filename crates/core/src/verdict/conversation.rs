@@ -238,7 +238,8 @@ pub(super) fn judge_conversation(
     let turn_of = |m: usize| t.messages[m].index;
     let judged: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].judged).collect();
     let tool_level = p.tool_calls.level();
-    let verdict = judged.iter().map(|&i| reports[i].report.verdict).chain([tool_level]).max().unwrap_or(Verdict::Pass);
+    let verdict =
+        judged.iter().map(|&i| reports[i].report.verdict()).chain([tool_level]).max().unwrap_or(Verdict::Pass);
 
     // Streams: where they turn degenerate, and the turns their flagged spans cover.
     let mut loop_turns: BTreeMap<usize, Verdict> = BTreeMap::new();
@@ -246,18 +247,17 @@ pub(super) fn judge_conversation(
     let streams: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].stream.is_some()).collect();
     for &i in &streams {
         let r = &reports[i];
-        if r.report.verdict == Verdict::Pass {
-            continue;
-        }
+        // A report that found something is always kept whole.
+        let Some(report) = r.report.whole().filter(|w| w.verdict > Verdict::Pass) else { continue };
         let layout = r.layout(t);
-        if let Some(m) = onset_message(t, &layout, &r.report) {
+        if let Some(m) = onset_message(t, &layout, report) {
             stream_onsets.push((i, turn_of(m)));
         }
         let repetition = |s: &Span| matches!(s.kind, SpanKind::Loop | SpanKind::Copy);
-        for span in r.report.spans.iter().filter(|s| repetition(s) || s.level >= r.report.verdict) {
+        for span in report.spans.iter().filter(|s| repetition(s) || s.level >= report.verdict) {
             for (m, _) in layout.locate(t, span.start..span.end) {
-                let level = loop_turns.entry(turn_of(m)).or_insert(r.report.verdict);
-                *level = (*level).max(r.report.verdict);
+                let level = loop_turns.entry(turn_of(m)).or_insert(report.verdict);
+                *level = (*level).max(report.verdict);
             }
         }
     }
@@ -274,7 +274,7 @@ pub(super) fn judge_conversation(
     // channel's stream before the model stream (which mixes channels: its rendered calls look
     // alike from turn to turn, and a copy's edits there reach into unrelated turns); then a
     // count (a line's first occurrence) or a ratio.
-    let precision = |r: &MessageReport| match (r.report.tripped, r.stream) {
+    let precision = |r: &MessageReport| match (r.report.tripped(), r.stream) {
         (Some(Metric::Loop), _) => 0,
         (Some(Metric::Copies), Some(StreamKind::Reasoning | StreamKind::Content)) => 1,
         (Some(Metric::Copies), _) => 2,
@@ -284,11 +284,11 @@ pub(super) fn judge_conversation(
         .then(|| {
             let texts = judged
                 .iter()
-                .filter(|&&i| reports[i].stream.is_none() && reports[i].report.verdict == verdict)
+                .filter(|&&i| reports[i].stream.is_none() && reports[i].report.verdict() == verdict)
                 .filter_map(|&i| reports[i].messages.first().map(|&m| (0, turn_of(m))));
             let streams = stream_onsets
                 .iter()
-                .filter(|(i, _)| reports[*i].report.verdict == verdict)
+                .filter(|(i, _)| reports[*i].report.verdict() == verdict)
                 .map(|&(i, u)| (precision(&reports[i]), u));
             let tools = p.tool_calls.decisive().filter(|l| l.level == verdict).map(|l| (0, l.first_turn));
             texts.chain(streams).chain(tools).min().map(|(_, turn)| turn)
@@ -303,27 +303,27 @@ pub(super) fn judge_conversation(
     for &(i, turn) in &stream_onsets {
         let r = &reports[i];
         let kind = r.stream.unwrap_or(StreamKind::Model);
-        let why = r.report.reasons.first().map_or("", String::as_str);
+        let why = r.report.first_reason().unwrap_or("");
         let sentence = format!(
             "{} {}: from turn {turn} the assistant repeats itself across turns ({}) — {why}",
             kind.label(),
-            r.report.verdict.as_str(),
+            r.report.verdict().as_str(),
             kind.of_what()
         );
-        ranked.push((r.report.verdict, sentence));
+        ranked.push((r.report.verdict(), sentence));
     }
     let worst_text = judged
         .iter()
         .copied()
-        .filter(|&i| reports[i].stream.is_none() && reports[i].report.verdict > Verdict::Pass)
-        .max_by_key(|&i| (reports[i].report.verdict, std::cmp::Reverse(i)));
+        .filter(|&i| reports[i].stream.is_none() && reports[i].report.verdict() > Verdict::Pass)
+        .max_by_key(|&i| (reports[i].report.verdict(), std::cmp::Reverse(i)));
     if let Some(i) = worst_text {
         let r = &reports[i];
         let first = &t.messages[r.messages[0]];
-        let why = r.report.reasons.first().map_or("", String::as_str);
-        let (what, verdict) = (text_in_words(first, r.combined), r.report.verdict.as_str());
+        let why = r.report.first_reason().unwrap_or("");
+        let (what, verdict) = (text_in_words(first, r.combined), r.report.verdict().as_str());
         let sentence = format!("turn {}: {what} {verdict}s on its own — {why}", first.index);
-        ranked.push((r.report.verdict, sentence));
+        ranked.push((r.report.verdict(), sentence));
     }
     // Worst first, in the order found within a level.
     let mut reasons: Vec<String> = Vec::with_capacity(ranked.len());
@@ -403,7 +403,7 @@ impl TranscriptReport {
             let Some(&at) = r.messages.first().and_then(|m| turn_at.get(m)) else { continue };
             let view = &mut out[at];
             view.reports.push(i);
-            view.verdict = view.verdict.max(Some(r.report.verdict));
+            view.verdict = view.verdict.max(Some(r.report.verdict()));
             view.judged |= r.judged;
         }
         out
@@ -474,12 +474,12 @@ mod tests {
         let r = judge_transcript(&t);
         let input = r.reports.iter().find(|m| m.messages == [3]).unwrap();
         assert_eq!(
-            (input.report.verdict, input.judged, input.author, input.why()),
+            (input.report.verdict(), input.judged, input.author, input.why()),
             (Verdict::Fail, false, Author::Input, "input — not judged")
         );
         assert_eq!(r.verdict, Some(Verdict::Pass), "the model did not loop");
         assert!(r.worst().unwrap().judged, "the worst judged text comes first");
-        assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict == Verdict::Pass));
+        assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict() == Verdict::Pass));
         let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true }, &mut |_| {});
         assert_eq!(asked.verdict, Some(Verdict::Fail));
         let c = &asked.conversations[0];

@@ -69,7 +69,7 @@ mod tests {
         assert_eq!(doc.report, judge_transcript(&doc.transcript));
         let text = JudgedDocument::read(capture, Some(Format::Text));
         assert_eq!((text.detected, text.transcript.format), (Format::Sse, Format::Text));
-        assert_eq!(text.report.reports[0].report.bytes, capture.len());
+        assert_eq!(text.report.reports[0].report.bytes(), capture.len());
         assert_eq!(JudgedDocument::read(b"", None).report.verdict, Some(Verdict::Pass));
     }
 

@@ -5,18 +5,18 @@
 //! request ([`JudgeOptions`]).
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use super::authorship::{Author, JudgeOptions};
 use super::conversation::{judge_conversation, plan};
 use super::judged_text::{judged_texts, JudgedText};
+use super::kept_report::KeptReport;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::reply::join_reply;
 use super::report::{MessageReport, TranscriptReport};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Report, Verdict};
+use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -63,11 +63,11 @@ pub fn judge_transcript_with(
             JudgedText::Message(k) => {
                 let m = &msgs[k];
                 let report = match seen.get(m.text.as_str()) {
-                    Some(&r) => Rc::clone(&reports[r].report),
+                    Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
                         preview(&m.text, &mut progress, on_progress);
-                        Rc::new(analyze(&m.text))
+                        KeptReport::of(analyze(&m.text))
                     }
                 };
                 message_report(vec![k], false, None, report, Author::of(m), options)
@@ -76,12 +76,12 @@ pub fn judge_transcript_with(
                 let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
                 preview(&text, &mut progress, on_progress);
                 let author = Author::of(&msgs[parts[0]]);
-                message_report(parts, true, None, Rc::new(analyze(&text)), author, options)
+                message_report(parts, true, None, KeptReport::of(analyze(&text)), author, options)
             }
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
                 preview(&text, &mut progress, on_progress);
-                message_report(messages, false, Some(kind), Rc::new(analyze(&text)), Author::Model, options)
+                message_report(messages, false, Some(kind), KeptReport::of(analyze(&text)), Author::Model, options)
             }
         };
         progress.texts_done += 1;
@@ -116,7 +116,7 @@ fn message_report(
     messages: Vec<usize>,
     combined: bool,
     stream: Option<StreamKind>,
-    report: Rc<Report>,
+    report: KeptReport,
     author: Author,
     options: &JudgeOptions,
 ) -> MessageReport {
@@ -156,12 +156,14 @@ mod tests {
         let r = judge_transcript(&t);
         assert_eq!(r.verdict, Some(Verdict::Fail));
         assert_eq!(r.reports.len(), 3);
-        assert_eq!(r.reports[1].report.verdict, Verdict::Pass);
+        assert_eq!(r.reports[1].report.verdict(), Verdict::Pass);
         assert!(r.reports[2].combined);
         let worst = r.worst().unwrap();
         assert_eq!((worst.messages.as_slice(), worst.combined), (&[0][..], false));
         for m in &r.reports {
-            assert_eq!(m.text(&t).len(), m.report.bytes, "each report's text is the text it analysed");
+            assert_eq!(m.text(&t).len(), m.report.bytes(), "each report's text is the text it analysed");
+            // Kept whole or summed up, the full report is the text's.
+            assert_eq!(*m.full_report(&t), analyze(&m.text(&t)));
         }
         let rows = r.rows(&t);
         let got: Vec<(&str, Verdict, Option<Metric>, usize)> =

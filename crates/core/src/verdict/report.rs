@@ -9,9 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::authorship::Author;
 use super::conversation::ConversationReport;
+use super::kept_report::KeptReport;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::reply::join_reply;
-use crate::analyze::{Report, Verdict};
+use crate::analyze::{analyze, Report, Verdict};
 use crate::ingest::Transcript;
 
 /// The analysis of one text of a transcript.
@@ -24,8 +25,10 @@ pub struct MessageReport {
     /// Reasoning and content of one reply analysed together (joined as
     /// [`join_reply`](super::join_reply) joins them).
     pub combined: bool,
-    /// Shared between messages with the same text (a request log repeats its history).
-    pub report: Rc<Report>,
+    /// Its analysis: the whole report, or a summary for a short text that passed (see
+    /// [`KeptReport`]; [`Self::full_report`] gives the whole one either way). Shared between
+    /// messages with the same text (a request log repeats its history).
+    pub report: KeptReport,
     /// A conversation's stream of turns ([`StreamLayout`]), when the report is one's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<StreamKind>,
@@ -71,7 +74,16 @@ impl MessageReport {
 
     /// The verdict it adds to the transcript's: its own when judged.
     pub fn judged_verdict(&self) -> Option<Verdict> {
-        self.judged.then_some(self.report.verdict)
+        self.judged.then_some(self.report.verdict())
+    }
+
+    /// The whole report: the one kept, or for a short text that passed the same report
+    /// computed again from its text. `t` must be the transcript the report was made from.
+    pub fn full_report(&self, t: &Transcript) -> Rc<Report> {
+        match self.report.whole() {
+            Some(r) => Rc::clone(r),
+            None => Rc::new(analyze(&self.text(t))),
+        }
     }
 }
 
@@ -97,7 +109,7 @@ impl TranscriptReport {
         let mut order: Vec<usize> = (0..self.reports.len()).collect();
         order.sort_by_key(|&i| {
             let r = &self.reports[i];
-            (!r.judged, std::cmp::Reverse(r.report.verdict), r.report.too_short, r.combined, r.stream.is_some())
+            (!r.judged, std::cmp::Reverse(r.report.verdict()), r.report.too_short(), r.combined, r.stream.is_some())
         });
         order
     }
@@ -122,7 +134,7 @@ impl TranscriptReport {
     /// loop of short calls is a finding: its verdict stands.
     pub fn all_too_short(&self) -> bool {
         !self.reports.is_empty()
-            && self.reports.iter().all(|r| r.report.too_short)
+            && self.reports.iter().all(|r| r.report.too_short())
             && self.conversations.iter().all(|c| c.verdict == Verdict::Pass)
     }
 }

@@ -147,12 +147,12 @@ fn summary(
         let r = doc.report.reports.get(i)?;
         let kind = r.stream?;
         let on_select = on_select.reform(move |_: MouseEvent| i);
-        let tripped = r.report.tripped.map(|m| format!(" · {} tripped", m.label())).unwrap_or_default();
+        let tripped = r.report.tripped().map(|m| format!(" · {} tripped", m.label())).unwrap_or_default();
         Some(html! {
             <li>
                 <button type="button" class="link-button stream-open" data-report={i.to_string()} data-stream={kind.label()}
                     onclick={on_select}>
-                    <span class={classes!("badge", level_key(r.report.verdict))}>{ r.report.verdict.as_str() }</span>
+                    <span class={classes!("badge", level_key(r.report.verdict()))}>{ r.report.verdict().as_str() }</span>
                     { format!(" {}: {} as one text{tripped} — show its analysis", kind.label(), kind.of_what()) }
                 </button>
             </li>

@@ -25,11 +25,11 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use coherency_core::analyze::{Report, Span, Verdict};
+use coherency_core::analyze::{Span, Verdict};
 use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
 use coherency_core::stream::StreamInfo;
 use coherency_core::verdict::{
-    Author, ConversationReport, JudgedDocument, MessageReport, StreamKind, TranscriptReport,
+    Author, ConversationReport, JudgedDocument, KeptReport, MessageReport, StreamKind, TranscriptReport,
 };
 
 /// Messages per piece.
@@ -66,8 +66,9 @@ enum Piece {
     /// except for those in `same` (pairs `i, j`: the text of message j, said before) and in
     /// `file` (pairs `i, at`: the file's `lens[i]` bytes from `at`).
     Messages { lens: Vec<usize>, same: Vec<usize>, file: Vec<usize>, messages: Vec<Message> },
-    /// Distinct reports, in order; long span lists follow in `Spans` pieces.
-    Reports(Vec<Report>),
+    /// Distinct reports (a summary for a short text that passed), in order; long span lists
+    /// follow in `Spans` pieces.
+    Reports(Vec<KeptReport>),
     /// More spans of distinct report `report`.
     Spans { report: usize, spans: Vec<Span> },
     /// One entry per [`MessageReport`], in order.
@@ -120,7 +121,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
     let JudgedDocument { size, detected, chosen, mut transcript, report } = loaded;
     let from = text_sources(&transcript);
     // Identical single texts got identical reports: keep one of each.
-    let mut distinct: Vec<Rc<Report>> = Vec::new();
+    let mut distinct: Vec<KeptReport> = Vec::new();
     // The distinct report of each message's text, once known.
     let mut report_of: Vec<Option<usize>> = vec![None; from.len()];
     let mut index = Vec::with_capacity(report.reports.len());
@@ -187,14 +188,16 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
         done += chunk.len();
         push(&Piece::Messages { lens, same, file, messages: chunk });
     }
-    let mut batch: Vec<Report> = Vec::new();
+    let mut batch: Vec<KeptReport> = Vec::new();
     let mut batch_bytes = 0;
     let mut later_spans: Vec<(usize, Vec<Span>)> = Vec::new();
-    // Every other holder of these reports is gone by now: unwrapping them copies nothing.
-    for (i, mut r) in distinct.into_iter().map(Rc::unwrap_or_clone).enumerate() {
-        if r.spans.len() > SPANS_PER_PIECE {
-            let rest = r.spans.split_off(SPANS_PER_PIECE);
-            later_spans.push((i, rest));
+    for (i, mut r) in distinct.into_iter().enumerate() {
+        if let KeptReport::Whole(whole) = &mut r {
+            if whole.spans.len() > SPANS_PER_PIECE {
+                // Every other holder of this report is gone by now: this copies nothing.
+                let rest = Rc::make_mut(whole).spans.split_off(SPANS_PER_PIECE);
+                later_spans.push((i, rest));
+            }
         }
         batch_bytes += serde_json::to_vec(&r).map_or(0, |v| v.len());
         batch.push(r);
@@ -248,9 +251,8 @@ pub struct Decoder {
     messages: usize,
     report_count: usize,
     conversation_count: usize,
-    distinct: Vec<Report>,
-    /// `distinct`, shared, once the index pieces come (each message's report points into it).
-    shared: Vec<Rc<Report>>,
+    /// The distinct reports (each message's report points into them).
+    distinct: Vec<KeptReport>,
     reports: Vec<MessageReport>,
     conversations: Vec<ConversationReport>,
     /// Messages whose text is the file's bytes at this range.
@@ -342,13 +344,14 @@ impl Decoder {
                 }
             }
             Piece::Reports(reports) => self.distinct.extend(reports),
-            Piece::Spans { report, spans } => self.distinct.get_mut(report).ok_or(CORRUPT)?.spans.extend(spans),
+            Piece::Spans { report, spans } => match self.distinct.get_mut(report) {
+                // Not shared yet: the index pieces come after every span.
+                Some(KeptReport::Whole(whole)) => Rc::make_mut(whole).spans.extend(spans),
+                _ => return Err(CORRUPT.into()),
+            },
             Piece::Index(entries) => {
-                if self.shared.is_empty() {
-                    self.shared = std::mem::take(&mut self.distinct).into_iter().map(Rc::new).collect();
-                }
                 for Entry(messages, combined, at, author, judged, stream) in entries {
-                    let report = Rc::clone(self.shared.get(at).ok_or(CORRUPT)?);
+                    let report = self.distinct.get(at).ok_or(CORRUPT)?.clone();
                     self.reports.push(MessageReport { messages, combined, report, stream, author, judged });
                 }
             }
@@ -509,7 +512,7 @@ mod tests {
         // Two lines taking turns: each occurrence is a span, up to the cap; the rest counted.
         let text = "The same line again.\nAnd the other one.\n".repeat(10_000);
         let l = JudgedDocument::read(text.as_bytes(), None);
-        let report = &l.report.reports[0].report;
+        let report = l.report.reports[0].report.whole().expect("a FAIL keeps its report");
         assert!(report.spans.len() > 2 * SPANS_PER_PIECE, "{} spans", report.spans.len());
         assert_eq!(report.spans_not_listed, 20_000 - coherency_core::analyze::line_repeats::MAX_LINE_RUNS);
         let wire = encode_all(l.clone());

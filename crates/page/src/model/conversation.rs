@@ -108,7 +108,7 @@ fn cut(s: &str) -> String {
 pub fn report_to_open(report: &TranscriptReport, turn: &TurnView) -> Option<usize> {
     turn.reports.iter().copied().filter(|&i| i < report.reports.len()).min_by_key(|&i| {
         let r = &report.reports[i];
-        (!r.judged, std::cmp::Reverse(r.report.verdict), r.report.too_short, !r.combined)
+        (!r.judged, std::cmp::Reverse(r.report.verdict()), r.report.too_short(), !r.combined)
     })
 }
 

@@ -84,7 +84,8 @@ impl Document {
         if doc.is_plain_text() {
             // Exactly as before formats existed: the text (BOM dropped) and the core's report of it.
             let text = doc.transcript.messages.first().map(|m| m.text.clone()).unwrap_or_default();
-            let report = doc.report.reports.first().map(|r| r.report.clone()).filter(|r| r.bytes == text.len());
+            let report =
+                doc.report.reports.first().and_then(|r| r.report.whole().cloned()).filter(|r| r.bytes == text.len());
             let analysis = match report {
                 Some(report) => Analysis::with_report(seq, doc.source.clone(), text, report),
                 None => Analysis::new(seq, doc.source.clone(), text),
@@ -100,9 +101,13 @@ impl Document {
     pub fn select(&self, detail_seq: u64, index: usize) -> Document {
         let detail = self.report.reports.get(index).map(|r| {
             let text = r.text(&self.transcript).into_owned();
-            // The core analysed exactly this text; if that ever stops holding, analyse it here
-            // rather than highlight the wrong bytes.
-            let report = if text.len() == r.report.bytes { Rc::clone(&r.report) } else { Rc::new(analyze(&text)) };
+            // The core analysed exactly this text and kept its report, or a summary when the
+            // text is short and passed: then (or if the sizes ever disagree, rather than
+            // highlight the wrong bytes) it is analysed again here, which for such a text is quick.
+            let report = match r.report.whole() {
+                Some(whole) if whole.bytes == text.len() => Rc::clone(whole),
+                _ => Rc::new(analyze(&text)),
+            };
             Rc::new(Analysis::with_report(detail_seq, self.source.clone(), text, report))
         });
         Document {
@@ -154,16 +159,16 @@ impl Document {
 
     /// Whether report `index` is too short to judge.
     pub fn too_short(&self, index: usize) -> bool {
-        self.report.reports.get(index).is_some_and(|r| r.report.too_short)
+        self.report.reports.get(index).is_some_and(|r| r.report.too_short())
     }
 
     /// "3 analysed texts: 2 FAIL, 1 PASS" (too-short texts counted apart).
     pub fn counts_line(&self) -> String {
         let reports = &self.report.reports;
-        let short = reports.iter().filter(|r| r.report.too_short).count();
+        let short = reports.iter().filter(|r| r.report.too_short()).count();
         let mut parts = Vec::new();
         for v in [Verdict::Fail, Verdict::Warn, Verdict::Pass] {
-            let n = reports.iter().filter(|r| !r.report.too_short && r.report.verdict == v).count();
+            let n = reports.iter().filter(|r| !r.report.too_short() && r.report.verdict() == v).count();
             if n > 0 {
                 parts.push(format!("{} {}", thousands(n), v.as_str()));
             }
@@ -211,7 +216,7 @@ pub fn default_selection(report: &TranscriptReport, rows: &[MessageRow]) -> Opti
     let first = rows.first()?;
     let judged = rows
         .iter()
-        .find(|r| r.verdict == first.verdict && report.reports.get(r.report).is_some_and(|m| !m.report.too_short));
+        .find(|r| r.verdict == first.verdict && report.reports.get(r.report).is_some_and(|m| !m.report.too_short()));
     Some(judged.unwrap_or(first).report)
 }
 
@@ -334,7 +339,15 @@ mod tests {
         assert_eq!(a.seq, 7);
         assert_eq!(a.text.len(), combined.bytes);
         assert!(a.text.contains("invoices.\n\n\nThe three invoices total"), "joined by a blank line");
-        assert_eq!(*a.report, *d.report.reports[combined.report].report, "the core's report, not a new one");
+        let kept = d.report.reports[combined.report].report.whole().expect("a FAIL keeps its report");
+        assert!(Rc::ptr_eq(&a.report, kept), "the core's report, not a new one");
+        // A short reply that passed keeps a summary: opened, its report is made again, the same.
+        let passed = d.rows.iter().find(|r| r.verdict == Verdict::Pass).expect("a passing row");
+        assert!(d.report.reports[passed.report].report.whole().is_none());
+        let opened = d.select(9, passed.report);
+        let a = opened.detail.as_ref().expect("a detail");
+        assert_eq!(*a.report, analyze(&a.text));
+        assert_eq!((a.text.len(), a.report.verdict), (passed.bytes, Verdict::Pass));
         assert_ne!(s, d, "another selection is another view");
         assert_eq!(s.select(8, 99).detail, None, "an unknown row selects nothing");
     }
@@ -395,7 +408,7 @@ mod tests {
         }
         let d = doc(lines.join("\n").as_bytes());
         assert_eq!(d.format(), Format::SessionJsonl);
-        assert!(d.report.reports.iter().filter(|r| r.stream.is_none()).all(|r| r.report.too_short), "short texts");
+        assert!(d.report.reports.iter().filter(|r| r.stream.is_none()).all(|r| r.report.too_short()), "short texts");
         assert_eq!(d.overall(), Overall::Verdict(Verdict::Fail));
         // Without the stream of its turns (the calls said again), every text is too short, and
         // the tool loop still stands.
@@ -445,7 +458,7 @@ mod tests {
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");
             assert_eq!(w.selected, direct.selected, "{name}");
             // Verdicts as data; ratios may differ in the last bit (see `wire`).
-            let verdicts = |d: &Document| d.report.reports.iter().map(|r| r.report.verdict).collect::<Vec<_>>();
+            let verdicts = |d: &Document| d.report.reports.iter().map(|r| r.report.verdict()).collect::<Vec<_>>();
             assert_eq!(verdicts(&w), verdicts(&direct), "{name}");
             let shown = |d: &Document| {
                 d.detail.as_ref().map(|a| (a.text.to_string(), a.report.verdict, a.report.spans.clone()))
