@@ -150,6 +150,14 @@ pub fn token_classes(text: &str, toks: &[Token]) -> Vec<TokenClass> {
     toks.iter().map(|t| token_class(&text[t.range()])).collect()
 }
 
+/// [`token_classes`] found by one more tokenising pass, for a caller that no longer holds the
+/// tokens (`count`: how many there are, to size the vector).
+pub fn token_classes_of_text(text: &str, count: usize) -> Vec<TokenClass> {
+    let mut classes = Vec::with_capacity(count);
+    each_token(text, &mut |r| classes.push(token_class(&text[r])));
+    classes
+}
+
 /// A 64-bit hash of `bytes` (FNV-1a, then a splitmix finaliser so every bit is mixed).
 pub fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -251,6 +259,7 @@ mod tests {
         use TokenClass::*;
         let text = "Step 12: 0x1F U+0041 模型 é ok , 3rd 😂";
         let got: Vec<TokenClass> = token_classes(text, &tokens(text));
+        assert_eq!(token_classes_of_text(text, 0), got);
         assert_eq!(
             got,
             [Word, Number, Other, Number, Other, Other, Number, Word, Word, Other, Word, Other, Number, Other]

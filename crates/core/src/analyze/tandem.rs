@@ -153,10 +153,28 @@ const BLOCK: usize = 1 << 14;
 /// Every maximal run of `seq` with a period `p` in `1..=max_period` at least two periods long,
 /// as `visit(p, start, end)` (item indices); block by block, periods in increasing order
 /// within a block, then by position.
-pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, usize, usize)) {
-    let n = seq.len();
+pub fn runs<T: Eq>(seq: &[T], max_period: usize, visit: impl FnMut(usize, usize, usize)) {
+    runs_by(
+        seq.len(),
+        max_period,
+        |a, b| seq[a] == seq[b],
+        // Slice equality: a memcmp for bytes.
+        |a, b, len| seq[a..a + len] == seq[b..b + len],
+        visit,
+    )
+}
+
+/// [`runs`] over items `0..n` compared by `same(a, b)`; `same_chunk(a, b, len)` says whether
+/// the `len` items from `a` and from `b` are the same, item by item (a faster test at once).
+pub fn runs_by(
+    n: usize,
+    max_period: usize,
+    same: impl Fn(usize, usize) -> bool,
+    same_chunk: impl Fn(usize, usize, usize) -> bool,
+    mut visit: impl FnMut(usize, usize, usize),
+) {
     let max_period = max_period.min(n / 2);
-    // Matching positions k ≥ p have seq[k] == seq[k - p]; a run is a stretch of them at least
+    // Matching positions k ≥ p have item k the same as item k − p; a run is a stretch of them at least
     // p long, so it holds a multiple of p: only multiples of p are probed.
     let mut next: Vec<usize> = (0..=max_period).collect();
     // Long runs found so far, as (period q, first matching position, end): where one holds,
@@ -167,19 +185,19 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
     let mut block_end = 0;
     while block_end < n {
         block_end = (block_end + BLOCK).min(n);
-        for p in 1..=max_period {
-            let mut k = next[p];
+        for (p, next_probe) in next.iter_mut().enumerate().skip(1) {
+            let mut k = *next_probe;
             while k < block_end {
-                if seq[k] != seq[k - p] {
+                if !same(k, k - p) {
                     k += p;
                     continue;
                 }
-                // Extend both ways, a chunk at a time first (slice equality is a memcmp for bytes).
+                // Extend both ways, a chunk at a time first.
                 let mut a = k;
-                while a >= p + CHUNK && seq[a - CHUNK..a] == seq[a - CHUNK - p..a - p] {
+                while a >= p + CHUNK && same_chunk(a - CHUNK, a - CHUNK - p, CHUNK) {
                     a -= CHUNK;
                 }
-                while a > p && seq[a - 1] == seq[a - 1 - p] {
+                while a > p && same(a - 1, a - 1 - p) {
                     a -= 1;
                 }
                 let known = long
@@ -189,10 +207,10 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
                     .map(|&(_, _, end)| end);
                 let mut c = known.unwrap_or(k + 1);
                 if known.is_none() {
-                    while c + CHUNK <= n && seq[c..c + CHUNK] == seq[c - p..c - p + CHUNK] {
+                    while c + CHUNK <= n && same_chunk(c, c - p, CHUNK) {
                         c += CHUNK;
                     }
-                    while c < n && seq[c] == seq[c - p] {
+                    while c < n && same(c, c - p) {
                         c += 1;
                     }
                 }
@@ -207,7 +225,7 @@ pub fn runs<T: Eq>(seq: &[T], max_period: usize, mut visit: impl FnMut(usize, us
                 }
                 k = (c / p + 1) * p;
             }
-            next[p] = k;
+            *next_probe = k;
         }
     }
 }
@@ -335,15 +353,18 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
     if numbers < 2 {
         return;
     }
-    const NUMBER: u32 = u32::MAX;
-    let masked: Vec<u32> = ids
-        .iter()
-        .zip(toks)
-        .map(|(&id, t)| if text.as_bytes()[t.start()].is_ascii_digit() { NUMBER } else { id })
-        .collect();
+    // Tokens compared with every number taken for the same: a bit a token says which are
+    // numbers (a masked copy of the ids would be 4 bytes a token more).
+    let mut number_bits = vec![0u64; toks.len().div_ceil(64)];
+    for (k, t) in toks.iter().enumerate() {
+        number_bits[k / 64] |= u64::from(text.as_bytes()[t.start()].is_ascii_digit()) << (k % 64);
+    }
+    let is_number = |k: usize| number_bits[k / 64] >> (k % 64) & 1 == 1;
+    let same = |a: usize, b: usize| ids[a] == ids[b] || is_number(a) && is_number(b);
     // The smallest period of a run is visited first; its multiples end where it ends.
     let mut ends = HashSet::new();
-    runs(&masked, MAX_WORD_PERIOD, |p, i, j| {
+    let same_chunk = |a: usize, b: usize, len: usize| (0..len).all(|o| same(a + o, b + o));
+    runs_by(toks.len(), MAX_WORD_PERIOD, same, same_chunk, |p, i, j| {
         if ends.contains(&j) {
             return;
         }
@@ -354,7 +375,7 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
         if count < 2 {
             return;
         }
-        let number_offsets: Vec<usize> = (0..p).filter(|&o| masked[i + o] == NUMBER).collect();
+        let number_offsets: Vec<usize> = (0..p).filter(|&o| is_number(i + o)).collect();
         let words = (0..p).filter(|&o| class(i + o) == TokenClass::Word).count();
         let bare_count = words == 0 && number_offsets.len() == 1;
         if number_offsets.is_empty() || (words < number_offsets.len() && !bare_count) {
