@@ -18,9 +18,10 @@ use crate::analyze::{Metric, Report, Verdict};
 /// Passing texts shorter than this keep a summary, not their report (see the module header).
 pub const SUMMED_UP_UNDER: usize = 64 * 1024;
 
-/// One text's analysis as a transcript's report keeps it.
+/// One text's analysis as a transcript's report keeps it (in JSON `{"whole": report}` or
+/// `{"passed": {"bytes": …, "too_short": …}}`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(rename_all = "snake_case")]
 pub enum KeptReport {
     /// The whole report (shared between messages with the same text).
     Whole(Rc<Report>),
@@ -30,7 +31,6 @@ pub enum KeptReport {
 
 /// What is kept of a short text that passed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PassedText {
     /// Size of the analysed text in UTF-8 bytes.
     pub bytes: usize,
@@ -125,7 +125,7 @@ mod tests {
     fn both_forms_read_back_from_json_as_what_they_were() {
         let passed = KeptReport::of(analyze("short and fine, really"));
         let json = serde_json::to_string(&passed).unwrap();
-        assert_eq!(json, r#"{"bytes":22,"too_short":false}"#);
+        assert_eq!(json, r#"{"passed":{"bytes":22,"too_short":false}}"#);
         assert_eq!(serde_json::from_str::<KeptReport>(&json).unwrap(), passed);
         // A whole report reads back whole (its ratios may differ in the last bit: serde_json).
         let whole = KeptReport::of(analyze(&"x y ".repeat(300)));
