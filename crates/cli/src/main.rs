@@ -12,6 +12,7 @@
 
 use coherency_core::analyze::{format_threshold, Check, Metric, Metrics, Report, Span, SpanKind, Thresholds, Verdict};
 use coherency_core::ingest::{Diagnostic, Format, Transcript};
+use coherency_core::render::{self, Summary};
 use coherency_core::stream::StreamInfo;
 use coherency_core::verdict::{
     Author, ConversationReport, JudgeOptions, JudgedDocument, MessageReport, MessageRow, StreamKind, TranscriptReport,
@@ -24,11 +25,14 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 Coherency Analyzer — catch repetition loops in LLM output.
 
-usage: coherency analyze [--json] [--format NAME] [--judge-inputs] FILE...
+usage: coherency analyze [--json | --markdown | --html] [--format NAME] [--judge-inputs] FILE...
        coherency --help | --version
 
   FILE            a file to analyse; - reads standard input
   --json          print one JSON object per file (one per line) instead of text
+  --markdown      print a Markdown report per file, to paste into an issue or a chat
+  --html          print one self-contained HTML report (one FILE): coherency analyze
+                  --html log.jsonl > report.html
   --format NAME   read every FILE as NAME instead of detecting it: auto (default), text,
                   openai-json, responses-json, anthropic-json, sse, responses-sse,
                   anthropic-sse, ollama-ndjson, jsonl, session-jsonl, opencode, codex-jsonl,
@@ -159,8 +163,17 @@ fn usage_error(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// What `analyze` prints for each file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+    Markdown,
+    Html,
+}
+
 fn run_analyze(args: &[String]) -> ExitCode {
-    let mut json = false;
+    let mut output = Output::Text;
     let mut options = JudgeOptions::default();
     let mut format: Option<Format> = None;
     let mut files = Vec::new();
@@ -168,7 +181,17 @@ fn run_analyze(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--json" if !only_files => json = true,
+            "--json" | "--markdown" | "--html" if !only_files => {
+                let asked = match a.as_str() {
+                    "--json" => Output::Json,
+                    "--markdown" => Output::Markdown,
+                    _ => Output::Html,
+                };
+                if output != Output::Text && output != asked {
+                    return usage_error("choose one of --json, --markdown and --html");
+                }
+                output = asked;
+            }
             "--judge-inputs" if !only_files => options.judge_inputs = true,
             "--format" if !only_files => match it.next().map(String::as_str) {
                 Some("auto") => format = None,
@@ -186,6 +209,10 @@ fn run_analyze(args: &[String]) -> ExitCode {
     if files.is_empty() {
         return usage_error("analyze needs at least one FILE (or - for standard input)");
     }
+    if output == Output::Html && files.len() > 1 {
+        return usage_error("--html writes one report: give it one FILE");
+    }
+    let json = output == Output::Json;
 
     let mut worst = Verdict::Pass;
     let mut unreadable = false;
@@ -208,6 +235,10 @@ fn run_analyze(args: &[String]) -> ExitCode {
                         worst = worst.max(verdict);
                         if json {
                             write_file_json(&mut out, file, bytes.len(), replaced, &transcript, &analysis, w)
+                        } else if output == Output::Markdown {
+                            writeln!(out, "{}", render::markdown::markdown(&Summary::new(file, &transcript, &analysis)))
+                        } else if output == Output::Html {
+                            write!(out, "{}", render::html::html(&Summary::new(file, &transcript, &analysis)))
                         } else {
                             write_text_report(
                                 &mut out,

@@ -32,6 +32,7 @@
 //! | module      | may name                                  | holds                                                         |
 //! |-------------|-------------------------------------------|---------------------------------------------------------------|
 //! | [`live`]    | verdict, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, failure wording  |
+//! | [`render`]  | verdict, ingest, analyze, wording         | reports for people: Markdown, HTML, highlighted segments      |
 //! | [`verdict`] | analyze, ingest, wording                  | transcripts judged: what the page, the CLI and live mode call |
 //! | [`ingest`]  | stream, wording                           | documents read into a transcript (reading only, no judging)   |
 //! | [`analyze`] | wording                                   | one text judged: the scorers, the checks, the `Report`        |
@@ -47,6 +48,7 @@
 pub mod analyze;
 pub mod ingest;
 pub mod live;
+pub mod render;
 pub mod samples;
 pub mod stream;
 pub mod verdict;

@@ -12,9 +12,11 @@ pub mod document;
 
 use std::rc::Rc;
 
-use coherency_core::analyze::{analyze, Metric, Report, Span, SpanKind, Thresholds, Verdict};
+use coherency_core::analyze::{analyze, Metric, Report, Thresholds, Verdict};
 use coherency_core::samples::Sample;
 use coherency_core::wording::{percent, plural, thousands};
+
+pub use coherency_core::render::{kind_key, level_key, segments, span_title, Segment};
 
 /// Where an analysed text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,42 +172,6 @@ pub fn verdict_icon(verdict: Verdict) -> &'static str {
     }
 }
 
-/// Lower-case verdict for CSS classes: "pass", "warn", "fail".
-pub fn level_key(level: Verdict) -> &'static str {
-    match level {
-        Verdict::Pass => "pass",
-        Verdict::Warn => "warn",
-        Verdict::Fail => "fail",
-    }
-}
-
-/// The span kind as in the report's JSON, for `data-kind` and CSS classes.
-pub fn kind_key(kind: SpanKind) -> &'static str {
-    match kind {
-        SpanKind::WordRun => "word_run",
-        SpanKind::RepeatedLine => "repeated_line",
-        SpanKind::Loop => "loop",
-        SpanKind::Copy => "copy",
-    }
-}
-
-/// The tooltip of a highlighted span: "repeated line · 200 occurrences · FAIL".
-pub fn span_title(span: &Span) -> String {
-    let count = match span.kind {
-        SpanKind::WordRun => plural(span.count, "word", "words in a row"),
-        SpanKind::RepeatedLine => plural(span.count, "occurrence", "occurrences in the text"),
-        SpanKind::Loop => match span.period {
-            Some(p) => format!("{} × {}", plural(span.count, "copy", "copies"), plural(p, "byte", "bytes")),
-            None => plural(span.count, "copy", "copies"),
-        },
-        SpanKind::Copy => match span.source {
-            Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
-            None => plural(span.count, "token", "tokens"),
-        },
-    };
-    format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
-}
-
 /// Whether the text box's `current` text is the user's own and must be kept before a sample
 /// replaces it (it is not blank and not one of the samples).
 pub fn worth_stashing(current: &str, samples: &[Sample]) -> bool {
@@ -223,138 +189,10 @@ pub fn sample_param(search: &str) -> Option<&str> {
         .filter(|v| !v.is_empty())
 }
 
-/// A stretch of the text between two consecutive span boundaries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Segment {
-    /// Byte range into the analysed text (always on char boundaries).
-    pub start: usize,
-    pub end: usize,
-    /// The spans covering this stretch, outermost first.
-    pub layers: Vec<Layer>,
-}
-
-/// One span covering a segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layer {
-    /// Index into `report.spans`.
-    pub span: usize,
-    /// This segment is where the span starts: the span's one element with class `span`.
-    pub first: bool,
-}
-
-/// Splits `text` at every span boundary so that overlapping and nested spans can be drawn as
-/// nested elements per segment. Each span's first segment is marked, so the page shows exactly
-/// one `span` element per span. Boundaries that are not char boundaries of `text` (which the
-/// core never produces) are dropped rather than split a character; the segments always cover
-/// the whole text, in order.
-pub fn segments(text: &str, spans: &[Span]) -> Vec<Segment> {
-    let mut bounds: Vec<usize> = Vec::with_capacity(spans.len() * 2 + 2);
-    bounds.push(0);
-    bounds.push(text.len());
-    for s in spans {
-        bounds.push(s.start);
-        bounds.push(s.end);
-    }
-    bounds.retain(|&b| text.is_char_boundary(b));
-    bounds.sort_unstable();
-    bounds.dedup();
-
-    // Spans in the order they open; ties: the longer one is the outer one.
-    let mut order: Vec<usize> = (0..spans.len()).filter(|&i| spans[i].start < spans[i].end).collect();
-    order.sort_by_key(|&i| (spans[i].start, std::cmp::Reverse(spans[i].end), i));
-
-    let mut out = Vec::with_capacity(bounds.len());
-    let mut active: Vec<usize> = Vec::new();
-    let mut next = 0;
-    for w in bounds.windows(2) {
-        let (start, end) = (w[0], w[1]);
-        active.retain(|&i| spans[i].end > start);
-        while next < order.len() && spans[order[next]].start <= start {
-            let i = order[next];
-            if spans[i].end > start {
-                active.push(i);
-            }
-            next += 1;
-        }
-        let layers = active.iter().map(|&i| Layer { span: i, first: spans[i].start == start }).collect();
-        out.push(Segment { start, end, layers });
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::analyze::Verdict;
-
-    fn span(start: usize, end: usize, kind: SpanKind) -> Span {
-        Span { start, end, kind, count: 7, level: Verdict::Warn, period: None, source: None }
-    }
-
-    /// Segments as `(text, [(span, first)])`, the shape the view renders.
-    fn check(text: &str, spans: &[Span], want: &[(&str, &[(usize, bool)])]) {
-        let got: Vec<(&str, Vec<(usize, bool)>)> = segments(text, spans)
-            .iter()
-            .map(|s| (&text[s.start..s.end], s.layers.iter().map(|l| (l.span, l.first)).collect()))
-            .collect();
-        let want: Vec<(&str, Vec<(usize, bool)>)> = want.iter().map(|(t, l)| (*t, l.to_vec())).collect();
-        assert_eq!(got, want);
-        let firsts: usize = segments(text, spans).iter().flat_map(|s| &s.layers).filter(|l| l.first).count();
-        assert_eq!(firsts, spans.len(), "one first segment per span");
-    }
-
-    #[test]
-    fn no_spans_is_one_plain_segment() {
-        check("hello", &[], &[("hello", &[])]);
-    }
-
-    #[test]
-    fn disjoint_spans_leave_plain_text_between() {
-        let s = [span(0, 2, SpanKind::RepeatedLine), span(3, 5, SpanKind::RepeatedLine)];
-        check("ab\ncd\n", &s, &[("ab", &[(0, true)]), ("\n", &[]), ("cd", &[(1, true)]), ("\n", &[])]);
-    }
-
-    #[test]
-    fn nested_spans_nest_outermost_first() {
-        // A word run inside a repeated line, and one starting at the same byte.
-        let s = [span(0, 9, SpanKind::RepeatedLine), span(0, 2, SpanKind::WordRun), span(3, 5, SpanKind::WordRun)];
-        check(
-            "aa bb cc.",
-            &s,
-            &[
-                ("aa", &[(0, true), (1, true)]),
-                (" ", &[(0, false)]),
-                ("bb", &[(0, false), (2, true)]),
-                (" cc.", &[(0, false)]),
-            ],
-        );
-    }
-
-    #[test]
-    fn crossing_spans_are_split_and_marked_once() {
-        // A word run that crosses the end of a repeated line into the next text.
-        let s = [span(0, 5, SpanKind::RepeatedLine), span(3, 9, SpanKind::WordRun)];
-        check("abcde\nfgh", &s, &[("abc", &[(0, true)]), ("de", &[(0, false), (1, true)]), ("\nfgh", &[(1, false)])]);
-    }
-
-    #[test]
-    fn multibyte_text_is_cut_on_char_boundaries_only() {
-        // "é" is 2 bytes: a boundary at byte 1 would split it and is dropped.
-        let s = [span(0, 1, SpanKind::WordRun), span(3, 5, SpanKind::RepeatedLine)];
-        let segs = segments("é ab", &s);
-        let joined: String = segs.iter().map(|g| &"é ab"[g.start..g.end]).collect();
-        assert_eq!(joined, "é ab");
-        assert!(segs.iter().all(|g| g.start < g.end));
-    }
-
-    #[test]
-    fn out_of_range_and_empty_spans_do_not_break_the_cover() {
-        let s = [span(2, 2, SpanKind::WordRun), span(1, 99, SpanKind::RepeatedLine)];
-        let segs = segments("abc", &s);
-        assert_eq!(segs.first().map(|g| g.start), Some(0));
-        assert_eq!(segs.last().map(|g| g.end), Some(3));
-        assert!(segs.windows(2).all(|w| w[0].end == w[1].start));
-    }
+    use coherency_core::analyze::{Span, SpanKind};
 
     #[test]
     fn a_line_loop_has_one_first_segment_per_line() {

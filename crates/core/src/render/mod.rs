@@ -1,0 +1,53 @@
+//! Reports rendered for people: the [`segments`] a highlighted text is drawn from (the page's
+//! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
+//! chat, and a self-contained [`html`] report file that reads with JavaScript off.
+//!
+//! Everything from the input (texts, message names, tool names, reasons quoting the text) is
+//! escaped for where it goes; nothing here is ever interpreted as markup.
+
+pub mod html;
+pub mod markdown;
+mod segments;
+mod summary;
+
+pub use segments::{segments, Layer, Segment};
+pub use summary::Summary;
+
+use crate::analyze::{Span, SpanKind, Verdict};
+use crate::wording::{plural, thousands};
+
+/// Lower-case verdict for CSS classes: "pass", "warn", "fail".
+pub fn level_key(level: Verdict) -> &'static str {
+    match level {
+        Verdict::Pass => "pass",
+        Verdict::Warn => "warn",
+        Verdict::Fail => "fail",
+    }
+}
+
+/// The span kind as in the report's JSON, for `data-kind` and CSS classes.
+pub fn kind_key(kind: SpanKind) -> &'static str {
+    match kind {
+        SpanKind::WordRun => "word_run",
+        SpanKind::RepeatedLine => "repeated_line",
+        SpanKind::Loop => "loop",
+        SpanKind::Copy => "copy",
+    }
+}
+
+/// The tooltip of a highlighted span: "repeated line · 200 occurrences · FAIL".
+pub fn span_title(span: &Span) -> String {
+    let count = match span.kind {
+        SpanKind::WordRun => plural(span.count, "word", "words in a row"),
+        SpanKind::RepeatedLine => plural(span.count, "occurrence", "occurrences in the text"),
+        SpanKind::Loop => match span.period {
+            Some(p) => format!("{} × {}", plural(span.count, "copy", "copies"), plural(p, "byte", "bytes")),
+            None => plural(span.count, "copy", "copies"),
+        },
+        SpanKind::Copy => match span.source {
+            Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
+            None => plural(span.count, "token", "tokens"),
+        },
+    };
+    format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
+}

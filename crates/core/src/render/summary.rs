@@ -1,0 +1,124 @@
+//! [`Summary`]: what a shared report says, whatever its form — the file's verdict, the worst
+//! judged text with its full report, where it turns degenerate, the messages worst first and the
+//! conversations with findings across turns.
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use crate::analyze::text_units::{ceil_boundary, floor_boundary};
+use crate::analyze::{Report, Verdict};
+use crate::ingest::{Format, Transcript};
+use crate::verdict::{ConversationReport, MessageRow, TranscriptReport};
+use crate::wording::{plural, thousands};
+
+/// Bytes of the text quoted from the onset on.
+pub const EXCERPT_BYTES: usize = 240;
+
+/// A judged document summed up for a report (see the module header).
+pub struct Summary<'a> {
+    /// The name the report goes by (a file name, "pasted text").
+    pub name: &'a str,
+    pub transcript: &'a Transcript,
+    pub report: &'a TranscriptReport,
+    /// "PASS", "WARN", "FAIL", or "TOO SHORT" when nothing could be judged.
+    pub verdict_label: &'static str,
+    /// The file's verdict (of what is judged).
+    pub verdict: Verdict,
+    /// Every analysed text, worst judged first.
+    pub rows: Vec<MessageRow>,
+    /// The worst text: its row (none for a plain text), its full report and its text.
+    pub worst: Option<(Option<usize>, Rc<Report>, Cow<'a, str>)>,
+}
+
+impl<'a> Summary<'a> {
+    /// The summary of `report`, the judgement of `transcript`, under `name`.
+    pub fn new(name: &'a str, transcript: &'a Transcript, report: &'a TranscriptReport) -> Self {
+        let rows = report.rows(transcript);
+        let worst = report.worst().map(|w| {
+            let row = rows.iter().position(|r| std::ptr::eq(&report.reports[r.report], w));
+            let row = row.filter(|_| transcript.format != Format::Text);
+            (row, w.full_report(transcript), w.text(transcript))
+        });
+        let verdict = report.verdict.unwrap_or(Verdict::Pass);
+        let verdict_label = if report.all_too_short() { "TOO SHORT" } else { verdict.as_str() };
+        Summary { name, transcript, report, verdict_label, verdict, rows, worst }
+    }
+
+    /// What was read: "text, 17,599 bytes" or "request/response log (JSONL), 12 analysed texts".
+    pub fn what(&self) -> String {
+        match (&self.worst, self.transcript.format) {
+            (Some((_, r, _)), Format::Text) => format!("text, {}", plural(r.bytes, "byte", "bytes")),
+            _ => format!(
+                "{}, {}",
+                self.transcript.format.label(),
+                plural(self.rows.len(), "analysed text", "analysed texts")
+            ),
+        }
+    }
+
+    /// Where the worst text is, for a document of several: "assistant reasoning of conversation
+    /// 0, turn 3, line 5 (1,234 bytes)".
+    pub fn worst_place(&self) -> Option<String> {
+        let row = &self.rows[self.worst.as_ref()?.0?];
+        let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
+        Some(format!(
+            "{} {} of conversation {}, turn {}{line} ({})",
+            row.role,
+            row.channel_text(),
+            row.conversation,
+            row.index,
+            plural(row.bytes, "byte", "bytes")
+        ))
+    }
+
+    /// The onset of the worst text and the text from there (at most [`EXCERPT_BYTES`], cut on
+    /// characters), with whether more follows.
+    pub fn excerpt(&self) -> Option<(usize, &str, bool)> {
+        let (_, report, text) = self.worst.as_ref()?;
+        let onset = floor_boundary(text, report.onset?);
+        let end = ceil_boundary(text, onset + EXCERPT_BYTES).min(text.len());
+        let end = if end - onset > EXCERPT_BYTES { floor_boundary(text, onset + EXCERPT_BYTES) } else { end };
+        Some((onset, &text[onset..end], end < text.len()))
+    }
+
+    /// The conversations whose judgement across turns found something.
+    pub fn flagged_conversations(&self) -> impl Iterator<Item = &'a ConversationReport> {
+        self.report.conversations.iter().filter(|c| c.verdict > Verdict::Pass)
+    }
+
+    /// "onset: byte 1,234" for the worst text, when it has one.
+    pub fn onset_text(&self) -> Option<String> {
+        let (_, report, _) = self.worst.as_ref()?;
+        report.onset.map(|o| format!("byte {}", thousands(o)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::JudgedDocument;
+
+    #[test]
+    fn a_plain_text_is_summed_up_from_its_report() {
+        let text = format!("{}{}", "A calm opening sentence that says something. ", "Let me check again.\n".repeat(40));
+        let doc = JudgedDocument::read(text.as_bytes(), None);
+        let s = Summary::new("loop.txt", &doc.transcript, &doc.report);
+        assert_eq!((s.verdict_label, s.verdict), ("FAIL", Verdict::Fail));
+        assert_eq!(s.what(), format!("text, {} bytes", thousands(text.len())));
+        assert_eq!(s.worst_place(), None, "a plain text is its own worst text");
+        let (onset, excerpt, more) = s.excerpt().expect("an onset");
+        assert!(text[onset..].starts_with(excerpt) && excerpt.len() <= EXCERPT_BYTES && more);
+        assert!(excerpt.starts_with("Let me check again."), "{excerpt:?}");
+    }
+
+    #[test]
+    fn a_log_names_its_worst_message_and_too_short_is_said() {
+        let log = "{\"messages\":[{\"role\":\"assistant\",\"content\":\"fine\"}]}\n";
+        let doc = JudgedDocument::read(log.as_bytes(), None);
+        let s = Summary::new("log.jsonl", &doc.transcript, &doc.report);
+        assert_eq!(s.verdict_label, "TOO SHORT");
+        assert!(s.worst_place().is_some_and(|p| p.starts_with("assistant ")), "{:?}", s.worst_place());
+        assert!(s.excerpt().is_none());
+        assert!(s.what().ends_with("1 analysed text"), "{}", s.what());
+    }
+}
