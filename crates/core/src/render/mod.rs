@@ -11,7 +11,7 @@ mod segments;
 mod summary;
 
 pub use segments::{segments, Layer, Segment};
-pub use summary::Summary;
+pub use summary::{Summary, EXCERPT_BYTES};
 
 use crate::analyze::{Span, SpanKind, Verdict};
 use crate::wording::{plural, thousands};
