@@ -38,11 +38,11 @@ h1{font-size:1.2rem;margin:0 0 .25rem}h2{font-size:1.05rem;margin:1.5rem 0 .5rem
 table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-.l-pass{color:var(--pass)}.l-warn{color:var(--warn)}.l-fail{color:var(--fail)}
+:not(mark).l-pass{color:var(--pass)}:not(mark).l-warn{color:var(--warn)}:not(mark).l-fail{color:var(--fail)}
 pre.text{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);padding:1rem;border-radius:.4rem;font:13px/1.45 ui-monospace,monospace}
 mark{color:inherit;background:none}
 mark.l-warn{background:var(--m-warn)}mark.l-fail{background:var(--m-fail)}
-mark.k-copy{background:var(--m-copy)}mark.k-repeated_line{box-shadow:inset 0 -2px var(--v,#8a63c9)}
+mark.k-copy{background:var(--m-copy)}mark.k-repeated_line{box-shadow:inset 0 -2px #8a63c9}
 mark.k-word_run{text-decoration:underline wavy}
 #onset{display:inline-block;padding:0 .3rem;margin-right:.15rem;border-radius:.3rem;background:var(--fail);color:#fff;font:600 11px/1.6 system-ui,sans-serif}
 .legend mark{padding:0 .3rem}
@@ -51,7 +51,10 @@ mark.k-word_run{text-decoration:underline wavy}
 /// The report of `summary` as one HTML document (see the module header).
 pub fn html(summary: &Summary) -> String {
     let mut out = String::new();
-    let v_class = if summary.verdict_label == "TOO SHORT" { "short" } else { level_key(summary.verdict) };
+    let v_class = match summary.verdict_label {
+        "TOO SHORT" | "NO TEXT" => "short",
+        _ => level_key(summary.verdict),
+    };
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\

@@ -20,7 +20,8 @@ pub struct Summary<'a> {
     pub name: &'a str,
     pub transcript: &'a Transcript,
     pub report: &'a TranscriptReport,
-    /// "PASS", "WARN", "FAIL", or "TOO SHORT" when nothing could be judged.
+    /// "PASS", "WARN", "FAIL", "TOO SHORT" when nothing could be judged, "NO TEXT" when there
+    /// was nothing to analyse (a stream of errors).
     pub verdict_label: &'static str,
     /// The file's verdict (of what is judged).
     pub verdict: Verdict,
@@ -40,7 +41,11 @@ impl<'a> Summary<'a> {
             (row, w.full_report(transcript), w.text(transcript))
         });
         let verdict = report.verdict.unwrap_or(Verdict::Pass);
-        let verdict_label = if report.all_too_short() { "TOO SHORT" } else { verdict.as_str() };
+        let verdict_label = match report.verdict {
+            None => "NO TEXT",
+            Some(_) if report.all_too_short() => "TOO SHORT",
+            Some(v) => v.as_str(),
+        };
         Summary { name, transcript, report, verdict_label, verdict, rows, worst }
     }
 
