@@ -1,11 +1,13 @@
 //! Reports rendered for people: the [`segments`] a highlighted text is drawn from (the page's
 //! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
-//! chat, and a self-contained [`html`] report file that reads with JavaScript off.
+//! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
+//! [`link`] that carries the input itself.
 //!
 //! Everything from the input (texts, message names, tool names, reasons quoting the text) is
 //! escaped for where it goes; nothing here is ever interpreted as markup.
 
 pub mod html;
+pub mod link;
 pub mod markdown;
 mod segments;
 mod summary;

@@ -1,0 +1,227 @@
+//! Result links: the analysed input in a URL *fragment* (`#…`, which browsers never send to a
+//! server), so that opening the link analyses the same bytes again — the same verdict, the same
+//! selection, the same highlights — in any browser, with nothing stored anywhere.
+//!
+//! Fragment: `v1;f=FORMAT;m=ROW;d=DATA`. `v1` is the version tag; `f` (the format chosen, absent
+//! when detected) and `m` (the report shown, absent for the default) are optional; `DATA` is the
+//! input compressed with DEFLATE at level 9 (raw, no header: miniz_oxide, already in the page
+//! for the gzip ratio) in base64url without padding. A link never holds the live mode's API key
+//! or base URL: only the bytes that were analysed.
+//!
+//! The limit, [`MAX_LINK_CHARS`]: 32,000 characters of fragment. Chromium carries URLs up to
+//! 2 MB but shows about 32 KB of one; a Slack message holds 40,000 characters and a GitHub
+//! comment 65,536, so a link of this length, with the page's address and a sentence around it,
+//! goes through both. DEFLATE-9 + base64 makes ~1.4 characters of every compressed byte: about
+//! 23 KB compressed — 100 KB to a few MB of a typical loop or log. Longer inputs get no link,
+//! and the page says so and offers the report file; a link is never cut.
+
+use crate::ingest::Format;
+
+/// The version tag this build writes and reads.
+pub const LINK_VERSION: &str = "v1";
+/// Characters of fragment a link may have at most (see the module header).
+pub const MAX_LINK_CHARS: usize = 32_000;
+/// Bytes a link's data may inflate to at most: a link is a few tens of KB, so anything past
+/// this is not one of ours (a "zip bomb" is refused, not decompressed).
+pub const MAX_LINK_INPUT: usize = 64 << 20;
+
+/// What a link carries: the input's bytes, the format chosen and the report shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedInput {
+    pub bytes: Vec<u8>,
+    /// The format chosen by the user (`None`: detected again).
+    pub format: Option<Format>,
+    /// The report shown (an index into the transcript's reports; `None`: the default one).
+    pub selected: Option<usize>,
+}
+
+/// Why a fragment could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// The fragment is not a result link at all (an anchor, empty).
+    NotALink,
+    /// Made by another version of the tool, which this one cannot read.
+    OtherVersion(String),
+    /// A result link, damaged: cut when it was copied, or edited.
+    Damaged(&'static str),
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkError::NotALink => write!(f, "the address holds no result link"),
+            LinkError::OtherVersion(v) => write!(
+                f,
+                "this link was made by another version of Coherency Analyzer (its format is \"{}\"; this page reads \"{LINK_VERSION}\" links)",
+                v.chars().take(16).collect::<String>()
+            ),
+            LinkError::Damaged(why) => {
+                write!(f, "the link is damaged ({why}): it may have been cut off when it was copied")
+            }
+        }
+    }
+}
+
+/// The fragment (without `#`) for `input`, or its length when it is over [`MAX_LINK_CHARS`].
+pub fn encode(input: &SharedInput) -> Result<String, usize> {
+    let data = base64url(&miniz_oxide::deflate::compress_to_vec(&input.bytes, 9));
+    let mut out = String::from(LINK_VERSION);
+    if let Some(f) = input.format {
+        out += &format!(";f={}", f.name());
+    }
+    if let Some(m) = input.selected {
+        out += &format!(";m={m}");
+    }
+    out += ";d=";
+    out += &data;
+    if out.len() > MAX_LINK_CHARS {
+        Err(out.len())
+    } else {
+        Ok(out)
+    }
+}
+
+/// The input a fragment (with or without its `#`) carries.
+pub fn decode(fragment: &str) -> Result<SharedInput, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let mut fields = fragment.split(';');
+    let version = fields.next().unwrap_or_default();
+    if version != LINK_VERSION {
+        let looks_like_a_link = version.len() >= 2
+            && version.starts_with('v')
+            && version[1..].bytes().all(|b| b.is_ascii_digit())
+            && fragment.contains(";d=");
+        return Err(if looks_like_a_link { LinkError::OtherVersion(version.to_string()) } else { LinkError::NotALink });
+    }
+    let (mut format, mut selected, mut data) = (None, None, None);
+    for field in fields {
+        match field.split_once('=') {
+            Some(("f", name)) => {
+                format = Some(Format::from_name(name).ok_or(LinkError::Damaged("unknown format"))?);
+            }
+            Some(("m", m)) => selected = Some(m.parse().map_err(|_| LinkError::Damaged("bad message number"))?),
+            Some(("d", d)) => data = Some(d),
+            // Fields a later v1 may add are skipped.
+            _ => {}
+        }
+    }
+    let data = data.ok_or(LinkError::Damaged("no data"))?;
+    let compressed = from_base64url(data).ok_or(LinkError::Damaged("not base64url"))?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_LINK_INPUT)
+        .map_err(|_| LinkError::Damaged("the data does not decompress"))?;
+    Ok(SharedInput { bytes, format, selected })
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// `bytes` in base64url (RFC 4648 §5) without padding.
+fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for k in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// The bytes of unpadded base64url `text` (`None` if it is not that).
+fn from_base64url(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| ALPHABET.iter().position(|&a| a == c).map(|v| v as u32);
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for chunk in text.as_bytes().chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= value(c)? << (18 - 6 * i);
+        }
+        for k in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * k)) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_round_trips_every_length_and_matches_rfc_4648() {
+        // RFC 4648 §10 vectors, unpadded.
+        for (plain, coded) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")] {
+            assert_eq!(base64url(plain.as_bytes()), coded);
+            assert_eq!(from_base64url(coded).as_deref(), Some(plain.as_bytes()));
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        for n in 0..all.len() {
+            assert_eq!(from_base64url(&base64url(&all[..n])).as_deref(), Some(&all[..n]));
+        }
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+        assert_eq!(from_base64url("Zm9vY"), None, "a length of 4k + 1 is not base64");
+        assert_eq!(from_base64url("Zm+v"), None, "'+' is standard base64, not base64url");
+    }
+
+    #[test]
+    fn an_input_comes_back_byte_for_byte_with_its_format_and_selection() {
+        let input = SharedInput {
+            bytes: "Let me check again.\n".repeat(500).into_bytes(),
+            format: Some(Format::Jsonl),
+            selected: Some(3),
+        };
+        let link = encode(&input).unwrap();
+        assert!(link.starts_with("v1;f=jsonl;m=3;d="), "{link}");
+        assert!(link.len() < 200, "a loop compresses: {} characters", link.len());
+        assert_eq!(decode(&link), Ok(input.clone()));
+        assert_eq!(decode(&format!("#{link}")), Ok(input));
+        let plain = SharedInput { bytes: vec![0, 255, b'\n'], format: None, selected: None };
+        assert_eq!(decode(&encode(&plain).unwrap()), Ok(plain));
+    }
+
+    #[test]
+    fn a_link_too_long_is_refused_with_its_length_not_cut() {
+        // Random bytes do not compress.
+        let mut x = 1u64;
+        let bytes: Vec<u8> = (0..40_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        let len = encode(&SharedInput { bytes, format: None, selected: None }).unwrap_err();
+        assert!(len > MAX_LINK_CHARS, "{len}");
+    }
+
+    #[test]
+    fn damaged_foreign_and_other_version_fragments_say_what_they_are() {
+        let link = encode(&SharedInput { bytes: b"hello there, a text".to_vec(), format: None, selected: None }).unwrap();
+        assert_eq!(decode(""), Err(LinkError::NotALink));
+        assert_eq!(decode("#section-2"), Err(LinkError::NotALink));
+        assert_eq!(decode("v2;d=AAAA"), Err(LinkError::OtherVersion("v2".into())));
+        let cut = &link[..link.len() - 5];
+        assert!(matches!(decode(cut), Err(LinkError::Damaged(_))), "{:?}", decode(cut));
+        assert_eq!(decode("v1;f=nonsense;d=AA"), Err(LinkError::Damaged("unknown format")));
+        assert_eq!(decode("v1;m=x;d=AA"), Err(LinkError::Damaged("bad message number")));
+        assert_eq!(decode("v1;f=jsonl"), Err(LinkError::Damaged("no data")));
+        assert_eq!(decode("v1;d=a+b/"), Err(LinkError::Damaged("not base64url")));
+        // Any cut of a real link is refused or decodes: never a panic.
+        for end in 0..link.len() {
+            let _ = decode(&link[..end]);
+        }
+        let message = LinkError::Damaged("the data does not decompress").to_string();
+        assert!(message.contains("cut off when it was copied"), "{message}");
+        assert!(LinkError::OtherVersion("v2".into()).to_string().contains("reads \"v1\" links"));
+    }
+
+    #[test]
+    fn a_bomb_is_refused_not_inflated() {
+        let huge = vec![b'a'; MAX_LINK_INPUT + 1];
+        let data = base64url(&miniz_oxide::deflate::compress_to_vec(&huge, 9));
+        assert_eq!(decode(&format!("v1;d={data}")), Err(LinkError::Damaged("the data does not decompress")));
+    }
+}
