@@ -34,6 +34,41 @@ pub fn location_search() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
+/// The page's fragment, e.g. `#v1;d=…` ("" when there is none).
+pub fn location_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// The page's address without its fragment.
+pub fn page_url() -> String {
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_string()
+}
+
+/// Puts `url` in the address bar, without loading it or adding a history entry.
+pub fn replace_url(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(url));
+    }
+}
+
+/// Copies `text` to the clipboard; whether the browser allowed it (not on every origin).
+pub async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let clipboard = window.navigator().clipboard();
+    // An origin without the Clipboard API has no `navigator.clipboard`.
+    if clipboard.is_undefined() {
+        return false;
+    }
+    JsFuture::from(clipboard.write_text(text)).await.is_ok()
+}
+
+/// The bytes of `file`, read again (`None` when the browser cannot).
+pub async fn file_bytes(file: &web_sys::File) -> Option<Vec<u8>> {
+    let buffer = JsFuture::from(file.array_buffer()).await.ok()?;
+    Some(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
 /// Scrolls `element` into view at `block` (smoothly unless the user prefers reduced motion: the
 /// stylesheet's `scroll-behavior` decides).
 pub fn scroll_to(element: &Element, block: ScrollLogicalPosition) {

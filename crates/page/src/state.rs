@@ -48,6 +48,11 @@ pub enum Action {
     Load { name: String, bytes: Vec<u8>, note: Option<String> },
     /// The browser could not read a file; what is shown stays.
     LoadFailed { name: String, error: String },
+    /// Open what a result link carries: its input, in `chosen` (or the detected format), with
+    /// report `select` shown.
+    OpenLink { bytes: Vec<u8>, chosen: Option<Format>, select: Option<usize> },
+    /// The page's address holds a result link that cannot be opened, for this reason.
+    LinkFailed(String),
     /// Read the current document again in another format (`None`: the detected one).
     ChooseFormat(Option<Format>),
     /// Show report `index` of the current document in full.
@@ -60,8 +65,9 @@ pub enum Action {
 #[derive(Debug, PartialEq)]
 pub enum Effect {
     /// Read `bytes` in `chosen` (or the detected format) and analyse every message
-    /// ([`Document::read`]), timed; then [`Action::Read`].
-    Read { seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format> },
+    /// ([`Document::read`]), timed, with report `select` shown when there is one; then
+    /// [`Action::Read`].
+    Read { seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>, select: Option<usize> },
     /// Read the file of the document shown again in the worker, in `chosen` (or the detected
     /// format); the page keeps the file, the document only what the worker sent back.
     ReadFileAgain(Option<Format>),
@@ -88,7 +94,7 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     let next = |doc: Option<Rc<Document>>, stash, notice| {
         Rc::new(State { doc, stash, loading: None, notice, next_seq: seq + 1 })
     };
-    let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen };
+    let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None };
     match action {
         Action::Analyze { text, source, replaced } => {
             let stash = match (&source, replaced) {
@@ -136,6 +142,22 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
         Action::Load { name, bytes, note } => {
             let effect = read(Source::File(name.into()), bytes.into(), None);
             (next(state.doc.clone(), state.stash.clone(), note.map(Rc::from)), vec![effect])
+        }
+        Action::OpenLink { bytes, chosen, select } => {
+            // A text goes in the text box (the page puts it there), as if pasted; other bytes
+            // are read as a file.
+            let source = match std::str::from_utf8(&bytes) {
+                Ok(_) => Source::Input,
+                Err(_) => Source::File("the linked input".into()),
+            };
+            let effect = Effect::Read { seq, source, bytes: bytes.into(), chosen, select };
+            let notice = "Opened from a result link: the input it carries is analysed here, in your browser.";
+            (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), vec![effect])
+        }
+        Action::LinkFailed(error) => {
+            let notice =
+                format!("Could not open the result link: {error}. Ask for the link again, or for the report file.");
+            (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), Vec::new())
         }
         Action::LoadFailed { name, error } => {
             let notice = format!("Could not read the file {name}: {error}. What was shown before is unchanged.");
@@ -229,8 +251,8 @@ mod tests {
         let mut left = Vec::new();
         for effect in effects {
             match effect {
-                Effect::Read { seq, source, bytes, chosen } => {
-                    let doc = Box::new(Document::read(seq, source, bytes, chosen));
+                Effect::Read { seq, source, bytes, chosen, select } => {
+                    let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
                     let (next, more) = reduce(state, Action::Read { doc, started: Some(10.0), now: Some(12.0) });
                     state = next;
                     left.extend(more);
@@ -263,7 +285,8 @@ mod tests {
     fn analysing_asks_the_page_to_read_then_shows_the_result() {
         let (state, effects) = reduce(Rc::default(), analyze("Let me look again.\n", Source::Input, None));
         assert_eq!(state.doc, None, "nothing is read in the transition");
-        let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None }] = effects.as_slice() else {
+        let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None, select: None }] = effects.as_slice()
+        else {
             panic!("one read: {effects:?}")
         };
         assert_eq!(&bytes[..], b"Let me look again.\n");
@@ -411,10 +434,43 @@ mod tests {
     }
 
     #[test]
+    fn a_result_link_opens_its_input_in_its_format_with_its_selection() {
+        let bytes = fixture("deepseek_reasoning_loop.sse");
+        let direct = Document::read(1, Source::Input, bytes.clone().into(), None);
+        let other = direct.rows.iter().map(|r| r.report).find(|&r| Some(r) != direct.selected).expect("another row");
+        let fragment = coherency_core::render::link::encode(&coherency_core::render::link::SharedInput {
+            bytes: bytes.clone(),
+            format: Some(Format::Sse),
+            selected: Some(other),
+        })
+        .unwrap();
+        let shared = coherency_core::render::link::decode(&fragment).unwrap();
+        let action = Action::OpenLink { bytes: shared.bytes, chosen: shared.format, select: shared.selected };
+        let (state, effects) = settle(&Rc::new(State::default()), action);
+        let doc = state.doc.as_ref().expect("a document");
+        assert_eq!((doc.source.clone(), doc.chosen, doc.selected), (Source::Input, Some(Format::Sse), Some(other)));
+        assert_eq!(doc.report.verdict, direct.report.verdict);
+        assert!(state.notice.as_deref().is_some_and(|n| n.contains("result link")));
+        assert_eq!(effects, vec![Effect::Reveal(Reveal::Result)]);
+        // A selection the document does not have is ignored; bytes that are not text are a file.
+        let action = Action::OpenLink { bytes: vec![0xff, 0xfe, b'a'], chosen: None, select: Some(99) };
+        let (state, _) = settle(&Rc::new(State::default()), action);
+        let doc = state.doc.as_ref().expect("a document");
+        assert!(matches!(doc.source, Source::File(_)) && doc.selected != Some(99));
+        let (state, _) = settle(&Rc::new(State::default()), Action::LinkFailed("it is damaged".into()));
+        assert!(state
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Could not open the result link: it is damaged")));
+    }
+
+    #[test]
     fn a_text_read_after_a_newer_document_was_shown_stays_unshown() {
         let (state, effects) = reduce(Rc::default(), analyze("older", Source::Input, None));
         let (state, _) = settle(&state, analyze("newer", Source::Input, None));
-        let Some(Effect::Read { seq, source, bytes, chosen }) = effects.into_iter().next() else { panic!("a read") };
+        let Some(Effect::Read { seq, source, bytes, chosen, .. }) = effects.into_iter().next() else {
+            panic!("a read")
+        };
         let doc = Box::new(Document::read(seq, source, bytes, chosen));
         let (after, effects) = reduce(Rc::clone(&state), Action::Read { doc, started: None, now: None });
         assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());

@@ -152,7 +152,9 @@ mod tests {
     #[test]
     fn base64url_round_trips_every_length_and_matches_rfc_4648() {
         // RFC 4648 §10 vectors, unpadded.
-        for (plain, coded) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")] {
+        for (plain, coded) in
+            [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")]
+        {
             assert_eq!(base64url(plain.as_bytes()), coded);
             assert_eq!(from_base64url(coded).as_deref(), Some(plain.as_bytes()));
         }
@@ -199,7 +201,8 @@ mod tests {
 
     #[test]
     fn damaged_foreign_and_other_version_fragments_say_what_they_are() {
-        let link = encode(&SharedInput { bytes: b"hello there, a text".to_vec(), format: None, selected: None }).unwrap();
+        let link =
+            encode(&SharedInput { bytes: b"hello there, a text".to_vec(), format: None, selected: None }).unwrap();
         assert_eq!(decode(""), Err(LinkError::NotALink));
         assert_eq!(decode("#section-2"), Err(LinkError::NotALink));
         assert_eq!(decode("v2;d=AAAA"), Err(LinkError::OtherVersion("v2".into())));

@@ -20,6 +20,7 @@ use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
 use super::not_text::NotText;
 use super::sample_menu::SampleMenu;
+use super::share_bar::ShareBar;
 use super::stream_info::StreamInfoView;
 use super::too_short::TooShort;
 use super::verdict_card::VerdictCard;
@@ -39,6 +40,7 @@ use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 use coherency_core::ingest::Format;
+use coherency_core::render::link::{self, LinkError, SharedInput};
 use coherency_core::samples::{capture_samples, samples};
 
 #[component]
@@ -148,15 +150,33 @@ pub fn App() -> Html {
         });
     }
 
-    // `?sample=ID` preloads and analyses a built-in sample (handy for links and screenshots).
+    // `?sample=ID` preloads and analyses a built-in sample (handy for links and screenshots); a
+    // result link (`#v1;…`) opens the input it carries.
     {
         let pick_sample = pick_sample.clone();
+        let (dispatcher, input) = (store.dispatcher(), input.clone());
         use_effect_with((), move |_| {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
             }
+            match link::decode(&dom::location_hash()) {
+                Ok(shared) => {
+                    if let Ok(text) = std::str::from_utf8(&shared.bytes) {
+                        dom::set_textarea_value(&input, text);
+                    }
+                    let SharedInput { bytes, format: chosen, selected: select } = shared;
+                    dispatcher.dispatch(Action::OpenLink { bytes, chosen, select });
+                }
+                Err(LinkError::NotALink) => {}
+                Err(e) => dispatcher.dispatch(Action::LinkFailed(e.to_string())),
+            }
         });
     }
+    // The file of the document shown, for a link made from it.
+    let shown_file = {
+        let jobs = jobs.clone();
+        Callback::from(move |()| jobs.borrow().shown.clone())
+    };
 
     let active_sample = state.doc.as_ref().and_then(|d| match d.source {
         Source::Sample(id) => Some(id),
@@ -238,7 +258,7 @@ pub fn App() -> Html {
                 </section>
                 <div ref={results} class="results">
                     { for status }
-                    { results_view(state.doc.clone(), jump, show, select, &link) }
+                    { results_view(state.doc.clone(), jump, show, select, shown_file, &link) }
                 </div>
                 </div>
             </main>
@@ -258,9 +278,9 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
         }
     };
     match effect {
-        Effect::Read { seq, source, bytes, chosen } => {
+        Effect::Read { seq, source, bytes, chosen, select } => {
             let started = dom::now_ms();
-            let doc = Box::new(Document::read(seq, source, bytes, chosen));
+            let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
             dispatcher.dispatch(Action::Read { doc, started, now: dom::now_ms() });
         }
         Effect::ReadFileAgain(chosen) => {
@@ -326,6 +346,7 @@ fn results_view(
     jump: Callback<Metric>,
     show: Callback<usize>,
     select: Callback<usize>,
+    shown_file: Callback<(), Option<web_sys::File>>,
     link: &TextLink,
 ) -> Html {
     let Some(doc) = doc else {
@@ -347,6 +368,7 @@ fn results_view(
                 <VerdictCard analysis={Rc::clone(&analysis)} on_show={show}>
                     <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
                 </VerdictCard>
+                <ShareBar doc={Rc::clone(&doc)} file={shown_file} />
                 <HighlightedText {analysis} link={link.clone()} />
             </>
         };
@@ -366,6 +388,7 @@ fn results_view(
                 { for stream }
                 { for diagnostics }
             </DocumentSummary>
+            <ShareBar doc={Rc::clone(&doc)} file={shown_file} />
             { for conversation }
             { for table }
             { for detail }

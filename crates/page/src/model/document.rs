@@ -97,6 +97,15 @@ impl Document {
         doc
     }
 
+    /// This document with report `select` shown, when it names one of its reports (a result
+    /// link's selection); as it is otherwise.
+    pub fn selecting(self, detail_seq: u64, select: Option<usize>) -> Document {
+        match select.filter(|&i| i < self.report.reports.len() && self.selected != Some(i)) {
+            Some(i) => self.select(detail_seq, i),
+            None => self,
+        }
+    }
+
     /// This document with report `index` shown in full (`detail_seq` numbers its analysis).
     pub fn select(&self, detail_seq: u64, index: usize) -> Document {
         let detail = self.report.reports.get(index).map(|r| {

@@ -9,6 +9,7 @@
 pub mod chart;
 pub mod conversation;
 pub mod document;
+pub mod share;
 
 use std::rc::Rc;
 

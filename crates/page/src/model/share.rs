@@ -1,0 +1,121 @@
+//! Sharing what the page shows: the result link for a document's input (the core's
+//! `render::link`), the report's file name, and what the page says about each.
+
+use coherency_core::ingest::Format;
+use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
+use coherency_core::wording::thousands;
+
+use super::document::Document;
+use super::Source;
+
+/// Inputs larger than this get no link without trying: compressing them would hold the page
+/// up, and few would fit [`MAX_LINK_CHARS`] anyway.
+pub const MAX_LINKED_INPUT: usize = 8 << 20;
+
+/// The result link of `doc`'s input, `bytes`, on the page at `page_url` (without a fragment):
+/// the whole URL, or the fragment's length when it is over the limit.
+pub fn result_link(
+    page_url: &str,
+    bytes: &[u8],
+    chosen: Option<Format>,
+    selected: Option<usize>,
+) -> Result<String, usize> {
+    let fragment = link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected })?;
+    Ok(format!("{}#{fragment}", page_url.split('#').next().unwrap_or_default()))
+}
+
+/// What the page says once a link is made: copied, or left in the address bar to copy.
+pub fn link_made(url: &str, copied: bool) -> String {
+    let chars = url.len();
+    if copied {
+        format!(
+            "Link copied ({} characters). It carries the input itself, compressed, after the # — which browsers never send to a server.",
+            thousands(chars)
+        )
+    } else {
+        format!("The link is in the address bar ({} characters): copy it from there.", thousands(chars))
+    }
+}
+
+/// What the page says when the input is too long for a link.
+pub fn link_too_long(chars: usize) -> String {
+    format!(
+        "No link: this input makes {} characters, over the {} that chat messages and browsers carry reliably (a Slack message holds 40,000). Download the report and attach it instead.",
+        thousands(chars),
+        thousands(MAX_LINK_CHARS)
+    )
+}
+
+/// The downloaded report's file name: "coherency-report-vllm.sse.html", "coherency-report.html".
+pub fn report_file_name(doc: &Document) -> String {
+    match &doc.source {
+        Source::File(name) => {
+            let safe: String = name
+                .chars()
+                .map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
+                .collect();
+            format!("coherency-report-{safe}.html")
+        }
+        _ => "coherency-report.html".to_string(),
+    }
+}
+
+/// The name the report goes by: the file's, or what the input was.
+pub fn report_name(doc: &Document) -> String {
+    match &doc.source {
+        Source::File(name) => name.to_string(),
+        Source::Input => "pasted text".to_string(),
+        Source::Sample(id) => format!("sample {id}"),
+        Source::Live => "live stream".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_link_holds_the_input_after_the_pages_address() {
+        let text = "Let me check again.\n".repeat(300);
+        let url =
+            result_link("https://example.org/tools/coherency/?x=1#old", text.as_bytes(), Some(Format::Text), Some(0))
+                .unwrap();
+        let (page, fragment) = url.split_once('#').unwrap();
+        assert_eq!(page, "https://example.org/tools/coherency/?x=1");
+        let back = link::decode(fragment).unwrap();
+        assert_eq!((back.bytes, back.format, back.selected), (text.into_bytes(), Some(Format::Text), Some(0)));
+        assert!(link_made(&url, true).starts_with(&format!("Link copied ({} characters)", url.len())));
+        assert!(link_made(&url, false).contains("address bar"));
+    }
+
+    #[test]
+    fn a_long_input_gets_no_link_and_the_page_says_why() {
+        let mut x = 9u64;
+        let noise: Vec<u8> = (0..60_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b'a' + (x % 26) as u8
+            })
+            .collect();
+        let chars = result_link("https://h/", &noise, None, None).unwrap_err();
+        let said = link_too_long(chars);
+        assert!(
+            said.contains(&thousands(chars)) && said.contains("32,000") && said.contains("Download the report"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn report_names_are_safe_file_names() {
+        let doc = |source: Source| Document::read(1, source, Rc::from(&b"hello there, some text"[..]), None);
+        assert_eq!(
+            report_file_name(&doc(Source::File("my log (1).jsonl".into()))),
+            "coherency-report-my_log__1_.jsonl.html"
+        );
+        assert_eq!(report_file_name(&doc(Source::Input)), "coherency-report.html");
+        assert_eq!(report_name(&doc(Source::Sample("line-loop"))), "sample line-loop");
+    }
+}
