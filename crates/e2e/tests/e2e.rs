@@ -941,3 +941,57 @@ async fn a_file_over_the_limit_gets_a_message_naming_the_limit() {
     page.upload(&fixture_path("plain_bom.txt")).await;
     page.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_result_link_opens_the_same_verdict_selection_and_highlights_in_a_fresh_browser() {
+    // A pasted loop: the link goes in the address bar (and the clipboard, when allowed).
+    let page = Page::open().await;
+    let text = format!("A calm opening sentence first.\n{}", "Let me check the config file again.\n".repeat(30));
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    let spans = page.text("#span-count").await;
+    page.click("#copy-link").await;
+    page.wait_for_js("return document.getElementById('share-status').textContent.length > 0;", "the link's status").await;
+    let status = page.text("#share-status").await;
+    assert!(status.starts_with("Link copied (") || status.starts_with("The link is in the address bar ("), "{status}");
+    let href = page.js("return location.href;").await;
+    let fragment = href.as_str().and_then(|h| h.split_once('#')).map(|(_, f)| format!("#{f}")).expect("a fragment");
+    assert!(fragment.starts_with("#v1;") && fragment.len() < 1_000, "{fragment}");
+    assert!(status.contains(&thousands(href.as_str().unwrap().len())), "the status says the link's length: {status}");
+    page.close().await;
+
+    // Another browser profile opens it: the same text, verdict and highlights.
+    let fresh = Page::open().await;
+    fresh.goto_query(&format!("?{fragment}")).await;
+    fresh.expect_verdict("FAIL").await;
+    assert_eq!(fresh.input_value().await, text, "the text box holds the linked text");
+    assert_eq!(fresh.text("#span-count").await, spans);
+    assert!(fresh.text("#status").await.contains("result link"));
+    fresh.close().await;
+
+    // A file with another row selected: the link keeps the row.
+    let page = Page::open().await;
+    page.upload(&fixture_path("deepseek_reasoning_loop.sse")).await;
+    page.expect_verdict("FAIL").await;
+    page.click("#message-table tr[data-channel=\"content\"]").await;
+    page.expect_verdict("PASS").await;
+    page.click("#copy-link").await;
+    page.wait_for_js("return location.hash.startsWith('#v1;');", "the link in the address bar").await;
+    let fragment = page.js("return location.hash;").await.as_str().unwrap_or_default().to_string();
+    page.close().await;
+    let fresh = Page::open().await;
+    fresh.goto_query(&format!("?{fragment}")).await;
+    fresh.expect_verdict("PASS").await;
+    assert_eq!(fresh.text("#analysed-text").await, "The three invoices total 245 euros (120 + 80 + 45).");
+    let overall = "return document.getElementById('overall-verdict')?.dataset.verdict ?? null;";
+    assert_eq!(fresh.js(overall).await, json!("FAIL"));
+
+    // A damaged link says so and leaves the page usable.
+    let cut = &fragment[..fragment.len() / 2];
+    fresh.goto_query(&format!("?{cut}x")).await;
+    fresh.wait_for_js("return (document.getElementById('status')?.textContent ?? '').includes('Could not open the result link');", "the damaged link's message").await;
+    assert!(fresh.text("#status").await.contains("cut off when it was copied"));
+    fresh.close().await;
+}

@@ -52,6 +52,28 @@ pub fn replace_url(url: &str) {
     }
 }
 
+/// Calls `handler` on each `event` the window fires, until the returned listener is dropped.
+pub fn on_window_event(event: &'static str, handler: impl Fn() + 'static) -> Option<WindowListener> {
+    let window = web_sys::window()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(handler);
+    window.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).ok()?;
+    Some(WindowListener { event, closure })
+}
+
+/// A window event listener, removed when dropped.
+pub struct WindowListener {
+    event: &'static str,
+    closure: wasm_bindgen::closure::Closure<dyn Fn()>,
+}
+
+impl Drop for WindowListener {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(self.event, self.closure.as_ref().unchecked_ref());
+        }
+    }
+}
+
 /// Copies `text` to the clipboard; whether the browser allowed it (not on every origin).
 pub async fn copy_text(text: &str) -> bool {
     let Some(window) = web_sys::window() else { return false };

@@ -151,7 +151,8 @@ pub fn App() -> Html {
     }
 
     // `?sample=ID` preloads and analyses a built-in sample (handy for links and screenshots); a
-    // result link (`#v1;…`) opens the input it carries.
+    // result link (`#v1;…`) opens the input it carries, at load and when one is pasted into the
+    // address bar of the open page (a `hashchange`: the page does not reload).
     {
         let pick_sample = pick_sample.clone();
         let (dispatcher, input) = (store.dispatcher(), input.clone());
@@ -159,7 +160,7 @@ pub fn App() -> Html {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
             }
-            match link::decode(&dom::location_hash()) {
+            let open_link = move || match link::decode(&dom::location_hash()) {
                 Ok(shared) => {
                     if let Ok(text) = std::str::from_utf8(&shared.bytes) {
                         dom::set_textarea_value(&input, text);
@@ -169,7 +170,10 @@ pub fn App() -> Html {
                 }
                 Err(LinkError::NotALink) => {}
                 Err(e) => dispatcher.dispatch(Action::LinkFailed(e.to_string())),
-            }
+            };
+            open_link();
+            let listener = dom::on_window_event("hashchange", open_link);
+            move || drop(listener)
         });
     }
     // The file of the document shown, for a link made from it.
