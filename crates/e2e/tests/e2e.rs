@@ -953,7 +953,8 @@ async fn a_result_link_opens_the_same_verdict_selection_and_highlights_in_a_fres
     page.expect_verdict("FAIL").await;
     let spans = page.text("#span-count").await;
     page.click("#copy-link").await;
-    page.wait_for_js("return document.getElementById('share-status').textContent.length > 0;", "the link's status").await;
+    page.wait_for_js("return document.getElementById('share-status').textContent.length > 0;", "the link's status")
+        .await;
     let status = page.text("#share-status").await;
     assert!(status.starts_with("Link copied (") || status.starts_with("The link is in the address bar ("), "{status}");
     let href = page.js("return location.href;").await;
@@ -991,7 +992,12 @@ async fn a_result_link_opens_the_same_verdict_selection_and_highlights_in_a_fres
     // A damaged link says so and leaves the page usable.
     let cut = &fragment[..fragment.len() / 2];
     fresh.goto_query(&format!("?{cut}x")).await;
-    fresh.wait_for_js("return (document.getElementById('status')?.textContent ?? '').includes('Could not open the result link');", "the damaged link's message").await;
+    fresh
+        .wait_for_js(
+            "return (document.getElementById('status')?.textContent ?? '').includes('Could not open the result link');",
+            "the damaged link's message",
+        )
+        .await;
     assert!(fresh.text("#status").await.contains("cut off when it was copied"));
     fresh.close().await;
 }

@@ -74,21 +74,26 @@ impl Drop for WindowListener {
     }
 }
 
-/// Copies `text` to the clipboard; whether the browser allowed it (not on every origin).
-pub async fn copy_text(text: &str) -> bool {
-    let Some(window) = web_sys::window() else { return false };
+/// Copies `text` to the clipboard, then calls `done` with whether the browser allowed it (not on
+/// every origin).
+pub fn copy_text(text: String, done: impl FnOnce(bool) + 'static) {
+    let Some(window) = web_sys::window() else { return done(false) };
     let clipboard = window.navigator().clipboard();
     // An origin without the Clipboard API has no `navigator.clipboard`.
     if clipboard.is_undefined() {
-        return false;
+        return done(false);
     }
-    JsFuture::from(clipboard.write_text(text)).await.is_ok()
+    let promise = clipboard.write_text(&text);
+    wasm_bindgen_futures::spawn_local(async move { done(JsFuture::from(promise).await.is_ok()) });
 }
 
-/// The bytes of `file`, read again (`None` when the browser cannot).
-pub async fn file_bytes(file: &web_sys::File) -> Option<Vec<u8>> {
-    let buffer = JsFuture::from(file.array_buffer()).await.ok()?;
-    Some(js_sys::Uint8Array::new(&buffer).to_vec())
+/// Reads `file` again, then calls `done` with its bytes (`None` when the browser cannot).
+pub fn file_bytes(file: &web_sys::File, done: impl FnOnce(Option<Vec<u8>>) + 'static) {
+    let promise = file.array_buffer();
+    wasm_bindgen_futures::spawn_local(async move {
+        let buffer = JsFuture::from(promise).await.ok();
+        done(buffer.map(|b| js_sys::Uint8Array::new(&b).to_vec()))
+    });
 }
 
 /// Scrolls `element` into view at `block` (smoothly unless the user prefers reduced motion: the

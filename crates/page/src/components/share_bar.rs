@@ -8,9 +8,10 @@ use yew::prelude::*;
 
 use crate::dom;
 use crate::model::document::Document;
-use crate::model::share::{link_made, link_too_long, report_file_name, report_name, result_link, MAX_LINKED_INPUT};
-use coherency_core::render::{html, markdown, Summary};
-use coherency_core::wording::{bytes_text, thousands};
+use crate::model::share::{
+    html_report, link_made, link_too_long, markdown_copied, markdown_report, report_downloaded, report_file_name,
+    result_link, too_big_for_a_link,
+};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -28,71 +29,55 @@ pub fn ShareBar(props: &Props) -> Html {
         use_effect_with(props.doc.seq, move |_| status.set(None));
     }
 
+    let say = {
+        let status = status.clone();
+        move |text: String| status.set(Some(text))
+    };
     let copy_link = {
-        let (doc, file, status) = (Rc::clone(&props.doc), props.file.clone(), status.clone());
+        let (doc, file, say) = (Rc::clone(&props.doc), props.file.clone(), say.clone());
         Callback::from(move |_: MouseEvent| {
-            let (doc, file, status) = (Rc::clone(&doc), file.clone(), status.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                if doc.size > MAX_LINKED_INPUT {
-                    status.set(Some(format!(
-                        "No link: the input is {}, and a link carries at most {} (compressed to 32,000 characters). Download the report instead.",
-                        bytes_text(doc.size),
-                        bytes_text(MAX_LINKED_INPUT)
-                    )));
-                    return;
-                }
-                let bytes = match &doc.bytes {
-                    Some(bytes) => Some(bytes.to_vec()),
-                    None => match file.emit(()) {
-                        Some(f) => dom::file_bytes(&f).await,
-                        None => None,
-                    },
-                };
-                let Some(bytes) = bytes else {
-                    status.set(Some("The input is no longer at hand: open the file again to make a link.".into()));
-                    return;
-                };
-                match result_link(&dom::page_url(), &bytes, doc.chosen, doc.selected) {
+            if let Some(refusal) = too_big_for_a_link(doc.size) {
+                return say(refusal);
+            }
+            let (held, file) = (doc.bytes.clone(), file.emit(()));
+            let (doc, say) = (Rc::clone(&doc), say.clone());
+            let make = move |bytes: Option<Vec<u8>>| match bytes {
+                None => say("The input is no longer at hand: open the file again to make a link.".into()),
+                Some(bytes) => match result_link(&dom::page_url(), &bytes, doc.chosen, doc.selected) {
                     Ok(url) => {
                         dom::replace_url(&url);
-                        let copied = dom::copy_text(&url).await;
-                        status.set(Some(link_made(&url, copied)));
+                        let said = url.clone();
+                        dom::copy_text(url, move |copied| say(link_made(&said, copied)));
                     }
-                    Err(chars) => status.set(Some(link_too_long(chars))),
-                }
-            });
+                    Err(chars) => say(link_too_long(chars)),
+                },
+            };
+            match (held, file) {
+                (Some(bytes), _) => make(Some(bytes.to_vec())),
+                (None, Some(f)) => dom::file_bytes(&f, make),
+                (None, None) => make(None),
+            }
         })
     };
     let copy_markdown = {
-        let (doc, status) = (Rc::clone(&props.doc), status.clone());
+        let (doc, say) = (Rc::clone(&props.doc), say.clone());
         Callback::from(move |_: MouseEvent| {
-            let name = report_name(&doc);
-            let text = markdown::markdown(&Summary::new(&name, &doc.transcript, &doc.report));
-            let status = status.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let lines = thousands(text.lines().count());
-                if dom::copy_text(&text).await {
-                    status.set(Some(format!("Markdown copied ({lines} lines): paste it into an issue or a chat.")));
-                } else {
+            let text = markdown_report(&doc);
+            let say = say.clone();
+            dom::copy_text(text.clone(), move |copied| {
+                if !copied {
                     dom::download("coherency-report.md", text.as_bytes());
-                    status.set(Some(format!(
-                        "The browser did not allow copying: the Markdown ({lines} lines) was downloaded instead."
-                    )));
                 }
+                say(markdown_copied(&text, copied));
             });
         })
     };
     let download = {
-        let (doc, status) = (Rc::clone(&props.doc), status.clone());
+        let (doc, say) = (Rc::clone(&props.doc), say);
         Callback::from(move |_: MouseEvent| {
-            let name = report_name(&doc);
-            let page = html::html(&Summary::new(&name, &doc.transcript, &doc.report));
-            let file = report_file_name(&doc);
+            let (file, page) = (report_file_name(&doc), html_report(&doc));
             dom::download(&file, page.as_bytes());
-            status.set(Some(format!(
-                "Downloaded {file} ({}): one file, readable offline and with JavaScript off.",
-                bytes_text(page.len())
-            )));
+            say(report_downloaded(&file, page.len()));
         })
     };
     html! {

@@ -3,6 +3,7 @@
 
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
+use coherency_core::render::{html, markdown, Summary};
 use coherency_core::wording::thousands;
 
 use super::document::Document;
@@ -11,6 +12,17 @@ use super::Source;
 /// Inputs larger than this get no link without trying: compressing them would hold the page
 /// up, and few would fit [`MAX_LINK_CHARS`] anyway.
 pub const MAX_LINKED_INPUT: usize = 8 << 20;
+
+/// Why an input of `size` bytes gets no link without trying, if it does not.
+pub fn too_big_for_a_link(size: usize) -> Option<String> {
+    (size > MAX_LINKED_INPUT).then(|| {
+        format!(
+            "No link: the input is {}, and a link carries at most {} (compressed to 32,000 characters). Download the report instead.",
+            size_text(size),
+            size_text(MAX_LINKED_INPUT)
+        )
+    })
+}
 
 /// The result link of `doc`'s input, `bytes`, on the page at `page_url` (without a fragment):
 /// the whole URL, or the fragment's length when it is over the limit.
@@ -44,6 +56,40 @@ pub fn link_too_long(chars: usize) -> String {
         thousands(chars),
         thousands(MAX_LINK_CHARS)
     )
+}
+
+/// The document's report as Markdown (the core's `render::markdown`).
+pub fn markdown_report(doc: &Document) -> String {
+    markdown::markdown(&Summary::new(&report_name(doc), &doc.transcript, &doc.report))
+}
+
+/// The document's report as one HTML file (the core's `render::html`).
+pub fn html_report(doc: &Document) -> String {
+    html::html(&Summary::new(&report_name(doc), &doc.transcript, &doc.report))
+}
+
+/// What the page says once the Markdown is copied, or downloaded when copying was refused.
+pub fn markdown_copied(text: &str, copied: bool) -> String {
+    let lines = thousands(text.lines().count());
+    if copied {
+        format!("Markdown copied ({lines} lines): paste it into an issue or a chat.")
+    } else {
+        format!("The browser did not allow copying: the Markdown ({lines} lines) was downloaded instead.")
+    }
+}
+
+/// What the page says once the report is downloaded.
+pub fn report_downloaded(file: &str, bytes: usize) -> String {
+    format!("Downloaded {file} ({}): one file, readable offline and with JavaScript off.", size_text(bytes))
+}
+
+/// A size in words: "812 bytes", "45.3 KB", "9.4 MB".
+fn size_text(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
 }
 
 /// The downloaded report's file name: "coherency-report-vllm.sse.html", "coherency-report.html".
@@ -106,6 +152,21 @@ mod tests {
             said.contains(&thousands(chars)) && said.contains("32,000") && said.contains("Download the report"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn the_reports_and_what_is_said_of_them() {
+        let doc = Document::read(1, Source::Input, Rc::from("Let me check again.\n".repeat(40).as_bytes()), None);
+        let md = markdown_report(&doc);
+        assert!(md.starts_with("### Coherency Analyzer: **FAIL** · pasted text"), "{md}");
+        assert!(html_report(&doc).contains("<strong id=\"verdict\">FAIL</strong>"));
+        assert!(markdown_copied(&md, true).starts_with(&format!("Markdown copied ({} lines)", md.lines().count())));
+        assert!(markdown_copied(&md, false).contains("downloaded instead"));
+        assert_eq!(too_big_for_a_link(100), None);
+        let refusal = too_big_for_a_link(9 << 20).unwrap_or_default();
+        assert!(refusal.starts_with("No link: the input is 9.4 MB, and a link carries at most 8.4 MB"), "{refusal}");
+        assert!(report_downloaded("r.html", 2048).contains("(2.0 KB)"));
+        assert_eq!(size_text(812), "812 bytes");
     }
 
     #[test]
