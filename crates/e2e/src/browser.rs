@@ -14,6 +14,17 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
+/// The built page's directory (dist/), checked to hold a build.
+pub fn built_page() -> PathBuf {
+    let dist = crate::workspace_root().join("dist");
+    assert!(
+        dist.join("index.html").is_file() && dist.join("pkg").is_dir(),
+        "{} has no built page: run scripts/build-page first",
+        dist.display()
+    );
+    dist
+}
+
 /// A browser session on the served page, with everything it started.
 pub struct Page {
     pub client: Client,
@@ -30,13 +41,13 @@ impl Page {
 
     /// [`Page::open`] with extra Chromium command-line switches.
     pub async fn open_with_args(extra: &[&str]) -> Page {
-        let dist = crate::workspace_root().join("dist");
-        assert!(
-            dist.join("index.html").is_file() && dist.join("pkg").is_dir(),
-            "{} has no built page: run scripts/build-page first",
-            dist.display()
-        );
-        let server = FileServer::start(dist);
+        Page::open_served(built_page(), "/", extra).await
+    }
+
+    /// The page served from `root`, opened at `path` (e.g. `/sub/dir/`: a static host's
+    /// sub-path).
+    pub async fn open_served(root: PathBuf, path: &str, extra: &[&str]) -> Page {
+        let server = FileServer::start(root);
         let profile = TempDir::new("coherency-e2e-profile");
         let driver = Driver::start();
 
@@ -64,7 +75,7 @@ impl Page {
             .unwrap_or_else(|e| panic!("could not start a Chromium session through chromedriver: {e}"));
 
         let page = Page { client, _driver: driver, _profile: profile, _server: server };
-        page.client.goto(&format!("http://127.0.0.1:{}/", page._server.port)).await.expect("load the page");
+        page.client.goto(&format!("http://127.0.0.1:{}{path}", page._server.port)).await.expect("load the page");
         page.client
             .wait()
             .at_most(Duration::from_secs(20))

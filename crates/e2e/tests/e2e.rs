@@ -1001,3 +1001,22 @@ async fn a_result_link_opens_the_same_verdict_selection_and_highlights_in_a_fres
     assert!(fresh.text("#status").await.contains("cut off when it was copied"));
     fresh.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_page_works_under_a_sub_path_of_a_static_host() {
+    // dist/ served at /sub/dir/, as a static host serves a tool under its own path: every URL
+    // the page uses (styles, wasm, the worker) is relative.
+    let root = browser::TempDir::new("coherency-e2e-subpath");
+    std::fs::create_dir_all(root.0.join("sub")).unwrap();
+    std::os::unix::fs::symlink(browser::built_page(), root.0.join("sub/dir")).unwrap();
+    let page = Page::open_served(root.0.clone(), "/sub/dir/?sample=line-loop", &[]).await;
+    page.expect_verdict("FAIL").await;
+    let styled = page.js("return getComputedStyle(document.querySelector('#verdict')).borderRadius !== '0px';").await;
+    assert_eq!(styled, json!(true), "the stylesheet loaded from the sub-path");
+    // A file is read in the worker, loaded from the sub-path too.
+    page.upload(&fixture_path("deepseek_reasoning_loop.sse")).await;
+    let overall = "return document.getElementById('overall-verdict')?.dataset.verdict === 'FAIL';";
+    page.wait_for_js(overall, "the file's verdict from the worker").await;
+    page.close().await;
+}

@@ -82,7 +82,7 @@ pub fn ShareBar(props: &Props) -> Html {
     };
     html! {
         <section class="share-bar" aria-label="Share this result">
-            <button type="button" id="copy-link" class="button chip" onclick={copy_link}>{ "🔗 Copy link" }</button>
+            <button type="button" id="copy-link" class="button chip" onclick={copy_link}>{ "Copy link" }</button>
             <button type="button" id="copy-markdown" class="button chip" onclick={copy_markdown}>{ "Copy as Markdown" }</button>
             <button type="button" id="download-report" class="button chip" onclick={download}>{ "⤓ Download report" }</button>
             <p id="share-status" class="share-status" role="status" aria-live="polite">{ (*status).clone().unwrap_or_default() }</p>
