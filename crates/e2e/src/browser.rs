@@ -31,7 +31,8 @@ pub struct Page {
     // Dropped after `client`, in this order: browser session, driver, profile dir, file server.
     _driver: Driver,
     _profile: TempDir,
-    _server: FileServer,
+    /// `None` for a page opened from disk.
+    _server: Option<FileServer>,
 }
 
 impl Page {
@@ -48,6 +49,16 @@ impl Page {
     /// sub-path).
     pub async fn open_served(root: PathBuf, path: &str, extra: &[&str]) -> Page {
         let server = FileServer::start(root);
+        let url = format!("http://127.0.0.1:{}{path}", server.port);
+        Page::open_url(Some(server), &url, extra).await
+    }
+
+    /// A page file opened from disk (`file://`), as a user double-clicks it.
+    pub async fn open_from_disk(file: &Path, query: &str) -> Page {
+        Page::open_url(None, &format!("file://{}{query}", file.display()), &[]).await
+    }
+
+    async fn open_url(server: Option<FileServer>, url: &str, extra: &[&str]) -> Page {
         let profile = TempDir::new("coherency-e2e-profile");
         let driver = Driver::start();
 
@@ -75,7 +86,7 @@ impl Page {
             .unwrap_or_else(|e| panic!("could not start a Chromium session through chromedriver: {e}"));
 
         let page = Page { client, _driver: driver, _profile: profile, _server: server };
-        page.client.goto(&format!("http://127.0.0.1:{}{path}", page._server.port)).await.expect("load the page");
+        page.client.goto(url).await.expect("load the page");
         page.client
             .wait()
             .at_most(Duration::from_secs(20))
@@ -87,7 +98,8 @@ impl Page {
 
     /// Opens the page again with `query` (e.g. `?file-limit=1000`) and waits for the app.
     pub async fn goto_query(&self, query: &str) {
-        self.client.goto(&format!("http://127.0.0.1:{}/{query}", self._server.port)).await.expect("load the page");
+        let port = self._server.as_ref().expect("a served page").port;
+        self.client.goto(&format!("http://127.0.0.1:{port}/{query}")).await.expect("load the page");
         self.client
             .wait()
             .at_most(Duration::from_secs(20))

@@ -1020,3 +1020,33 @@ async fn the_page_works_under_a_sub_path_of_a_static_host() {
     page.wait_for_js(overall, "the file's verdict from the worker").await;
     page.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its_worker() {
+    let file = browser::built_page().join("coherency-analyzer.html");
+    assert!(file.is_file(), "{} is missing: scripts/build-page writes it", file.display());
+    let page = Page::open_from_disk(&file, "").await;
+    assert!(page.js("return location.protocol;").await == json!("file:"));
+    // A pasted loop, analysed from the inlined wasm.
+    let text = format!("Here is my plan.\n{}", "Let me check the config file again.\n".repeat(30));
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    // A 20 MB log, read in the worker the single file makes from a Blob URL.
+    let dir = browser::TempDir::new("coherency-e2e-single-file");
+    let (path, _) = big_log(&dir.0, 20);
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&path.display().to_string()).await.expect("choose the file");
+    page.wait_for_js("return !!document.getElementById('load-progress');", "the worker's progress").await;
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while page.js("return !!document.getElementById('overall-verdict');").await != json!(true) {
+        let failed = page.js("return [document.querySelector('.load-error, #status')?.textContent, document.getElementById('load-progress')?.textContent].join(' / ');").await;
+        assert!(Instant::now() < deadline, "no verdict within 60 s ({failed})");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let verdict = page.js("return document.getElementById('overall-verdict').dataset.verdict;").await;
+    assert_eq!(verdict, json!("FAIL"), "one reply in ten loops");
+    assert!(page.count("#message-table tbody tr").await > 0);
+    page.close().await;
+}

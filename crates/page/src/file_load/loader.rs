@@ -25,6 +25,11 @@ use coherency_core::verdict::JudgedDocument;
 
 /// The worker script, relative to the page.
 const WORKER_URL: &str = "www/worker.js";
+/// Where the single-file build (`dist/coherency-analyzer.html`, which cannot load a worker from
+/// a `file://` URL) puts its worker: `globalThis.coherencyWorker = { url, module, classic }`, a
+/// Blob URL, the compiled wasm module the worker is handed with each file, and whether it is a
+/// classic worker (a module worker from a Blob URL does not start on a `file://` page).
+const SINGLE_FILE_WORKER: &str = "coherencyWorker";
 /// The page takes in result pieces for at most this long before letting the browser paint.
 const SLICE_MS: f64 = 12.0;
 
@@ -58,9 +63,12 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 
 /// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
 pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
+    let single_file = get(&js_sys::global(), SINGLE_FILE_WORKER);
     let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_URL, &options)
+    let classic = get(&single_file, "classic").as_bool() == Some(true);
+    options.set_type(if classic { WorkerType::Classic } else { WorkerType::Module });
+    let url = get(&single_file, "url").as_string().unwrap_or_else(|| WORKER_URL.to_string());
+    let worker = Worker::new_with_options(&url, &options)
         .map_err(|_| "this browser cannot start a module Web Worker".to_string())?;
     let cancelled = Rc::new(Cell::new(false));
 
@@ -122,6 +130,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
     let _ = Reflect::set(&request, &"file".into(), file);
     let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
     let _ = Reflect::set(&request, &"format".into(), &format);
+    let _ = Reflect::set(&request, &"module".into(), &get(&single_file, "module"));
     worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
     Ok(Job { worker, cancelled, _on_message: on_message, _on_error: on_error })
 }
