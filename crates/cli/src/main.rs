@@ -45,6 +45,8 @@ exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL (of what is judged: th
              holds no text, 64 bad command line";
 
 const EXIT_UNREADABLE: u8 = 3;
+/// `schema_version` of the `--json` objects.
+const SCHEMA_VERSION: u32 = 1;
 const EXIT_USAGE: u8 = 64;
 
 /// One file's `--json` line: the worst judged message's report at the top level (for a plain
@@ -52,6 +54,9 @@ const EXIT_USAGE: u8 = 64;
 /// conversation's judgement across its turns and what the reader noticed.
 #[derive(Serialize)]
 struct FileReport<'a> {
+    /// The version of this object's schema (README "The CLI"): raised when a field changes
+    /// meaning or goes; new fields may come without it.
+    schema_version: u32,
     file: &'a str,
     format: Format,
     /// Size of the input file; `bytes` is the size of the text the top-level report analysed.
@@ -137,6 +142,7 @@ impl Serialize for MessagesJson<'_> {
 
 #[derive(Serialize)]
 struct FileError<'a> {
+    schema_version: u32,
     file: &'a str,
     error: String,
 }
@@ -279,7 +285,12 @@ fn run_analyze(args: &[String]) -> ExitCode {
 fn report_error(out: &mut impl Write, json: bool, file: &str, error: String) -> io::Result<()> {
     eprintln!("coherency: cannot read {file}: {error}");
     if json {
-        writeln!(out, "{}", serde_json::to_string(&FileError { file, error }).expect("plain data serialises"))
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&FileError { schema_version: SCHEMA_VERSION, file, error })
+                .expect("plain data serialises")
+        )
     } else {
         Ok(())
     }
@@ -330,6 +341,7 @@ fn write_file_json(
         })
         .collect();
     let line = FileReport {
+        schema_version: SCHEMA_VERSION,
         file,
         format: t.format,
         input_bytes,

@@ -46,6 +46,7 @@ fn json_has_the_stable_fields() {
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     let r = &lines[0];
+    assert_eq!(r["schema_version"], 1);
     assert_eq!(r["file"], "tests/data/line_x400.txt");
     assert_eq!(r["bytes"], 17_599);
     assert_eq!(r["verdict"], "FAIL");
