@@ -91,8 +91,7 @@ impl Scans {
         let longest_run = runs.finish(t.maxrun_warn, &mut tail_runs);
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
-        let gzip_bytes = gzip_size(text.as_bytes());
-        let found = loop_checks::find(text, t.loops);
+        let (gzip_bytes, found) = gzip_and_loop_checks(text, t);
         let mut metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
@@ -218,6 +217,32 @@ impl Scans {
     }
 }
 
+/// Texts from this size have their gzip pass and profile run beside the token scorers (natively):
+/// below it a thread costs more than it saves.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub const PARALLEL_FROM_BYTES: usize = 256 * 1024;
+
+/// The seed's gzip size of `text` and the loop checks' findings. The gzip pass and the windowed
+/// profile only compress the bytes, independently of the token scorers: on a long text, natively,
+/// they run on a second thread meanwhile (the wasm build runs everything on one).
+fn gzip_and_loop_checks(text: &str, t: &Thresholds) -> (usize, loop_checks::LoopFindings) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if text.len() >= PARALLEL_FROM_BYTES {
+        return std::thread::scope(|scope| {
+            let side = scope.spawn(|| (gzip_size(text.as_bytes()), super::profile::profile(text)));
+            let gzip = std::cell::Cell::new(0);
+            let found = loop_checks::find_with_profile(text, t.loops, || {
+                let (bytes, prof) = side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                gzip.set(bytes);
+                prof
+            });
+            (gzip.get(), found)
+        });
+    }
+    let found = loop_checks::find(text, t.loops);
+    (gzip_size(text.as_bytes()), found)
+}
+
 /// Too short to judge: nothing but whitespace, or under `min_bytes` non-blank bytes in a text
 /// under `gzip_min_bytes` in all. A short reply followed by kilobytes of blank lines (a served
 /// model emitting newlines until `max_tokens`) is long enough: its blank run is judged.
@@ -233,4 +258,20 @@ pub fn analyze(text: &str) -> Report {
     let mut scans = Scans::default();
     scans.scan(text, 0, &t);
     scans.report(text, &t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_text_gets_the_same_findings_with_its_gzip_pass_on_another_thread() {
+        let prose = crate::samples::PROSE;
+        let text = format!("{}{}", prose.repeat(60), "Let me check the configuration once more.\n".repeat(3_000));
+        assert!(text.len() >= PARALLEL_FROM_BYTES);
+        let t = Thresholds::default();
+        let (gzip, found) = gzip_and_loop_checks(&text, &t);
+        assert_eq!(gzip, gzip_size(text.as_bytes()));
+        assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, t.loops)));
+    }
 }

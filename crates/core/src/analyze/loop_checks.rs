@@ -59,6 +59,12 @@ pub struct LoopFindings {
 
 /// Runs the loop scorers over `text` and judges them by `rules`.
 pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
+    find_with_profile(text, rules, || profile(text))
+}
+
+/// [`find`], taking the windowed profile of `text` from `profile_of` once the token scorers are
+/// done (the analyzer computes it on another thread meanwhile).
+pub fn find_with_profile(text: &str, rules: &LoopRules, profile_of: impl FnOnce() -> Profile) -> LoopFindings {
     let n = text.len();
     // The token tables are the analysis's memory on a long text (8 bytes a token for the
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
@@ -87,7 +93,7 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
     };
     drop(ids);
     drop(classes);
-    let prof = profile(text);
+    let prof = profile_of();
 
     let CopiesJudged {
         check: copy_check,
