@@ -7,24 +7,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use coherency_test_support::workspace_root;
+use coherency_test_support::{input_fixtures, workspace_root};
 
-/// Every fixture a user could hand the CLI: the formats' inputs and the plain texts (not their
-/// expected reports), relative to the core's crate directory, sorted.
+/// Every input fixture, relative to the core's crate directory (where the CLI runs, so the
+/// file names it prints are `tests/data/…`).
 fn fixtures() -> Vec<String> {
-    let core = workspace_root().join("crates/core");
-    let mut out = Vec::new();
-    for dir in ["tests/data", "tests/data/formats"] {
-        for entry in fs::read_dir(core.join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if path.is_file() && !name.ends_with(".expected.json") {
-                out.push(format!("{dir}/{name}"));
-            }
-        }
-    }
-    out.sort();
-    out
+    input_fixtures().into_iter().map(|f| format!("tests/data/{f}")).collect()
 }
 
 fn run(flag: &str, fixture: &str) -> String {

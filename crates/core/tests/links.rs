@@ -1,4 +1,5 @@
-//! Result links (`render::link`) round-trip every built-in sample and every fixture byte for
+//! Result links (`render::link`) round-trip every built-in sample and every file under the
+//! fixtures directory (inputs and their JSON reports) byte for
 //! byte, with a format and a selection, and a link's length is what the page says; inputs too
 //! long for a link are refused, never cut.
 

@@ -14,6 +14,31 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
+/// The Chromium binary (`CHROME_BIN`, default Debian's `/usr/bin/chromium`).
+pub fn chrome_bin() -> String {
+    std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".to_string())
+}
+
+/// Chromium's switches for a test: headless, as root, nothing fetched in the background, the
+/// fresh profile `profile`.
+pub fn chromium_args(profile: &TempDir) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .map(String::from)
+    .into();
+    args.push(format!("--user-data-dir={}", profile.0.display()));
+    args
+}
+
 /// The built page's directory (dist/), checked to hold a build.
 pub fn built_page() -> PathBuf {
     let dist = crate::workspace_root().join("dist");
@@ -62,21 +87,10 @@ impl Page {
         let profile = TempDir::new("coherency-e2e-profile");
         let driver = Driver::start();
 
-        let chrome = std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".to_string());
-        let args = vec![
-            "--headless".to_string(),
-            "--no-sandbox".to_string(),
-            "--disable-gpu".to_string(),
-            "--disable-dev-shm-usage".to_string(),
-            "--disable-quic".to_string(),
-            "--no-first-run".to_string(),
-            "--disable-background-networking".to_string(),
-            "--disable-component-update".to_string(),
-            "--disable-sync".to_string(),
-            "--window-size=1280,900".to_string(),
-            format!("--user-data-dir={}", profile.0.display()),
-        ];
-        let args: Vec<String> = args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
+        let chrome = chrome_bin();
+        let mut args = chromium_args(&profile);
+        args.push("--window-size=1280,900".to_string());
+        args.extend(extra.iter().map(|a| a.to_string()));
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome, "args": args }));
         let client = ClientBuilder::new(HttpConnector::new())

@@ -14,27 +14,15 @@ use std::process::Command;
 
 use coherency_core::render::{html, Summary};
 use coherency_core::verdict::JudgedDocument;
-use coherency_e2e::browser::{Driver, TempDir};
-use coherency_test_support::workspace_root;
+use coherency_e2e::browser::{chrome_bin, chromium_args, Driver, TempDir};
+use coherency_test_support::{fixture, input_fixtures};
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
 /// A Chromium session through chromedriver with JavaScript blocked for every page.
 async fn session_without_javascript(profile: &TempDir, driver: &Driver) -> fantoccini::Client {
-    let chrome = std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".to_string());
-    let args = [
-        "--headless".to_string(),
-        "--no-sandbox".to_string(),
-        "--disable-gpu".to_string(),
-        "--disable-dev-shm-usage".to_string(),
-        "--disable-quic".to_string(),
-        "--no-first-run".to_string(),
-        "--disable-background-networking".to_string(),
-        "--disable-component-update".to_string(),
-        "--disable-sync".to_string(),
-        format!("--user-data-dir={}", profile.0.display()),
-    ];
+    let (chrome, args) = (chrome_bin(), chromium_args(profile));
     let prefs = json!({"profile.managed_default_content_settings.javascript": 2});
     let mut caps = serde_json::Map::new();
     caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome, "args": args, "prefs": prefs }));
@@ -47,21 +35,10 @@ async fn session_without_javascript(profile: &TempDir, driver: &Driver) -> fanto
 
 /// The DOM Chromium builds from `file`, scripts on.
 fn dump_dom(file: &Path) -> String {
-    let chrome = std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".to_string());
+    let chrome = chrome_bin();
     let profile = TempDir::new("coherency-e2e-report-profile");
     let mut cmd = Command::new(&chrome);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ])
-    .arg(format!("--user-data-dir={}", profile.0.display()));
+    cmd.args(chromium_args(&profile));
     let out = cmd
         .arg("--dump-dom")
         .arg(format!("file://{}", file.display()))
@@ -91,22 +68,9 @@ async fn every_fixtures_report_shows_its_verdict_and_spans_with_javascript_off()
     client.goto(&format!("file://{}", probe.display())).await.expect("open the probe");
     assert_eq!(client.title().await.unwrap(), "before", "JavaScript is not off");
 
-    let core = workspace_root().join("crates/core/tests/data");
-    let mut fixtures = Vec::new();
-    for sub in ["", "formats"] {
-        for entry in std::fs::read_dir(core.join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if path.is_file() && !name.ends_with(".expected.json") {
-                fixtures.push(path);
-            }
-        }
-    }
-    fixtures.sort();
     let mut checked = 0;
-    for fixture in &fixtures {
-        let bytes = std::fs::read(fixture).unwrap();
-        let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
+    for name in input_fixtures() {
+        let bytes = std::fs::read(fixture(&name)).unwrap();
         let (path, doc) = report_file(&dir.0, &name, &bytes);
         if doc.no_text().is_some() {
             continue;

@@ -27,6 +27,24 @@ pub fn fixtures_dir() -> PathBuf {
     workspace_root().join("crates/core/tests/data")
 }
 
+/// Every input fixture a user could hand the tool — the plain texts under [`fixtures_dir`] and
+/// one capture per format under `formats/` (not their `*.expected.json` reports), as paths
+/// relative to [`fixtures_dir`] (`line_x400.txt`, `formats/vllm.sse`), sorted.
+pub fn input_fixtures() -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["", "formats"] {
+        for entry in std::fs::read_dir(fixtures_dir().join(sub)).expect("the fixtures directory") {
+            let path = entry.expect("a fixture").path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            if path.is_file() && !name.ends_with(".expected.json") {
+                out.push(if sub.is_empty() { name } else { format!("{sub}/{name}") });
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A fixture by its path under [`fixtures_dir`], e.g. `formats/vllm.sse`.
 pub fn fixture(relative: &str) -> PathBuf {
     fixtures_dir().join(relative)

@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::summary::Summary;
+use super::summary::{place, Summary};
 use super::{kind_key, level_key, segments, span_title};
 use crate::analyze::text_units::floor_boundary;
 use crate::analyze::{format_threshold, Span};
@@ -132,18 +132,16 @@ pub fn html(summary: &Summary) -> String {
             "<h2>Messages, worst first</h2>\n<table id=\"messages\"><tr><th>verdict</th><th>message</th><th>where</th><th>bytes</th><th>tripped</th></tr>"
         );
         for row in summary.rows.iter().take(ROWS_LISTED) {
-            let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
             let judged =
                 if row.judged { String::new() } else { format!(" <span class=\"muted\">({})</span>", row.why) };
             let _ = writeln!(
                 out,
-                "<tr><td class=\"l-{}\">{}{judged}</td><td>{} {}</td><td>conversation {}, turn {}{line}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                "<tr><td class=\"l-{}\">{}{judged}</td><td>{} {}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
                 level_key(row.verdict),
                 row.verdict.as_str(),
                 escape(&row.role),
                 escape(&row.channel_text()),
-                row.conversation,
-                row.index,
+                place(row),
                 thousands(row.bytes),
                 row.tripped.map_or("", |m| m.label())
             );

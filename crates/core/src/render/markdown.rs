@@ -6,7 +6,7 @@
 //! table cell or HTML behind a backslash, line breaks as spaces) or quoted in a code block whose fence is longer than any
 //! run of backticks inside it, so a pasted report never turns the input into markup or links.
 
-use super::summary::Summary;
+use super::summary::{place, Summary};
 use crate::analyze::{format_threshold, Check};
 use crate::verdict::MessageRow;
 use crate::wording::{plural, thousands};
@@ -101,15 +101,13 @@ fn check_row(c: &Check) -> String {
 }
 
 fn message_row(row: &MessageRow) -> String {
-    let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
     let judged = if row.judged { String::new() } else { format!(" ({})", row.why) };
     format!(
-        "| {}{judged} | {} {} | conversation {}, turn {}{line} | {} | {} |",
+        "| {}{judged} | {} {} | {} | {} | {} |",
         row.verdict.as_str(),
         escape(&row.role),
         escape(&row.channel_text()),
-        row.conversation,
-        row.index,
+        place(row),
         thousands(row.bytes),
         row.tripped.map_or("", |m| m.label())
     )

@@ -65,15 +65,7 @@ impl<'a> Summary<'a> {
     /// 0, turn 3, line 5 (1,234 bytes)".
     pub fn worst_place(&self) -> Option<String> {
         let row = &self.rows[self.worst.as_ref()?.0?];
-        let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
-        Some(format!(
-            "{} {} of conversation {}, turn {}{line} ({})",
-            row.role,
-            row.channel_text(),
-            row.conversation,
-            row.index,
-            plural(row.bytes, "byte", "bytes")
-        ))
+        Some(format!("{} {} of {} ({})", row.role, row.channel_text(), place(row), plural(row.bytes, "byte", "bytes")))
     }
 
     /// The onset of the worst text and the text from there (at most [`EXCERPT_BYTES`], cut on
@@ -96,6 +88,12 @@ impl<'a> Summary<'a> {
         let (_, report, _) = self.worst.as_ref()?;
         report.onset.map(|o| format!("byte {}", thousands(o)))
     }
+}
+
+/// Where a row's text is: "conversation 0, turn 3, line 5".
+pub fn place(row: &MessageRow) -> String {
+    let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
+    format!("conversation {}, turn {}{line}", row.conversation, row.index)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use coherency_core::wording::thousands;
 
 use super::document::Document;
 use super::Source;
+use crate::file_load::load_view::size_text;
 
 /// Inputs larger than this get no link without trying: compressing them would hold the page
 /// up, and few would fit [`MAX_LINK_CHARS`] anyway.
@@ -81,15 +82,6 @@ pub fn markdown_copied(text: &str, copied: bool) -> String {
 /// What the page says once the report is downloaded.
 pub fn report_downloaded(file: &str, bytes: usize) -> String {
     format!("Downloaded {file} ({}): one file, readable offline and with JavaScript off.", size_text(bytes))
-}
-
-/// A size in words: "812 bytes", "45.3 KB", "9.4 MB".
-fn size_text(bytes: usize) -> String {
-    match bytes {
-        0..1_000 => format!("{bytes} bytes"),
-        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
-    }
 }
 
 /// The downloaded report's file name: "coherency-report-vllm.sse.html", "coherency-report.html".
@@ -166,7 +158,6 @@ mod tests {
         let refusal = too_big_for_a_link(9 << 20).unwrap_or_default();
         assert!(refusal.starts_with("No link: the input is 9.4 MB, and a link carries at most 8.4 MB"), "{refusal}");
         assert!(report_downloaded("r.html", 2048).contains("(2.0 KB)"));
-        assert_eq!(size_text(812), "812 bytes");
     }
 
     #[test]
