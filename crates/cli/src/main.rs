@@ -12,6 +12,7 @@
 
 use coherency_core::analyze::{format_threshold, Check, Metric, Metrics, Report, Span, SpanKind, Thresholds, Verdict};
 use coherency_core::ingest::{Diagnostic, Format, Transcript};
+use coherency_core::render::saved_report::SCHEMA_VERSION;
 use coherency_core::render::{self, Summary};
 use coherency_core::stream::StreamInfo;
 use coherency_core::verdict::{
@@ -45,8 +46,6 @@ exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL (of what is judged: th
              holds no text, 64 bad command line";
 
 const EXIT_UNREADABLE: u8 = 3;
-/// `schema_version` of the `--json` objects.
-const SCHEMA_VERSION: u32 = 1;
 const EXIT_USAGE: u8 = 64;
 
 /// One file's `--json` line: the worst judged message's report at the top level (for a plain

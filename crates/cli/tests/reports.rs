@@ -74,3 +74,98 @@ fn html_takes_one_file_and_the_forms_are_exclusive() {
     assert_eq!(run(&["analyze", "--html", "tests/data/line_x400.txt"]).status.code(), Some(2));
     assert_eq!(run(&["analyze", "--markdown", "tests/data/warn_list.txt"]).status.code(), Some(1));
 }
+
+/// What the page does with a saved `--json` report: every fixture's line reads back into the
+/// core's `SavedReports` with the CLI's verdicts, reasons, checks, messages and conversations.
+#[test]
+fn json_reports_read_back_as_the_cli_wrote_them() {
+    use coherency_core::render::saved_report::read_saved_reports;
+    let fixtures = fixtures();
+    let mut args = vec!["analyze", "--json"];
+    args.extend(fixtures.iter().map(String::as_str));
+    let out = Command::new(env!("CARGO_BIN_EXE_coherency"))
+        .current_dir(workspace_root().join("crates/core"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let saved = read_saved_reports(&out.stdout);
+    assert!(saved.problems.is_empty(), "{:?}", saved.problems);
+    assert_eq!(saved.files.len(), fixtures.len());
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let mut analysed = 0;
+    for ((file, line), fixture) in saved.files.iter().zip(&lines).zip(&fixtures) {
+        assert_eq!(&file.file, fixture);
+        let Ok(a) = &file.outcome else {
+            assert_eq!(line["error"].as_str(), file.outcome.as_ref().err().map(String::as_str));
+            continue;
+        };
+        analysed += 1;
+        let strings = |v: &serde_json::Value| -> Vec<String> {
+            v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+        };
+        assert_eq!(a.verdict.as_str(), line["verdict"], "{fixture}");
+        assert_eq!(a.judged_verdict.as_str(), line["judged_verdict"], "{fixture}");
+        assert_eq!(a.format.map(|f| f.name()), line["format"].as_str(), "{fixture}");
+        assert_eq!(a.input_bytes as u64, line["input_bytes"].as_u64().unwrap(), "{fixture}");
+        assert_eq!(a.reasons, strings(&line["reasons"]), "{fixture}");
+        for (check, json) in a.checks.iter().zip(line["checks"].as_array().unwrap()) {
+            assert_eq!(check.level.as_str(), json["level"], "{fixture}");
+            assert!((check.value - json["value"].as_f64().unwrap()).abs() < 1e-9, "{fixture}");
+        }
+        assert_eq!(a.messages.len(), line["messages"].as_array().unwrap().len(), "{fixture}");
+        for (m, json) in a.messages.iter().zip(line["messages"].as_array().unwrap()) {
+            assert_eq!(
+                (m.role.as_str(), m.channel.as_str()),
+                (json["role"].as_str().unwrap(), json["channel"].as_str().unwrap())
+            );
+            assert_eq!(m.reasons, strings(&json["reasons"]), "{fixture}");
+        }
+        let conversations = line["conversations"].as_array().unwrap();
+        assert_eq!(a.conversations.len(), conversations.len(), "{fixture}");
+        for (c, json) in a.conversations.iter().zip(conversations) {
+            assert_eq!(
+                (c.verdict.as_str(), c.onset_turn),
+                (json["verdict"].as_str().unwrap(), json["onset_turn"].as_u64().map(|t| t as usize))
+            );
+        }
+        assert_eq!(a.diagnostics.len(), line["diagnostics"].as_array().unwrap().len(), "{fixture}");
+    }
+    assert!(analysed >= 40, "{analysed} fixtures analysed");
+}
+
+/// The files of [`saved_report_matches_its_golden_file`]: a loop, a WARN, an agent's tool loop,
+/// a clean log and a binary file the CLI cannot read. The page's end-to-end test opens the
+/// golden file it gives.
+const SAVED_REPORT_FILES: [&str; 5] = [
+    "tests/data/line_x400.txt",
+    "tests/data/warn_list.txt",
+    "tests/data/formats/harness_cline_loop.json",
+    "tests/data/formats/chat.json",
+    "tests/data/formats/binary.bin",
+];
+
+/// `coherency analyze --json` over several files, as a user saves it for the page to open
+/// again (`tests/golden/saved-report.jsonl`).
+#[test]
+fn saved_report_matches_its_golden_file() {
+    let out = Command::new(env!("CARGO_BIN_EXE_coherency"))
+        .current_dir(workspace_root().join("crates/core"))
+        .args(["analyze", "--json"])
+        .args(SAVED_REPORT_FILES)
+        .output()
+        .unwrap();
+    let got = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(got.lines().count(), SAVED_REPORT_FILES.len());
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/saved-report.jsonl");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&golden, &got).unwrap();
+        return;
+    }
+    let want = fs::read_to_string(&golden).expect("tests/golden/saved-report.jsonl: run with UPDATE_GOLDEN=1");
+    assert!(got == want, "the saved report differs from tests/golden/saved-report.jsonl");
+}

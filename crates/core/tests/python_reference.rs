@@ -72,7 +72,7 @@ fn reference_script() -> Option<PathBuf> {
 fn python_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = Command::new("python3").args(args).output().expect("python3 runs");
     assert!(out.status.success(), "python3 failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_slice(l.as_bytes()).unwrap()).collect()
 }
 
 #[test]

@@ -1050,3 +1050,69 @@ async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its
     assert!(page.count("#message-table tbody tr").await > 0);
     page.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_report_the_cli_saved_opens_again_and_its_text_stays_text() {
+    let page = Page::open().await;
+    // The CLI's own `--json` over five files (its golden file, kept by the CLI's tests).
+    let saved = coherency_test_support::workspace_root().join("crates/cli/tests/golden/saved-report.jsonl");
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&saved.display().to_string()).await.expect("choose the file");
+    page.wait_for_js("return !!document.getElementById('saved-report');", "the saved report").await;
+    let summary = page.text("#saved-summary").await;
+    assert!(
+        summary.starts_with("A report saved by the CLI: 5 files — 2 FAIL, 1 WARN, 1 PASS, 1 the CLI could not read (saved-report.jsonl)"),
+        "{summary}"
+    );
+    let files = page
+        .js("return [...document.querySelectorAll('.saved-file')].map(a => [a.dataset.file, a.querySelector('.badge-big')?.dataset.verdict ?? null]);")
+        .await;
+    assert_eq!(
+        files,
+        json!([
+            ["tests/data/line_x400.txt", "FAIL"],
+            ["tests/data/warn_list.txt", "WARN"],
+            ["tests/data/formats/harness_cline_loop.json", "FAIL"],
+            ["tests/data/formats/chat.json", "PASS"],
+            ["tests/data/formats/binary.bin", null]
+        ])
+    );
+    // The worst text's checks, as the CLI judged them; the agent's findings across turns.
+    let loop_check =
+        page.js("return document.querySelector('.saved-file tr[data-metric=\"loop\"]')?.dataset.level ?? null;").await;
+    assert_eq!(loop_check, json!("FAIL"));
+    let cline = page.text(".saved-file[data-file$=\"harness_cline_loop.json\"] .saved-findings").await;
+    assert!(cline.contains("across turns"), "{cline}");
+    assert!(page
+        .text(".saved-file[data-file$=\"binary.bin\"]")
+        .await
+        .contains("The CLI could not read it: Not a text file"));
+
+    // Pasted, with markup in its file name and reasons: shown as text, nothing injected.
+    let payload = "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>";
+    let line = std::fs::read_to_string(&saved).unwrap().lines().next().unwrap().to_string();
+    // Edited as text: the CLI's order of keys (`schema_version` first) is what the page knows it by.
+    let pasted = line
+        .replacen("\"file\":\"tests/data/line_x400.txt\"", &format!("\"file\":{}", json!(payload)), 1)
+        .replacen("\"reasons\":[", &format!("\"reasons\":[{},", json!(payload)), 1);
+    page.set_input(&pasted).await;
+    page.click("#analyze").await;
+    page.wait_for_js(
+        "return (document.getElementById('saved-summary')?.textContent ?? '').includes('1 file — 1 FAIL (pasted text)');",
+        "the pasted report",
+    )
+    .await;
+    let shown = page.text(".saved-file h2").await;
+    assert_eq!(shown, payload);
+    let injected = page
+        .js("return document.title === 'pwned' || !!document.querySelector('#saved-report img, #saved-report script');")
+        .await;
+    assert_eq!(injected, json!(false));
+    // Another input replaces the report.
+    page.set_input(&"All work and no play makes Jack a dull boy.\n".repeat(40)).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    assert_eq!(page.count("#saved-report").await, 0);
+    page.close().await;
+}

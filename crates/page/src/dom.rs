@@ -89,7 +89,20 @@ pub fn copy_text(text: String, done: impl FnOnce(bool) + 'static) {
 
 /// Reads `file` again, then calls `done` with its bytes (`None` when the browser cannot).
 pub fn file_bytes(file: &web_sys::File, done: impl FnOnce(Option<Vec<u8>>) + 'static) {
-    let promise = file.array_buffer();
+    blob_bytes(file, done)
+}
+
+/// Reads the first `n` bytes of `file`, then calls `done` with them (`None` when the browser
+/// cannot).
+pub fn file_head(file: &web_sys::File, n: usize, done: impl FnOnce(Option<Vec<u8>>) + 'static) {
+    match file.slice_with_f64_and_f64(0.0, n as f64) {
+        Ok(head) => blob_bytes(&head, done),
+        Err(_) => done(None),
+    }
+}
+
+fn blob_bytes(blob: &web_sys::Blob, done: impl FnOnce(Option<Vec<u8>>) + 'static) {
+    let promise = blob.array_buffer();
     wasm_bindgen_futures::spawn_local(async move {
         let buffer = JsFuture::from(promise).await.ok();
         done(buffer.map(|b| js_sys::Uint8Array::new(&b).to_vec()))

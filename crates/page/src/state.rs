@@ -16,14 +16,18 @@ use yew::Reducible;
 
 use super::file_load::load_view::{Loading, Progress, Stage};
 use super::model::document::Document;
+use super::model::saved::SavedView;
 use super::model::Source;
 use coherency_core::ingest::Format;
+use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::verdict::JudgedDocument;
 
 #[derive(Debug, Default, PartialEq)]
 pub struct State {
-    /// The latest document read; `None` until the first one.
+    /// The latest document read; `None` until the first one, and while a saved report is shown.
     pub doc: Option<Rc<Document>>,
+    /// A report the CLI saved, opened instead of a document.
+    pub saved: Option<Rc<SavedView>>,
     /// What the user had typed before a sample replaced it, so it can be put back.
     pub stash: Option<Rc<str>>,
     /// A file being read: its name, size and progress (shown while the worker reads it).
@@ -31,6 +35,20 @@ pub struct State {
     /// A word about the last file: it could not be read, or only the first of several was.
     pub notice: Option<Rc<str>>,
     next_seq: u64,
+}
+
+impl State {
+    /// The same state, field for field (shared `Rc`s), to change a few of.
+    fn kept(&self) -> State {
+        State {
+            doc: self.doc.clone(),
+            saved: self.saved.clone(),
+            stash: self.stash.clone(),
+            loading: self.loading.clone(),
+            notice: self.notice.clone(),
+            next_seq: self.next_seq,
+        }
+    }
 }
 
 pub enum Action {
@@ -59,6 +77,8 @@ pub enum Action {
     Select(usize),
     /// The page read what an [`Effect::Read`] asked for, from `started` to `now`.
     Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
+    /// What an [`Effect::Read`] asked to read was a report the CLI saved.
+    ReadSaved(Box<SavedView>),
 }
 
 /// What a transition asks the page to do; it answers with actions.
@@ -66,7 +86,8 @@ pub enum Action {
 pub enum Effect {
     /// Read `bytes` in `chosen` (or the detected format) and analyse every message
     /// ([`Document::read`]), timed, with report `select` shown when there is one; then
-    /// [`Action::Read`].
+    /// [`Action::Read`]. Bytes that are a report the CLI saved, with no format chosen, are
+    /// read as such: [`Action::ReadSaved`].
     Read { seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>, select: Option<usize> },
     /// Read the file of the document shown again in the worker, in `chosen` (or the detected
     /// format); the page keeps the file, the document only what the worker sent back.
@@ -92,7 +113,7 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     let seq = state.next_seq;
     // A document read or kept, the file reading over: the next number is taken.
     let next = |doc: Option<Rc<Document>>, stash, notice| {
-        Rc::new(State { doc, stash, loading: None, notice, next_seq: seq + 1 })
+        Rc::new(State { doc, saved: state.saved.clone(), stash, loading: None, notice, next_seq: seq + 1 })
     };
     let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None };
     match action {
@@ -108,8 +129,7 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
         Action::Loading { name, size, now } => {
             let reveal = state.loading.is_none().then_some(Effect::Reveal(Reveal::Progress));
             let loading = Some(Rc::new(Loading::new(&name, size, now)));
-            let next =
-                State { doc: state.doc.clone(), stash: state.stash.clone(), loading, notice: None, next_seq: seq };
+            let next = State { loading, notice: None, next_seq: seq, ..state.kept() };
             (Rc::new(next), reveal.into_iter().collect())
         }
         Action::Progress(p) => {
@@ -123,16 +143,22 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
                 loading.progress = p;
             }
             let loading = Some(Rc::new(loading));
-            let next =
-                State { doc: state.doc.clone(), stash: state.stash.clone(), loading, notice: None, next_seq: seq };
+            let next = State { loading, notice: None, next_seq: seq, ..state.kept() };
             (Rc::new(next), Vec::new())
         }
         Action::Loaded { name, loaded, note, now } => {
             let started = state.loading.as_ref().and_then(|l| l.started);
             let mut doc = Document::from_loaded(seq, Source::File(name.into()), *loaded);
             set_millis(&mut doc, started, now);
-            let next = next(Some(Rc::new(doc)), state.stash.clone(), note.map(Rc::from));
-            (next, vec![Effect::Reveal(Reveal::Result)])
+            let next = State {
+                doc: Some(Rc::new(doc)),
+                saved: None,
+                loading: None,
+                notice: note.map(Rc::from),
+                next_seq: seq + 1,
+                ..state.kept()
+            };
+            (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
         Action::Cancelled => {
             let name = state.loading.as_ref().map_or("the file".into(), |l| l.name.to_string());
@@ -185,16 +211,34 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
                 return (state, Vec::new());
             }
             set_millis(&mut doc, started, now);
-            let next = State {
-                doc: Some(Rc::new(*doc)),
-                stash: state.stash.clone(),
-                loading: state.loading.clone(),
-                notice: state.notice.clone(),
-                next_seq: seq,
-            };
+            let next = State { doc: Some(Rc::new(*doc)), saved: None, ..state.kept() };
+            (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
+        }
+        Action::ReadSaved(view) => {
+            if state.doc.as_ref().is_some_and(|shown| shown.seq > view.seq) {
+                return (state, Vec::new());
+            }
+            let next = State { doc: None, saved: Some(Rc::new(*view)), ..state.kept() };
             (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
     }
+}
+
+/// Does what an [`Effect::Read`] asks: reads `bytes` as a document — or, when no format was
+/// chosen and they are a report the CLI saved, as that report — between `started` and `now()`.
+pub fn read(
+    seq: u64,
+    source: Source,
+    bytes: Rc<[u8]>,
+    (chosen, select): (Option<Format>, Option<usize>),
+    started: Option<f64>,
+    now: impl FnOnce() -> Option<f64>,
+) -> Action {
+    if chosen.is_none() && is_saved_report(&bytes) {
+        return Action::ReadSaved(Box::new(SavedView::read(seq, source.name().into(), &bytes)));
+    }
+    let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
+    Action::Read { doc, started, now: now() }
 }
 
 /// Records how long reading and analysing took, on the document and on plain text's analysis
@@ -252,8 +296,8 @@ mod tests {
         for effect in effects {
             match effect {
                 Effect::Read { seq, source, bytes, chosen, select } => {
-                    let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
-                    let (next, more) = reduce(state, Action::Read { doc, started: Some(10.0), now: Some(12.0) });
+                    let action = read(seq, source, bytes, (chosen, select), Some(10.0), || Some(12.0));
+                    let (next, more) = reduce(state, action);
                     state = next;
                     left.extend(more);
                 }
@@ -462,6 +506,21 @@ mod tests {
             .notice
             .as_deref()
             .is_some_and(|n| n.starts_with("Could not open the result link: it is damaged")));
+    }
+
+    #[test]
+    fn a_report_the_cli_saved_is_shown_as_such_until_a_text_is_read() {
+        let saved = r#"{"schema_version":1,"file":"gone.log","error":"No such file or directory"}"#;
+        let (state, effects) = settle(&Rc::default(), analyze(saved, Source::Input, None));
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        let view = state.saved.as_ref().expect("the saved report is shown");
+        assert_eq!((state.doc.as_ref().map(|d| d.seq), &*view.name), (None, "pasted text"));
+        assert_eq!(view.reports.files[0].outcome, Err("No such file or directory".to_string()));
+        // Read as a text when a format is chosen; any other input replaces it.
+        let action = read(5, Source::Input, saved.as_bytes().into(), (Some(Format::Text), None), None, || None);
+        assert!(matches!(action, Action::Read { .. }));
+        let (state, _) = settle(&state, analyze("Hello there, a plain reply.", Source::Input, None));
+        assert!(state.saved.is_none() && state.doc.is_some());
     }
 
     #[test]

@@ -196,8 +196,8 @@ pub struct TandemFigure {
     pub end: usize,
     /// (end − start) ÷ text bytes.
     pub share: f64,
-    /// How the copies differ (left out of the JSON when they are exact).
-    #[serde(default, skip_serializing_if = "Variation::is_exact")]
+    /// How the copies differ.
+    #[serde(default)]
     pub variation: Variation,
 }
 
@@ -261,8 +261,8 @@ pub struct Check {
     pub judged: bool,
     /// The copies check only: most of what repeats is data — copies whose changes are numbers,
     /// holding as many numbers as words, cover at least its WARN share (see `judge::
-    /// effective_level`). Left out of the JSON when false.
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// effective_level`).
+    #[serde(default)]
     pub data: bool,
 }
 
@@ -270,16 +270,8 @@ fn yes() -> bool {
     true
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
 fn one() -> usize {
     1
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 impl Check {
@@ -348,10 +340,10 @@ pub struct Span {
     pub level: Verdict,
     /// Loops whose copies are exact: the unit's length in bytes (copies are banded by it); none
     /// when copies differ (small edits, a changing number).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub period: Option<usize>,
     /// Copies: the byte where the copied text first occurs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub source: Option<usize>,
 }
 
@@ -378,7 +370,7 @@ pub struct Report {
     /// copies, the loop).
     pub spans: Vec<Span>,
     /// Flagged spans past those caps: counted, not listed.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub spans_not_listed: usize,
     /// The text is empty, only whitespace, or short (see `analyzer::is_too_short`): the numbers are
     /// computed but mean little, and the page says so instead of showing a verdict.

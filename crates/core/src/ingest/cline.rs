@@ -164,7 +164,7 @@ fn ui_messages(b: &mut Builder, values: Vec<(Origin, Value)>) {
             "reasoning" => Part::new("assistant", Channel::Reasoning, text),
             "command" => Part::new("assistant", Channel::Tool, text).call(Some("execute_command".into()), None),
             "tool" => {
-                let name = serde_json::from_str::<Value>(&text).ok().and_then(|t| text_of(t.get("tool")));
+                let name = serde_json::from_slice::<Value>(text.as_bytes()).ok().and_then(|t| text_of(t.get("tool")));
                 Part::new("assistant", Channel::Tool, text).call(name, None)
             }
             "command_output" => Part::new("tool", Channel::Tool, text).call(Some("execute_command".into()), None),

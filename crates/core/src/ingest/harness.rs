@@ -58,7 +58,7 @@ pub fn text_of(v: Option<&Value>) -> Option<String> {
 /// "metadata": {"exit_code": N}}`, or plain text ending or starting with `Exit code: N`. The
 /// output's text, and whether the command failed (a non-zero exit code).
 pub fn command_output(raw: &str) -> (String, bool) {
-    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(raw) {
+    if let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(raw.as_bytes()) {
         if let Some(out) = o.get("output").and_then(Value::as_str) {
             let code = o.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
             return (out.to_string(), code.is_some_and(|c| c != 0));

@@ -371,7 +371,7 @@ mod tests {
 
     /// `role channel name call_id text` of each part of each turn.
     fn read(items: &str) -> Vec<Vec<String>> {
-        let items: Vec<Item> = serde_json::from_str(items).unwrap();
+        let items: Vec<Item> = serde_json::from_slice(items.as_bytes()).unwrap();
         let mut h = History::default();
         for item in items {
             h.push(item, None);

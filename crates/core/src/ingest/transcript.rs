@@ -45,14 +45,14 @@ pub struct Message {
     pub name: Option<String>,
     /// A tool call's id, or the id of the call a tool result answers (`tool_calls[].id` /
     /// `tool_call_id`, `tool_use` / `tool_use_id`, `call_id`), when the input gives one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub call_id: Option<String>,
     /// Shared, so that a text said again (a request log repeats its history) and the page's
     /// view of a text hold one copy; an `Rc` of a `String` so that wrapping moves, not copies.
     pub text: Rc<String>,
     /// A tool result the input flags as failed (an error status, a non-zero exit code), when
     /// the format says so.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub is_error: bool,
     /// The bytes of the input the message came from (for a stream: from its first chunk to
     /// its last; for a JSON document: the reply or record that holds it).

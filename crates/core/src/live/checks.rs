@@ -367,7 +367,7 @@ mod tests {
         assert!(missing.outcome == Outcome::Fail && missing.evidence.contains("unit"));
         assert_eq!(check_tools(200, &reply("{city")).outcome, Outcome::Fail);
         assert_eq!(check_tools(200, r#"{"choices":[{"message":{"content":"sunny"}}]}"#).outcome, Outcome::Fail);
-        let body: Value = serde_json::from_str(&tool_body("m")).unwrap();
+        let body: Value = serde_json::from_slice(tool_body("m").as_bytes()).unwrap();
         assert_eq!(body["tool_choice"]["function"]["name"], "get_weather");
     }
 

@@ -157,7 +157,7 @@ mod tests {
 
     fn body(form: &RequestForm) -> Value {
         let req = build_request(form).unwrap();
-        serde_json::from_str(&req.body).unwrap()
+        serde_json::from_slice(req.body.as_bytes()).unwrap()
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Reports rendered for people: the [`segments`] a highlighted text is drawn from (the page's
 //! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
 //! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
-//! [`link`] that carries the input itself.
+//! [`link`] that carries the input itself; and a [`saved_report`] (the CLI's `--json`) read back
+//! to be shown again.
 //!
 //! Everything from the input (texts, message names, tool names, reasons quoting the text) is
 //! escaped for where it goes; nothing here is ever interpreted as markup.
@@ -9,11 +10,12 @@
 pub mod html;
 pub mod link;
 pub mod markdown;
+pub mod saved_report;
 mod segments;
 mod summary;
 
 pub use segments::{segments, Layer, Segment};
-pub use summary::{Summary, EXCERPT_BYTES};
+pub use summary::{place_of, Summary, EXCERPT_BYTES};
 
 use crate::analyze::{Span, SpanKind, Verdict};
 use crate::wording::{plural, thousands};

@@ -92,8 +92,13 @@ impl<'a> Summary<'a> {
 
 /// Where a row's text is: "conversation 0, turn 3, line 5".
 pub fn place(row: &MessageRow) -> String {
-    let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
-    format!("conversation {}, turn {}{line}", row.conversation, row.index)
+    place_of(row.conversation, row.index, row.line)
+}
+
+/// "conversation 0, turn 3, line 12": where a text is, by its numbers.
+pub fn place_of(conversation: usize, turn: usize, line: Option<usize>) -> String {
+    let line = line.map(|l| format!(", line {l}")).unwrap_or_default();
+    format!("conversation {conversation}, turn {turn}{line}")
 }
 
 #[cfg(test)]

@@ -176,7 +176,7 @@ mod tests {
     }
 
     fn content(json: &str) -> Option<String> {
-        serde_json::from_str::<M>(json).unwrap().content
+        serde_json::from_slice::<M>(json.as_bytes()).unwrap().content
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub struct StreamInfo {
     /// [`MAX_LISTED`] (add them with [`StreamInfo::add_error`]).
     pub errors: Vec<String>,
     /// Errors reported beyond those, only counted.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub errors_not_listed: usize,
 }
 
@@ -98,10 +98,6 @@ pub struct StreamInfo {
 /// live run's problems; the rest are counted ("… and 499,800 more"). A hostile or broken
 /// stream can send millions: memory, output and the page stay bounded.
 pub const MAX_LISTED: usize = 200;
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
 
 impl StreamInfo {
     /// Records an error the stream reported: listed among the first [`MAX_LISTED`], else counted.

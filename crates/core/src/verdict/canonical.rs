@@ -11,7 +11,7 @@ use crate::wording::quote;
 /// The arguments' canonical text: JSON with keys sorted and no insignificant whitespace, or the
 /// trimmed text when it is not JSON.
 pub fn canonical_args(args: &str) -> String {
-    match serde_json::from_str::<Value>(args) {
+    match serde_json::from_slice::<Value>(args.as_bytes()) {
         Ok(v) => {
             let mut out = String::with_capacity(args.len());
             write(&v, Style::Json, &mut out);
@@ -29,7 +29,7 @@ pub fn canonical_call(name: &str, args: &str) -> String {
 /// A call as a reason quotes it: the tool's name, then its arguments in words — keys sorted,
 /// strings without their quotes — shortened ([`quote`]): `Read {file_path: src/date.rs}`.
 pub fn call_in_words(name: &str, args: &str) -> String {
-    let args = match serde_json::from_str::<Value>(args) {
+    let args = match serde_json::from_slice::<Value>(args.as_bytes()) {
         Ok(v) => {
             let mut out = String::new();
             write(&v, Style::Words, &mut out);
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn json_maps_keep_their_keys_sorted() {
         // Canonical arguments rely on it: serde_json's `preserve_order` would keep the input's order.
-        let v: Value = serde_json::from_str(r#"{"b": 1, "a": 2, "c": {"z": 0, "y": 0}}"#).unwrap_or_default();
+        let v: Value = serde_json::from_slice(br#"{"b": 1, "a": 2, "c": {"z": 0, "y": 0}}"#).unwrap_or_default();
         let keys: Vec<&String> = v.as_object().map(|m| m.keys().collect()).unwrap_or_default();
         assert_eq!(keys, ["a", "b", "c"]);
     }

@@ -20,6 +20,7 @@ use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
 use super::not_text::NotText;
 use super::sample_menu::SampleMenu;
+use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
 use super::stream_info::StreamInfoView;
 use super::too_short::TooShort;
@@ -34,13 +35,14 @@ use crate::live::LivePanel;
 use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
 use crate::model::{sample_param, worth_stashing, Source};
-use crate::state::{Action, Effect, Reveal, Store};
+use crate::state::{self, Action, Effect, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, LinkError, SharedInput};
+use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::samples::{capture_samples, samples};
 
 #[component]
@@ -108,7 +110,10 @@ pub fn App() -> Html {
     let cancel = {
         let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
         Callback::from(move |()| {
-            jobs.borrow_mut().running = None;
+            let mut jobs = jobs.borrow_mut();
+            jobs.running = None;
+            jobs.generation += 1;
+            drop(jobs);
             dispatcher.dispatch(Action::Cancelled);
         })
     };
@@ -262,7 +267,11 @@ pub fn App() -> Html {
                 </section>
                 <div ref={results} class="results">
                     { for status }
-                    { results_view(state.doc.clone(), jump, show, select, shown_file, &link) }
+                    if let Some(view) = state.saved.clone() {
+                        <SavedReportView {view} />
+                    } else {
+                        { results_view(state.doc.clone(), jump, show, select, shown_file, &link) }
+                    }
                 </div>
                 </div>
             </main>
@@ -283,9 +292,7 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
     };
     match effect {
         Effect::Read { seq, source, bytes, chosen, select } => {
-            let started = dom::now_ms();
-            let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
-            dispatcher.dispatch(Action::Read { doc, started, now: dom::now_ms() });
+            dispatcher.dispatch(state::read(seq, source, bytes, (chosen, select), dom::now_ms(), dom::now_ms));
         }
         Effect::ReadFileAgain(chosen) => {
             let file = jobs.borrow().shown.clone();
@@ -306,10 +313,13 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
 struct Jobs {
     running: Option<Job>,
     shown: Option<web_sys::File>,
+    /// Counts the files chosen: a file's steps that find a newer one chosen stop.
+    generation: u64,
 }
 
 /// Reads `file` as `chosen` (`None`: detected) in a worker, replacing (cancelling) any file
-/// being read; a file over the size limit gets a message instead.
+/// being read; a file over the size limit gets a message instead, and a report the CLI saved
+/// (with no format chosen) is read on the page.
 fn read_file(
     dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
@@ -319,12 +329,53 @@ fn read_file(
 ) {
     let name = file.name();
     let size = file.size() as usize;
-    jobs.borrow_mut().running = None;
+    let generation = {
+        let mut jobs = jobs.borrow_mut();
+        jobs.running = None;
+        jobs.generation += 1;
+        jobs.generation
+    };
     if let Some(error) = too_big(size, file_limit(&dom::location_search())) {
         dispatcher.dispatch(Action::LoadFailed { name, error });
         return;
     }
     dispatcher.dispatch(Action::Loading { name: name.clone(), size, now: dom::now_ms() });
+    if chosen.is_some() {
+        return start_worker(dispatcher, jobs, file, chosen, note);
+    }
+    // A report the CLI saved is read here, as a whole; anything else in the worker.
+    let (dispatcher, jobs) = (dispatcher.clone(), Rc::clone(jobs));
+    dom::file_head(&file.clone(), SAVED_REPORT_SNIFF_BYTES, move |head| {
+        if jobs.borrow().generation != generation {
+            return; // another file was chosen meanwhile
+        }
+        if !head.is_some_and(|head| is_saved_report(&head)) {
+            return start_worker(&dispatcher, &jobs, file, chosen, note);
+        }
+        dom::file_bytes(&file, move |bytes| {
+            if jobs.borrow().generation != generation {
+                return;
+            }
+            dispatcher.dispatch(match bytes {
+                Some(bytes) => Action::Load { name, bytes, note },
+                None => Action::LoadFailed { name, error: "the browser could not read it".into() },
+            })
+        });
+    });
+}
+
+/// Bytes read from the start of a file to tell whether it is a report the CLI saved.
+const SAVED_REPORT_SNIFF_BYTES: usize = 64;
+
+/// Reads `file` in a worker job (see [`read_file`]).
+fn start_worker(
+    dispatcher: &UseReducerDispatcher<Store>,
+    jobs: &Rc<RefCell<Jobs>>,
+    file: web_sys::File,
+    chosen: Option<Format>,
+    note: Option<String>,
+) {
+    let name = file.name();
     let on_event: Rc<dyn Fn(Event)> = {
         let (dispatcher, jobs, file, name) = (dispatcher.clone(), Rc::clone(jobs), file.clone(), name.clone());
         let note = RefCell::new(note);

@@ -26,19 +26,26 @@ pub fn ChecksTable(props: &Props) -> Html {
         <div class="table-wrap">
         <table class="checks">
             <caption>{ "Checks" }<span class="caption-help">{ " · select a row to jump to its first highlighted span" }</span></caption>
-            <thead>
-                <tr>
-                    <th scope="col">{ "Check" }</th>
-                    <th scope="col" class="meaning">{ "Measures" }</th>
-                    <th scope="col" class="num">{ "Value" }</th>
-                    <th scope="col" class="num">{ "WARN at" }</th>
-                    <th scope="col" class="num">{ "FAIL at" }</th>
-                    <th scope="col">{ "Status" }</th>
-                </tr>
-            </thead>
+            { checks_head() }
             <tbody>{ for rows }</tbody>
         </table>
         </div>
+    }
+}
+
+/// The head of a checks table, for the rows of [`check_row`].
+pub fn checks_head() -> Html {
+    html! {
+        <thead>
+            <tr>
+                <th scope="col">{ "Check" }</th>
+                <th scope="col" class="meaning">{ "Measures" }</th>
+                <th scope="col" class="num">{ "Value" }</th>
+                <th scope="col" class="num">{ "WARN at" }</th>
+                <th scope="col" class="num">{ "FAIL at" }</th>
+                <th scope="col">{ "Status" }</th>
+            </tr>
+        </thead>
     }
 }
 

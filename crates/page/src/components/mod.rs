@@ -16,6 +16,7 @@ mod message_table;
 mod not_text;
 mod profile_chart;
 mod sample_menu;
+mod saved_report_view;
 mod share_bar;
 mod stream_info;
 mod theme_toggle;

@@ -261,6 +261,6 @@ mod tests {
     fn progress_travels_as_json() {
         let p = Progress { stage: Stage::Reading, read: 4_194_304, ..Progress::default() };
         let json = serde_json::to_string(&p).unwrap_or_default();
-        assert_eq!(serde_json::from_str::<Progress>(&json).ok(), Some(p));
+        assert_eq!(serde_json::from_slice::<Progress>(json.as_bytes()).ok(), Some(p));
     }
 }

@@ -1,11 +1,11 @@
-//! The hand-over of a file read and analysed in the Web Worker to the page: JSON pieces, each
-//! in its own buffer, small enough for the page to decode one at a time between frames (and to
-//! let go of once decoded), so that taking in a 50 MB result never stalls the page for long;
-//! and the message texts one after the other in one texts buffer (written straight into a
-//! buffer the worker transfers, not copied). A text said before travels once: later messages
-//! with the same text point at the first. A plain text that is the file's bytes unchanged does
-//! not travel at all: the page reads it from the file itself ([`Decoder::file_texts`]). Pure:
-//! the round trip is unit-tested natively.
+//! The hand-over of a file read and analysed in the Web Worker to the page: pieces in postcard
+//! (serde's compact binary format), each in its own buffer, small enough for the page to decode
+//! one at a time between frames (and to let go of once decoded), so that taking in a 50 MB
+//! result never stalls the page for long; and the message texts one after the other in one
+//! texts buffer (written straight into a buffer the worker transfers, not copied). A text said
+//! before travels once: later messages with the same text point at the first. A plain text that
+//! is the file's bytes unchanged does not travel at all: the page reads it from the file itself
+//! ([`Decoder::file_texts`]). Pure: the round trip is unit-tested natively.
 //!
 //! Pieces, in order: a head (formats, stream info, diagnostics), messages (where each text is,
 //! texts left out), the distinct reports (a request log repeats its history: identical texts
@@ -13,9 +13,11 @@
 //! [`MessageReport`] to its report (with who wrote it, whether it is judged, which stream it
 //! is), and the conversations' judgements.
 //!
-//! Verdicts, levels and counts travel as data and are never recomputed on the page. Ratios are
-//! JSON numbers: serde_json reads them back to the same value or the next float (its exact
-//! `float_roundtrip` mode costs 8 KB of gzipped wasm), far below the 4 decimals shown.
+//! Verdicts, levels and counts travel as data and are never recomputed on the page; numbers
+//! travel exactly (a ratio's eight bytes). Postcard rather than JSON: serde's JSON readers for
+//! these types cost the page's wasm 26 KB gzipped more. A type on the wire therefore always
+//! writes every field (no `skip_serializing_if`: a binary format cannot tell a field left out)
+//! and is never tagged inside (`Variation` is tagged inside only in JSON).
 //!
 //! What travels is the core's [`JudgedDocument`]; this module is only its encoding.
 
@@ -34,7 +36,7 @@ use coherency_core::verdict::{
 
 /// Messages per piece.
 const MESSAGES_PER_PIECE: usize = 4_000;
-/// A reports piece ends once its JSON reaches this size.
+/// A reports piece ends once its encoding reaches this size.
 const REPORT_PIECE_BYTES: usize = 512 * 1024;
 /// Spans per piece; a report with more has the rest in `Spans` pieces.
 const SPANS_PER_PIECE: usize = 1_000;
@@ -42,7 +44,7 @@ const SPANS_PER_PIECE: usize = 1_000;
 const INDEX_PER_PIECE: usize = 16_000;
 
 /// A [`MessageReport`] as it travels: its messages, combined or not, its distinct report, who
-/// wrote it, whether it is judged, which stream it is (a JSON array: thousands of them).
+/// wrote it, whether it is judged, which stream it is (a tuple: thousands of them).
 #[derive(Clone, Serialize, Deserialize)]
 struct Entry(Vec<usize>, bool, usize, Author, bool, Option<StreamKind>);
 
@@ -77,8 +79,8 @@ enum Piece {
     Conversations(Vec<ConversationReport>),
 }
 
-fn json(piece: &Piece) -> Vec<u8> {
-    serde_json::to_vec(piece).unwrap_or_default()
+fn bytes(piece: &Piece) -> Vec<u8> {
+    postcard::to_allocvec(piece).unwrap_or_default()
 }
 
 /// Where a message's text travels.
@@ -116,7 +118,7 @@ pub fn texts_len(loaded: &JudgedDocument) -> usize {
 }
 
 /// Lays out `loaded` for the page: the texts that travel, in order, go to `texts` (and are
-/// freed), each JSON piece to `piece`.
+/// freed), each encoded piece to `piece`.
 pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut dyn FnMut(Vec<u8>)) {
     let JudgedDocument { size, detected, chosen, mut transcript, report } = loaded;
     let from = text_sources(&transcript);
@@ -148,7 +150,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
     }
     drop(report_of);
 
-    let mut push = |p: &Piece| piece(json(p));
+    let mut push = |p: &Piece| piece(bytes(p));
     let mut messages = std::mem::take(&mut transcript.messages);
     let head = Piece::Head {
         size,
@@ -199,7 +201,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
                 later_spans.push((i, rest));
             }
         }
-        batch_bytes += serde_json::to_vec(&r).map_or(0, |v| v.len());
+        batch_bytes += postcard::to_allocvec(&r).map_or(0, |v| v.len());
         batch.push(r);
         if batch_bytes >= REPORT_PIECE_BYTES {
             push(&Piece::Reports(std::mem::take(&mut batch)));
@@ -225,7 +227,7 @@ pub fn encode(loaded: JudgedDocument, texts: &mut dyn FnMut(&str), piece: &mut d
     let mut batch: Vec<ConversationReport> = Vec::new();
     let mut batch_bytes = 0;
     for c in report.conversations {
-        batch_bytes += serde_json::to_vec(&c).map_or(0, |v| v.len());
+        batch_bytes += postcard::to_allocvec(&c).map_or(0, |v| v.len());
         batch.push(c);
         if batch_bytes >= REPORT_PIECE_BYTES {
             push(&Piece::Conversations(std::mem::take(&mut batch)));
@@ -293,7 +295,7 @@ impl Decoder {
             return Ok(());
         }
         self.next += 1;
-        let piece: Piece = serde_json::from_slice(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
+        let piece: Piece = postcard::from_bytes(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
         match piece {
             Piece::Head {
                 size,
@@ -420,28 +422,12 @@ mod tests {
         std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
-    /// Equal as JSON values, floats within a relative 1e-15 (see the module doc).
-    fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
-        use serde_json::Value;
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
-                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
-                x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs())
-            }
-            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y)),
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
-            }
-            _ => a == b,
-        }
-    }
-
     fn assert_same(got: &Result<JudgedDocument, String>, want: &JudgedDocument, name: &str) {
         let got = got.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!((got.size, got.detected, got.chosen), (want.size, want.detected, want.chosen), "{name}");
         assert_eq!(got.transcript, want.transcript, "{name}");
-        let json = |r: &TranscriptReport| serde_json::to_value(r).unwrap_or_default();
-        assert!(close(&json(&got.report), &json(&want.report)), "{name}: the reports differ");
+        // Exactly: numbers travel as their bytes.
+        assert_eq!(got.report, want.report, "{name}: the reports differ");
     }
 
     #[test]
@@ -547,7 +533,7 @@ mod tests {
         let last = wire.pieces.pop().unwrap_or_default();
         assert!(decode(&wire, &bytes).is_err(), "a missing piece");
         wire.pieces.push(last[..3].to_vec());
-        assert!(decode(&wire, &bytes).is_err(), "not JSON");
+        assert!(decode(&wire, &bytes).is_err(), "a piece cut short");
         wire.pieces.pop();
         wire.pieces.push(last);
         assert!(decode(&wire, &bytes).is_ok());

@@ -4,11 +4,12 @@
 //! highlights are drawn from), the wording of its figures, and URL parameters; [`document`]:
 //! one input read in its format (its transcript, rows worst first, the message shown);
 //! [`conversation`]: the conversation view (its turns, the flagged ones, what a click opens);
-//! [`chart`]: the windowed-ratio chart's geometry.
+//! [`chart`]: the windowed-ratio chart's geometry; [`saved`]: a report the CLI saved, opened.
 
 pub mod chart;
 pub mod conversation;
 pub mod document;
+pub mod saved;
 pub mod share;
 
 use std::rc::Rc;
@@ -30,6 +31,18 @@ pub enum Source {
     File(Rc<str>),
     /// Streamed from an endpoint in live mode.
     Live,
+}
+
+impl Source {
+    /// The name it goes by in reports: the file's, or what the input was.
+    pub fn name(&self) -> String {
+        match self {
+            Source::File(name) => name.to_string(),
+            Source::Input => "pasted text".to_string(),
+            Source::Sample(id) => format!("sample {id}"),
+            Source::Live => "live stream".to_string(),
+        }
+    }
 }
 
 /// One analysed text with its report and the segments the highlighted view renders.

@@ -100,12 +100,7 @@ pub fn report_file_name(doc: &Document) -> String {
 
 /// The name the report goes by: the file's, or what the input was.
 pub fn report_name(doc: &Document) -> String {
-    match &doc.source {
-        Source::File(name) => name.to_string(),
-        Source::Input => "pasted text".to_string(),
-        Source::Sample(id) => format!("sample {id}"),
-        Source::Live => "live stream".to_string(),
-    }
+    doc.source.name()
 }
 
 #[cfg(test)]
