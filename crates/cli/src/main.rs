@@ -10,16 +10,13 @@
 //! PASSes, 1 the worst is WARN, 2 the worst is FAIL, 3 an input could not be read or holds no
 //! text (the others are still analysed), 64 the command line is wrong.
 
-use coherency_core::analyze::{format_threshold, Check, Metric, Metrics, Report, Span, SpanKind, Thresholds, Verdict};
-use coherency_core::ingest::{Diagnostic, Format, Transcript};
-use coherency_core::render::saved_report::SCHEMA_VERSION;
+use coherency_core::analyze::{format_threshold, Check, Metric, Report, SpanKind, Thresholds, Verdict};
+use coherency_core::ingest::{Format, Transcript};
 use coherency_core::render::{self, Summary};
-use coherency_core::stream::StreamInfo;
 use coherency_core::verdict::{
-    Author, ConversationReport, JudgeOptions, JudgedDocument, MessageReport, MessageRow, StreamKind, TranscriptReport,
+    Author, ConversationReport, JudgeOptions, JudgedDocument, MessageReport, TranscriptReport,
 };
 use coherency_core::wording::thousands;
-use serde::Serialize;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
@@ -47,104 +44,6 @@ exit status: 0 all PASS, 1 worst is WARN, 2 worst is FAIL (of what is judged: th
 
 const EXIT_UNREADABLE: u8 = 3;
 const EXIT_USAGE: u8 = 64;
-
-/// One file's `--json` line: the worst judged message's report at the top level (for a plain
-/// text file, the report of the text), the file's verdict, then every message, every
-/// conversation's judgement across its turns and what the reader noticed.
-#[derive(Serialize)]
-struct FileReport<'a> {
-    /// The version of this object's schema (README "The CLI"): raised when a field changes
-    /// meaning or goes; new fields may come without it.
-    schema_version: u32,
-    file: &'a str,
-    format: Format,
-    /// Size of the input file; `bytes` is the size of the text the top-level report analysed.
-    input_bytes: usize,
-    /// Invalid UTF-8 sequences in the input, replaced by U+FFFD before analysis.
-    replaced_invalid_utf8: usize,
-    #[serde(flatten)]
-    report: &'a Report,
-    /// The file's verdict, which the exit status follows: the worst of what is judged (the
-    /// model's texts and its conversations across turns; inputs too with `--judge-inputs`).
-    /// `verdict` above is the top-level text's.
-    judged_verdict: Verdict,
-    /// Whether the top-level text is judged, and why (it is an input only when nothing is).
-    judged: bool,
-    why: &'static str,
-    /// Every analysed message (and reasoning + content combined per reply, and each
-    /// conversation's streams), worst judged first, then the inputs not judged.
-    messages: MessagesJson<'a>,
-    /// Each conversation judged across its turns.
-    conversations: Vec<ConversationJson<'a>>,
-    diagnostics: &'a [Diagnostic],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream: Option<&'a StreamInfo>,
-}
-
-/// A conversation's judgement (`streams` index `messages[].report`), with its streams' verdicts.
-#[derive(Serialize)]
-struct ConversationJson<'a> {
-    #[serde(flatten)]
-    report: &'a ConversationReport,
-    stream_results: Vec<StreamJson>,
-}
-
-#[derive(Serialize)]
-struct StreamJson {
-    /// Index of its report (`messages[].report`).
-    report: usize,
-    kind: StreamKind,
-    verdict: Verdict,
-    tripped: Option<Metric>,
-    reasons: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct MessageJson<'a> {
-    #[serde(flatten)]
-    row: &'a MessageRow,
-    seed_verdict: Verdict,
-    /// Byte offset into this message's text (see `Report::onset`).
-    onset: Option<usize>,
-    reasons: &'a [String],
-    metrics: &'a Metrics,
-    spans: &'a [Span],
-}
-
-/// Every row's message with its full report, written one at a time: a short text that passed
-/// keeps only a summary (`KeptReport`), so its report is computed again as it is written and
-/// dropped after, instead of every report being held at once.
-struct MessagesJson<'a> {
-    rows: &'a [MessageRow],
-    analysis: &'a TranscriptReport,
-    transcript: &'a Transcript,
-}
-
-impl Serialize for MessagesJson<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = serializer.serialize_seq(Some(self.rows.len()))?;
-        for row in self.rows {
-            let r = self.analysis.reports[row.report].full_report(self.transcript);
-            seq.serialize_element(&MessageJson {
-                row,
-                seed_verdict: r.seed_verdict,
-                onset: r.onset,
-                reasons: &r.reasons,
-                metrics: &r.metrics,
-                spans: &r.spans,
-            })?;
-        }
-        seq.end()
-    }
-}
-
-#[derive(Serialize)]
-struct FileError<'a> {
-    schema_version: u32,
-    file: &'a str,
-    error: String,
-}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -287,8 +186,7 @@ fn report_error(out: &mut impl Write, json: bool, file: &str, error: String) -> 
         writeln!(
             out,
             "{}",
-            serde_json::to_string(&FileError { schema_version: SCHEMA_VERSION, file, error })
-                .expect("plain data serialises")
+            serde_json::to_string(&render::json::FileError::new(file, error)).expect("plain data serialises")
         )
     } else {
         Ok(())
@@ -316,44 +214,7 @@ fn write_file_json(
     worst: &MessageReport,
 ) -> io::Result<()> {
     let worst_report = worst.full_report(t);
-    let rows = analysis.rows(t);
-    let messages = MessagesJson { rows: &rows, analysis, transcript: t };
-    let conversations = analysis
-        .conversations
-        .iter()
-        .map(|c| ConversationJson {
-            report: c,
-            stream_results: c
-                .streams
-                .iter()
-                .filter_map(|&i| {
-                    let r = analysis.reports.get(i)?;
-                    Some(StreamJson {
-                        report: i,
-                        kind: r.stream?,
-                        verdict: r.report.verdict(),
-                        tripped: r.report.tripped(),
-                        reasons: r.full_report(t).reasons.clone(),
-                    })
-                })
-                .collect(),
-        })
-        .collect();
-    let line = FileReport {
-        schema_version: SCHEMA_VERSION,
-        file,
-        format: t.format,
-        input_bytes,
-        replaced_invalid_utf8: replaced,
-        report: &worst_report,
-        judged_verdict: analysis.verdict.unwrap_or(Verdict::Pass),
-        judged: worst.judged,
-        why: worst.why(),
-        messages,
-        conversations,
-        diagnostics: &t.diagnostics,
-        stream: t.stream.as_ref(),
-    };
+    let line = render::json::FileReport::new(file, input_bytes, replaced, t, analysis, worst, &worst_report);
     let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer(&mut buffered, &line)?;
     writeln!(buffered)?;

@@ -1109,10 +1109,24 @@ async fn a_report_the_cli_saved_opens_again_and_its_text_stays_text() {
         .js("return document.title === 'pwned' || !!document.querySelector('#saved-report img, #saved-report script');")
         .await;
     assert_eq!(injected, json!(false));
-    // Another input replaces the report.
+    // Another input replaces the report; its "⤓ JSON" is the CLI's line, which opens again.
     page.set_input(&"All work and no play makes Jack a dull boy.\n".repeat(40)).await;
     page.click("#analyze").await;
     page.expect_verdict("FAIL").await;
     assert_eq!(page.count("#saved-report").await, 0);
+    page.js("window.blobs = []; const made = URL.createObjectURL; URL.createObjectURL = b => { window.blobs.push(b); return made.call(URL, b); }; return null;").await;
+    page.click("#download-json").await;
+    page.wait_for_js("return window.blobs.length === 1;", "the JSON download").await;
+    let json = page.js("return window.blobs[0].text();").await;
+    let json = json.as_str().unwrap_or_default().to_string();
+    assert!(json.starts_with("{\"schema_version\":1,\"file\":\"pasted text\",\"format\":\"text\""), "{json}");
+    assert!(page.text("#share-status").await.starts_with("Downloaded coherency-report.json ("));
+    page.set_input(&json).await;
+    page.click("#analyze").await;
+    page.wait_for_js(
+        "return (document.getElementById('saved-summary')?.textContent ?? '').includes('1 file — 1 FAIL (pasted text)');",
+        "the downloaded JSON opened again",
+    )
+    .await;
     page.close().await;
 }

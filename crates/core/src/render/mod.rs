@@ -1,13 +1,14 @@
 //! Reports rendered for people: the [`segments`] a highlighted text is drawn from (the page's
 //! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
 //! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
-//! [`link`] that carries the input itself; and a [`saved_report`] (the CLI's `--json`) read back
-//! to be shown again.
+//! [`link`] that carries the input itself; the [`json`] report (the CLI's `--json`), and a
+//! [`saved_report`] (such JSON) read back to be shown again.
 //!
 //! Everything from the input (texts, message names, tool names, reasons quoting the text) is
 //! escaped for where it goes; nothing here is ever interpreted as markup.
 
 pub mod html;
+pub mod json;
 pub mod link;
 pub mod markdown;
 pub mod saved_report;

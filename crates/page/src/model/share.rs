@@ -3,7 +3,7 @@
 
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
-use coherency_core::render::{html, markdown, Summary};
+use coherency_core::render::{html, json, markdown, Summary};
 use coherency_core::wording::thousands;
 
 use super::document::Document;
@@ -84,17 +84,36 @@ pub fn report_downloaded(file: &str, bytes: usize) -> String {
     format!("Downloaded {file} ({}): one file, readable offline and with JavaScript off.", size_text(bytes))
 }
 
-/// The downloaded report's file name: "coherency-report-vllm.sse.html", "coherency-report.html".
-pub fn report_file_name(doc: &Document) -> String {
+/// The document's report as the CLI's `--json` line (the core's `render::json`), from its
+/// input `bytes` (for the count of invalid UTF-8 sequences replaced); `None` when nothing was
+/// analysed.
+pub fn json_report(doc: &Document, bytes: &[u8]) -> Option<Vec<u8>> {
+    let worst = doc.report.worst()?;
+    let (name, worst_report) = (report_name(doc), worst.full_report(&doc.transcript));
+    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    let line = json::FileReport::new(&name, doc.size, replaced, &doc.transcript, &doc.report, worst, &worst_report);
+    let mut out = serde_json::to_vec(&line).ok()?;
+    out.push(b'\n');
+    Some(out)
+}
+
+/// What the page says once the JSON report is downloaded.
+pub fn json_downloaded(file: &str, bytes: usize) -> String {
+    format!("Downloaded {file} ({}): the CLI's --json report, which this page opens again.", size_text(bytes))
+}
+
+/// A downloaded report's file name, `ext` its extension: "coherency-report-vllm.sse.html",
+/// "coherency-report.json".
+pub fn report_file_name(doc: &Document, ext: &str) -> String {
     match &doc.source {
         Source::File(name) => {
             let safe: String = name
                 .chars()
                 .map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
                 .collect();
-            format!("coherency-report-{safe}.html")
+            format!("coherency-report-{safe}.{ext}")
         }
-        _ => "coherency-report.html".to_string(),
+        _ => format!("coherency-report.{ext}"),
     }
 }
 
@@ -106,6 +125,7 @@ pub fn report_name(doc: &Document) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use coherency_core::analyze::Verdict;
     use std::rc::Rc;
 
     #[test]
@@ -156,13 +176,28 @@ mod tests {
     }
 
     #[test]
+    fn the_json_report_is_the_clis_line_and_the_page_reads_it_back() {
+        let mut bytes = "Let me check again.\n".repeat(40).into_bytes();
+        bytes.extend_from_slice(b"\xff tail");
+        let doc = Document::read(1, Source::File("loop.txt".into()), Rc::from(&bytes[..]), None);
+        let line = json_report(&doc, &bytes).expect("a report");
+        assert!(line.starts_with(b"{\"schema_version\":1,\"file\":\"loop.txt\",\"format\":\"text\""));
+        let saved = super::super::saved::SavedView::read(2, "r.json".into(), &line);
+        let [file] = saved.reports.files.as_slice() else { panic!("{:?}", saved.reports) };
+        let a = file.outcome.as_ref().expect("an analysis");
+        assert_eq!((a.judged_verdict, a.input_bytes, a.replaced_invalid_utf8), (Verdict::Fail, bytes.len(), 1));
+        assert_eq!(a.reasons, doc.report.worst().unwrap().full_report(&doc.transcript).reasons);
+        assert!(json_downloaded("r.json", 2048).contains("(2.0 KB)"));
+    }
+
+    #[test]
     fn report_names_are_safe_file_names() {
         let doc = |source: Source| Document::read(1, source, Rc::from(&b"hello there, some text"[..]), None);
         assert_eq!(
-            report_file_name(&doc(Source::File("my log (1).jsonl".into()))),
+            report_file_name(&doc(Source::File("my log (1).jsonl".into())), "html"),
             "coherency-report-my_log__1_.jsonl.html"
         );
-        assert_eq!(report_file_name(&doc(Source::Input)), "coherency-report.html");
+        assert_eq!(report_file_name(&doc(Source::Input), "json"), "coherency-report.json");
         assert_eq!(report_name(&doc(Source::Sample("line-loop"))), "sample line-loop");
     }
 }
