@@ -22,7 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("ingest", &["stream", "wording"]),
     ("verdict", &["analyze", "ingest", "wording"]),
     ("live", &["stream", "analyze", "ingest", "verdict", "wording"]),
-    ("render", &["analyze", "ingest", "verdict", "wording"]),
+    ("render", &["stream", "analyze", "ingest", "verdict", "wording"]),
 ];
 
 #[test]
