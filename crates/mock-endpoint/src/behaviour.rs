@@ -26,10 +26,14 @@ pub enum Behaviour {
     Unauthorized,
     /// Answers without CORS headers (the preflight still passes), so a browser fetch fails.
     NoCors,
+    /// Loops (as `LateLoop`) on the given percentage of seeds, else `Coherent`: over any 20
+    /// consecutive seeds exactly percent ÷ 5 of them loop (a soak run's expected loop rate).
+    /// `mock-loops-25` is 25 %.
+    SometimesLoops(u8),
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 11] = [
+    pub const ALL: [Behaviour; 13] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
@@ -41,10 +45,12 @@ impl Behaviour {
         Behaviour::Dropped,
         Behaviour::Unauthorized,
         Behaviour::NoCors,
+        Behaviour::SometimesLoops(25),
+        Behaviour::SometimesLoops(50),
     ];
 
     /// The name used by `--behaviour`; the model id is `mock-` + this.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
             Behaviour::Coherent => "coherent",
             Behaviour::WordLoop => "word-loop",
@@ -57,7 +63,9 @@ impl Behaviour {
             Behaviour::Dropped => "dropped",
             Behaviour::Unauthorized => "unauthorized",
             Behaviour::NoCors => "no-cors",
+            Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
         }
+        .to_string()
     }
 
     pub fn model_id(self) -> String {
@@ -66,7 +74,23 @@ impl Behaviour {
 
     pub fn from_name(name: &str) -> Option<Behaviour> {
         let name = name.strip_prefix("mock-").unwrap_or(name);
+        if let Some(percent) = name.strip_prefix("loops-").and_then(|p| p.parse::<u8>().ok()) {
+            return (percent <= 100).then_some(Behaviour::SometimesLoops(percent));
+        }
         Behaviour::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// What answers a request with `seed`: a behaviour that depends on the seed picks one.
+    pub fn for_seed(self, seed: u64) -> Behaviour {
+        match self {
+            // 7 is prime to 20: the loops are spread over each run of 20 seeds, exactly
+            // percent ÷ 5 of them (rounded down).
+            Behaviour::SometimesLoops(percent) if (seed.wrapping_mul(7) % 20) * 5 < u64::from(percent) => {
+                Behaviour::LateLoop
+            }
+            Behaviour::SometimesLoops(_) => Behaviour::Coherent,
+            other => other,
+        }
     }
 
     /// The behaviour a requested model id asks for: `mock-NAME`, `NAME`, or a file path
@@ -92,12 +116,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_sometimes_looping_model_loops_on_its_share_of_every_20_seeds() {
+        for (percent, loops) in [(0u8, 0usize), (25, 5), (50, 10), (100, 20)] {
+            for start in [0u64, 3, 1000] {
+                let looped = (start..start + 20)
+                    .filter(|&s| Behaviour::SometimesLoops(percent).for_seed(s) == Behaviour::LateLoop)
+                    .count();
+                assert_eq!(looped, loops, "{percent} % from seed {start}");
+            }
+        }
+        assert_eq!(Behaviour::LineLoop.for_seed(3), Behaviour::LineLoop);
+    }
+
+    #[test]
     fn names_round_trip() {
         for b in Behaviour::ALL {
-            assert_eq!(Behaviour::from_name(b.name()), Some(b));
+            assert_eq!(Behaviour::from_name(&b.name()), Some(b));
             assert_eq!(Behaviour::from_model(&b.model_id()), Some(b));
             assert_eq!(Behaviour::from_model(&format!("/models/{}.gguf", b.model_id())), Some(b));
         }
         assert_eq!(Behaviour::from_model("gpt-4o"), None);
+        assert_eq!(Behaviour::from_name("mock-loops-10"), Some(Behaviour::SometimesLoops(10)));
+        assert_eq!(Behaviour::from_name("loops-101"), None);
     }
 }

@@ -50,6 +50,7 @@ pub struct Reply {
 /// (the routes deal with what sets them apart).
 pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
     let seed = req.seed;
+    let behaviour = behaviour.for_seed(seed);
     let budget = req.max_tokens;
     let limit = |natural: usize| budget.map_or(natural, |b| b.min(natural));
     let mut reply = Reply {
@@ -78,6 +79,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         Behaviour::ReasoningLoop => Some(loop_words),
         Behaviour::MidStreamError | Behaviour::Dropped => Some(WORDS_BEFORE_TROUBLE),
         Behaviour::WordLoop | Behaviour::LineLoop | Behaviour::LateLoop => None,
+        Behaviour::SometimesLoops(_) => unreachable!("for_seed picks one"),
     };
     match behaviour {
         Behaviour::Coherent | Behaviour::Slow | Behaviour::Unauthorized | Behaviour::NoCors => {
@@ -108,6 +110,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
             reply.content = text::coherent(seed, limit(WORDS_BEFORE_TROUBLE));
             reply.ending = Ending::Cut;
         }
+        Behaviour::SometimesLoops(_) => {}
     }
     reply.completion_tokens = reply.reasoning.split_whitespace().count() + reply.content.split_whitespace().count();
     let cut_by_limit = match natural {

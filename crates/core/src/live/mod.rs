@@ -2,7 +2,8 @@
 //! from the form and the endpoints' URLs, the streaming session (bytes →
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
-//! checks' judges, and the words for failures.
+//! checks' judges, the words for failures, and the statistics of a soak run (many generations,
+//! or A against B).
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
@@ -12,6 +13,7 @@ pub mod checks;
 pub mod explain;
 pub mod request;
 pub mod session;
+pub mod soak;
 
 pub use explain::{explain_fetch_failure, http_error_text, CHECK_TIMEOUT_MS};
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};

@@ -1,0 +1,260 @@
+//! Soak statistics: many generations of one endpoint (or two, A/B) summed up the way a team
+//! quotes them — the loop rate (FAIL and WARN shares apart) with a Wilson 95 % interval, speed
+//! (median and p90 tokens/s) of the coherent and the looping generations apart, time to first
+//! token, how many ended without the stream's end marker, and a plain sentence comparing A and
+//! B. Pure: the page's soak run feeds it one [`Generation`] per finished run.
+//!
+//! Percentiles are nearest-rank (the smallest value with at least p % of the values at or
+//! below it), so every figure shown is one that was measured.
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::Verdict;
+
+/// z for a two-sided 95 % interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// One finished generation of a soak run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Generation {
+    /// 0-based, in the order they were started.
+    pub index: usize,
+    /// Which endpoint configuration ran it: "A", "B", or "" when there is one.
+    pub config: String,
+    /// Which prompt of the set (they rotate), and the seed sent, when one was.
+    pub prompt: usize,
+    pub seed: Option<u64>,
+    /// The verdict of its whole text (reasoning and answer); `None` when it failed before any
+    /// text (a network or HTTP error, see `error`).
+    pub verdict: Option<Verdict>,
+    /// Byte of the text where it turns degenerate.
+    pub onset: Option<usize>,
+    pub tokens: u64,
+    pub tokens_estimated: bool,
+    pub tokens_per_s: Option<f64>,
+    /// Milliseconds from the request to the first token.
+    pub ttft_ms: Option<f64>,
+    pub finish_reason: Option<String>,
+    /// The stream's own end marker arrived (`[DONE]`, `message_stop`…).
+    pub saw_done: bool,
+    /// Why it produced nothing to judge, when it did not.
+    pub error: Option<String>,
+}
+
+/// A share with its Wilson 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    pub k: usize,
+    pub n: usize,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    /// `k` of `n`, with the Wilson score interval: (p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n).
+    pub fn of(k: usize, n: usize) -> Rate {
+        if n == 0 {
+            return Rate { k, n, low: 0.0, high: 1.0 };
+        }
+        let (kf, nf, z2) = (k as f64, n as f64, Z95 * Z95);
+        let p = kf / nf;
+        let centre = p + z2 / (2.0 * nf);
+        let spread = Z95 * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
+        let denominator = 1.0 + z2 / nf;
+        Rate { k, n, low: ((centre - spread) / denominator).max(0.0), high: ((centre + spread) / denominator).min(1.0) }
+    }
+
+    pub fn share(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.k as f64 / self.n as f64
+        }
+    }
+
+    /// "3/20 (15 %, 95 % interval 5–36 %)".
+    pub fn text(&self) -> String {
+        format!(
+            "{}/{} ({}, 95 % interval {}–{})",
+            self.k,
+            self.n,
+            whole_percent(self.share()),
+            whole_percent(self.low).trim_end_matches(" %"),
+            whole_percent(self.high)
+        )
+    }
+}
+
+fn whole_percent(share: f64) -> String {
+    format!("{} %", (share * 100.0).round() as u64)
+}
+
+/// Median and p90 of some measurements (nearest rank).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub n: usize,
+    pub median: f64,
+    pub p90: f64,
+}
+
+impl Spread {
+    /// `None` when there is nothing to measure.
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
+        let mut v: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        Some(Spread { n: v.len(), median: nearest_rank(&v, 50), p90: nearest_rank(&v, 90) })
+    }
+}
+
+/// The value of sorted `v` at percentile `p` by nearest rank: the ⌈p/100 · n⌉-th smallest.
+fn nearest_rank(v: &[f64], p: usize) -> f64 {
+    let rank = (p * v.len()).div_ceil(100).max(1);
+    v[rank - 1]
+}
+
+/// What a set of generations of one configuration sums up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SoakSummary {
+    /// Generations that gave a text to judge (the rates' n); `failed` gave none.
+    pub judged: usize,
+    pub failed: usize,
+    /// FAIL and WARN shares of the judged generations.
+    pub fail: Rate,
+    pub warn: Rate,
+    /// Tokens per second of the PASS generations, and of the FAIL ones.
+    pub speed_coherent: Option<Spread>,
+    pub speed_looping: Option<Spread>,
+    /// Time to first token, in ms, over every generation that gave one.
+    pub ttft: Option<Spread>,
+    /// Judged generations whose stream ended without its end marker.
+    pub without_done: usize,
+}
+
+impl SoakSummary {
+    pub fn of<'a>(generations: impl IntoIterator<Item = &'a Generation>) -> SoakSummary {
+        let all: Vec<&Generation> = generations.into_iter().collect();
+        let judged: Vec<&Generation> = all.iter().copied().filter(|g| g.verdict.is_some()).collect();
+        let count = |v: Verdict| judged.iter().filter(|g| g.verdict == Some(v)).count();
+        let speed =
+            |v: Verdict| Spread::of(judged.iter().filter(|g| g.verdict == Some(v)).filter_map(|g| g.tokens_per_s));
+        SoakSummary {
+            judged: judged.len(),
+            failed: all.len() - judged.len(),
+            fail: Rate::of(count(Verdict::Fail), judged.len()),
+            warn: Rate::of(count(Verdict::Warn), judged.len()),
+            speed_coherent: speed(Verdict::Pass),
+            speed_looping: speed(Verdict::Fail),
+            ttft: Spread::of(all.iter().filter_map(|g| g.ttft_ms)),
+            without_done: judged.iter().filter(|g| !g.saw_done).count(),
+        }
+    }
+}
+
+/// The plain sentence comparing A's loop rate with B's: "B loops more: 7/20 vs 1/20", said only
+/// when the two 95 % intervals do not overlap; otherwise that the difference may be chance.
+pub fn compare(a: &SoakSummary, b: &SoakSummary) -> String {
+    let (ra, rb) = (a.fail, b.fail);
+    if ra.n == 0 || rb.n == 0 {
+        return "Not enough generations to compare: each side needs at least one judged.".to_string();
+    }
+    let counts = format!("{}/{} vs {}/{}", rb.k, rb.n, ra.k, ra.n);
+    if rb.low > ra.high {
+        format!("B loops more: {counts} (A's and B's 95 % intervals do not overlap).")
+    } else if ra.low > rb.high {
+        format!("A loops more: {}/{} vs {}/{} (the 95 % intervals do not overlap).", ra.k, ra.n, rb.k, rb.n)
+    } else if ra.k * rb.n == rb.k * ra.n {
+        format!("A and B loop alike: {}/{} and {}/{}.", ra.k, ra.n, rb.k, rb.n)
+    } else {
+        format!(
+            "No clear difference: A {}/{}, B {}/{} — the 95 % intervals overlap; more generations would tell.",
+            ra.k, ra.n, rb.k, rb.n
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 5e-5
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_published_values() {
+        // Newcombe (1998), table I: 81/263 → 0.2553–0.3662; 15/148 → 0.0624–0.1605;
+        // 0/20 → 0–0.1611; 1/29 → 0.0061–0.1718.
+        for (k, n, low, high) in
+            [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)]
+        {
+            let r = Rate::of(k, n);
+            assert!(close(r.low, low) && close(r.high, high), "{k}/{n}: {r:?}");
+        }
+        let none = Rate::of(0, 0);
+        assert_eq!((none.low, none.high, none.share()), (0.0, 1.0, 0.0));
+        assert_eq!(Rate::of(3, 20).text(), "3/20 (15 %, 95 % interval 5–36 %)");
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank_values_that_were_measured() {
+        let s = Spread::of((1..=10).map(f64::from)).unwrap();
+        assert_eq!((s.n, s.median, s.p90), (10, 5.0, 9.0));
+        let s = Spread::of([7.0, f64::NAN, 3.0]).unwrap();
+        assert_eq!((s.n, s.median, s.p90), (2, 3.0, 7.0));
+        assert_eq!(Spread::of([]), None);
+    }
+
+    fn generation(index: usize, verdict: Option<Verdict>, tps: f64, done: bool) -> Generation {
+        Generation {
+            index,
+            config: String::new(),
+            prompt: index % 3,
+            seed: Some(index as u64),
+            verdict,
+            onset: None,
+            tokens: 8000,
+            tokens_estimated: false,
+            tokens_per_s: Some(tps),
+            ttft_ms: Some(100.0 + index as f64),
+            finish_reason: Some("length".into()),
+            saw_done: done,
+            error: verdict.is_none().then(|| "HTTP 500".into()),
+        }
+    }
+
+    #[test]
+    fn a_summary_keeps_looping_and_coherent_speeds_apart() {
+        let mut runs: Vec<Generation> =
+            (0..8).map(|i| generation(i, Some(Verdict::Pass), 40.0 + i as f64, true)).collect();
+        runs.push(generation(8, Some(Verdict::Fail), 90.0, false));
+        runs.push(generation(9, Some(Verdict::Warn), 45.0, true));
+        runs.push(generation(10, None, 0.0, false));
+        let s = SoakSummary::of(&runs);
+        assert_eq!((s.judged, s.failed, s.fail.k, s.warn.k, s.without_done), (10, 1, 1, 1, 1));
+        assert_eq!(s.speed_coherent.map(|x| (x.median, x.p90)), Some((43.0, 47.0)));
+        assert_eq!(s.speed_looping.map(|x| x.median), Some(90.0));
+        assert_eq!(s.ttft.map(|t| (t.n, t.median)), Some((11, 105.0)));
+    }
+
+    #[test]
+    fn a_and_b_are_compared_in_a_sentence_that_respects_chance() {
+        let side = |fails: usize, n: usize| {
+            let runs: Vec<Generation> = (0..n)
+                .map(|i| generation(i, Some(if i < fails { Verdict::Fail } else { Verdict::Pass }), 40.0, true))
+                .collect();
+            SoakSummary::of(&runs)
+        };
+        assert_eq!(
+            compare(&side(1, 20), &side(12, 20)),
+            "B loops more: 12/20 vs 1/20 (A's and B's 95 % intervals do not overlap)."
+        );
+        assert!(compare(&side(12, 20), &side(1, 20)).starts_with("A loops more: 12/20 vs 1/20"));
+        assert_eq!(compare(&side(2, 20), &side(2, 20)), "A and B loop alike: 2/20 and 2/20.");
+        let unsure = compare(&side(1, 20), &side(3, 20));
+        assert!(unsure.starts_with("No clear difference: A 1/20, B 3/20"), "{unsure}");
+        assert!(compare(&side(0, 0), &side(1, 2)).starts_with("Not enough generations"));
+    }
+}
