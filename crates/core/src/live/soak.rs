@@ -8,19 +8,64 @@
 //! below it), so every figure shown is one that was measured.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::request::{build_request, ChatRequest, RequestForm};
+use super::session::{Ending, LiveSession};
 use crate::analyze::Verdict;
 
 /// z for a two-sided 95 % interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// One finished generation of a soak run.
+/// Generations a soak run may ask for.
+pub const MAX_GENERATIONS: usize = 100;
+/// Streams a soak run may hold open at once.
+pub const MAX_CONCURRENCY: usize = 4;
+
+/// One generation to run: which prompt of the set, its seed, and the request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Planned {
+    pub index: usize,
+    pub prompt: usize,
+    pub seed: u64,
+    pub request: ChatRequest,
+}
+
+/// The requests of a soak run of `n` generations from `form`: the prompts rotate (an empty set
+/// is the form's own prompt), generation i is sent with seed `first_seed + i` (over any seed
+/// in the advanced JSON), or says in words what is wrong with the form.
+pub fn plan(form: &RequestForm, prompts: &[String], n: usize, first_seed: u64) -> Result<Vec<Planned>, String> {
+    if !(1..=MAX_GENERATIONS).contains(&n) {
+        return Err(format!("Run 1 to {MAX_GENERATIONS} generations (got {n})."));
+    }
+    let own = [form.prompt.clone()];
+    let prompts: &[String] = if prompts.is_empty() { &own } else { prompts };
+    (0..n)
+        .map(|index| {
+            let prompt = index % prompts.len();
+            let seed = first_seed.wrapping_add(index as u64);
+            let mut request = build_request(&RequestForm { prompt: prompts[prompt].clone(), ..form.clone() })?;
+            let mut body: Value = serde_json::from_slice(request.body.as_bytes()).map_err(|e| e.to_string())?;
+            if let Value::Object(o) = &mut body {
+                o.insert("seed".to_string(), seed.into());
+            }
+            request.body = body.to_string();
+            Ok(Planned { index, prompt, seed, request })
+        })
+        .collect()
+}
+
+/// One finished generation of a soak run: what a row shows and an export line holds (never the
+/// key: it is not in the request body or the URL).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Generation {
     /// 0-based, in the order they were started.
     pub index: usize,
     /// Which endpoint configuration ran it: "A", "B", or "" when there is one.
     pub config: String,
+    /// The endpoint and the model asked.
+    pub url: String,
+    pub model: String,
     /// Which prompt of the set (they rotate), and the seed sent, when one was.
     pub prompt: usize,
     pub seed: Option<u64>,
@@ -39,6 +84,67 @@ pub struct Generation {
     pub saw_done: bool,
     /// Why it produced nothing to judge, when it did not.
     pub error: Option<String>,
+}
+
+impl Generation {
+    /// The generation `planned` as `session` (ended) streamed it under `config`, or, with no
+    /// session, as it failed (`error`: the request was refused or never answered).
+    pub fn of(planned: &Planned, config: &str, model: &str, session: Result<&LiveSession, String>) -> Generation {
+        let mut g = Generation {
+            index: planned.index,
+            config: config.to_string(),
+            url: planned.request.url.clone(),
+            model: model.to_string(),
+            prompt: planned.prompt,
+            seed: Some(planned.seed),
+            verdict: None,
+            onset: None,
+            tokens: 0,
+            tokens_estimated: false,
+            tokens_per_s: None,
+            ttft_ms: None,
+            finish_reason: None,
+            saw_done: false,
+            error: None,
+        };
+        let session = match session {
+            Ok(s) => s,
+            Err(error) => {
+                g.error = Some(error);
+                return g;
+            }
+        };
+        let stats = session.stats();
+        let (_, _, combined) = session.reports();
+        let has_text = !(session.reasoning_text().is_empty() && session.content_text().is_empty());
+        if has_text {
+            g.verdict = Some(combined.verdict);
+            g.onset = combined.onset;
+        }
+        g.tokens = stats.tokens;
+        g.tokens_estimated = stats.tokens_estimated;
+        g.tokens_per_s = stats.tokens_per_s;
+        g.ttft_ms = stats.to_first_token_ms;
+        g.finish_reason = stats.stream.finish_reason.clone();
+        g.saw_done = stats.stream.saw_done;
+        g.error = match session.ending() {
+            Ending::Cut(why) => Some(format!("cut: {why}")),
+            Ending::Stopped => Some("stopped".to_string()),
+            _ if !has_text => Some(stats.errors().next().unwrap_or("no text").to_string()),
+            _ => None,
+        };
+        g
+    }
+}
+
+/// A soak run as JSONL: one line per generation.
+pub fn export_jsonl(generations: &[Generation]) -> String {
+    let mut out = String::new();
+    for g in generations {
+        out += &serde_json::to_string(g).unwrap_or_default();
+        out.push('\n');
+    }
+    out
 }
 
 /// A share with its Wilson 95 % interval.
@@ -211,6 +317,8 @@ mod tests {
         Generation {
             index,
             config: String::new(),
+            url: "http://127.0.0.1:30000/v1/chat/completions".into(),
+            model: "m".into(),
             prompt: index % 3,
             seed: Some(index as u64),
             verdict,
@@ -237,6 +345,61 @@ mod tests {
         assert_eq!(s.speed_coherent.map(|x| (x.median, x.p90)), Some((43.0, 47.0)));
         assert_eq!(s.speed_looping.map(|x| x.median), Some(90.0));
         assert_eq!(s.ttft.map(|t| (t.n, t.median)), Some((11, 105.0)));
+    }
+
+    #[test]
+    fn a_plan_rotates_the_prompts_and_gives_each_generation_its_seed() {
+        let form = RequestForm {
+            base_url: "http://127.0.0.1:30000/v1".into(),
+            model: "mock-loops-25".into(),
+            prompt: "own".into(),
+            max_tokens: "100".into(),
+            temperature: "0.6".into(),
+            extra_json: r#"{"seed": 1, "top_p": 0.9}"#.into(),
+        };
+        let plan = plan(&form, &["p0".into(), "p1".into()], 3, 40).unwrap();
+        let bodies: Vec<Value> =
+            plan.iter().map(|p| serde_json::from_slice(p.request.body.as_bytes()).unwrap()).collect();
+        assert_eq!(plan.iter().map(|p| (p.prompt, p.seed)).collect::<Vec<_>>(), [(0, 40), (1, 41), (0, 42)]);
+        assert_eq!(bodies[1]["messages"][0]["content"], "p1");
+        assert_eq!((bodies[2]["seed"].as_u64(), bodies[2]["top_p"].as_f64()), (Some(42), Some(0.9)));
+        let own = super::plan(&form, &[], 1, 0).unwrap();
+        assert!(own[0].request.body.contains("\"own\""));
+        assert!(super::plan(&form, &[], 101, 0).unwrap_err().contains("1 to 100"));
+        assert!(super::plan(&RequestForm { model: String::new(), ..form }, &[], 2, 0).is_err());
+    }
+
+    #[test]
+    fn a_generation_is_read_from_its_session_and_exported_without_the_key() {
+        let form = RequestForm {
+            base_url: "http://h/v1".into(),
+            model: "m".into(),
+            prompt: "p".into(),
+            max_tokens: "10".into(),
+            temperature: "0".into(),
+            extra_json: String::new(),
+        };
+        let planned = plan(&form, &[], 1, 7).unwrap().remove(0);
+        let mut session = LiveSession::new(0.0);
+        session.headers(5.0);
+        let line = |t: &str| format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{t:?}}}}}]}}\n\n");
+        session.feed(line("Let me check the lock again.\n").as_bytes(), 20.0);
+        for i in 0..60 {
+            session.feed(line("Let me check the lock again.\n").as_bytes(), 21.0 + f64::from(i));
+        }
+        session.feed(
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n",
+            90.0,
+        );
+        session.end(Ending::Closed, 91.0);
+        let g = Generation::of(&planned, "", "m", Ok(&session));
+        assert_eq!((g.verdict, g.seed, g.ttft_ms, g.saw_done), (Some(Verdict::Fail), Some(7), Some(20.0), true));
+        assert_eq!((g.finish_reason.as_deref(), g.error.as_deref()), (Some("length"), None));
+        let refused = Generation::of(&planned, "B", "m", Err("HTTP 500".into()));
+        assert_eq!((refused.verdict, refused.error.as_deref()), (None, Some("HTTP 500")));
+        let jsonl = export_jsonl(&[g, refused]);
+        assert_eq!(jsonl.lines().count(), 2);
+        assert!(jsonl.contains("\"url\":\"http://h/v1/chat/completions\"") && !jsonl.contains("Bearer"));
     }
 
     #[test]
