@@ -31,14 +31,15 @@
 //!
 //! | module      | may name                                  | holds                                                         |
 //! |-------------|-------------------------------------------|---------------------------------------------------------------|
-//! | [`live`]    | verdict, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, failure wording  |
-//! | [`render`]  | verdict, ingest, analyze, wording         | reports for people: Markdown, HTML, highlighted segments      |
-//! | [`verdict`] | analyze, ingest, wording                  | transcripts judged: what the page, the CLI and live mode call |
-//! | [`ingest`]  | stream, wording                           | documents read into a transcript (reading only, no judging)   |
-//! | [`analyze`] | wording                                   | one text judged: the scorers, the checks, the `Report`        |
-//! | [`stream`]  | wording                                   | sans-IO SSE decoding and reply assembly                       |
-//! | [`samples`] | nothing                                   | the page's built-in sample texts                              |
-//! | [`wording`] | nothing                                   | numbers and texts in words, for every sentence                |
+//! | [`live`]    | verdict, ingest, analyze, stream, order, wording | the live endpoint mode: the session, checks, soak statistics |
+//! | [`render`]  | verdict, ingest, analyze, stream, order, wording | reports for people: Markdown, HTML, JSON, segments, links |
+//! | [`verdict`] | analyze, ingest, order, wording          | transcripts judged: what the page, the CLI and live mode call |
+//! | [`ingest`]  | stream, order, wording                   | documents read into a transcript (reading only, no judging)   |
+//! | [`analyze`] | order, wording                           | one text judged: the scorers, the checks, the `Report`        |
+//! | [`stream`]  | order, wording                           | sans-IO SSE decoding and reply assembly                       |
+//! | [`samples`] | nothing                                  | the page's built-in sample texts                              |
+//! | [`order`]   | nothing                                  | a stable sort by key in little code (wasm size)               |
+//! | [`wording`] | nothing                                  | numbers and texts in words, for every sentence                |
 //!
 //! This crate is the pure core: no browser crate and no I/O can be reached from it (its
 //! `Cargo.toml` has none), so every number is computed here and tested natively, and the wasm
@@ -48,6 +49,7 @@
 pub mod analyze;
 pub mod ingest;
 pub mod live;
+pub mod order;
 pub mod render;
 pub mod samples;
 pub mod stream;

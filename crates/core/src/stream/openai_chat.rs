@@ -121,7 +121,7 @@ impl ChatAssembler {
                 }
             }
         }
-        self.turns.sort_by_key(|t| t.index);
+        crate::order::sort_by_key_stable(&mut self.turns, |t| t.index);
         self.info.finish_reason = self.turns.iter().find_map(|t| t.finish_reason.clone());
         (self.turns, self.info)
     }

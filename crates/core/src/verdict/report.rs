@@ -107,7 +107,7 @@ impl TranscriptReport {
     /// the same order.
     pub fn worst_first_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.reports.len()).collect();
-        order.sort_by_key(|&i| {
+        crate::order::sort_by_key_stable(&mut order, |&i| {
             let r = &self.reports[i];
             (!r.judged, std::cmp::Reverse(r.report.verdict()), r.report.too_short(), r.combined, r.stream.is_some())
         });
