@@ -295,6 +295,63 @@ async fn a_full_length_run_keeps_up_with_the_stream() {
 // Harness
 
 /// The page in live mode pointed at a fresh mock server.
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_soak_of_20_generations_finds_a_25_percent_loop_rate_and_stop_keeps_what_finished() {
+    let live = Live::open(&["--api-key", "soak-secret-key"]).await;
+    live.set("#live-key", "soak-secret-key").await;
+    live.set("#live-model", "mock-loops-25").await;
+    live.set("#live-max-tokens", "400").await;
+    live.set("#soak-count", "20").await;
+    live.set("#soak-streams", "4").await;
+    live.set("#soak-seed", "100").await;
+    live.page.click("#soak-start").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#soak-table tbody tr').length === 20 && document.getElementById('soak-start').disabled === false;", "20 generations")
+        .await;
+    // Seeds 100–119 of a model that loops on 25 % of seeds: 5 of the 20 FAIL.
+    assert_eq!(live.attr("#soak-summary", "data-fails").await, "5");
+    let summary = live.page.text("#soak-summary").await;
+    assert!(summary.contains("Loop rate (FAIL): 5/20 (25 %, 95 % interval 11–47 %)"), "{summary}");
+    assert!(
+        summary.contains("Coherent generations: median") && summary.contains("Looping generations: median"),
+        "{summary}"
+    );
+    assert_eq!(live.page.count("#soak-table tbody tr[data-verdict=FAIL]").await, 5);
+    live.screenshot("live-soak").await;
+    // The export holds every generation, its seed and verdict, and never the key.
+    live.page.js("window.blobs = []; const made = URL.createObjectURL; URL.createObjectURL = b => { window.blobs.push(b); return made.call(URL, b); }; return null;").await;
+    live.page.click("#soak-export").await;
+    let jsonl = live.page.js("return window.blobs[0].text();").await;
+    let jsonl = jsonl.as_str().unwrap_or_default().to_string();
+    assert_eq!(jsonl.lines().count(), 20);
+    assert!(!jsonl.contains("soak-secret-key"), "the key is in the export");
+    assert_eq!(jsonl.matches("\"verdict\":\"FAIL\"").count(), 5);
+    // A row opens its generation in the full analysis view.
+    live.page.click("#soak-table tbody tr[data-verdict=FAIL]").await;
+    live.page
+        .wait_for_js("return document.getElementById('detected-format')?.dataset.format === 'sse';", "SSE detected")
+        .await;
+    assert_eq!(live.page.js("return document.getElementById('overall-verdict').dataset.verdict;").await, json!("FAIL"));
+
+    // Stop mid-soak keeps the finished rows, and only those.
+    live.page.click("#tab-live").await;
+    live.set("#live-model", "mock-slow").await;
+    live.set("#live-max-tokens", "20").await;
+    live.set("#soak-count", "10").await;
+    live.set("#soak-streams", "1").await;
+    live.page.click("#soak-start").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#soak-table tbody tr').length >= 1;", "a first slow generation")
+        .await;
+    live.page.click("#soak-stop").await;
+    live.page.wait_for_js("return document.getElementById('soak-start').disabled === false;", "the soak to stop").await;
+    let kept = live.page.count("#soak-table tbody tr").await;
+    assert!((1..10).contains(&kept), "{kept} rows kept");
+    assert_eq!(live.page.count("#soak-table tbody tr[data-verdict='—']").await, 0, "a cut generation was kept");
+    live.close().await;
+}
+
 struct Live {
     page: Page,
     _server: MockServer,

@@ -40,19 +40,19 @@ pub fn plan(form: &RequestForm, prompts: &[String], n: usize, first_seed: u64) -
     }
     let own = [form.prompt.clone()];
     let prompts: &[String] = if prompts.is_empty() { &own } else { prompts };
-    (0..n)
-        .map(|index| {
-            let prompt = index % prompts.len();
-            let seed = first_seed.wrapping_add(index as u64);
-            let mut request = build_request(&RequestForm { prompt: prompts[prompt].clone(), ..form.clone() })?;
-            let mut body: Value = serde_json::from_slice(request.body.as_bytes()).map_err(|e| e.to_string())?;
-            if let Value::Object(o) = &mut body {
-                o.insert("seed".to_string(), seed.into());
-            }
-            request.body = body.to_string();
-            Ok(Planned { index, prompt, seed, request })
-        })
-        .collect()
+    let mut planned = Vec::with_capacity(n);
+    for index in 0..n {
+        let prompt = index % prompts.len();
+        let seed = first_seed.wrapping_add(index as u64);
+        let mut request = build_request(&RequestForm { prompt: prompts[prompt].clone(), ..form.clone() })?;
+        let mut body: Value = serde_json::from_slice(request.body.as_bytes()).map_err(|e| e.to_string())?;
+        if let Value::Object(o) = &mut body {
+            o.insert("seed".to_string(), seed.into());
+        }
+        request.body = body.to_string();
+        planned.push(Planned { index, prompt, seed, request });
+    }
+    Ok(planned)
 }
 
 /// One finished generation of a soak run: what a row shows and an export line holds (never the
@@ -180,19 +180,16 @@ impl Rate {
 
     /// "3/20 (15 %, 95 % interval 5–36 %)".
     pub fn text(&self) -> String {
+        let percent = |share: f64| (share * 100.0).round() as u64;
         format!(
-            "{}/{} ({}, 95 % interval {}–{})",
+            "{}/{} ({} %, 95 % interval {}–{} %)",
             self.k,
             self.n,
-            whole_percent(self.share()),
-            whole_percent(self.low).trim_end_matches(" %"),
-            whole_percent(self.high)
+            percent(self.share()),
+            percent(self.low),
+            percent(self.high)
         )
     }
-}
-
-fn whole_percent(share: f64) -> String {
-    format!("{} %", (share * 100.0).round() as u64)
 }
 
 /// Median and p90 of some measurements (nearest rank).
@@ -210,7 +207,7 @@ impl Spread {
         if v.is_empty() {
             return None;
         }
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         Some(Spread { n: v.len(), median: nearest_rank(&v, 50), p90: nearest_rank(&v, 90) })
     }
 }

@@ -13,6 +13,7 @@ mod fetch;
 mod panel;
 mod result;
 mod run;
+mod soak;
 mod text;
 pub mod view;
 

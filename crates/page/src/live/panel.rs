@@ -18,6 +18,7 @@ use super::checks::LiveChecks;
 use super::fetch;
 use super::result::LiveResult;
 use super::run::{self, now, NoStream};
+use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
 use coherency_core::live::{
@@ -244,6 +245,7 @@ pub fn LivePanel(props: &Props) -> Html {
                     <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
+                <SoakRun form={f.clone()} api_key={form.key.clone()} on_capture={props.on_capture.clone()} />
                 <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} />
             </section>
             <div class="results live-results">

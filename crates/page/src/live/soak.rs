@@ -1,0 +1,288 @@
+//! The soak run: N generations (1–100) of the endpoint in the form, the prompts rotated, each
+//! with its own seed, one to four streams at a time; a row per finished generation (click it
+//! for its full analysis), the summary a team quotes (the core's `live::soak`), Stop that keeps
+//! what finished, and the rows as JSONL. The key goes only into each request's header.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::fetch;
+use super::run::{self, NoStream};
+use crate::dom;
+use crate::model::level_key;
+use coherency_core::live::soak::{export_jsonl, plan, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY};
+use coherency_core::live::{explain_fetch_failure, http_error_text, RequestForm};
+use coherency_core::wording::thousands;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub form: RequestForm,
+    /// Sent as a header only; never in a row or the export.
+    pub api_key: AttrValue,
+    /// Opens a generation's capture in the text or file view.
+    pub on_capture: Callback<Rc<[u8]>>,
+}
+
+/// A finished generation and its response body.
+struct Row {
+    generation: Generation,
+    capture: Rc<[u8]>,
+}
+
+/// The soak in progress: how to stop it.
+struct Soak {
+    controller: Option<web_sys::AbortController>,
+    stopped: Rc<Cell<bool>>,
+}
+
+#[component]
+pub fn SoakRun(props: &Props) -> Html {
+    let count = use_state(|| "10".to_string());
+    let concurrency = use_state(|| "1".to_string());
+    let first_seed = use_state(|| "1".to_string());
+    let prompts = use_state(String::new);
+    let note = use_state(|| None::<String>);
+    let running = use_state(|| false);
+    let rows = use_mut_ref(Vec::<Row>::new);
+    let soak = use_mut_ref(|| None::<Soak>);
+    let redraw = use_force_update();
+
+    let start = {
+        let (form, key) = (props.form.clone(), props.api_key.to_string());
+        let (count, concurrency, first_seed, prompts) =
+            (count.clone(), concurrency.clone(), first_seed.clone(), prompts.clone());
+        let (note, running, rows, soak, redraw) =
+            (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            if *running {
+                return;
+            }
+            let (Ok(n), Ok(streams), Ok(seed)) =
+                (count.trim().parse::<usize>(), concurrency.trim().parse::<usize>(), first_seed.trim().parse::<u64>())
+            else {
+                return note.set(Some("Generations, streams at once and the first seed are whole numbers.".into()));
+            };
+            if !(1..=MAX_CONCURRENCY).contains(&streams) {
+                return note.set(Some(format!("Run 1 to {MAX_CONCURRENCY} streams at once (got {streams}).")));
+            }
+            let set: Vec<String> =
+                prompts.lines().map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect();
+            let planned = match plan(&form, &set, n, seed) {
+                Ok(p) => p,
+                Err(e) => return note.set(Some(e)),
+            };
+            rows.borrow_mut().clear();
+            note.set(None);
+            running.set(true);
+            let stopped = Rc::new(Cell::new(false));
+            let controller = fetch::abort_controller();
+            *soak.borrow_mut() = Some(Soak { controller: controller.clone(), stopped: Rc::clone(&stopped) });
+            let queue = Rc::new(RefCell::new(VecDeque::from(planned)));
+            let left = Rc::new(Cell::new(streams));
+            for _ in 0..streams {
+                let worker = Worker {
+                    queue: Rc::clone(&queue),
+                    key: key.clone(),
+                    model: form.model.trim().to_string(),
+                    controller: controller.clone(),
+                    stopped: Rc::clone(&stopped),
+                    rows: rows.clone(),
+                    redraw: redraw.clone(),
+                };
+                let (left, running) = (Rc::clone(&left), running.setter());
+                wasm_bindgen_futures::spawn_local(async move {
+                    worker.run().await;
+                    left.set(left.get() - 1);
+                    if left.get() == 0 {
+                        running.set(false);
+                    }
+                });
+            }
+        })
+    };
+    let stop = {
+        let soak = soak.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = soak.borrow().as_ref() {
+                s.stopped.set(true);
+                if let Some(c) = &s.controller {
+                    c.abort();
+                }
+            }
+        })
+    };
+    let export = {
+        let rows = rows.clone();
+        Callback::from(move |_: MouseEvent| {
+            let generations: Vec<Generation> = rows.borrow().iter().map(|r| r.generation.clone()).collect();
+            dom::download("coherency-soak.jsonl", export_jsonl(&generations).as_bytes());
+        })
+    };
+
+    let rows_now = rows.borrow();
+    let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
+    let summary = (!generations.is_empty()).then(|| summary_view(&SoakSummary::of(generations.iter().copied())));
+    let table_rows = rows_now.iter().map(|r| {
+        let (g, capture, open) = (&r.generation, Rc::clone(&r.capture), props.on_capture.clone());
+        let verdict = g.verdict.map_or("—", |v| v.as_str());
+        html! {
+            <tr class={classes!("jumpable", g.verdict.map(|v| format!("row-{}", level_key(v))))} tabindex="0"
+                data-verdict={verdict} onclick={Callback::from(move |_: MouseEvent| open.emit(Rc::clone(&capture)))}>
+                { for cells(g).into_iter().enumerate().map(|(i, text)| html! { <td class={COLUMNS[i].1.then_some("num")}>{ text }</td> }) }
+            </tr>
+        }
+    });
+    html! {
+        <section id="soak" class="subsection" aria-labelledby="soak-heading">
+            <h3 id="soak-heading">{ "Soak: loop rate over many generations" }</h3>
+            <p class="help">{ "One generation is one sample: a model that loops in 1 of 10 long generations looks healthy on most single tries. Each generation is sent with its own seed (first seed + its number); the prompts rotate." }</p>
+            <div class="form-grid">
+                { field("soak-count", "Generations (1–100)", &count) }
+                { field("soak-streams", "Streams at once (1–4)", &concurrency) }
+                { field("soak-seed", "First seed", &first_seed) }
+                { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", &prompts) }
+            </div>
+            <div class="actions">
+                <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
+                <button type="button" id="soak-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
+                if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
+            </div>
+            if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
+            { for summary }
+            if !rows_now.is_empty() {
+                <div class="table-wrap">
+                    <table id="soak-table" class="checks messages">
+                        <caption>{ "Generations, in the order they finished · select one for its full analysis" }</caption>
+                        <thead><tr>{ for COLUMNS.iter().map(|(label, num)| html! { <th scope="col" class={num.then_some("num")}>{ *label }</th> }) }</tr></thead>
+                        <tbody>{ for table_rows }</tbody>
+                    </table>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// A labelled text field bound to `state` (the prompts a text area).
+fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>) -> Html {
+    let setter = state.setter();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let value = e.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string());
+        setter.set(value.unwrap_or_default());
+    });
+    let value = (**state).clone();
+    html! {
+        <>
+            <label class="label" for={id}>{ label }</label>
+            if id == "soak-prompts" { <textarea {id} rows="3" {value} {oninput} /> } else { <input {id} inputmode="numeric" {value} {oninput} /> }
+        </>
+    }
+}
+
+/// The table's columns: (heading, numeric).
+const COLUMNS: [(&str, bool); 10] = [
+    ("#", true),
+    ("Prompt", true),
+    ("Seed", true),
+    ("Verdict", false),
+    ("Onset", true),
+    ("Tokens", true),
+    ("Tokens/s", true),
+    ("TTFT ms", true),
+    ("Finish", false),
+    ("Problem", false),
+];
+
+/// A generation's cells, in [`COLUMNS`]' order.
+fn cells(g: &Generation) -> [String; 10] {
+    [
+        (g.index + 1).to_string(),
+        (g.prompt + 1).to_string(),
+        g.seed.map(|s| s.to_string()).unwrap_or_default(),
+        g.verdict.map_or("—", |v| v.as_str()).to_string(),
+        g.onset.map(thousands).unwrap_or_default(),
+        format!("{}{}", thousands(g.tokens as usize), if g.tokens_estimated { " ≈" } else { "" }),
+        g.tokens_per_s.map(|t| format!("{t:.1}")).unwrap_or_default(),
+        g.ttft_ms.map(|t| format!("{t:.0}")).unwrap_or_default(),
+        format!(
+            "{}{}",
+            g.finish_reason.as_deref().unwrap_or_default(),
+            if g.saw_done { "" } else { " (no end marker)" }
+        ),
+        g.error.clone().unwrap_or_default(),
+    ]
+}
+
+/// The summary lines: loop rate with its interval, speeds apart, TTFT, streams cut short.
+fn summary_view(s: &SoakSummary) -> Html {
+    let speed = |label: &str, spread: Option<Spread>| {
+        spread.map(|x| format!("{label}: median {:.1} tokens/s, p90 {:.1} (of {})", x.median, x.p90, x.n))
+    };
+    let mut lines = vec![format!("Loop rate (FAIL): {}", s.fail.text()), format!("WARN: {}", s.warn.text())];
+    lines.extend(speed("Coherent generations", s.speed_coherent));
+    lines.extend(speed("Looping generations", s.speed_looping));
+    if let Some(t) = s.ttft {
+        lines.push(format!("Time to first token: median {:.0} ms, p90 {:.0} ms", t.median, t.p90));
+    }
+    if s.without_done > 0 {
+        lines.push(format!("{} ended without the stream's end marker", s.without_done));
+    }
+    if s.failed > 0 {
+        lines.push(format!("{} gave no text to judge (see Problem)", s.failed));
+    }
+    html! {
+        <ul id="soak-summary" class="reasons" data-fails={s.fail.k.to_string()} data-judged={s.judged.to_string()}>
+            { for lines.into_iter().map(|l| html! { <li>{ l }</li> }) }
+        </ul>
+    }
+}
+
+/// One of the soak's streams: takes the next planned generation until none is left or the
+/// soak is stopped.
+struct Worker {
+    queue: Rc<RefCell<VecDeque<Planned>>>,
+    key: String,
+    model: String,
+    controller: Option<web_sys::AbortController>,
+    stopped: Rc<Cell<bool>>,
+    rows: Rc<RefCell<Vec<Row>>>,
+    redraw: UseForceUpdateHandle,
+}
+
+impl Worker {
+    async fn run(self) {
+        let signal = self.controller.as_ref().map(|c| c.signal());
+        loop {
+            let Some(planned) = self.queue.borrow_mut().pop_front() else { break };
+            if self.stopped.get() {
+                break;
+            }
+            let req = &planned.request;
+            // Boxed: polled through one shared function, not a copy of the stream's state
+            // machine inlined here (KBs of wasm).
+            let stopped = || self.stopped.get();
+            let mut ignore = |_: &mut coherency_core::live::LiveSession, _: f64| {};
+            let streamed: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
+                Box::pin(run::stream(&req.url, &req.body, &self.key, signal.as_ref(), &stopped, &mut ignore));
+            let streamed = streamed.await;
+            if self.stopped.get() {
+                break; // Stop keeps what finished, not what it cut.
+            }
+            let (generation, capture) = match &streamed {
+                Ok(s) => (Generation::of(&planned, "", &self.model, Ok(&s.session)), Rc::from(s.session.capture())),
+                Err(NoStream::Unanswered(e)) => {
+                    let why = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(e));
+                    (Generation::of(&planned, "", &self.model, Err(why)), Rc::from(&b""[..]))
+                }
+                Err(NoStream::Refused { status, body }) => {
+                    (Generation::of(&planned, "", &self.model, Err(http_error_text(*status, body))), Rc::from(&b""[..]))
+                }
+            };
+            self.rows.borrow_mut().push(Row { generation, capture });
+            self.redraw.force_update();
+        }
+    }
+}
