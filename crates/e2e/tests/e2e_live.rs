@@ -352,6 +352,30 @@ async fn a_soak_of_20_generations_finds_a_25_percent_loop_rate_and_stop_keeps_wh
     live.close().await;
 }
 
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn an_a_b_soak_says_which_endpoint_loops_more() {
+    let live = Live::open(&[]).await;
+    live.set("#live-model", "mock-loops-0").await;
+    live.set("#live-max-tokens", "300").await;
+    live.set("#soak-count", "20").await;
+    live.set("#soak-streams", "4").await;
+    live.page.click("#soak-ab").await;
+    live.set("#soak-b-model", "mock-loops-50").await;
+    live.page.click("#soak-start").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#soak-table tbody tr').length === 40 && document.getElementById('soak-start').disabled === false;", "40 generations")
+        .await;
+    assert_eq!(
+        (live.attr("#soak-summary-a", "data-fails").await, live.attr("#soak-summary-b", "data-fails").await),
+        ("0".into(), "10".into())
+    );
+    let said = live.page.text("#soak-compare").await;
+    assert_eq!(said, "B loops more: 10/20 vs 0/20 (A's and B's 95 % intervals do not overlap).");
+    live.screenshot("live-soak-ab").await;
+    live.close().await;
+}
+
 struct Live {
     page: Page,
     _server: MockServer,

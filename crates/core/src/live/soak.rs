@@ -26,6 +26,8 @@ pub const MAX_CONCURRENCY: usize = 4;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
     pub index: usize,
+    /// Which configuration sends it: "A", "B", or "" when there is one.
+    pub config: &'static str,
     pub prompt: usize,
     pub seed: u64,
     pub request: ChatRequest,
@@ -50,7 +52,30 @@ pub fn plan(form: &RequestForm, prompts: &[String], n: usize, first_seed: u64) -
             o.insert("seed".to_string(), seed.into());
         }
         request.body = body.to_string();
-        planned.push(Planned { index, prompt, seed, request });
+        planned.push(Planned { index, config: "", prompt, seed, request });
+    }
+    Ok(planned)
+}
+
+/// The requests of an A/B soak: `n` generations of each configuration on the same prompts and
+/// seeds, alternating A, B, A, B (so that a drift in time touches both alike).
+pub fn plan_ab(
+    a: &RequestForm,
+    b: &RequestForm,
+    prompts: &[String],
+    n: usize,
+    first_seed: u64,
+) -> Result<Vec<Planned>, String> {
+    let side = |form: &RequestForm, config: &'static str| {
+        plan(form, prompts, n, first_seed)
+            .map(|p| p.into_iter().map(|g| Planned { config, ..g }).collect::<Vec<_>>())
+            .map_err(|e| format!("{config}: {e}"))
+    };
+    let (a, b) = (side(a, "A")?, side(b, "B")?);
+    let mut planned = Vec::with_capacity(2 * n);
+    for (i, (a, b)) in a.into_iter().zip(b).enumerate() {
+        planned.push(Planned { index: 2 * i, ..a });
+        planned.push(Planned { index: 2 * i + 1, ..b });
     }
     Ok(planned)
 }
@@ -89,10 +114,10 @@ pub struct Generation {
 impl Generation {
     /// The generation `planned` as `session` (ended) streamed it under `config`, or, with no
     /// session, as it failed (`error`: the request was refused or never answered).
-    pub fn of(planned: &Planned, config: &str, model: &str, session: Result<&LiveSession, String>) -> Generation {
+    pub fn of(planned: &Planned, model: &str, session: Result<&LiveSession, String>) -> Generation {
         let mut g = Generation {
             index: planned.index,
-            config: config.to_string(),
+            config: planned.config.to_string(),
             url: planned.request.url.clone(),
             model: model.to_string(),
             prompt: planned.prompt,
@@ -363,7 +388,14 @@ mod tests {
         let own = super::plan(&form, &[], 1, 0).unwrap();
         assert!(own[0].request.body.contains("\"own\""));
         assert!(super::plan(&form, &[], 101, 0).unwrap_err().contains("1 to 100"));
-        assert!(super::plan(&RequestForm { model: String::new(), ..form }, &[], 2, 0).is_err());
+        let other = RequestForm { base_url: "http://other:8000/v1".into(), ..form.clone() };
+        let ab = plan_ab(&form, &other, &["p0".into(), "p1".into()], 2, 40).unwrap();
+        let shape: Vec<_> = ab.iter().map(|p| (p.index, p.config, p.prompt, p.seed)).collect();
+        assert_eq!(shape, [(0, "A", 0, 40), (1, "B", 0, 40), (2, "A", 1, 41), (3, "B", 1, 41)]);
+        assert!(ab[1].request.url.starts_with("http://other:8000/v1/"));
+        let broken = RequestForm { model: String::new(), ..form.clone() };
+        assert!(plan_ab(&form, &broken, &[], 2, 0).unwrap_err().starts_with("B: Choose a model"));
+        assert!(super::plan(&broken, &[], 2, 0).is_err());
     }
 
     #[test]
@@ -389,10 +421,10 @@ mod tests {
             90.0,
         );
         session.end(Ending::Closed, 91.0);
-        let g = Generation::of(&planned, "", "m", Ok(&session));
+        let g = Generation::of(&planned, "m", Ok(&session));
         assert_eq!((g.verdict, g.seed, g.ttft_ms, g.saw_done), (Some(Verdict::Fail), Some(7), Some(20.0), true));
         assert_eq!((g.finish_reason.as_deref(), g.error.as_deref()), (Some("length"), None));
-        let refused = Generation::of(&planned, "B", "m", Err("HTTP 500".into()));
+        let refused = Generation::of(&planned, "m", Err("HTTP 500".into()));
         assert_eq!((refused.verdict, refused.error.as_deref()), (None, Some("HTTP 500")));
         let jsonl = export_jsonl(&[g, refused]);
         assert_eq!(jsonl.lines().count(), 2);

@@ -1,4 +1,5 @@
-//! The soak run: N generations (1–100) of the endpoint in the form, the prompts rotated, each
+//! The soak run: N generations (1–100) of the endpoint in the form — or of it (A) and a second
+//! configuration (B), alternating on the same prompts and seeds — the prompts rotated, each
 //! with its own seed, one to four streams at a time; a row per finished generation (click it
 //! for its full analysis), the summary a team quotes (the core's `live::soak`), Stop that keeps
 //! what finished, and the rows as JSONL. The key goes only into each request's header.
@@ -13,7 +14,9 @@ use super::fetch;
 use super::run::{self, NoStream};
 use crate::dom;
 use crate::model::level_key;
-use coherency_core::live::soak::{export_jsonl, plan, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY};
+use coherency_core::live::soak::{
+    compare, export_jsonl, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
+};
 use coherency_core::live::{explain_fetch_failure, http_error_text, RequestForm};
 use coherency_core::wording::thousands;
 
@@ -44,6 +47,10 @@ pub fn SoakRun(props: &Props) -> Html {
     let concurrency = use_state(|| "1".to_string());
     let first_seed = use_state(|| "1".to_string());
     let prompts = use_state(String::new);
+    // A/B: a second configuration; its empty fields are A's (its key only for A's own URL).
+    let ab = use_state(|| false);
+    let (b_base, b_model, b_key, b_extra) =
+        (use_state(String::new), use_state(String::new), use_state(String::new), use_state(String::new));
     let note = use_state(|| None::<String>);
     let running = use_state(|| false);
     let rows = use_mut_ref(Vec::<Row>::new);
@@ -54,6 +61,8 @@ pub fn SoakRun(props: &Props) -> Html {
         let (form, key) = (props.form.clone(), props.api_key.to_string());
         let (count, concurrency, first_seed, prompts) =
             (count.clone(), concurrency.clone(), first_seed.clone(), prompts.clone());
+        let (ab, b_base, b_model, b_key, b_extra) =
+            (ab.clone(), b_base.clone(), b_model.clone(), b_key.clone(), b_extra.clone());
         let (note, running, rows, soak, redraw) =
             (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
@@ -70,10 +79,25 @@ pub fn SoakRun(props: &Props) -> Html {
             }
             let set: Vec<String> =
                 prompts.lines().map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect();
-            let planned = match plan(&form, &set, n, seed) {
+            let or_a = |b: &str, a: &str| if b.trim().is_empty() { a.to_string() } else { b.to_string() };
+            let form_b = RequestForm {
+                base_url: or_a(&b_base, &form.base_url),
+                model: or_a(&b_model, &form.model),
+                extra_json: or_a(&b_extra, &form.extra_json),
+                ..form.clone()
+            };
+            // A's key goes to A's URL only: B without a key of its own sends none elsewhere.
+            let key_b = match (b_key.is_empty(), form_b.base_url.trim() == form.base_url.trim()) {
+                (false, _) => (*b_key).clone(),
+                (true, true) => key.clone(),
+                (true, false) => String::new(),
+            };
+            let planned = match if *ab { plan_ab(&form, &form_b, &set, n, seed) } else { plan(&form, &set, n, seed) } {
                 Ok(p) => p,
                 Err(e) => return note.set(Some(e)),
             };
+            let keys =
+                Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
             rows.borrow_mut().clear();
             note.set(None);
             running.set(true);
@@ -85,8 +109,7 @@ pub fn SoakRun(props: &Props) -> Html {
             for _ in 0..streams {
                 let worker = Worker {
                     queue: Rc::clone(&queue),
-                    key: key.clone(),
-                    model: form.model.trim().to_string(),
+                    keys: Rc::clone(&keys),
                     controller: controller.clone(),
                     stopped: Rc::clone(&stopped),
                     rows: rows.clone(),
@@ -124,7 +147,21 @@ pub fn SoakRun(props: &Props) -> Html {
 
     let rows_now = rows.borrow();
     let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
-    let summary = (!generations.is_empty()).then(|| summary_view(&SoakSummary::of(generations.iter().copied())));
+    let of = |config: &str| SoakSummary::of(generations.iter().copied().filter(|g| g.config == config));
+    let summary = if generations.is_empty() {
+        html! {}
+    } else if generations.iter().any(|g| !g.config.is_empty()) {
+        let (a, b) = (of("A"), of("B"));
+        html! {
+            <>
+                <p id="soak-compare" class="status notice-line" role="status">{ compare(&a, &b) }</p>
+                { summary_view(&a, "soak-summary-a", "A · ") }
+                { summary_view(&b, "soak-summary-b", "B · ") }
+            </>
+        }
+    } else {
+        summary_view(&of(""), "soak-summary", "")
+    };
     let table_rows = rows_now.iter().map(|r| {
         let (g, capture, open) = (&r.generation, Rc::clone(&r.capture), props.on_capture.clone());
         let verdict = g.verdict.map_or("—", |v| v.as_str());
@@ -144,6 +181,17 @@ pub fn SoakRun(props: &Props) -> Html {
                 { field("soak-streams", "Streams at once (1–4)", &concurrency) }
                 { field("soak-seed", "First seed", &first_seed) }
                 { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", &prompts) }
+                <span class="label">{ "A/B" }</span>
+                <label class="check">
+                    <input id="soak-ab" type="checkbox" checked={*ab} onchange={{ let ab = ab.clone(); Callback::from(move |_: Event| ab.set(!*ab)) }} />
+                    { " Compare with a second endpoint (B), alternating A, B on the same prompts and seeds" }
+                </label>
+                if *ab {
+                    { field("soak-b-base", "B: base URL (empty: A's)", &b_base) }
+                    { field("soak-b-model", "B: model (empty: A's)", &b_model) }
+                    { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key) }
+                    { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra) }
+                }
             </div>
             <div class="actions">
                 <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
@@ -152,7 +200,7 @@ pub fn SoakRun(props: &Props) -> Html {
                 if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
             </div>
             if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
-            { for summary }
+            { summary }
             if !rows_now.is_empty() {
                 <div class="table-wrap">
                     <table id="soak-table" class="checks messages">
@@ -166,7 +214,7 @@ pub fn SoakRun(props: &Props) -> Html {
     }
 }
 
-/// A labelled text field bound to `state` (the prompts a text area).
+/// A labelled text field bound to `state` (the prompts a text area, B's key a password).
 fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>) -> Html {
     let setter = state.setter();
     let oninput = Callback::from(move |e: InputEvent| {
@@ -177,7 +225,13 @@ fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>) 
     html! {
         <>
             <label class="label" for={id}>{ label }</label>
-            if id == "soak-prompts" { <textarea {id} rows="3" {value} {oninput} /> } else { <input {id} inputmode="numeric" {value} {oninput} /> }
+            if id == "soak-prompts" {
+                <textarea {id} rows="3" {value} {oninput} />
+            } else if id.starts_with("soak-b-") {
+                <input {id} type={if id == "soak-b-key" { "password" } else { "text" }} autocomplete="off" spellcheck="false" {value} {oninput} />
+            } else {
+                <input {id} inputmode="numeric" {value} {oninput} />
+            }
         </>
     }
 }
@@ -199,7 +253,7 @@ const COLUMNS: [(&str, bool); 10] = [
 /// A generation's cells, in [`COLUMNS`]' order.
 fn cells(g: &Generation) -> [String; 10] {
     [
-        (g.index + 1).to_string(),
+        format!("{}{}", if g.config.is_empty() { String::new() } else { format!("{} · ", g.config) }, g.index + 1),
         (g.prompt + 1).to_string(),
         g.seed.map(|s| s.to_string()).unwrap_or_default(),
         g.verdict.map_or("—", |v| v.as_str()).to_string(),
@@ -217,7 +271,7 @@ fn cells(g: &Generation) -> [String; 10] {
 }
 
 /// The summary lines: loop rate with its interval, speeds apart, TTFT, streams cut short.
-fn summary_view(s: &SoakSummary) -> Html {
+fn summary_view(s: &SoakSummary, id: &'static str, prefix: &str) -> Html {
     let speed = |label: &str, spread: Option<Spread>| {
         spread.map(|x| format!("{label}: median {:.1} tokens/s, p90 {:.1} (of {})", x.median, x.p90, x.n))
     };
@@ -234,8 +288,8 @@ fn summary_view(s: &SoakSummary) -> Html {
         lines.push(format!("{} gave no text to judge (see Problem)", s.failed));
     }
     html! {
-        <ul id="soak-summary" class="reasons" data-fails={s.fail.k.to_string()} data-judged={s.judged.to_string()}>
-            { for lines.into_iter().map(|l| html! { <li>{ l }</li> }) }
+        <ul {id} class="reasons" data-fails={s.fail.k.to_string()} data-judged={s.judged.to_string()}>
+            { for lines.into_iter().map(|l| html! { <li>{ format!("{prefix}{l}") }</li> }) }
         </ul>
     }
 }
@@ -244,8 +298,8 @@ fn summary_view(s: &SoakSummary) -> Html {
 /// soak is stopped.
 struct Worker {
     queue: Rc<RefCell<VecDeque<Planned>>>,
-    key: String,
-    model: String,
+    /// A's and B's key and model.
+    keys: Rc<[(String, String); 2]>,
     controller: Option<web_sys::AbortController>,
     stopped: Rc<Cell<bool>>,
     rows: Rc<RefCell<Vec<Row>>>,
@@ -260,25 +314,26 @@ impl Worker {
             if self.stopped.get() {
                 break;
             }
+            let (key, model) = &self.keys[usize::from(planned.config == "B")];
             let req = &planned.request;
             // Boxed: polled through one shared function, not a copy of the stream's state
             // machine inlined here (KBs of wasm).
             let stopped = || self.stopped.get();
             let mut ignore = |_: &mut coherency_core::live::LiveSession, _: f64| {};
             let streamed: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
-                Box::pin(run::stream(&req.url, &req.body, &self.key, signal.as_ref(), &stopped, &mut ignore));
+                Box::pin(run::stream(&req.url, &req.body, key, signal.as_ref(), &stopped, &mut ignore));
             let streamed = streamed.await;
             if self.stopped.get() {
                 break; // Stop keeps what finished, not what it cut.
             }
             let (generation, capture) = match &streamed {
-                Ok(s) => (Generation::of(&planned, "", &self.model, Ok(&s.session)), Rc::from(s.session.capture())),
+                Ok(s) => (Generation::of(&planned, model, Ok(&s.session)), Rc::from(s.session.capture())),
                 Err(NoStream::Unanswered(e)) => {
                     let why = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(e));
-                    (Generation::of(&planned, "", &self.model, Err(why)), Rc::from(&b""[..]))
+                    (Generation::of(&planned, model, Err(why)), Rc::from(&b""[..]))
                 }
                 Err(NoStream::Refused { status, body }) => {
-                    (Generation::of(&planned, "", &self.model, Err(http_error_text(*status, body))), Rc::from(&b""[..]))
+                    (Generation::of(&planned, model, Err(http_error_text(*status, body))), Rc::from(&b""[..]))
                 }
             };
             self.rows.borrow_mut().push(Row { generation, capture });
