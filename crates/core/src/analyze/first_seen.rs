@@ -55,7 +55,7 @@ impl FirstSeen {
     }
 
     /// The first stored item with hash `hash` for which `same` holds.
-    pub fn find(&self, hash: u64, same: &dyn Fn(u32) -> bool) -> Option<u32> {
+    pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
@@ -76,12 +76,12 @@ impl FirstSeen {
         &mut self,
         hash: u64,
         item: u32,
-        same: &dyn Fn(u32) -> bool,
-        hash_of: &dyn Fn(u32) -> u64,
+        same: impl Fn(u32) -> bool,
+        hash_of: impl Fn(u32) -> u64,
     ) -> Option<u32> {
         debug_assert!((item as usize) < MAX_ITEMS, "item numbers must be below MAX_ITEMS");
         if self.len >= self.slots.len() / 2 {
-            self.grow(hash_of);
+            self.grow(&hash_of);
         }
         let mut at = self.start(hash);
         loop {
@@ -97,6 +97,7 @@ impl FirstSeen {
         }
     }
 
+    #[cold]
     fn grow(&mut self, hash_of: &dyn Fn(u32) -> u64) {
         let slots = (self.slots.len() * 2).max(16);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots]);

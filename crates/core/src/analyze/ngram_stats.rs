@@ -231,16 +231,12 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
             // A token's id is its first occurrence: the distinct tokens are those at their own.
             ids.iter().enumerate().filter(|&(at, &id)| at == id as usize && ngram_id(&[id]) & mask == 0).count()
         } else {
-            let gram = |at: u32| &ids[at as usize..at as usize + n];
-            let mut seen =
-                FirstSeen::with_capacity((bound / sample + 16).min(ids.len() / sample + 16).min(ids.len()));
-            for (at, w) in ids.windows(n).enumerate() {
-                let id = ngram_id(w);
-                if id & mask == 0 {
-                    seen.find_or_insert(id, at as u32, &|j| gram(j) == w, &|j| ngram_id(gram(j)));
-                }
+            let capacity = (bound / sample + 16).min(ids.len() / sample + 16).min(ids.len());
+            match n {
+                2 => distinct_grams::<2>(ids, mask, capacity),
+                3 => distinct_grams::<3>(ids, mask, capacity),
+                _ => distinct_grams::<4>(ids, mask, capacity),
             }
-            seen.len()
         };
         let grams = (ids.len() + 1 - n) as f64;
         distinct_count[k] = distinct_sampled * sample;
@@ -248,6 +244,21 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
         *d = ((distinct_sampled * sample) as f64 / grams).min(1.0);
     }
     NgramStats { tokens: ids.len(), sample, distinct, rep: distinct.map(|d| 1.0 - d), distinct_count }
+}
+
+/// How many distinct `N`-grams of `ids` have an id that is 0 modulo `mask + 1` (a table sized
+/// for `capacity` of them; the n-grams compared as arrays, so each comparison is inlined).
+fn distinct_grams<const N: usize>(ids: &[u32], mask: u64, capacity: usize) -> usize {
+    let gram = |at: u32| -> [u32; N] { ids[at as usize..at as usize + N].try_into().unwrap_or([0; N]) };
+    let mut seen = FirstSeen::with_capacity(capacity);
+    for (at, w) in ids.windows(N).enumerate() {
+        let id = ngram_id(w);
+        if id & mask == 0 {
+            let w: [u32; N] = w.try_into().unwrap_or([0; N]);
+            seen.find_or_insert(id, at as u32, |j| gram(j) == w, |j| ngram_id(&gram(j)));
+        }
+    }
+    seen.len()
 }
 
 #[cfg(test)]
