@@ -18,6 +18,8 @@
 /// multiply-shift computes in 64 bits; `u32::MAX` marks an empty slot).
 pub const MAX_ITEMS: usize = (1 << 31) - 1;
 const EMPTY: u32 = u32::MAX;
+/// Items looked up together by [`FirstSeen::find_or_insert_all`].
+const BATCH: usize = 16;
 
 /// The first item of each kind seen so far, by hash (see the module header).
 #[derive(Clone, Debug, Default)]
@@ -95,6 +97,54 @@ impl FirstSeen {
                 _ => at = self.next(at),
             }
         }
+    }
+
+    /// [`Self::find_or_insert`] for each of `items` (item number, hash) in turn, answering
+    /// `visit(item, found)` in the same order and with the same answers. `same(j, i)`: stored item
+    /// `j` equals item `i`; `hash_of(j)`: a stored item's hash; `touch(j)`: reads the start of
+    /// stored item `j` (its first token id, say), for warming.
+    ///
+    /// On a long text the table and the items are far bigger than the caches, and one lookup
+    /// after another waits for each of its memory reads in turn. So the items come in batches:
+    /// the slots each of a batch starts at, then the stored items they hold, are read first —
+    /// independent reads the processor overlaps — and the lookups that follow find them in cache.
+    pub fn find_or_insert_all(
+        &mut self,
+        items: impl Iterator<Item = (u32, u64)>,
+        same: impl Fn(u32, u32) -> bool,
+        hash_of: impl Fn(u32) -> u64,
+        touch: impl Fn(u32) -> u32,
+        mut visit: impl FnMut(u32, Option<u32>),
+    ) {
+        let mut items = items.peekable();
+        let mut batch = [(0u32, 0u64); BATCH];
+        while items.peek().is_some() {
+            let mut len = 0;
+            for (slot, item) in batch.iter_mut().zip(items.by_ref()) {
+                *slot = item;
+                len += 1;
+            }
+            let batch = &batch[..len];
+            self.warm(batch, &touch);
+            for &(i, hash) in batch {
+                let found = self.find_or_insert(hash, i, |j| same(j, i), &hash_of);
+                visit(i, found);
+            }
+        }
+    }
+
+    /// Reads the slot each of `batch` starts at and the stored item it holds (see
+    /// [`Self::find_or_insert_all`]).
+    fn warm(&self, batch: &[(u32, u64)], touch: impl Fn(u32) -> u32) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let mut firsts = [EMPTY; BATCH];
+        for (first, &(_, hash)) in firsts.iter_mut().zip(batch) {
+            *first = self.slots[self.start(hash)];
+        }
+        let sink = firsts[..batch.len()].iter().filter(|&&j| j != EMPTY).fold(0, |x, &j| x ^ touch(j));
+        std::hint::black_box(sink);
     }
 
     #[cold]

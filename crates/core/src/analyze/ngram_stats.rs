@@ -251,13 +251,8 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
 fn distinct_grams<const N: usize>(ids: &[u32], mask: u64, capacity: usize) -> usize {
     let gram = |at: u32| -> [u32; N] { ids[at as usize..at as usize + N].try_into().unwrap_or([0; N]) };
     let mut seen = FirstSeen::with_capacity(capacity);
-    for (at, w) in ids.windows(N).enumerate() {
-        let id = ngram_id(w);
-        if id & mask == 0 {
-            let w: [u32; N] = w.try_into().unwrap_or([0; N]);
-            seen.find_or_insert(id, at as u32, |j| gram(j) == w, |j| ngram_id(&gram(j)));
-        }
-    }
+    let sampled = ids.windows(N).enumerate().map(|(at, w)| (at as u32, ngram_id(w))).filter(|&(_, id)| id & mask == 0);
+    seen.find_or_insert_all(sampled, |j, at| gram(j) == gram(at), |j| ngram_id(&gram(j)), |j| ids[j as usize], |_, _| {});
     seen.len()
 }
 
