@@ -225,8 +225,10 @@ pub const PARALLEL_FROM_BYTES: usize = 256 * 1024;
 
 /// The seed's gzip size of `text`, the loop checks' findings, and what `also` returns. The gzip
 /// pass, the windowed profile and `also` (the seed's word and line scans of a text analysed
-/// whole) are independent of the token scorers: on a long text, natively, they run on a second
-/// thread meanwhile (the wasm build runs everything on one).
+/// whole) are independent of the token scorers: on a long text, natively, the gzip pass runs
+/// on a second thread meanwhile, and the profile and `also` on whichever thread is free first
+/// (the gzip pass takes longer than the token scorers on prose, less on a loop). The wasm build
+/// runs everything on one thread.
 fn gzip_and_loop_checks<R: Send>(
     text: &str,
     t: &Thresholds,
@@ -234,24 +236,59 @@ fn gzip_and_loop_checks<R: Send>(
 ) -> (usize, loop_checks::LoopFindings, R) {
     #[cfg(not(target_arch = "wasm32"))]
     if text.len() >= PARALLEL_FROM_BYTES {
+        let profile = FirstCome::new(|| super::profile::profile(text));
+        let also = FirstCome::new(also);
+        let both = || {
+            profile.run();
+            also.run();
+        };
         return std::thread::scope(|scope| {
             let side = scope.spawn(|| {
-                let more = also();
-                (gzip_size(text.as_bytes()), super::profile::profile(text), more)
+                let bytes = gzip_size(text.as_bytes());
+                both();
+                bytes
             });
-            let rest = std::cell::Cell::new(None);
+            let gzip = std::cell::Cell::new(0);
             let found = loop_checks::find_with_profile(text, t.loops, || {
-                let (bytes, prof, more) = side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                rest.set(Some((bytes, more)));
-                prof
+                both();
+                gzip.set(side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                profile.take()
             });
-            let (gzip, more) = rest.into_inner().expect("the profile was taken");
-            (gzip, found, more)
+            (gzip.get(), found, also.take())
         });
     }
     let more = also();
     let found = loop_checks::find(text, t.loops);
     (gzip_size(text.as_bytes()), found, more)
+}
+
+/// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
+#[cfg(not(target_arch = "wasm32"))]
+struct FirstCome<F, R> {
+    work: std::sync::Mutex<Option<F>>,
+    done: std::sync::Mutex<Option<R>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<F: FnOnce() -> R, R> FirstCome<F, R> {
+    fn new(work: F) -> Self {
+        Self { work: std::sync::Mutex::new(Some(work)), done: std::sync::Mutex::new(None) }
+    }
+
+    /// Does the work unless it was taken already.
+    fn run(&self) {
+        let work = self.work.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        if let Some(work) = work {
+            let result = work();
+            *self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+        }
+    }
+
+    /// The result, once both threads have run it (or one has and the other was joined).
+    fn take(&self) -> R {
+        self.run();
+        self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().expect("the work was done")
+    }
 }
 
 /// Too short to judge: nothing but whitespace, or under `min_bytes` non-blank bytes in a text
