@@ -195,6 +195,31 @@ mod tests {
     }
 
     #[test]
+    fn looked_up_in_batches_it_answers_as_one_lookup_after_another() {
+        // Growing mid-batch, colliding hashes, items skipped (as a sample skips them).
+        let words: Vec<String> = (0..500).map(|i| format!("w{}", (i * 37) % 101)).collect();
+        let items = || (0..words.len() as u32).filter(|i| i % 7 != 3).map(|i| (i, poor_hash(&words[i as usize])));
+        let mut one_by_one = FirstSeen::default();
+        let want: Vec<(u32, Option<u32>)> = items()
+            .map(|(i, h)| {
+                let same = |j: u32| words[j as usize] == words[i as usize];
+                (i, one_by_one.find_or_insert(h, i, same, |j| poor_hash(&words[j as usize])))
+            })
+            .collect();
+        let mut batched = FirstSeen::default();
+        let mut got = Vec::new();
+        batched.find_or_insert_all(
+            items(),
+            |j, i| words[j as usize] == words[i as usize],
+            |j| poor_hash(&words[j as usize]),
+            |j| j,
+            |i, found| got.push((i, found)),
+        );
+        assert_eq!(got, want);
+        assert_eq!(batched.len(), one_by_one.len());
+    }
+
+    #[test]
     fn a_sized_table_does_not_grow_and_stays_at_most_half_full() {
         let mut table = FirstSeen::with_capacity(1000);
         let slots = table.slots.len();
