@@ -183,15 +183,15 @@ mod tests {
         for (i, w) in words.iter().enumerate() {
             let i = i as u32;
             let got =
-                table.find_or_insert(poor_hash(w), i, &|j| words[j as usize] == *w, &|j| poor_hash(words[j as usize]));
+                table.find_or_insert(poor_hash(w), i, |j| words[j as usize] == *w, |j| poor_hash(words[j as usize]));
             let want = first.get(w).copied();
             first.entry(w).or_insert(i);
             assert_eq!(got, want, "item {i} ({w})");
         }
         assert_eq!(table.len(), first.len());
-        assert_eq!(table.find(poor_hash("c"), &|j| words[j as usize] == "c"), Some(3));
-        assert_eq!(table.find(poor_hash("zz"), &|j| words[j as usize] == "zz"), None);
-        assert!(FirstSeen::default().find(0, &|_| true).is_none());
+        assert_eq!(table.find(poor_hash("c"), |j| words[j as usize] == "c"), Some(3));
+        assert_eq!(table.find(poor_hash("zz"), |j| words[j as usize] == "zz"), None);
+        assert!(FirstSeen::default().find(0, |_| true).is_none());
     }
 
     #[test]
@@ -225,7 +225,7 @@ mod tests {
         let slots = table.slots.len();
         for i in 0..1000u32 {
             let h = super::super::ngram_stats::mix(i as u64);
-            assert_eq!(table.find_or_insert(h, i, &|j| j == i, &|j| super::super::ngram_stats::mix(j as u64)), None);
+            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| super::super::ngram_stats::mix(j as u64)), None);
         }
         assert_eq!(table.slots.len(), slots);
         assert!(table.len() * 2 <= slots);

@@ -59,8 +59,7 @@ pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u32> {
     for (k, t) in toks.iter().enumerate() {
         let own = &text.as_bytes()[t.range()];
         let k = k as u32;
-        let first =
-            vocabulary.find_or_insert(hash_bytes(own), k, &|j| bytes_of(j) == own, &|j| hash_bytes(bytes_of(j)));
+        let first = vocabulary.find_or_insert(hash_bytes(own), k, |j| bytes_of(j) == own, |j| hash_bytes(bytes_of(j)));
         ids.push(first.unwrap_or(k));
     }
     ids
@@ -252,7 +251,13 @@ fn distinct_grams<const N: usize>(ids: &[u32], mask: u64, capacity: usize) -> us
     let gram = |at: u32| -> [u32; N] { ids[at as usize..at as usize + N].try_into().unwrap_or([0; N]) };
     let mut seen = FirstSeen::with_capacity(capacity);
     let sampled = ids.windows(N).enumerate().map(|(at, w)| (at as u32, ngram_id(w))).filter(|&(_, id)| id & mask == 0);
-    seen.find_or_insert_all(sampled, |j, at| gram(j) == gram(at), |j| ngram_id(&gram(j)), |j| ids[j as usize], |_, _| {});
+    seen.find_or_insert_all(
+        sampled,
+        |j, at| gram(j) == gram(at),
+        |j| ngram_id(&gram(j)),
+        |j| ids[j as usize],
+        |_, _| {},
+    );
     seen.len()
 }
 

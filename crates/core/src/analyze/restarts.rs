@@ -124,31 +124,37 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
     let mut root: Vec<u32> = (0..shingles as u32).collect();
     let each = ids.windows(SHINGLE).enumerate().map(|(i, w)| (i as u32, ngram_id(w)));
     let same = |j, i| shingle(j) == shingle(i);
-    first.find_or_insert_all(each, same, |j| ngram_id(&shingle(j)), |j| ids[j as usize], |i, found| {
-        let Some(j) = found else {
-            return;
-        };
-        let i = i as usize;
-        let j = root[j as usize] as usize;
-        if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
-            all.extend(open.take().and_then(|c| c.retelling()));
-            open = alternative.take().filter(|a| i - a.last <= MAX_GAP);
-        }
-        match (&mut open, &mut alternative) {
-            (Some(c), _) if c.follows(i, j) => {
-                c.extend(i, j, &mut root);
-                alternative = None;
-            }
-            (Some(_), Some(a)) if a.follows(i, j) => {
-                a.extend(i, j, &mut root);
+    first.find_or_insert_all(
+        each,
+        same,
+        |j| ngram_id(&shingle(j)),
+        |j| ids[j as usize],
+        |i, found| {
+            let Some(j) = found else {
+                return;
+            };
+            let i = i as usize;
+            let j = root[j as usize] as usize;
+            if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
                 all.extend(open.take().and_then(|c| c.retelling()));
-                open = alternative.take();
+                open = alternative.take().filter(|a| i - a.last <= MAX_GAP);
             }
-            (Some(_), _) => alternative = Some(Chain::new(i, j)),
-            (None, _) => open = Some(Chain::new(i, j)),
-        }
-        root[i] = j as u32;
-    });
+            match (&mut open, &mut alternative) {
+                (Some(c), _) if c.follows(i, j) => {
+                    c.extend(i, j, &mut root);
+                    alternative = None;
+                }
+                (Some(_), Some(a)) if a.follows(i, j) => {
+                    a.extend(i, j, &mut root);
+                    all.extend(open.take().and_then(|c| c.retelling()));
+                    open = alternative.take();
+                }
+                (Some(_), _) => alternative = Some(Chain::new(i, j)),
+                (None, _) => open = Some(Chain::new(i, j)),
+            }
+            root[i] = j as u32;
+        },
+    );
     all.extend(open.take().and_then(|c| c.retelling()));
     drop(first);
     let all: Vec<Retelling> = joined(all)
