@@ -128,7 +128,10 @@ fn run_analyze(args: &[String]) -> ExitCode {
                 let doc = JudgedDocument::read_with(&bytes, format, &options);
                 let no_text = doc.no_text();
                 let JudgedDocument { transcript, report: analysis, .. } = doc;
-                let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+                let replaced = match std::str::from_utf8(&bytes) {
+                    Ok(_) => 0,
+                    Err(_) => bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count(),
+                };
                 match (analysis.worst(), analysis.verdict) {
                     // Empty or blank: nothing was written, so there is nothing to judge.
                     _ if no_text.is_some() => {

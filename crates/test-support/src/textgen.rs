@@ -114,7 +114,13 @@ pub fn prose(rng: &mut Rng, len: usize, vocab: &[&str], sep: &str) -> String {
 
 /// About `len` bytes: prose for the first half, then one sentence looping line by line.
 pub fn prose_turning_into_loop(rng: &mut Rng, len: usize) -> String {
-    let mut s = prose(rng, len / 2, WORDS, " ");
+    prose_then_loop(rng, len, len / 2)
+}
+
+/// About `len` bytes: `prose_len` bytes of prose, then one sentence looping line by line to
+/// the end (`scripts/bench-cli` loops the last 30 %: `prose_len` = 70 % of `len`).
+pub fn prose_then_loop(rng: &mut Rng, len: usize, prose_len: usize) -> String {
+    let mut s = prose(rng, prose_len, WORDS, " ");
     let line = "The reclaim thread scans the inactive list again and evicts the oldest pages.\n";
     while s.len() < len {
         s.push_str(line);

@@ -62,7 +62,8 @@ impl Analyzer {
     /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
     /// unfinished last word and line; the text itself is not rescanned.
     pub fn report(&self) -> Report {
-        self.scans.report(&self.text, &self.thresholds)
+        let (gzip_bytes, found, ()) = gzip_and_loop_checks(&self.text, &self.thresholds, || ());
+        self.scans.report(&self.text, &self.thresholds, gzip_bytes, found)
     }
 }
 
@@ -84,14 +85,14 @@ impl Scans {
 
     /// The report on `text`, of which everything up to the scanned words and lines was
     /// scanned; the rest (the unfinished last word and line) is counted tentatively.
-    fn report(&self, text: &str, t: &Thresholds) -> Report {
+    /// `gzip_bytes` and `found` are the text's gzip size and the loop checks' findings.
+    fn report(&self, text: &str, t: &Thresholds, gzip_bytes: usize, found: loop_checks::LoopFindings) -> Report {
         let mut runs = self.runs;
         let mut tail_runs = Vec::new();
         runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
         let longest_run = runs.finish(t.maxrun_warn, &mut tail_runs);
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
-        let (gzip_bytes, found) = gzip_and_loop_checks(text, t);
         let mut metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
@@ -217,30 +218,77 @@ impl Scans {
     }
 }
 
-/// Texts from this size have their gzip pass and profile run beside the token scorers (natively):
-/// below it a thread costs more than it saves.
+/// Texts from this size have their gzip pass and profile (and, analysed whole, their words and
+/// lines) scanned beside the token scorers (natively): below it a thread costs more than it saves.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub const PARALLEL_FROM_BYTES: usize = 256 * 1024;
 
-/// The seed's gzip size of `text` and the loop checks' findings. The gzip pass and the windowed
-/// profile only compress the bytes, independently of the token scorers: on a long text, natively,
-/// they run on a second thread meanwhile (the wasm build runs everything on one).
-fn gzip_and_loop_checks(text: &str, t: &Thresholds) -> (usize, loop_checks::LoopFindings) {
+/// The seed's gzip size of `text`, the loop checks' findings, and what `also` returns. The gzip
+/// pass, the windowed profile and `also` (the seed's word and line scans of a text analysed
+/// whole) are independent of the token scorers: on a long text, natively, the gzip pass runs
+/// on a second thread meanwhile, and the profile and `also` on whichever thread is free first
+/// (the gzip pass takes longer than the token scorers on prose, less on a loop). The wasm build
+/// runs everything on one thread.
+fn gzip_and_loop_checks<R: Send>(
+    text: &str,
+    t: &Thresholds,
+    also: impl FnOnce() -> R + Send,
+) -> (usize, loop_checks::LoopFindings, R) {
     #[cfg(not(target_arch = "wasm32"))]
     if text.len() >= PARALLEL_FROM_BYTES {
+        let profile = FirstCome::new(|| super::profile::profile(text));
+        let also = FirstCome::new(also);
+        let both = || {
+            profile.run();
+            also.run();
+        };
         return std::thread::scope(|scope| {
-            let side = scope.spawn(|| (gzip_size(text.as_bytes()), super::profile::profile(text)));
+            let side = scope.spawn(|| {
+                let bytes = gzip_size(text.as_bytes());
+                both();
+                bytes
+            });
             let gzip = std::cell::Cell::new(0);
             let found = loop_checks::find_with_profile(text, t.loops, || {
-                let (bytes, prof) = side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                gzip.set(bytes);
-                prof
+                both();
+                gzip.set(side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                profile.take()
             });
-            (gzip.get(), found)
+            (gzip.get(), found, also.take())
         });
     }
+    let more = also();
     let found = loop_checks::find(text, t.loops);
-    (gzip_size(text.as_bytes()), found)
+    (gzip_size(text.as_bytes()), found, more)
+}
+
+/// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
+#[cfg(not(target_arch = "wasm32"))]
+struct FirstCome<F, R> {
+    work: std::sync::Mutex<Option<F>>,
+    done: std::sync::Mutex<Option<R>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<F: FnOnce() -> R, R> FirstCome<F, R> {
+    fn new(work: F) -> Self {
+        Self { work: std::sync::Mutex::new(Some(work)), done: std::sync::Mutex::new(None) }
+    }
+
+    /// Does the work unless it was taken already.
+    fn run(&self) {
+        let work = self.work.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        if let Some(work) = work {
+            let result = work();
+            *self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+        }
+    }
+
+    /// The result, once both threads have run it (or one has and the other was joined).
+    fn take(&self) -> R {
+        self.run();
+        self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().expect("the work was done")
+    }
 }
 
 /// Too short to judge: nothing but whitespace, or under `min_bytes` non-blank bytes in a text
@@ -255,9 +303,12 @@ pub fn is_too_short(text: &str, t: &Thresholds) -> bool {
 /// the text into an [`Analyzer`].
 pub fn analyze(text: &str) -> Report {
     let t = Thresholds::default();
-    let mut scans = Scans::default();
-    scans.scan(text, 0, &t);
-    scans.report(text, &t)
+    let (gzip_bytes, found, scans) = gzip_and_loop_checks(text, &t, || {
+        let mut scans = Scans::default();
+        scans.scan(text, 0, &t);
+        scans
+    });
+    scans.report(text, &t, gzip_bytes, found)
 }
 
 #[cfg(test)]
@@ -270,8 +321,12 @@ mod tests {
         let text = format!("{}{}", prose.repeat(60), "Let me check the configuration once more.\n".repeat(3_000));
         assert!(text.len() >= PARALLEL_FROM_BYTES);
         let t = Thresholds::default();
-        let (gzip, found) = gzip_and_loop_checks(&text, &t);
+        let (gzip, found, ()) = gzip_and_loop_checks(&text, &t, || ());
         assert_eq!(gzip, gzip_size(text.as_bytes()));
         assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, t.loops)));
+        // Its words and lines scanned on that thread too: the report of one push.
+        let mut pushed = Analyzer::new();
+        pushed.push(&text);
+        assert_eq!(analyze(&text), pushed.report());
     }
 }

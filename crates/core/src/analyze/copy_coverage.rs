@@ -130,13 +130,18 @@ pub(crate) fn copied_shingles<'a>(ids: &[u32], classes: &'a [TokenClass], distin
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
     let mut first = FirstSeen::with_capacity(shingles.min(distinct.saturating_add(64)));
     let mut cover = SpanBuilder::new(classes);
-    let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
-    for (i, w) in ids.windows(SHINGLE).enumerate() {
-        let hash = ngram_id(w);
-        if let Some(j) = first.find_or_insert(hash, i as u32, &|j| shingle(j) == w, &|j| ngram_id(shingle(j))) {
-            cover.add(i, j as usize);
-        }
-    }
+    let shingle = |k: u32| -> [u32; SHINGLE] { ids[k as usize..k as usize + SHINGLE].try_into().unwrap_or_default() };
+    first.find_or_insert_all(
+        ids.windows(SHINGLE).enumerate().map(|(i, w)| (i as u32, ngram_id(w))),
+        |j, i| shingle(j) == shingle(i),
+        |j| ngram_id(&shingle(j)),
+        |j| ids[j as usize],
+        |i, found| {
+            if let Some(j) = found {
+                cover.add(i as usize, j as usize);
+            }
+        },
+    );
     drop(first);
     cover
 }

@@ -18,6 +18,8 @@
 /// multiply-shift computes in 64 bits; `u32::MAX` marks an empty slot).
 pub const MAX_ITEMS: usize = (1 << 31) - 1;
 const EMPTY: u32 = u32::MAX;
+/// Items looked up together by [`FirstSeen::find_or_insert_all`].
+const BATCH: usize = 16;
 
 /// The first item of each kind seen so far, by hash (see the module header).
 #[derive(Clone, Debug, Default)]
@@ -55,7 +57,7 @@ impl FirstSeen {
     }
 
     /// The first stored item with hash `hash` for which `same` holds.
-    pub fn find(&self, hash: u64, same: &dyn Fn(u32) -> bool) -> Option<u32> {
+    pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
@@ -76,12 +78,12 @@ impl FirstSeen {
         &mut self,
         hash: u64,
         item: u32,
-        same: &dyn Fn(u32) -> bool,
-        hash_of: &dyn Fn(u32) -> u64,
+        same: impl Fn(u32) -> bool,
+        hash_of: impl Fn(u32) -> u64,
     ) -> Option<u32> {
         debug_assert!((item as usize) < MAX_ITEMS, "item numbers must be below MAX_ITEMS");
         if self.len >= self.slots.len() / 2 {
-            self.grow(hash_of);
+            self.grow(&hash_of);
         }
         let mut at = self.start(hash);
         loop {
@@ -97,6 +99,55 @@ impl FirstSeen {
         }
     }
 
+    /// [`Self::find_or_insert`] for each of `items` (item number, hash) in turn, answering
+    /// `visit(item, found)` in the same order and with the same answers. `same(j, i)`: stored item
+    /// `j` equals item `i`; `hash_of(j)`: a stored item's hash; `touch(j)`: reads the start of
+    /// stored item `j` (its first token id, say), for warming.
+    ///
+    /// On a long text the table and the items are far bigger than the caches, and one lookup
+    /// after another waits for each of its memory reads in turn. So the items come in batches:
+    /// the slots each of a batch starts at, then the stored items they hold, are read first —
+    /// independent reads the processor overlaps — and the lookups that follow find them in cache.
+    pub fn find_or_insert_all(
+        &mut self,
+        items: impl Iterator<Item = (u32, u64)>,
+        same: impl Fn(u32, u32) -> bool,
+        hash_of: impl Fn(u32) -> u64,
+        touch: impl Fn(u32) -> u32,
+        mut visit: impl FnMut(u32, Option<u32>),
+    ) {
+        let mut items = items.peekable();
+        let mut batch = [(0u32, 0u64); BATCH];
+        while items.peek().is_some() {
+            let mut len = 0;
+            for (slot, item) in batch.iter_mut().zip(items.by_ref()) {
+                *slot = item;
+                len += 1;
+            }
+            let batch = &batch[..len];
+            self.warm(batch, &touch);
+            for &(i, hash) in batch {
+                let found = self.find_or_insert(hash, i, |j| same(j, i), &hash_of);
+                visit(i, found);
+            }
+        }
+    }
+
+    /// Reads the slot each of `batch` starts at and the stored item it holds (see
+    /// [`Self::find_or_insert_all`]).
+    fn warm(&self, batch: &[(u32, u64)], touch: impl Fn(u32) -> u32) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let mut firsts = [EMPTY; BATCH];
+        for (first, &(_, hash)) in firsts.iter_mut().zip(batch) {
+            *first = self.slots[self.start(hash)];
+        }
+        let sink = firsts[..batch.len()].iter().filter(|&&j| j != EMPTY).fold(0, |x, &j| x ^ touch(j));
+        std::hint::black_box(sink);
+    }
+
+    #[cold]
     fn grow(&mut self, hash_of: &dyn Fn(u32) -> u64) {
         let slots = (self.slots.len() * 2).max(16);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots]);
@@ -132,15 +183,40 @@ mod tests {
         for (i, w) in words.iter().enumerate() {
             let i = i as u32;
             let got =
-                table.find_or_insert(poor_hash(w), i, &|j| words[j as usize] == *w, &|j| poor_hash(words[j as usize]));
+                table.find_or_insert(poor_hash(w), i, |j| words[j as usize] == *w, |j| poor_hash(words[j as usize]));
             let want = first.get(w).copied();
             first.entry(w).or_insert(i);
             assert_eq!(got, want, "item {i} ({w})");
         }
         assert_eq!(table.len(), first.len());
-        assert_eq!(table.find(poor_hash("c"), &|j| words[j as usize] == "c"), Some(3));
-        assert_eq!(table.find(poor_hash("zz"), &|j| words[j as usize] == "zz"), None);
-        assert!(FirstSeen::default().find(0, &|_| true).is_none());
+        assert_eq!(table.find(poor_hash("c"), |j| words[j as usize] == "c"), Some(3));
+        assert_eq!(table.find(poor_hash("zz"), |j| words[j as usize] == "zz"), None);
+        assert!(FirstSeen::default().find(0, |_| true).is_none());
+    }
+
+    #[test]
+    fn looked_up_in_batches_it_answers_as_one_lookup_after_another() {
+        // Growing mid-batch, colliding hashes, items skipped (as a sample skips them).
+        let words: Vec<String> = (0..500).map(|i| format!("w{}", (i * 37) % 101)).collect();
+        let items = || (0..words.len() as u32).filter(|i| i % 7 != 3).map(|i| (i, poor_hash(&words[i as usize])));
+        let mut one_by_one = FirstSeen::default();
+        let want: Vec<(u32, Option<u32>)> = items()
+            .map(|(i, h)| {
+                let same = |j: u32| words[j as usize] == words[i as usize];
+                (i, one_by_one.find_or_insert(h, i, same, |j| poor_hash(&words[j as usize])))
+            })
+            .collect();
+        let mut batched = FirstSeen::default();
+        let mut got = Vec::new();
+        batched.find_or_insert_all(
+            items(),
+            |j, i| words[j as usize] == words[i as usize],
+            |j| poor_hash(&words[j as usize]),
+            |j| j,
+            |i, found| got.push((i, found)),
+        );
+        assert_eq!(got, want);
+        assert_eq!(batched.len(), one_by_one.len());
     }
 
     #[test]
@@ -149,7 +225,7 @@ mod tests {
         let slots = table.slots.len();
         for i in 0..1000u32 {
             let h = super::super::ngram_stats::mix(i as u64);
-            assert_eq!(table.find_or_insert(h, i, &|j| j == i, &|j| super::super::ngram_stats::mix(j as u64)), None);
+            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| super::super::ngram_stats::mix(j as u64)), None);
         }
         assert_eq!(table.slots.len(), slots);
         assert!(table.len() * 2 <= slots);

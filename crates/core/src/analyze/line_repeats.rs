@@ -98,9 +98,8 @@ impl LineCounter {
         let entries = &self.entries;
         let first_of = |id: u32| &text.as_bytes()[entries[id as usize].first.clone()];
         let new_id = entries.len() as u32;
-        let found = self
-            .index
-            .find_or_insert(hash_bytes(key), new_id, &|id| first_of(id) == key, &|id| hash_bytes(first_of(id)));
+        let found =
+            self.index.find_or_insert(hash_bytes(key), new_id, |id| first_of(id) == key, |id| hash_bytes(first_of(id)));
         let id = match found.map(|id| id as usize) {
             Some(id) => {
                 self.entries[id].count += 1;
@@ -123,7 +122,7 @@ impl LineCounter {
     fn id_of(&self, text: &str, line: &Range<usize>) -> Option<usize> {
         let key = &text.as_bytes()[line.clone()];
         let same = |id: u32| &text.as_bytes()[self.entries[id as usize].first.clone()] == key;
-        self.index.find(hash_bytes(key), &same).map(|id| id as usize)
+        self.index.find(hash_bytes(key), same).map(|id| id as usize)
     }
 
     /// The view of the text counted so far plus, tentatively, the unfinished last line

@@ -19,7 +19,7 @@
 use super::code_blocks::{block_holding, fenced_blocks};
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
 use super::edited_runs;
-use super::ngram_stats::{ngram_stats_of, token_classes_of_text, token_ids, token_ranges_at, tokens, Token};
+use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, token_ranges_at, tokens, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
@@ -69,13 +69,13 @@ pub fn find_with_profile(text: &str, rules: &LoopRules, profile_of: impl FnOnce(
     // The token tables are the analysis's memory on a long text (8 bytes a token for the
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
     // copies' table is made, so at most two of the three are held at once (with a byte a
-    // token for the tokens' classes, found once the tokens are gone).
+    // token for the tokens' classes).
     let lines = line_best(text);
     let toks = tokens(text);
     let ids = token_ids(text, &toks);
     let exact = decisive_tandem(text, &toks, &ids, lines, rules);
+    let classes = token_classes(text, &toks);
     drop(toks);
-    let classes = token_classes_of_text(text, ids.len());
     let ngrams = ngram_stats_of(&ids);
     let copies = copy_coverage_without_tokens(text, &ids, &classes, ngrams.distinct_count[3]);
     let judged = judge_copies(text, &copies, &rules.copies);

@@ -59,8 +59,7 @@ pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u32> {
     for (k, t) in toks.iter().enumerate() {
         let own = &text.as_bytes()[t.range()];
         let k = k as u32;
-        let first =
-            vocabulary.find_or_insert(hash_bytes(own), k, &|j| bytes_of(j) == own, &|j| hash_bytes(bytes_of(j)));
+        let first = vocabulary.find_or_insert(hash_bytes(own), k, |j| bytes_of(j) == own, |j| hash_bytes(bytes_of(j)));
         ids.push(first.unwrap_or(k));
     }
     ids
@@ -78,21 +77,33 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Calls `visit` with each token's byte range in `text`, in order, in its first 2 GiB
-/// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table).
-fn each_token(text: &str, visit: &mut dyn FnMut(Range<usize>)) {
+/// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table). ASCII bytes
+/// are classed without decoding a character (the same classes: an ASCII letter or digit is a
+/// word character, Python's ASCII whitespace is whitespace).
+fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
     let text = &text[..floor_boundary(text, MAX_ITEMS - 1)];
+    let bytes = text.as_bytes();
     let mut word_start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if is_word_char(c) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (word, space, len) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric(), matches!(b, b'\t'..=b'\r' | 0x1c..=0x1f | b' '), 1)
+        } else {
+            let c = text[i..].chars().next().unwrap_or_default();
+            (is_word_char(c), is_py_whitespace(c), c.len_utf8())
+        };
+        if word {
             word_start.get_or_insert(i);
-            continue;
+        } else {
+            if let Some(s) = word_start.take() {
+                visit(s..i);
+            }
+            if !space {
+                visit(i..i + len);
+            }
         }
-        if let Some(s) = word_start.take() {
-            visit(s..i);
-        }
-        if !is_py_whitespace(c) {
-            visit(i..i + c.len_utf8());
-        }
+        i += len;
     }
     if let Some(s) = word_start {
         visit(s..text.len());
@@ -104,7 +115,7 @@ fn each_token(text: &str, visit: &mut dyn FnMut(Range<usize>)) {
 pub fn token_ranges_at(text: &str, wanted: &[usize]) -> Vec<Range<usize>> {
     let mut ranges = Vec::with_capacity(wanted.len());
     let mut k = 0;
-    each_token(text, &mut |r| {
+    each_token(text, |r| {
         if ranges.len() < wanted.len() && wanted[ranges.len()] == k {
             ranges.push(r);
         }
@@ -118,9 +129,9 @@ pub fn token_ranges_at(text: &str, wanted: &[usize]) -> Vec<Range<usize>> {
 /// and three times while it moves).
 pub fn tokens(text: &str) -> Vec<Token> {
     let mut count = 0;
-    each_token(text, &mut |_| count += 1);
+    each_token(text, |_| count += 1);
     let mut out = Vec::with_capacity(count);
-    each_token(text, &mut |r| out.push(Token::new(r)));
+    each_token(text, |r| out.push(Token::new(r)));
     out
 }
 
@@ -148,14 +159,6 @@ pub fn token_class(token: &str) -> TokenClass {
 /// Each token's class, by token number (1 byte a token).
 pub fn token_classes(text: &str, toks: &[Token]) -> Vec<TokenClass> {
     toks.iter().map(|t| token_class(&text[t.range()])).collect()
-}
-
-/// [`token_classes`] found by one more tokenising pass, for a caller that no longer holds the
-/// tokens (`count`: how many there are, to size the vector).
-pub fn token_classes_of_text(text: &str, count: usize) -> Vec<TokenClass> {
-    let mut classes = Vec::with_capacity(count);
-    each_token(text, &mut |r| classes.push(token_class(&text[r])));
-    classes
 }
 
 /// A 64-bit hash of `bytes` (FNV-1a, then a splitmix finaliser so every bit is mixed).
@@ -223,25 +226,45 @@ pub fn ngram_stats_sampled(ids: &[u32], sample: usize) -> NgramStats {
         }
         bound = bound.saturating_mul(vocabulary);
         // The distinct n-grams among the sampled ones: a table of each one's first position.
-        let gram = |at: u32| &ids[at as usize..at as usize + n];
-        let mut seen = FirstSeen::with_capacity((bound / sample + 16).min(ids.len() / sample + 16).min(ids.len()));
-        for (at, w) in ids.windows(n).enumerate() {
-            let id = ngram_id(w);
-            if id & mask == 0 {
-                seen.find_or_insert(id, at as u32, &|j| gram(j) == w, &|j| ngram_id(gram(j)));
+        let distinct_sampled = if n == 1 {
+            // A token's id is its first occurrence: the distinct tokens are those at their own.
+            ids.iter().enumerate().filter(|&(at, &id)| at == id as usize && ngram_id(&[id]) & mask == 0).count()
+        } else {
+            let capacity = (bound / sample + 16).min(ids.len() / sample + 16).min(ids.len());
+            match n {
+                2 => distinct_grams::<2>(ids, mask, capacity),
+                3 => distinct_grams::<3>(ids, mask, capacity),
+                _ => distinct_grams::<4>(ids, mask, capacity),
             }
-        }
+        };
         let grams = (ids.len() + 1 - n) as f64;
-        distinct_count[k] = seen.len() * sample;
+        distinct_count[k] = distinct_sampled * sample;
         bound = bound.min(distinct_count[k]);
-        *d = ((seen.len() * sample) as f64 / grams).min(1.0);
+        *d = ((distinct_sampled * sample) as f64 / grams).min(1.0);
     }
     NgramStats { tokens: ids.len(), sample, distinct, rep: distinct.map(|d| 1.0 - d), distinct_count }
+}
+
+/// How many distinct `N`-grams of `ids` have an id that is 0 modulo `mask + 1` (a table sized
+/// for `capacity` of them; the n-grams compared as arrays, so each comparison is inlined).
+fn distinct_grams<const N: usize>(ids: &[u32], mask: u64, capacity: usize) -> usize {
+    let gram = |at: u32| -> [u32; N] { ids[at as usize..at as usize + N].try_into().unwrap_or([0; N]) };
+    let mut seen = FirstSeen::with_capacity(capacity);
+    let sampled = ids.windows(N).enumerate().map(|(at, w)| (at as u32, ngram_id(w))).filter(|&(_, id)| id & mask == 0);
+    seen.find_or_insert_all(
+        sampled,
+        |j, at| gram(j) == gram(at),
+        |j| ngram_id(&gram(j)),
+        |j| ids[j as usize],
+        |_, _| {},
+    );
+    seen.len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn texts(text: &str) -> Vec<&str> {
         tokens(text).into_iter().map(|t| &text[t.range()]).collect()
@@ -259,11 +282,59 @@ mod tests {
         use TokenClass::*;
         let text = "Step 12: 0x1F U+0041 模型 é ok , 3rd 😂";
         let got: Vec<TokenClass> = token_classes(text, &tokens(text));
-        assert_eq!(token_classes_of_text(text, 0), got);
         assert_eq!(
             got,
             [Word, Number, Other, Number, Other, Other, Number, Word, Word, Other, Word, Other, Number, Other]
         );
+    }
+
+    /// The tokeniser before its ASCII fast path: every character decoded.
+    fn tokens_char_by_char(text: &str) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let mut word_start: Option<usize> = None;
+        for (i, c) in text.char_indices() {
+            if is_word_char(c) {
+                word_start.get_or_insert(i);
+                continue;
+            }
+            out.extend(word_start.take().map(|s| s..i));
+            if !is_py_whitespace(c) {
+                out.push(i..i + c.len_utf8());
+            }
+        }
+        out.extend(word_start.map(|s| s..text.len()));
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_ascii_fast_path_cuts_tokens_as_decoding_every_character_does(
+            text in "([a-z0-9 ,.!\t\n\r\x0b\x0c\x1c-\x1f\x7f]|\\PC|\u{85}|\u{a0}|\u{3000}|模|é){0,60}"
+        ) {
+            let got: Vec<Range<usize>> = tokens(&text).iter().map(Token::range).collect();
+            proptest::prop_assert_eq!(got, tokens_char_by_char(&text));
+        }
+    }
+
+    #[test]
+    fn every_ascii_byte_is_classed_as_its_character() {
+        for b in 0u8..0x80 {
+            let text = format!("a{}b", b as char);
+            let got: Vec<Range<usize>> = tokens(&text).iter().map(Token::range).collect();
+            assert_eq!(got, tokens_char_by_char(&text), "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn sampled_distinct_tokens_are_counted_from_their_ids_as_a_table_would() {
+        let text: String = (0..30_000).map(|i| format!("w{} ", (i * 7919) % 5_000)).collect();
+        let ids = token_ids(&text, &tokens(&text));
+        for sample in [1, 2, 16] {
+            let mask = sample as u64 - 1;
+            let table: HashSet<u32> = ids.iter().copied().filter(|&id| ngram_id(&[id]) & mask == 0).collect();
+            let s = ngram_stats_sampled(&ids, sample);
+            assert_eq!(s.distinct_count[0], table.len() * sample, "sample {sample}");
+        }
     }
 
     #[test]

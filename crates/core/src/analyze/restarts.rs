@@ -111,7 +111,7 @@ impl Chain {
 pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> Restarts {
     let shingles = ids.len().saturating_sub(SHINGLE - 1);
     let mut first = FirstSeen::with_capacity(shingles.min(distinct_4grams.saturating_add(64)));
-    let shingle = |k: u32| &ids[k as usize..k as usize + SHINGLE];
+    let shingle = |k: u32| -> [u32; SHINGLE] { ids[k as usize..k as usize + SHINGLE].try_into().unwrap_or_default() };
     let mut all: Vec<Retelling> = Vec::new();
     let mut open: Option<Chain> = None;
     // A chain begun by a shingle out of the open chain's order: it takes over when the next
@@ -122,31 +122,39 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
     // neighbours' roots. A rewording first said in a later telling and said again after that
     // then still points into the first telling, so long texts of many tellings keep their order.
     let mut root: Vec<u32> = (0..shingles as u32).collect();
-    for (i, w) in ids.windows(SHINGLE).enumerate() {
-        let found = first.find_or_insert(ngram_id(w), i as u32, &|j| shingle(j) == w, &|j| ngram_id(shingle(j)));
-        let Some(j) = found else {
-            continue;
-        };
-        let j = root[j as usize] as usize;
-        if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
-            all.extend(open.take().and_then(|c| c.retelling()));
-            open = alternative.take().filter(|a| i - a.last <= MAX_GAP);
-        }
-        match (&mut open, &mut alternative) {
-            (Some(c), _) if c.follows(i, j) => {
-                c.extend(i, j, &mut root);
-                alternative = None;
-            }
-            (Some(_), Some(a)) if a.follows(i, j) => {
-                a.extend(i, j, &mut root);
+    let each = ids.windows(SHINGLE).enumerate().map(|(i, w)| (i as u32, ngram_id(w)));
+    let same = |j, i| shingle(j) == shingle(i);
+    first.find_or_insert_all(
+        each,
+        same,
+        |j| ngram_id(&shingle(j)),
+        |j| ids[j as usize],
+        |i, found| {
+            let Some(j) = found else {
+                return;
+            };
+            let i = i as usize;
+            let j = root[j as usize] as usize;
+            if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
                 all.extend(open.take().and_then(|c| c.retelling()));
-                open = alternative.take();
+                open = alternative.take().filter(|a| i - a.last <= MAX_GAP);
             }
-            (Some(_), _) => alternative = Some(Chain::new(i, j)),
-            (None, _) => open = Some(Chain::new(i, j)),
-        }
-        root[i] = j as u32;
-    }
+            match (&mut open, &mut alternative) {
+                (Some(c), _) if c.follows(i, j) => {
+                    c.extend(i, j, &mut root);
+                    alternative = None;
+                }
+                (Some(_), Some(a)) if a.follows(i, j) => {
+                    a.extend(i, j, &mut root);
+                    all.extend(open.take().and_then(|c| c.retelling()));
+                    open = alternative.take();
+                }
+                (Some(_), _) => alternative = Some(Chain::new(i, j)),
+                (None, _) => open = Some(Chain::new(i, j)),
+            }
+            root[i] = j as u32;
+        },
+    );
     all.extend(open.take().and_then(|c| c.retelling()));
     drop(first);
     let all: Vec<Retelling> = joined(all)

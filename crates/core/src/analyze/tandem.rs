@@ -366,7 +366,7 @@ pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
     let ids: Vec<u32> = (0..items.len() as u32)
         .map(|k| {
             let own = key(k);
-            first.find_or_insert(hash_bytes(own), k, &|j| key(j) == own, &|j| hash_bytes(key(j))).unwrap_or(k)
+            first.find_or_insert(hash_bytes(own), k, |j| key(j) == own, |j| hash_bytes(key(j))).unwrap_or(k)
         })
         .collect();
     drop(first);

@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(r.verdict, Some(Verdict::Pass), "the model did not loop");
         assert!(r.worst().unwrap().judged, "the worst judged text comes first");
         assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict() == Verdict::Pass));
-        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true }, &mut |_| {});
+        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true });
         assert_eq!(asked.verdict, Some(Verdict::Fail));
         let c = &asked.conversations[0];
         assert_eq!(c.onset_turn, Some(2));

@@ -33,7 +33,7 @@ impl JudgedDocument {
     pub fn read_with(bytes: &[u8], chosen: Option<Format>, options: &JudgeOptions) -> JudgedDocument {
         let detected = ingest::detect(bytes);
         let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
-        let report = judge_transcript_with(&transcript, options, &mut |_| {});
+        let report = judge_transcript_with(&transcript, options);
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 

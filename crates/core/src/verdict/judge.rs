@@ -23,24 +23,34 @@ use crate::ingest::Transcript;
 /// every reply's reasoning + content, and every conversation across its turns; only the
 /// model's output sets the verdict.
 pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
-    judge_transcript_with(t, &JudgeOptions::default(), &mut |_| {})
+    judge_transcript_with(t, &JudgeOptions::default())
+}
+
+/// [`judge_transcript`] under `options` (the CLI's `--judge-inputs`).
+pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> TranscriptReport {
+    judge(t, options, None)
 }
 
 /// [`judge_transcript`], calling `on_progress` before the first text and after each one
-/// (the caller decides how often to pass it on).
+/// (the caller decides how often to pass it on); a long text is previewed from its start
+/// first (see [`AnalysisProgress::preview`]).
 pub fn judge_transcript_with_progress(
     t: &Transcript,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
-    judge_transcript_with(t, &JudgeOptions::default(), on_progress)
+    judge(t, &JudgeOptions::default(), Some(on_progress))
 }
 
-/// [`judge_transcript_with_progress`] under `options`.
-pub fn judge_transcript_with(
+/// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
+/// (without one, no preview is analysed: nobody would see it).
+fn judge(
     t: &Transcript,
     options: &JudgeOptions,
-    on_progress: &mut dyn FnMut(AnalysisProgress),
+    on_progress: Option<&mut dyn FnMut(AnalysisProgress)>,
 ) -> TranscriptReport {
+    let previews = on_progress.is_some();
+    let mut no_progress = |_: AnalysisProgress| {};
+    let on_progress = on_progress.unwrap_or(&mut no_progress);
     let msgs = &t.messages;
     let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c)).collect();
     let mut texts = judged_texts(t);
@@ -66,7 +76,7 @@ pub fn judge_transcript_with(
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
-                        preview(&m.text, &mut progress, on_progress);
+                        preview(previews, &m.text, &mut progress, on_progress);
                         KeptReport::of(analyze(&m.text))
                     }
                 };
@@ -74,13 +84,13 @@ pub fn judge_transcript_with(
             }
             JudgedText::Reply(parts) => {
                 let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
-                preview(&text, &mut progress, on_progress);
+                preview(previews, &text, &mut progress, on_progress);
                 let author = Author::of(&msgs[parts[0]]);
                 message_report(parts, true, None, KeptReport::of(analyze(&text)), author, options)
             }
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
-                preview(&text, &mut progress, on_progress);
+                preview(previews, &text, &mut progress, on_progress);
                 message_report(messages, false, Some(kind), KeptReport::of(analyze(&text)), Author::Model, options)
             }
         };
@@ -128,9 +138,10 @@ fn prefix(text: &str, max: usize) -> &str {
     &text[..floor_boundary(text, max)]
 }
 
-/// Judges the start of a long text and says so, before the whole is analysed.
-fn preview(text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn FnMut(AnalysisProgress)) {
-    if text.len() >= PREVIEW_OVER {
+/// Judges the start of a long text and says so, before the whole is analysed (when `wanted`:
+/// someone is shown the progress).
+fn preview(wanted: bool, text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn FnMut(AnalysisProgress)) {
+    if wanted && text.len() >= PREVIEW_OVER {
         let head = prefix(text, PREVIEW_BYTES);
         progress.preview = Some((head.len(), analyze(head).verdict));
         on_progress(*progress);

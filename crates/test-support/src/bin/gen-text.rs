@@ -1,0 +1,34 @@
+//! `gen-text KIND MB`: writes one generated text of about MB megabytes to standard output, the
+//! same bytes on every run — the inputs of `scripts/bench-cli`.
+//!
+//! KIND is `prose` (the benches' prose, `textgen::prose`) or `prose-loop` (prose turning into
+//! one sentence looping line by line for its last 30 %, `textgen::prose_then_loop`).
+
+use coherency_test_support::textgen::{prose, prose_then_loop, Rng, WORDS};
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(kind), Some(Ok(mb))) = (args.first(), args.get(1).map(|m| m.parse::<f64>())) else {
+        eprintln!("usage: gen-text prose|prose-loop MB");
+        return ExitCode::from(64);
+    };
+    let len = (mb * 1e6) as usize;
+    let mut rng = Rng(42);
+    let text = match kind.as_str() {
+        "prose" => prose(&mut rng, len, WORDS, " "),
+        "prose-loop" => prose_then_loop(&mut rng, len, len * 7 / 10),
+        other => {
+            eprintln!("gen-text: unknown KIND '{other}' (prose or prose-loop)");
+            return ExitCode::from(64);
+        }
+    };
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gen-text: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
