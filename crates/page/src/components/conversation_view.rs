@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::checks_table::check_row;
+use super::checks_table::{check_row, checks_head};
 use super::turn_list::{TurnList, Turns};
 use crate::model::conversation::{choice_label, first_conversation, onset_sentence, picker_choices};
 use crate::model::document::Document;
@@ -170,16 +170,7 @@ fn summary(
             <div class="table-wrap">
                 <table id="conversation-checks" class="checks">
                     <caption>{ "Checks across turns" }</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">{ "Check" }</th>
-                            <th scope="col" class="meaning">{ "Measures" }</th>
-                            <th scope="col" class="num">{ "Value" }</th>
-                            <th scope="col" class="num">{ "WARN at" }</th>
-                            <th scope="col" class="num">{ "FAIL at" }</th>
-                            <th scope="col">{ "Status" }</th>
-                        </tr>
-                    </thead>
+                    { checks_head() }
                     <tbody>{ tool_row }</tbody>
                 </table>
             </div>

@@ -177,20 +177,20 @@ pub fn SoakRun(props: &Props) -> Html {
             <h3 id="soak-heading">{ "Soak: loop rate over many generations" }</h3>
             <p class="help">{ "One generation is one sample: a model that loops in 1 of 10 long generations looks healthy on most single tries. Each generation is sent with its own seed (first seed + its number); the prompts rotate." }</p>
             <div class="form-grid">
-                { field("soak-count", "Generations (1–100)", &count) }
-                { field("soak-streams", "Streams at once (1–4)", &concurrency) }
-                { field("soak-seed", "First seed", &first_seed) }
-                { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", &prompts) }
+                { field("soak-count", "Generations (1–100)", &count, Field::Number) }
+                { field("soak-streams", "Streams at once (1–4)", &concurrency, Field::Number) }
+                { field("soak-seed", "First seed", &first_seed, Field::Number) }
+                { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", &prompts, Field::Lines) }
                 <span class="label">{ "A/B" }</span>
                 <label class="check">
                     <input id="soak-ab" type="checkbox" checked={*ab} onchange={{ let ab = ab.clone(); Callback::from(move |_: Event| ab.set(!*ab)) }} />
                     { " Compare with a second endpoint (B), alternating A, B on the same prompts and seeds" }
                 </label>
                 if *ab {
-                    { field("soak-b-base", "B: base URL (empty: A's)", &b_base) }
-                    { field("soak-b-model", "B: model (empty: A's)", &b_model) }
-                    { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key) }
-                    { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra) }
+                    { field("soak-b-base", "B: base URL (empty: A's)", &b_base, Field::Text) }
+                    { field("soak-b-model", "B: model (empty: A's)", &b_model, Field::Text) }
+                    { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key, Field::Secret) }
+                    { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra, Field::Text) }
                 }
             </div>
             <div class="actions">
@@ -214,8 +214,17 @@ pub fn SoakRun(props: &Props) -> Html {
     }
 }
 
-/// A labelled text field bound to `state` (the prompts a text area, B's key a password).
-fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>) -> Html {
+/// What a [`field`] holds.
+#[derive(Clone, Copy, PartialEq)]
+enum Field {
+    Number,
+    Text,
+    Secret,
+    Lines,
+}
+
+/// A labelled text field of `kind` bound to `state`.
+fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>, kind: Field) -> Html {
     let setter = state.setter();
     let oninput = Callback::from(move |e: InputEvent| {
         let value = e.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string());
@@ -225,12 +234,14 @@ fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>) 
     html! {
         <>
             <label class="label" for={id}>{ label }</label>
-            if id == "soak-prompts" {
-                <textarea {id} rows="3" {value} {oninput} />
-            } else if id.starts_with("soak-b-") {
-                <input {id} type={if id == "soak-b-key" { "password" } else { "text" }} autocomplete="off" spellcheck="false" {value} {oninput} />
-            } else {
-                <input {id} inputmode="numeric" {value} {oninput} />
+            {
+                match kind {
+                    Field::Lines => html! { <textarea {id} rows="3" {value} {oninput} /> },
+                    Field::Number => html! { <input {id} inputmode="numeric" {value} {oninput} /> },
+                    Field::Text | Field::Secret => html! {
+                        <input {id} type={if kind == Field::Secret { "password" } else { "text" }} autocomplete="off" spellcheck="false" {value} {oninput} />
+                    },
+                }
             }
         </>
     }
