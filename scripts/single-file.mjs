@@ -26,22 +26,18 @@ if (/^export /m.test(glue)) throw new Error("single-file: the glue still exports
 // glue would build from it is never used.
 const workerGlue = glue.replaceAll("import.meta.url", "self.location.href");
 if (/\bimport\s*[.(]|^import /m.test(workerGlue)) throw new Error("single-file: the worker's glue imports");
+// The worker's own code is www/worker.js, its import taken out and `init` being the glue's.
+const workerImport = /^import init, \{[^}]*\} from "\.\.\/pkg\/coherency\.js";$/m;
+const workerCode = read("www/worker.js");
+if (!workerImport.test(workerCode) || !workerCode.includes("init({")) throw new Error("single-file: www/worker.js changed shape");
 const worker = `${workerGlue}
-onmessage = async ({ data }) => {
-  try {
-    await __wbg_init({ module_or_path: data.module });
-    await readFileInWorker(data.file, data.format, (message, transfer) => postMessage(message, transfer));
-  } catch (e) {
-    postMessage({ kind: "error", message: String((e && e.message) || e) });
-  }
-};
-`;
+${workerCode.replace(workerImport, "").replaceAll("init({", "__wbg_init({")}`;
 
 const wasm = gzipSync(readFileSync(join(dist, "pkg/coherency_bg.wasm")), { level: 9 }).toString("base64");
 const css = read("www/app.css");
 const icon = Buffer.from(read("www/icon.svg")).toString("base64");
 
-for (const [name, text] of [["glue", glue], ["styles", css]]) {
+for (const [name, text] of [["glue", glue], ["worker", worker], ["styles", css]]) {
   if (/<\/(script|style)/i.test(text)) throw new Error(`single-file: the ${name} holds a closing tag`);
 }
 

@@ -36,13 +36,13 @@ mod bench {
     /// Installed before the upload: timestamps of what appears, rAF gaps, long tasks, JS heap.
     const PROBE: &str = r#"
 const p = window.__probe = { t0: null, progress: null, soFar: null, verdict: null, maxGap: 0, gapAt: 0,
-  longTask: 0, heap: 0, stages: [] };
+  longTask: 0, heap: 0, stageAt: {} };
 document.addEventListener('change', () => { if (p.t0 === null) p.t0 = performance.now(); }, true);
 const look = () => {
   const now = performance.now();
   const prog = document.getElementById('load-progress');
   if (prog && p.progress === null) p.progress = now;
-  if (prog && !p.stages.includes(prog.dataset.stage)) p.stages.push(prog.dataset.stage);
+  if (prog && !(prog.dataset.stage in p.stageAt)) p.stageAt[prog.dataset.stage] = now;
   if (p.soFar === null && document.getElementById('verdict-so-far')) p.soFar = now;
   if (p.verdict === null && (document.getElementById('overall-verdict') || document.getElementById('verdict')))
     p.verdict = now;
@@ -100,6 +100,8 @@ return null;
         rss_peak_mb: f64,
         native_ms: f64,
         result: String,
+        /// When each stage of the progress panel first showed (ms after the file was chosen).
+        stages: Vec<(String, f64)>,
     }
 
     fn ms(v: &Value, key: &str, t0: f64) -> Option<f64> {
@@ -169,6 +171,12 @@ return null;
         page.close().await;
 
         let t0 = probe.get("t0").and_then(Value::as_f64).unwrap_or(0.0);
+        let mut stages: Vec<(String, f64)> = probe
+            .get("stageAt")
+            .and_then(Value::as_object)
+            .map(|o| o.iter().filter_map(|(k, v)| Some((k.clone(), v.as_f64()? - t0))).collect())
+            .unwrap_or_default();
+        stages.sort_by(|a, b| a.1.total_cmp(&b.1));
         let get = |k: &str| probe_after.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
         Row {
             name,
@@ -183,6 +191,7 @@ return null;
             rss_peak_mb: peak.load(Ordering::Relaxed) as f64 / 1e6,
             native_ms,
             result,
+            stages,
         }
     }
 
@@ -232,7 +241,7 @@ return null;
             "native",
             "ratio"
         );
-        for r in rows {
+        for r in &rows {
             let so_far = r.so_far.map_or("—".to_string(), |v| format!("{v:.0} ms"));
             println!(
             "{:<18} {:>6.1} {:>6.0} ms {:>9} {:>6.0} ms {:>5.0} ms {:>6.0} ms {:>5.0} MB {:>5.0} MB {:>6.0}→{:<5.0} MB {:>6.0} ms {:>6.2}  {}",
@@ -251,6 +260,10 @@ return null;
             r.verdict / r.native_ms,
             r.result
         );
+        }
+        for r in &rows {
+            let stages: Vec<String> = r.stages.iter().map(|(stage, at)| format!("{stage} {at:.0} ms")).collect();
+            println!("{}: stages began at {}; the result at {:.0} ms", r.name, stages.join(", "), r.verdict);
         }
         println!(
             "progress / so far / verdict: ms after the file was chosen until the progress panel, the first verdict \

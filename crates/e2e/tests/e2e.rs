@@ -893,6 +893,68 @@ async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
     page.close().await;
 }
 
+/// Counts the Web Workers the page starts (`window.__workers`), installed before a file is chosen.
+const COUNT_WORKERS: &str = "window.__workers = 0; const W = window.Worker; \
+     window.Worker = class extends W { constructor(...a) { super(...a); window.__workers++; } }; return null;";
+
+/// The page's "⤓ JSON" of what it shows (the CLI's `--json` line).
+async fn downloaded_json(page: &Page) -> String {
+    page.js("window.blobs = []; const made = URL.createObjectURL; URL.createObjectURL = b => { window.blobs.push(b); return made.call(URL, b); }; return null;").await;
+    page.click("#download-json").await;
+    page.wait_for_js("return window.blobs.length === 1;", "the JSON download").await;
+    page.js("return window.blobs[0].text();").await.as_str().unwrap_or_default().to_string()
+}
+
+/// What the CLI's `--json` says of `bytes` read as a file called `name` (the core's own line).
+fn native_json(name: &str, bytes: &[u8]) -> String {
+    let doc = coherency_core::verdict::JudgedDocument::read(bytes, None);
+    let worst = doc.report.worst().expect("a text was analysed");
+    let worst_report = worst.full_report(&doc.transcript);
+    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    let line = coherency_core::render::json::FileReport::new(
+        name,
+        bytes.len(),
+        replaced,
+        &doc.transcript,
+        &doc.report,
+        worst,
+        &worst_report,
+    );
+    serde_json::to_string(&line).unwrap() + "\n"
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_long_text_has_its_gzip_pass_counted_in_a_second_worker_to_the_same_numbers() {
+    let dir = browser::TempDir::new("coherency-e2e-gzip-beside");
+    // 6 MB of prose turning into a loop (the gzip pass moves to a second worker from 4 MiB), and
+    // 1 MB (counted in the one worker).
+    for (mb, workers) in [(6, 2), (1, 1)] {
+        let text = textgen::prose_then_loop(&mut textgen::Rng(11), mb * 1_000_000, mb * 700_000);
+        let name = format!("prose-loop-{mb}mb.txt");
+        let path = dir.0.join(&name);
+        std::fs::write(&path, &text).unwrap();
+        let page = Page::open().await;
+        page.js(COUNT_WORKERS).await;
+        let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+        input.send_keys(&path.display().to_string()).await.expect("choose the file");
+        let deadline = Instant::now() + std::time::Duration::from_secs(60);
+        let shown = format!(
+            "return !!document.getElementById('verdict') && \
+             (document.querySelector('#format-bar .detected')?.textContent ?? '').includes('file {name} ');"
+        );
+        while page.js(&shown).await != json!(true) {
+            assert!(Instant::now() < deadline, "no verdict within 60 s");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(page.js("return window.__workers;").await, json!(workers), "{mb} MB: workers started");
+        let shown = downloaded_json(&page).await;
+        assert_eq!(shown, native_json(&name, text.as_bytes()), "{mb} MB: the page's numbers are the core's");
+        assert!(shown.contains("\"gzip_bytes\":"), "the gzip size is in the report");
+        page.close().await;
+    }
+}
+
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn cancelling_a_big_file_keeps_the_document_shown_before() {
@@ -1048,6 +1110,21 @@ async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its
     let verdict = page.js("return document.getElementById('overall-verdict').dataset.verdict;").await;
     assert_eq!(verdict, json!("FAIL"), "one reply in ten loops");
     assert!(page.count("#message-table tbody tr").await > 0);
+    // A long text: its gzip pass counted by a second worker from the same Blob URL.
+    let text = textgen::prose_then_loop(&mut textgen::Rng(12), 6_000_000, 4_000_000);
+    let path = dir.0.join("prose-loop-6mb.txt");
+    std::fs::write(&path, &text).unwrap();
+    page.js(COUNT_WORKERS).await;
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    input.send_keys(&path.display().to_string()).await.expect("choose the file");
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    let shown = "return window.__workers === 2 && !!document.getElementById('verdict') && \
+        (document.querySelector('#format-bar .detected')?.textContent ?? '').includes('file prose-loop-6mb.txt ');";
+    while page.js(shown).await != json!(true) {
+        assert!(Instant::now() < deadline, "no verdict from two workers within 60 s");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(downloaded_json(&page).await, native_json("prose-loop-6mb.txt", text.as_bytes()));
     page.close().await;
 }
 

@@ -311,9 +311,49 @@ pub fn analyze(text: &str) -> Report {
     scans.report(text, &t, gzip_bytes, found)
 }
 
+/// A whole text analysed but for its gzip pass, which is counted elsewhere meanwhile (the page
+/// counts a long file's in a second worker, from the file's bytes: the wasm build has one
+/// thread per worker). [`AnalysisWithoutGzip::finish`] with the text's gzip size gives what
+/// [`analyze`] gives.
+#[derive(Debug)]
+pub struct AnalysisWithoutGzip {
+    scans: Scans,
+    found: loop_checks::LoopFindings,
+}
+
+/// Everything [`analyze`] does to `text` except its gzip pass.
+pub fn analyze_without_gzip(text: &str) -> AnalysisWithoutGzip {
+    let t = Thresholds::default();
+    let mut scans = Scans::default();
+    scans.scan(text, 0, &t);
+    AnalysisWithoutGzip { scans, found: loop_checks::find(text, t.loops) }
+}
+
+impl AnalysisWithoutGzip {
+    /// The report on `text` (the text this was made from), whose gzip size is `gzip_bytes`
+    /// ([`super::gzip_ratio::gzip_size`]).
+    pub fn finish(self, text: &str, gzip_bytes: usize) -> Report {
+        self.scans.report(text, &Thresholds::default(), gzip_bytes, self.found)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_analysed_without_its_gzip_pass_and_given_its_size_gets_the_same_report() {
+        let prose = crate::samples::PROSE;
+        for text in [
+            prose.to_string(),
+            format!("{}{}", prose.repeat(60), "Let me check the configuration once more.\n".repeat(3_000)),
+            "word ".repeat(50),
+            String::new(),
+        ] {
+            let report = analyze_without_gzip(&text).finish(&text, gzip_size(text.as_bytes()));
+            assert_eq!(report, analyze(&text));
+        }
+    }
 
     #[test]
     fn a_long_text_gets_the_same_findings_with_its_gzip_pass_on_another_thread() {

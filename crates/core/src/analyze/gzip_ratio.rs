@@ -109,9 +109,81 @@ impl DeflateCounter {
     }
 }
 
+/// The gzip size of a long text counted from its bytes in pieces (the page's second worker reads
+/// a file's text this way beside the analysis): [`GzipSizeCounter::finish`] gives what
+/// [`gzip_size`] gives for the pieces joined, for texts over [`DUAL_ENCODING_LIMIT`] (a
+/// shorter one is also counted with fixed codes only, which needs the bytes at once).
+pub struct GzipSizeCounter {
+    c: CompressorOxide,
+    out: Vec<u8>,
+    bytes: usize,
+    written: usize,
+}
+
+impl Default for GzipSizeCounter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GzipSizeCounter {
+    pub fn new() -> Self {
+        let flags = create_comp_flags_from_zip_params(9, -15, CompressionStrategy::Default as i32);
+        Self { c: CompressorOxide::new(flags), out: vec![0; 64 * 1024], bytes: 0, written: 0 }
+    }
+
+    /// Counts the next piece: the encoder keeps its window and lookahead across pieces, so
+    /// where the pieces are cut does not change the size.
+    pub fn feed(&mut self, mut piece: &[u8]) {
+        self.bytes += piece.len();
+        while !piece.is_empty() {
+            let (status, read, written) = compress(&mut self.c, piece, &mut self.out, TDEFLFlush::None);
+            piece = &piece[read..];
+            self.written += written;
+            if !matches!(status, TDEFLStatus::Okay) || (read == 0 && written == 0) {
+                unreachable!("DEFLATE into a scratch buffer failed: {status:?}");
+            }
+        }
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The gzip size of everything fed.
+    pub fn finish(mut self) -> usize {
+        loop {
+            let (status, _, written) = compress(&mut self.c, &[], &mut self.out, TDEFLFlush::Finish);
+            self.written += written;
+            match status {
+                TDEFLStatus::Done => return self.written + GZIP_FRAMING_BYTES,
+                TDEFLStatus::Okay => {}
+                other => unreachable!("DEFLATE into a scratch buffer failed: {other:?}"),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_text_counted_in_pieces_has_its_gzip_size_wherever_it_is_cut() {
+        let prose = crate::samples::PROSE;
+        let text = format!("{}{}", prose.repeat(40), "Let me check the configuration once more.\n".repeat(2_000));
+        assert!(text.len() > DUAL_ENCODING_LIMIT);
+        let whole = gzip_size(text.as_bytes());
+        for piece in [1, 7, 258, 4095, 32 * 1024 + 3, 1 << 20, text.len()] {
+            let mut counter = GzipSizeCounter::new();
+            for chunk in text.as_bytes().chunks(piece) {
+                counter.feed(chunk);
+            }
+            assert_eq!(counter.bytes(), text.len());
+            assert_eq!(counter.finish(), whole, "pieces of {piece} bytes");
+        }
+    }
 
     #[test]
     fn matches_the_calibration_table() {

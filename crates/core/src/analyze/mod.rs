@@ -29,7 +29,7 @@ pub mod text_units;
 mod thresholds;
 pub mod word_runs;
 
-pub use analyzer::{analyze, Analyzer};
+pub use analyzer::{analyze, analyze_without_gzip, AnalysisWithoutGzip, Analyzer};
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,

@@ -16,7 +16,7 @@ use super::reply::join_reply;
 use super::report::{MessageReport, TranscriptReport};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Verdict};
+use crate::analyze::{analyze, Report, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -28,24 +28,31 @@ pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
 
 /// [`judge_transcript`] under `options` (the CLI's `--judge-inputs`).
 pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> TranscriptReport {
-    judge(t, options, None)
+    judge(t, options, Vec::new(), None)
 }
 
 /// [`judge_transcript`], calling `on_progress` before the first text and after each one
 /// (the caller decides how often to pass it on); a long text is previewed from its start
-/// first (see [`AnalysisProgress::preview`]).
+/// first (see [`AnalysisProgress::preview`]). The messages in `analysed` were analysed by the
+/// caller already (their reports are taken as they are: the page's worker analyses a long
+/// file's text itself, while a second worker counts its gzip size).
 pub fn judge_transcript_with_progress(
     t: &Transcript,
+    analysed: AnalysedBefore,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
-    judge(t, &JudgeOptions::default(), Some(on_progress))
+    judge(t, &JudgeOptions::default(), analysed, Some(on_progress))
 }
+
+/// Reports of messages' texts made before judging began: (message index, its text's report).
+pub type AnalysedBefore = Vec<(usize, Report)>;
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
 /// (without one, no preview is analysed: nobody would see it).
 fn judge(
     t: &Transcript,
     options: &JudgeOptions,
+    mut analysed: AnalysedBefore,
     on_progress: Option<&mut dyn FnMut(AnalysisProgress)>,
 ) -> TranscriptReport {
     let previews = on_progress.is_some();
@@ -76,8 +83,11 @@ fn judge(
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
-                        preview(previews, &m.text, &mut progress, on_progress);
-                        KeptReport::of(analyze(&m.text))
+                        let before = analysed.iter().position(|(i, _)| *i == k).map(|at| analysed.swap_remove(at).1);
+                        KeptReport::of(before.unwrap_or_else(|| {
+                            preview(previews, &m.text, &mut progress, on_progress);
+                            analyze(&m.text)
+                        }))
                     }
                 };
                 message_report(vec![k], false, None, report, Author::of(m), options)
@@ -142,10 +152,17 @@ fn prefix(text: &str, max: usize) -> &str {
 /// someone is shown the progress).
 fn preview(wanted: bool, text: &str, progress: &mut AnalysisProgress, on_progress: &mut dyn FnMut(AnalysisProgress)) {
     if wanted && text.len() >= PREVIEW_OVER {
-        let head = prefix(text, PREVIEW_BYTES);
-        progress.preview = Some((head.len(), analyze(head).verdict));
+        progress.preview = Some(preview_of(text));
         on_progress(*progress);
     }
+}
+
+/// The verdict of a long text's first [`PREVIEW_BYTES`] (at a character boundary), and their
+/// length: the preview [`judge_transcript_with_progress`] gives of a text of [`PREVIEW_OVER`]
+/// bytes or more.
+pub fn preview_of(text: &str) -> (usize, Verdict) {
+    let head = prefix(text, PREVIEW_BYTES);
+    (head.len(), analyze(head).verdict)
 }
 
 #[cfg(test)]
@@ -216,7 +233,7 @@ mod tests {
         t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
         t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
         let mut seen = Vec::new();
-        let r = judge_transcript_with_progress(&t, &mut |p| seen.push(p));
+        let r = judge_transcript_with_progress(&t, Vec::new(), &mut |p| seen.push(p));
         assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
         let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
         assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
@@ -238,10 +255,28 @@ mod tests {
         let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
         t.messages.push(msg(0, Channel::Content, text));
         let mut seen = Vec::new();
-        judge_transcript_with_progress(&t, &mut |p| seen.push(p));
+        judge_transcript_with_progress(&t, Vec::new(), &mut |p| seen.push(p));
         assert_eq!(seen.len(), 3, "before, the preview, after");
         assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
         assert_eq!(prefix("aé", 2), "a");
+    }
+
+    #[test]
+    fn a_message_analysed_before_keeps_the_report_it_was_given() {
+        let mut t = Transcript::new(Format::Text);
+        t.messages.push(msg(0, Channel::Content, "Let me check the file again. ".repeat(200)));
+        let whole = judge_transcript(&t);
+        let mut given = analyze(&t.messages[0].text);
+        assert_eq!(given.verdict, Verdict::Fail);
+        let mut seen = Vec::new();
+        let same = judge_transcript_with_progress(&t, vec![(0, given.clone())], &mut |p| seen.push(p));
+        assert_eq!(same, whole, "the caller's report is the one analyze gives");
+        // The given report is taken as it is (nothing analysed again): a PASS given stays PASS.
+        given.verdict = Verdict::Pass;
+        given.tripped = None;
+        let r = judge_transcript_with_progress(&t, vec![(0, given.clone())], &mut |_| {});
+        assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
+        assert_eq!(seen.len(), 2, "before and after its one text");
     }
 }

@@ -4,10 +4,12 @@
 //! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read. The
 //! worker is ended before that, so its memory and the page's never peak together; a plain text that
 //! is the file's bytes unchanged is then read by the page from the file itself, a few megabytes at
-//! a time straight into its string ([`super::blob_reader`]). Dropping the [`Job`] cancels it: the
-//! worker is terminated and nothing more is reported.
+//! a time straight into its string ([`super::blob_reader`]). When the worker asks for a long
+//! text's gzip size, a second worker counts it from the same file and the answer is passed back
+//! (a failed count is answered with nothing: the first worker then counts it itself). Dropping
+//! the [`Job`] cancels it: the workers are terminated and nothing more is reported.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -44,6 +46,8 @@ pub enum Event {
 pub struct Job {
     worker: Worker,
     cancelled: Rc<Cell<bool>>,
+    /// The second worker counting a long text's gzip size, while it does.
+    gzip: Rc<RefCell<Option<GzipJob>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -51,6 +55,22 @@ pub struct Job {
 impl Drop for Job {
     fn drop(&mut self) {
         self.cancelled.set(true);
+        self.gzip.borrow_mut().take();
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// A worker counting the gzip size of some bytes of a file; dropping it ends it.
+struct GzipJob {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for GzipJob {
+    fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
@@ -61,26 +81,89 @@ fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
-pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
+/// A new worker running `www/worker.js` (or the single file's), waiting for its job.
+fn new_worker() -> Result<Worker, String> {
     let single_file = get(&js_sys::global(), SINGLE_FILE_WORKER);
     let options = WorkerOptions::new();
     let classic = get(&single_file, "classic").as_bool() == Some(true);
     options.set_type(if classic { WorkerType::Classic } else { WorkerType::Module });
     let url = get(&single_file, "url").as_string().unwrap_or_else(|| WORKER_URL.to_string());
-    let worker = Worker::new_with_options(&url, &options)
-        .map_err(|_| "this browser cannot start a module Web Worker".to_string())?;
+    Worker::new_with_options(&url, &options).map_err(|_| "this browser cannot start a module Web Worker".to_string())
+}
+
+/// The compiled wasm module the single file hands its workers (undefined when served: the
+/// worker fetches it).
+fn single_file_module() -> JsValue {
+    get(&get(&js_sys::global(), SINGLE_FILE_WORKER), "module")
+}
+
+/// Starts a second worker counting the gzip size of `file`'s bytes `start..end`; `answer` gets
+/// the size, or null when it could not be counted.
+fn count_gzip_beside(
+    file: &web_sys::File,
+    start: JsValue,
+    end: JsValue,
+    answer: Rc<dyn Fn(JsValue)>,
+) -> Result<GzipJob, String> {
+    let worker = new_worker()?;
+    let on_message = {
+        let (answer, worker) = (Rc::clone(&answer), worker.clone());
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let data = e.data();
+            let counted = get(&data, "kind").as_string().as_deref() == Some("gzip-size");
+            answer(if counted { get(&data, "size") } else { JsValue::NULL });
+            worker.terminate();
+        })
+    };
+    let on_error = {
+        let (answer, worker) = (Rc::clone(&answer), worker.clone());
+        Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            e.prevent_default();
+            worker.terminate();
+            answer(JsValue::NULL);
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let request = js_sys::Object::new();
+    for (key, value) in [("kind", &"gzip".into()), ("file", file.as_ref()), ("start", &start), ("end", &end)] {
+        let _ = Reflect::set(&request, &key.into(), value);
+    }
+    let _ = Reflect::set(&request, &"module".into(), &single_file_module());
+    worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
+    Ok(GzipJob { worker, _on_message: on_message, _on_error: on_error })
+}
+
+/// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
+pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
+    let worker = new_worker()?;
     let cancelled = Rc::new(Cell::new(false));
+    let gzip: Rc<RefCell<Option<GzipJob>>> = Rc::new(RefCell::new(None));
 
     let on_message = {
         let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
-        let file = file.clone();
+        let (file, gzip) = (file.clone(), Rc::clone(&gzip));
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if cancelled.get() {
                 return;
             }
             let data = e.data();
             match get(&data, "kind").as_string().as_deref() {
+                Some("gzip-needed") => {
+                    let answer: Rc<dyn Fn(JsValue)> = {
+                        let worker = worker.clone();
+                        Rc::new(move |size: JsValue| {
+                            let message = js_sys::Object::new();
+                            let _ = Reflect::set(&message, &"kind".into(), &"gzip-size".into());
+                            let _ = Reflect::set(&message, &"size".into(), &size);
+                            let _ = worker.post_message(&message);
+                        })
+                    };
+                    match count_gzip_beside(&file, get(&data, "start"), get(&data, "end"), Rc::clone(&answer)) {
+                        Ok(job) => *gzip.borrow_mut() = Some(job),
+                        Err(_) => answer(JsValue::NULL),
+                    }
+                }
                 Some("progress") => {
                     let json = get(&data, "progress").as_string().unwrap_or_default();
                     if let Ok(p) = serde_json::from_slice::<Progress>(json.as_bytes()) {
@@ -90,6 +173,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
                 Some("done") => {
                     // Its work is done: free its memory before the page takes in the result.
                     worker.terminate();
+                    gzip.borrow_mut().take();
                     let pieces = get(&data, "pieces").dyn_into::<Array>().unwrap_or_default();
                     let texts = Uint8Array::new(&get(&data, "texts"));
                     let (on_event, cancelled, file) = (Rc::clone(&on_event), Rc::clone(&cancelled), file.clone());
@@ -130,9 +214,9 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
     let _ = Reflect::set(&request, &"file".into(), file);
     let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
     let _ = Reflect::set(&request, &"format".into(), &format);
-    let _ = Reflect::set(&request, &"module".into(), &get(&single_file, "module"));
+    let _ = Reflect::set(&request, &"module".into(), &single_file_module());
     worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
-    Ok(Job { worker, cancelled, _on_message: on_message, _on_error: on_error })
+    Ok(Job { worker, cancelled, gzip, _on_message: on_message, _on_error: on_error })
 }
 
 /// A worker's error in words a user can act on.

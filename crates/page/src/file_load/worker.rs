@@ -5,20 +5,33 @@
 //! core, with progress posted to the page as it goes; the result goes back in transferred buffers
 //! ([`super::wire`]), one per JSON piece, so that nothing big is copied twice here and the page can
 //! let go of each piece once it has read it.
+//!
+//! A long plain text (one message, the file's bytes unchanged) has its gzip pass counted beside
+//! the rest of its analysis: the worker asks the page for it (`askGzip`), the page starts a
+//! second worker on the same file ([`gzip_size_in_worker`]) and passes its answer back. A wasm
+//! worker has one thread; the gzip pass is half of a text's analysis.
 
 use std::cell::Cell;
 
-use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
 use super::wire::{encode, texts_len};
-use coherency_core::ingest::{self, Format};
-use coherency_core::verdict::{judge_transcript_with_progress, AnalysisProgress, JudgedDocument};
+use coherency_core::analyze::gzip_ratio::{gzip_size, GzipSizeCounter};
+use coherency_core::analyze::{analyze_without_gzip, Report};
+use coherency_core::ingest::{self, Format, Transcript};
+use coherency_core::verdict::{
+    judge_transcript_with_progress, preview_of, AnalysedBefore, AnalysisProgress, JudgedDocument, PREVIEW_OVER,
+};
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;
+/// A plain text from this many bytes has its gzip pass counted in a second worker (below it,
+/// starting one costs more than it saves).
+const GZIP_BESIDE_FROM: usize = 4 << 20;
 
 fn object(pairs: &[(&str, &JsValue)]) -> JsValue {
     let o = Object::new();
@@ -50,8 +63,15 @@ impl Reporter<'_> {
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
 /// calling `post(message, transfer)` with `{kind: "progress", progress: JSON}` as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
+/// `ask_gzip(start, end)`, when given, returns a promise of the gzip size of those bytes of the
+/// file, counted elsewhere (a number; anything else: counted here after all).
 #[wasm_bindgen(js_name = readFileInWorker)]
-pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, post: Function) -> Result<(), JsValue> {
+pub async fn read_file_in_worker(
+    file: web_sys::File,
+    format: Option<String>,
+    post: Function,
+    ask_gzip: Option<Function>,
+) -> Result<(), JsValue> {
     let reporter = Reporter { post: &post, last: Cell::new(0.0) };
     let size = file.size() as usize;
     let mut progress = Progress { stage: Stage::Reading, ..Progress::default() };
@@ -78,8 +98,18 @@ pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, po
 
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());
+    let analysed = match ask_gzip {
+        Some(ask_gzip) => analyse_long_text(&transcript, &ask_gzip, &mut |a| {
+            progress.analysis = Some(a);
+            reporter.send(&progress, true);
+        })
+        .await
+        .into_iter()
+        .collect(),
+        None => AnalysedBefore::new(),
+    };
     let mut last_worst = (None, None);
-    let report = judge_transcript_with_progress(&transcript, &mut |a: AnalysisProgress| {
+    let report = judge_transcript_with_progress(&transcript, analysed, &mut |a: AnalysisProgress| {
         progress.analysis = Some(a);
         // A new worst verdict, or a long text's preview, is news: say it at once.
         let now = (a.worst, a.preview);
@@ -111,4 +141,53 @@ pub async fn read_file_in_worker(file: web_sys::File, format: Option<String>, po
     let msg = object(&[("kind", &"done".into()), ("pieces", &pieces), ("texts", &texts.buffer())]);
     post.call2(&JsValue::NULL, &msg, &transfer)?;
     Ok(())
+}
+
+/// A long plain text's report, its gzip pass counted by another worker (through `ask_gzip`)
+/// while this one does the rest; `None` for any other document (judged as usual).
+async fn analyse_long_text(
+    t: &Transcript,
+    ask_gzip: &Function,
+    on_progress: &mut dyn FnMut(AnalysisProgress),
+) -> Option<(usize, Report)> {
+    let [message] = t.messages.as_slice() else { return None };
+    let text = message.text.as_str();
+    if text.len() < GZIP_BESIDE_FROM || !ingest::is_verbatim(t) {
+        return None;
+    }
+    let (start, end) = (JsValue::from(message.source.start as f64), JsValue::from(message.source.end as f64));
+    let asked = ask_gzip.call2(&JsValue::NULL, &start, &end).ok().map(Promise::from);
+    let mut progress = AnalysisProgress { texts: 1, bytes: text.len(), ..AnalysisProgress::default() };
+    on_progress(progress);
+    if text.len() >= PREVIEW_OVER {
+        progress.preview = Some(preview_of(text));
+        on_progress(progress);
+    }
+    let without_gzip = analyze_without_gzip(text);
+    let counted = match asked {
+        Some(asked) => JsFuture::from(asked).await.ok().and_then(|size| size.as_f64()),
+        None => None,
+    };
+    let gzip_bytes = counted.map_or_else(|| gzip_size(text.as_bytes()), |size| size as usize);
+    Some((0, without_gzip.finish(text, gzip_bytes)))
+}
+
+/// The gzip size of `file`'s bytes `start..end` (a second worker's job while the first analyses
+/// the rest of that text: see [`read_file_in_worker`]).
+#[wasm_bindgen(js_name = gzipSizeInWorker)]
+pub async fn gzip_size_in_worker(file: web_sys::File, start: f64, end: f64) -> Result<f64, JsValue> {
+    let slice = file.slice_with_f64_and_f64(start, end)?;
+    let mut counter = GzipSizeCounter::new();
+    let mut buffer = Vec::new();
+    read_blob(&slice, &mut |bytes: &Uint8Array| {
+        buffer.resize(bytes.length() as usize, 0);
+        bytes.copy_to(&mut buffer);
+        counter.feed(&buffer);
+        Ok(())
+    })
+    .await?;
+    if counter.bytes() as f64 != end - start {
+        return Err(JsValue::from_str("the file changed while it was read"));
+    }
+    Ok(counter.finish() as f64)
 }
