@@ -925,31 +925,35 @@ fn native_json(name: &str, bytes: &[u8]) -> String {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
-async fn a_long_text_has_its_gzip_pass_counted_in_a_second_worker_to_the_same_numbers() {
-    let dir = browser::TempDir::new("coherency-e2e-gzip-beside");
-    // 6 MB of prose turning into a loop (the gzip pass moves to a second worker from 4 MiB), and
-    // 1 MB (counted in the one worker).
-    for (mb, workers) in [(6, 2), (1, 1)] {
-        let text = textgen::prose_then_loop(&mut textgen::Rng(11), mb * 1_000_000, mb * 700_000);
-        let name = format!("prose-loop-{mb}mb.txt");
-        let path = dir.0.join(&name);
-        std::fs::write(&path, &text).unwrap();
+async fn big_files_share_their_analysis_with_a_second_worker_to_the_same_numbers() {
+    let dir = browser::TempDir::new("coherency-e2e-shared");
+    // 6 MB of prose turning into a loop (its gzip pass counted by a second worker from 4 MiB),
+    // 1 MB (all in the one worker), and an 8 MB log (half its texts analysed by a second worker).
+    let text = |mb: usize| textgen::prose_then_loop(&mut textgen::Rng(11), mb * 1_000_000, mb * 700_000).into_bytes();
+    let cases = [
+        ("prose-loop-6mb.txt", text(6), 2),
+        ("prose-loop-1mb.txt", text(1), 1),
+        ("log-8mb.jsonl", biglog::generate_log(8_000_000).0, 2),
+    ];
+    for (name, bytes, workers) in cases {
+        let path = dir.0.join(name);
+        std::fs::write(&path, &bytes).unwrap();
         let page = Page::open().await;
         page.js(COUNT_WORKERS).await;
         let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
         input.send_keys(&path.display().to_string()).await.expect("choose the file");
         let deadline = Instant::now() + std::time::Duration::from_secs(60);
         let shown = format!(
-            "return !!document.getElementById('verdict') && \
+            "return !!(document.getElementById('verdict') || document.getElementById('overall-verdict')) && \
              (document.querySelector('#format-bar .detected')?.textContent ?? '').includes('file {name} ');"
         );
         while page.js(&shown).await != json!(true) {
             assert!(Instant::now() < deadline, "no verdict within 60 s");
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        assert_eq!(page.js("return window.__workers;").await, json!(workers), "{mb} MB: workers started");
+        assert_eq!(page.js("return window.__workers;").await, json!(workers), "{name}: workers started");
         let shown = downloaded_json(&page).await;
-        assert_eq!(shown, native_json(&name, text.as_bytes()), "{mb} MB: the page's numbers are the core's");
+        assert_eq!(shown, native_json(name, &bytes), "{name}: the page's numbers are the core's");
         assert!(shown.contains("\"gzip_bytes\":"), "the gzip size is in the report");
         page.close().await;
     }

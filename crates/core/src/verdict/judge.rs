@@ -14,9 +14,10 @@ use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::reply::join_reply;
 use super::report::{MessageReport, TranscriptReport};
+use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Report, Verdict};
+use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -28,14 +29,14 @@ pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
 
 /// [`judge_transcript`] under `options` (the CLI's `--judge-inputs`).
 pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> TranscriptReport {
-    judge(t, options, Vec::new(), None)
+    judge(t, options, AnalysedBefore::new(), None)
 }
 
 /// [`judge_transcript`], calling `on_progress` before the first text and after each one
 /// (the caller decides how often to pass it on); a long text is previewed from its start
-/// first (see [`AnalysisProgress::preview`]). The messages in `analysed` were analysed by the
-/// caller already (their reports are taken as they are: the page's worker analyses a long
-/// file's text itself, while a second worker counts its gzip size).
+/// first (see [`AnalysisProgress::preview`]). The texts in `analysed` were analysed by the
+/// caller already, their reports taken as they are (the page's workers share the work: see
+/// [`super::shares`]).
 pub fn judge_transcript_with_progress(
     t: &Transcript,
     analysed: AnalysedBefore,
@@ -43,9 +44,6 @@ pub fn judge_transcript_with_progress(
 ) -> TranscriptReport {
     judge(t, &JudgeOptions::default(), analysed, Some(on_progress))
 }
-
-/// Reports of messages' texts made before judging began: (message index, its text's report).
-pub type AnalysedBefore = Vec<(usize, Report)>;
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
 /// (without one, no preview is analysed: nobody would see it).
@@ -83,8 +81,7 @@ fn judge(
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
-                        let before = analysed.iter().position(|(i, _)| *i == k).map(|at| analysed.swap_remove(at).1);
-                        KeptReport::of(before.unwrap_or_else(|| {
+                        KeptReport::of(analysed.remove(&TextKey::Message(k)).unwrap_or_else(|| {
                             preview(previews, &m.text, &mut progress, on_progress);
                             analyze(&m.text)
                         }))
@@ -93,10 +90,13 @@ fn judge(
                 message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
-                let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
-                preview(previews, &text, &mut progress, on_progress);
+                let report = analysed.remove(&TextKey::Reply(parts[0])).unwrap_or_else(|| {
+                    let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
+                    preview(previews, &text, &mut progress, on_progress);
+                    analyze(&text)
+                });
                 let author = Author::of(&msgs[parts[0]]);
-                message_report(parts, true, None, KeptReport::of(analyze(&text)), author, options)
+                message_report(parts, true, None, KeptReport::of(report), author, options)
             }
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
@@ -233,7 +233,7 @@ mod tests {
         t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
         t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
         let mut seen = Vec::new();
-        let r = judge_transcript_with_progress(&t, Vec::new(), &mut |p| seen.push(p));
+        let r = judge_transcript_with_progress(&t, AnalysedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
         let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
         assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
@@ -255,7 +255,7 @@ mod tests {
         let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
         t.messages.push(msg(0, Channel::Content, text));
         let mut seen = Vec::new();
-        judge_transcript_with_progress(&t, Vec::new(), &mut |p| seen.push(p));
+        judge_transcript_with_progress(&t, AnalysedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(seen.len(), 3, "before, the preview, after");
         assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
@@ -270,12 +270,13 @@ mod tests {
         let mut given = analyze(&t.messages[0].text);
         assert_eq!(given.verdict, Verdict::Fail);
         let mut seen = Vec::new();
-        let same = judge_transcript_with_progress(&t, vec![(0, given.clone())], &mut |p| seen.push(p));
+        let same =
+            judge_transcript_with_progress(&t, [(TextKey::Message(0), given.clone())].into(), &mut |p| seen.push(p));
         assert_eq!(same, whole, "the caller's report is the one analyze gives");
         // The given report is taken as it is (nothing analysed again): a PASS given stays PASS.
         given.verdict = Verdict::Pass;
         given.tripped = None;
-        let r = judge_transcript_with_progress(&t, vec![(0, given.clone())], &mut |_| {});
+        let r = judge_transcript_with_progress(&t, [(TextKey::Message(0), given.clone())].into(), &mut |_| {});
         assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
         assert_eq!(seen.len(), 2, "before and after its one text");
     }

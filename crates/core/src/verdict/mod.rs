@@ -26,7 +26,8 @@
 //! results), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
 //! one text), `says_again.rs` (whether a stream is worth analysing), `conversation.rs` (a
 //! conversation judged across its turns, and its turns as the view shows them), `judge.rs`
-//! (judging a transcript), `progress.rs`, `report.rs` (the reports and the worst judged
+//! (judging a transcript), `progress.rs`, `shares.rs` (the analysis
+//! split between two workers), `report.rs` (the reports and the worst judged
 //! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
 //! judged text or of verdict belongs here, not in `ingest` (which only reads) nor in `analyze`
 //! (which judges one text).
@@ -46,6 +47,7 @@ mod reply;
 mod report;
 mod row;
 mod says_again;
+mod shares;
 #[cfg(test)]
 mod test_messages;
 mod tool_calls;
@@ -56,12 +58,13 @@ pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
 pub use canonical::{call_in_words, canonical_args, canonical_call};
 pub use conversation::{ConversationReport, LoopTurn, TurnView};
 pub use document::JudgedDocument;
-pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress, preview_of, AnalysedBefore};
+pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress, preview_of};
 pub use kept_report::{KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
+pub use shares::{analyse_share, split_in_two, text_of, AnalysedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};

@@ -4,10 +4,11 @@
 //! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read. The
 //! worker is ended before that, so its memory and the page's never peak together; a plain text that
 //! is the file's bytes unchanged is then read by the page from the file itself, a few megabytes at
-//! a time straight into its string ([`super::blob_reader`]). When the worker asks for a long
-//! text's gzip size, a second worker counts it from the same file and the answer is passed back
-//! (a failed count is answered with nothing: the first worker then counts it itself). Dropping
-//! the [`Job`] cancels it: the workers are terminated and nothing more is reported.
+//! a time straight into its string ([`super::blob_reader`]). When the worker hands part of a big
+//! file's work on (a long text's gzip size, half of a log's texts), a second worker does it and
+//! its answer is passed back (a failure is answered with null: the first worker then does that
+//! work itself). Dropping the [`Job`] cancels it: the workers are terminated and nothing more is
+//! reported.
 
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
@@ -46,8 +47,8 @@ pub enum Event {
 pub struct Job {
     worker: Worker,
     cancelled: Rc<Cell<bool>>,
-    /// The second worker counting a long text's gzip size, while it does.
-    gzip: Rc<RefCell<Option<GzipJob>>>,
+    /// The second worker doing part of the work, while it does.
+    helper: Rc<RefCell<Option<Helper>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -55,21 +56,21 @@ pub struct Job {
 impl Drop for Job {
     fn drop(&mut self) {
         self.cancelled.set(true);
-        self.gzip.borrow_mut().take();
+        self.helper.borrow_mut().take();
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
 
-/// A worker counting the gzip size of some bytes of a file; dropping it ends it.
-struct GzipJob {
+/// A second worker doing part of a file's work; dropping it ends it.
+struct Helper {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
-impl Drop for GzipJob {
+impl Drop for Helper {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
@@ -97,21 +98,16 @@ fn single_file_module() -> JsValue {
     get(&get(&js_sys::global(), SINGLE_FILE_WORKER), "module")
 }
 
-/// Starts a second worker counting the gzip size of `file`'s bytes `start..end`; `answer` gets
-/// the size, or null when it could not be counted.
-fn count_gzip_beside(
-    file: &web_sys::File,
-    start: JsValue,
-    end: JsValue,
-    answer: Rc<dyn Fn(JsValue)>,
-) -> Result<GzipJob, String> {
+/// Starts a second worker on `job` (see `www/worker.js`) for `file`; `answer` gets its answer,
+/// or null when it failed.
+fn start_helper(file: &web_sys::File, job: JsValue, answer: Rc<dyn Fn(JsValue)>) -> Result<Helper, String> {
     let worker = new_worker()?;
     let on_message = {
         let (answer, worker) = (Rc::clone(&answer), worker.clone());
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let data = e.data();
-            let counted = get(&data, "kind").as_string().as_deref() == Some("gzip-size");
-            answer(if counted { get(&data, "size") } else { JsValue::NULL });
+            let helped = get(&data, "kind").as_string().as_deref() == Some("helped");
+            answer(if helped { get(&data, "answer") } else { JsValue::NULL });
             worker.terminate();
         })
     };
@@ -125,42 +121,50 @@ fn count_gzip_beside(
     };
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let request = js_sys::Object::new();
-    for (key, value) in [("kind", &"gzip".into()), ("file", file.as_ref()), ("start", &start), ("end", &end)] {
-        let _ = Reflect::set(&request, &key.into(), value);
+    let _ = Reflect::set(&job, &"file".into(), file);
+    let _ = Reflect::set(&job, &"module".into(), &single_file_module());
+    worker
+        .post_message_with_transfer(&job, &transferable(&get(&job, "texts")))
+        .map_err(|_| "the job could not be handed to a second worker".to_string())?;
+    Ok(Helper { worker, _on_message: on_message, _on_error: on_error })
+}
+
+/// `[value]` when it is an `ArrayBuffer` (moved, not copied, with a message), else `[]`.
+fn transferable(value: &JsValue) -> Array {
+    if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        Array::of1(value)
+    } else {
+        Array::new()
     }
-    let _ = Reflect::set(&request, &"module".into(), &single_file_module());
-    worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
-    Ok(GzipJob { worker, _on_message: on_message, _on_error: on_error })
 }
 
 /// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
 pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
     let worker = new_worker()?;
     let cancelled = Rc::new(Cell::new(false));
-    let gzip: Rc<RefCell<Option<GzipJob>>> = Rc::new(RefCell::new(None));
+    let helper: Rc<RefCell<Option<Helper>>> = Rc::new(RefCell::new(None));
 
     let on_message = {
         let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
-        let (file, gzip) = (file.clone(), Rc::clone(&gzip));
+        let (file, helper) = (file.clone(), Rc::clone(&helper));
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if cancelled.get() {
                 return;
             }
             let data = e.data();
             match get(&data, "kind").as_string().as_deref() {
-                Some("gzip-needed") => {
+                Some("help-needed") => {
                     let answer: Rc<dyn Fn(JsValue)> = {
                         let worker = worker.clone();
-                        Rc::new(move |size: JsValue| {
+                        Rc::new(move |answer: JsValue| {
                             let message = js_sys::Object::new();
-                            let _ = Reflect::set(&message, &"kind".into(), &"gzip-size".into());
-                            let _ = Reflect::set(&message, &"size".into(), &size);
-                            let _ = worker.post_message(&message);
+                            let _ = Reflect::set(&message, &"kind".into(), &"helped".into());
+                            let _ = Reflect::set(&message, &"answer".into(), &answer);
+                            let _ = worker.post_message_with_transfer(&message, &transferable(&answer));
                         })
                     };
-                    match count_gzip_beside(&file, get(&data, "start"), get(&data, "end"), Rc::clone(&answer)) {
-                        Ok(job) => *gzip.borrow_mut() = Some(job),
+                    match start_helper(&file, get(&data, "job"), Rc::clone(&answer)) {
+                        Ok(started) => *helper.borrow_mut() = Some(started),
                         Err(_) => answer(JsValue::NULL),
                     }
                 }
@@ -173,7 +177,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
                 Some("done") => {
                     // Its work is done: free its memory before the page takes in the result.
                     worker.terminate();
-                    gzip.borrow_mut().take();
+                    helper.borrow_mut().take();
                     let pieces = get(&data, "pieces").dyn_into::<Array>().unwrap_or_default();
                     let texts = Uint8Array::new(&get(&data, "texts"));
                     let (on_event, cancelled, file) = (Rc::clone(&on_event), Rc::clone(&cancelled), file.clone());
@@ -216,7 +220,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
     let _ = Reflect::set(&request, &"format".into(), &format);
     let _ = Reflect::set(&request, &"module".into(), &single_file_module());
     worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
-    Ok(Job { worker, cancelled, gzip, _on_message: on_message, _on_error: on_error })
+    Ok(Job { worker, cancelled, helper, _on_message: on_message, _on_error: on_error })
 }
 
 /// A worker's error in words a user can act on.

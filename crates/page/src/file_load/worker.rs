@@ -6,10 +6,12 @@
 //! ([`super::wire`]), one per JSON piece, so that nothing big is copied twice here and the page can
 //! let go of each piece once it has read it.
 //!
-//! A long plain text (one message, the file's bytes unchanged) has its gzip pass counted beside
-//! the rest of its analysis: the worker asks the page for it (`askGzip`), the page starts a
-//! second worker on the same file ([`gzip_size_in_worker`]) and passes its answer back. A wasm
-//! worker has one thread; the gzip pass is half of a text's analysis.
+//! A wasm worker has one thread, so a big file's analysis is shared with a second worker, which
+//! the page starts when this one asks (`askHelp`) and whose answer it passes back: a long plain
+//! text (one message, the file's bytes unchanged) has its gzip pass — half its analysis —
+//! counted there from the same file ([`gzip_size_in_worker`]); a big log sends half its texts
+//! there ([`analyse_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
+//! does that work itself.
 
 use std::cell::Cell;
 
@@ -19,19 +21,22 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
+use super::share_wire;
 use super::wire::{encode, texts_len};
 use coherency_core::analyze::gzip_ratio::{gzip_size, GzipSizeCounter};
 use coherency_core::analyze::{analyze_without_gzip, Report};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::verdict::{
-    judge_transcript_with_progress, preview_of, AnalysedBefore, AnalysisProgress, JudgedDocument, PREVIEW_OVER,
+    analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
+    JudgedDocument, TextKey, PREVIEW_OVER,
 };
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;
-/// A plain text from this many bytes has its gzip pass counted in a second worker (below it,
-/// starting one costs more than it saves).
-const GZIP_BESIDE_FROM: usize = 4 << 20;
+/// A plain text from this many bytes has its gzip pass counted in a second worker, and other
+/// documents with this many bytes of texts to analyse share them with one (below it, starting a
+/// worker costs more than it saves).
+const SHARE_FROM: usize = 4 << 20;
 
 fn object(pairs: &[(&str, &JsValue)]) -> JsValue {
     let o = Object::new();
@@ -63,14 +68,16 @@ impl Reporter<'_> {
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
 /// calling `post(message, transfer)` with `{kind: "progress", progress: JSON}` as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
-/// `ask_gzip(start, end)`, when given, returns a promise of the gzip size of those bytes of the
-/// file, counted elsewhere (a number; anything else: counted here after all).
+/// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
+/// its answer: `{kind: "gzip", start, end}` → the gzip size of those bytes of the file (a
+/// number); `{kind: "analyse", texts}` → their reports ([`analyse_in_worker`]). Any other
+/// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
     file: web_sys::File,
     format: Option<String>,
     post: Function,
-    ask_gzip: Option<Function>,
+    ask_help: Option<Function>,
 ) -> Result<(), JsValue> {
     let reporter = Reporter { post: &post, last: Cell::new(0.0) };
     let size = file.size() as usize;
@@ -98,24 +105,28 @@ pub async fn read_file_in_worker(
 
     progress.stage = Stage::Analysing;
     progress.messages = Some(transcript.messages.len());
-    let analysed = match ask_gzip {
-        Some(ask_gzip) => analyse_long_text(&transcript, &ask_gzip, &mut |a| {
-            progress.analysis = Some(a);
-            reporter.send(&progress, true);
-        })
-        .await
-        .into_iter()
-        .collect(),
-        None => AnalysedBefore::new(),
-    };
     let mut last_worst = (None, None);
-    let report = judge_transcript_with_progress(&transcript, analysed, &mut |a: AnalysisProgress| {
+    let mut tell = |a: AnalysisProgress| {
         progress.analysis = Some(a);
         // A new worst verdict, or a long text's preview, is news: say it at once.
         let now = (a.worst, a.preview);
         let news = now != last_worst || a.texts_done == 0;
         last_worst = now;
         reporter.send(&progress, news);
+    };
+    let analysed = match &ask_help {
+        Some(ask_help) => match analyse_long_text(&transcript, ask_help, &mut tell).await {
+            Some(report) => [report].into(),
+            None => analyse_in_two(&transcript, ask_help, &mut tell).await,
+        },
+        None => AnalysedBefore::new(),
+    };
+    // The judge starts counting again from its first text: not news when the texts were analysed.
+    let shared = !analysed.is_empty();
+    let report = judge_transcript_with_progress(&transcript, analysed, &mut |a: AnalysisProgress| {
+        if !(shared && a.texts_done == 0) {
+            tell(a);
+        }
     });
 
     let loaded = JudgedDocument { size, detected, chosen, transcript, report };
@@ -143,20 +154,25 @@ pub async fn read_file_in_worker(
     Ok(())
 }
 
-/// A long plain text's report, its gzip pass counted by another worker (through `ask_gzip`)
-/// while this one does the rest; `None` for any other document (judged as usual).
+/// Asks another worker to do `job` (through `ask_help`, passing it the buffers in `transfer`).
+fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Option<JsFuture> {
+    ask_help.call2(&JsValue::NULL, &object(job), transfer).ok().map(|p| JsFuture::from(Promise::from(p)))
+}
+
+/// A long plain text's report, its gzip pass counted by another worker (through `ask_help`)
+/// while this one does the rest; `None` for any other document.
 async fn analyse_long_text(
     t: &Transcript,
-    ask_gzip: &Function,
+    ask_help: &Function,
     on_progress: &mut dyn FnMut(AnalysisProgress),
-) -> Option<(usize, Report)> {
+) -> Option<(TextKey, Report)> {
     let [message] = t.messages.as_slice() else { return None };
     let text = message.text.as_str();
-    if text.len() < GZIP_BESIDE_FROM || !ingest::is_verbatim(t) {
+    if text.len() < SHARE_FROM || !ingest::is_verbatim(t) {
         return None;
     }
     let (start, end) = (JsValue::from(message.source.start as f64), JsValue::from(message.source.end as f64));
-    let asked = ask_gzip.call2(&JsValue::NULL, &start, &end).ok().map(Promise::from);
+    let asked = ask(ask_help, &[("kind", &"gzip".into()), ("start", &start), ("end", &end)], &Array::new());
     let mut progress = AnalysisProgress { texts: 1, bytes: text.len(), ..AnalysisProgress::default() };
     on_progress(progress);
     if text.len() >= PREVIEW_OVER {
@@ -165,11 +181,55 @@ async fn analyse_long_text(
     }
     let without_gzip = analyze_without_gzip(text);
     let counted = match asked {
-        Some(asked) => JsFuture::from(asked).await.ok().and_then(|size| size.as_f64()),
+        Some(asked) => asked.await.ok().and_then(|size| size.as_f64()),
         None => None,
     };
     let gzip_bytes = counted.map_or_else(|| gzip_size(text.as_bytes()), |size| size as usize);
-    Some((0, without_gzip.finish(text, gzip_bytes)))
+    Some((TextKey::Message(0), without_gzip.finish(text, gzip_bytes)))
+}
+
+/// The texts of `t` to analyse one by one, half of them (by bytes) analysed by another worker
+/// (through `ask_help`) while this one analyses the rest; nothing when they are too few bytes
+/// to share, and this worker's half alone when the other's answer does not read back (the
+/// judge analyses the rest).
+async fn analyse_in_two(
+    t: &Transcript,
+    ask_help: &Function,
+    on_progress: &mut dyn FnMut(AnalysisProgress),
+) -> AnalysedBefore {
+    let shares = split_in_two(t);
+    let [mine, theirs] = &shares.shares;
+    if shares.bytes < SHARE_FROM || theirs.is_empty() {
+        return AnalysedBefore::new();
+    }
+    let texts: Vec<_> = theirs.iter().filter_map(|&key| text_of(t, key)).collect();
+    let buffer = Uint8Array::from(share_wire::encode_texts(&texts).as_slice()).buffer();
+    drop(texts);
+    let asked = ask(ask_help, &[("kind", &"analyse".into()), ("texts", &buffer)], &Array::of1(&buffer));
+    let mut progress = AnalysisProgress { texts: shares.texts, bytes: shares.bytes, ..AnalysisProgress::default() };
+    on_progress(progress);
+    let mut analysed = analyse_share(t, mine, &mut progress, on_progress);
+    let answer = match asked {
+        Some(asked) => asked.await.ok(),
+        None => None,
+    };
+    let reports = answer
+        .filter(|a| a.is_instance_of::<js_sys::ArrayBuffer>())
+        .and_then(|a| share_wire::decode_reports(&Uint8Array::new(&a).to_vec(), theirs.len()).ok());
+    if let Some(reports) = reports {
+        analysed.extend(theirs.iter().copied().zip(reports));
+    }
+    analysed
+}
+
+/// The reports of the texts in `texts` (from [`share_wire::encode_texts`]), for
+/// [`share_wire::decode_reports`]: a second worker's half of a big log (see
+/// [`read_file_in_worker`]).
+#[wasm_bindgen(js_name = analyseInWorker)]
+pub fn analyse_in_worker(texts: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let texts = share_wire::decode_texts(texts).map_err(|e| JsValue::from_str(&e))?;
+    let reports: Vec<Report> = texts.iter().map(|text| coherency_core::analyze::analyze(text)).collect();
+    Ok(share_wire::encode_reports(&reports))
 }
 
 /// The gzip size of `file`'s bytes `start..end` (a second worker's job while the first analyses
