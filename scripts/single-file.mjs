@@ -10,6 +10,7 @@
 // inlined as module code with its `export`s taken out.
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 const dist = process.argv[2] ?? "dist";
@@ -35,9 +36,10 @@ ${workerCode.replace(workerImport, "").replaceAll("init({", "__wbg_init({")}`;
 
 const wasm = gzipSync(readFileSync(join(dist, "pkg/coherency_bg.wasm")), { level: 9 }).toString("base64");
 const css = read("www/app.css");
+const theme = read("www/theme.js");
 const icon = Buffer.from(read("www/icon.svg")).toString("base64");
 
-for (const [name, text] of [["glue", glue], ["worker", worker], ["styles", css]]) {
+for (const [name, text] of [["glue", glue], ["worker", worker], ["styles", css], ["theme", theme]]) {
   if (/<\/(script|style)/i.test(text)) throw new Error(`single-file: the ${name} holds a closing tag`);
 }
 
@@ -64,23 +66,38 @@ try {
 }
 `;
 
+// The served page's Content-Security-Policy (crates/page/index.html), made to fit one file: its
+// three inline blocks (the theme script, the boot module, the styles) allowed by their hashes,
+// the icon as a data: URL, the worker from a Blob URL. Nothing else is loosened.
+const sha256 = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+const served = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(read("index.html"));
+if (!served) throw new Error("single-file: index.html has no Content-Security-Policy meta tag");
+const policy = new Map(served[1].split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...v]) => [name, v]));
+const changes = {
+  "script-src": [sha256(theme), sha256(boot), "'wasm-unsafe-eval'"],
+  "style-src": [sha256(css)],
+  "img-src": ["data:"],
+  "worker-src": ["blob:"],
+};
+for (const [name, values] of Object.entries(changes)) {
+  if (!policy.has(name)) throw new Error(`single-file: the served policy has no ${name}`);
+  policy.set(name, values);
+}
+const csp = [...policy].map(([name, values]) => [name, ...values].join(" ")).join("; ");
+
 const page = `<!doctype html>
 <!-- Coherency Analyzer, the whole page in one file: open it from disk, no server or network needed. Built by scripts/single-file.mjs. -->
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light dark">
   <title>Coherency Analyzer</title>
   <meta name="description" content="Catch repetition collapse (loops) in LLM output, in your browser.">
   <link rel="icon" href="data:image/svg+xml;base64,${icon}">
   <style>${css}</style>
-  <script>
-    try {
-      const t = localStorage.getItem("coherency-theme");
-      if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
-    } catch (e) { /* storage disabled (as on some file:// pages): follow the system */ }
-  </script>
+  <script>${theme}</script>
   <script type="text/plain" id="coherency-worker">${worker}</script>
   <script type="application/octet-stream" id="coherency-wasm">${wasm}</script>
   <script type="module">${boot}</script>

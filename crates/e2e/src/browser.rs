@@ -39,6 +39,13 @@ pub fn chromium_args(profile: &TempDir) -> Vec<String> {
     args
 }
 
+/// Starts recording the page's Content-Security-Policy violations (installed as soon as a page
+/// has loaded; its own shell's scripts and styles, which load before, are what the app needs to
+/// start at all).
+const WATCH_CSP: &str = "window.__cspViolations = []; \
+  document.addEventListener('securitypolicyviolation', (e) => \
+    window.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI}`)); return null;";
+
 /// The built page's directory (dist/, or `COHERENCY_DIST` to time another build), checked to
 /// hold a build.
 pub fn built_page() -> PathBuf {
@@ -102,6 +109,7 @@ impl Page {
 
         let page = Page { client, _driver: driver, _profile: profile, _server: server };
         page.client.goto(url).await.expect("load the page");
+        page.js(WATCH_CSP).await;
         page.client
             .wait()
             .at_most(Duration::from_secs(20))
@@ -115,6 +123,7 @@ impl Page {
     pub async fn goto_query(&self, query: &str) {
         let port = self._server.as_ref().expect("a served page").port;
         self.client.goto(&format!("http://127.0.0.1:{port}/{query}")).await.expect("load the page");
+        self.js(WATCH_CSP).await;
         self.client
             .wait()
             .at_most(Duration::from_secs(20))
@@ -128,9 +137,23 @@ impl Page {
         self._driver.child.id()
     }
 
+    /// Closes the browser, after checking that the page broke no rule of its
+    /// Content-Security-Policy (every test that closes its page checks it).
     pub async fn close(self) {
+        let violations = self.csp_violations().await;
         let Page { client, _driver, _profile, _server } = self;
         let _ = client.close().await;
+        assert!(violations.is_empty(), "the page broke its Content-Security-Policy: {violations:?}");
+    }
+
+    /// What the page's Content-Security-Policy refused since it loaded, one "directive
+    /// blocked-URL" each (none recorded after the page navigated by itself).
+    pub async fn csp_violations(&self) -> Vec<String> {
+        let reports = self.js("return window.__cspViolations ?? [];").await;
+        reports
+            .as_array()
+            .map(|r| r.iter().map(|v| v.as_str().unwrap_or("?").to_string()).collect())
+            .unwrap_or_default()
     }
 
     pub async fn js(&self, script: &str) -> Value {

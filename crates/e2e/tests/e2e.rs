@@ -165,6 +165,49 @@ async fn a_metric_row_scrolls_to_its_first_span_by_click_and_by_keyboard() {
     page.close().await;
 }
 
+/// The policy the served page states in its `<meta http-equiv="Content-Security-Policy">`.
+fn served_policy() -> String {
+    let html = std::fs::read_to_string(browser::built_page().join("index.html")).unwrap();
+    let tag = "http-equiv=\"Content-Security-Policy\" content=\"";
+    let at = html.find(tag).expect("a CSP meta tag") + tag.len();
+    html[at..at + html[at..].find('"').unwrap()].to_string()
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_page_keeps_its_content_security_policy_and_refuses_what_it_forbids() {
+    // The served page and the single file each state a policy that allows no inline script;
+    // the README gives the served one, for hosts that send it as a header.
+    let served = served_policy();
+    for must in ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "base-uri 'none'", "object-src 'none'"] {
+        assert!(served.contains(must), "{must} in {served}");
+    }
+    let readme = std::fs::read_to_string(coherency_test_support::workspace_root().join("README.md")).unwrap();
+    assert!(readme.contains(&served), "README states the page's policy as it is: {served}");
+
+    let page = Page::open().await;
+    page.click("[data-sample=\"line-loop\"]").await;
+    page.expect_verdict("FAIL").await;
+    assert_eq!(page.csp_violations().await, Vec::<String>::new(), "the page itself breaks no rule");
+    // What the policy is for: an injected inline script does not run, and it is reported.
+    page.js("const s = document.createElement('script'); s.textContent = 'document.title = \"pwned\"'; document.head.append(s); return null;").await;
+    assert_ne!(page.js("return document.title;").await, json!("pwned"));
+    let refused = page.csp_violations().await;
+    assert!(refused.iter().any(|v| v.starts_with("script-src")), "{refused:?}");
+    drop(page); // Closing checks for violations: this one was made on purpose.
+
+    let single = browser::built_page().join("coherency-analyzer.html");
+    let html = std::fs::read_to_string(&single).unwrap();
+    assert!(
+        html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; script-src 'sha256-")
+    );
+    let page = Page::open_from_disk(&single, "").await;
+    page.set_input(&format!("Here is my plan.\n{}", "Let me check the config file again.\n".repeat(30))).await;
+    page.click("#analyze").await;
+    page.expect_verdict("FAIL").await;
+    page.close().await; // No violation from the single file's inline blocks, its worker or its icon.
+}
+
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_theme_toggle_switches_and_is_remembered() {
