@@ -36,7 +36,7 @@ pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> Transcri
 /// (the caller decides how often to pass it on); a long text is previewed from its start
 /// first (see [`AnalysisProgress::preview`]). The texts in `analysed` were analysed by the
 /// caller already, their reports taken as they are (the page's workers share the work: see
-/// [`super::shares`]).
+/// [`super::split_in_two`]).
 pub fn judge_transcript_with_progress(
     t: &Transcript,
     analysed: AnalysedBefore,
