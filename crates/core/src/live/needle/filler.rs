@@ -68,10 +68,10 @@ const TIMES: &[&str] = &[
 /// A sentence of filler: "After the storm the baker mended the dusty canal near the orchard."
 pub fn sentence(rng: &mut Rng) -> String {
     let time = rng.pick(TIMES);
-    let mut first = time.chars();
-    let time: String = first.next().map(|c| c.to_ascii_uppercase()).into_iter().chain(first).collect();
     format!(
-        "{time} {} {} the {} {} near the {}.",
+        "{}{} {} {} the {} {} near the {}.",
+        time[..1].to_ascii_uppercase(),
+        &time[1..],
         rng.pick(PEOPLE),
         rng.pick(VERBS),
         rng.pick(ADJECTIVES),

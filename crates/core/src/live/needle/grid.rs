@@ -5,8 +5,6 @@
 //! answered differently the second time (cache nondeterminism), an answer that repeats an
 //! earlier turn — and the sentence a team quotes. Pure: the page hands in each answer.
 
-use std::collections::HashSet;
-
 use super::plan::{length_label, Ask, Cell, Depth, Probe};
 use crate::live::session::{Ending, LiveSession};
 use crate::wording::{quote, thousands};
@@ -104,11 +102,11 @@ impl Answer {
 }
 
 /// The earlier assistant turn (1-based) that `answer` says again: at least half its runs of
-/// [`ECHO_WORDS`] words are in that turn (words compared without case or punctuation).
+/// [`ECHO_WORDS`] words are in that turn (words compared without ASCII case or punctuation).
 pub fn echoed_turn(cell: &Cell, answer: &str) -> Option<usize> {
     let words = |text: &str| -> Vec<String> {
         text.split_whitespace()
-            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase())
             .filter(|w| !w.is_empty())
             .collect()
     };
@@ -117,10 +115,11 @@ pub fn echoed_turn(cell: &Cell, answer: &str) -> Option<usize> {
         return None;
     }
     let runs: Vec<&[String]> = said.windows(ECHO_WORDS).collect();
+    // Compared run by run: an answer is short (a few hundred words at most), and a hash set
+    // would cost the page's wasm more than the time it saves here.
     cell.turns.iter().filter(|t| t.role == "assistant").enumerate().find_map(|(i, turn)| {
         let turn_words = words(&turn.text);
-        let seen: HashSet<&[String]> = turn_words.windows(ECHO_WORDS).collect();
-        let shared = runs.iter().filter(|r| seen.contains(*r)).count();
+        let shared = runs.iter().filter(|r| turn_words.windows(ECHO_WORDS).any(|w| w == **r)).count();
         (shared as f64 >= ECHO_SHARE * runs.len() as f64).then_some(i + 1)
     })
 }
@@ -164,20 +163,16 @@ pub fn cut_sign(estimated: usize, reported: u64) -> Option<CutSign> {
 pub fn truncation(probe: &Probe, answers: &[Answer]) -> Option<Cut> {
     let counted: Vec<(&Cell, u64)> =
         answers.iter().filter(|a| !a.repeat).filter_map(|a| Some((&probe.cells[a.cell], a.prompt_tokens?))).collect();
-    let mut cuts: Vec<Cut> = counted
-        .iter()
-        .filter_map(|&(cell, reported)| {
-            let same = counted.iter().find(|&&(other, count)| {
-                count == reported
-                    && other.length < cell.length
-                    && cell.estimated_tokens as f64 > SAME_COUNT_GROWTH * other.estimated_tokens as f64
-            });
-            let sign = cut_sign(cell.estimated_tokens, reported).or(same.map(|(o, _)| CutSign::SameCount(o.length)))?;
-            Some(Cut { length: cell.length, depth: cell.depth, estimated: cell.estimated_tokens, reported, sign })
-        })
-        .collect();
-    cuts.sort_by_key(|c| c.length);
-    cuts.into_iter().next()
+    let cuts = counted.iter().filter_map(|&(cell, reported)| {
+        let same = counted.iter().find(|&&(other, count)| {
+            count == reported
+                && other.length < cell.length
+                && cell.estimated_tokens as f64 > SAME_COUNT_GROWTH * other.estimated_tokens as f64
+        });
+        let sign = cut_sign(cell.estimated_tokens, reported).or(same.map(|(o, _)| CutSign::SameCount(o.length)))?;
+        Some(Cut { length: cell.length, depth: cell.depth, estimated: cell.estimated_tokens, reported, sign })
+    });
+    cuts.min_by_key(|c| c.length)
 }
 
 /// What one cell of the grid shows.
@@ -394,9 +389,9 @@ fn sentence(probe: &Probe, answers: &[Answer], cut: Option<&Cut>) -> String {
         let lead = if out.is_empty() { "" } else { "; " };
         out += &format!("{lead}{errors} of {answered} asks got no answer (see the grid)");
     }
-    let mut chars = out.chars();
-    match chars.next() {
-        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
+    // Every lead above is ASCII: "Found", "missed", a count.
+    match out.get(..1) {
+        Some(first) => format!("{}{}.", first.to_ascii_uppercase(), &out[1..]),
         None => "Not run yet.".to_string(),
     }
 }

@@ -11,4 +11,4 @@ pub mod grid;
 pub mod plan;
 
 pub use grid::{cell_shown, estimate_rule, summarize, Answer, CellShown, Note, Outcome, Summary};
-pub use plan::{length_label, plan, Depth, NeedleKind, Probe, DEFAULT_LENGTHS, LENGTHS};
+pub use plan::{length_label, plan, Depth, NeedleKind, Probe, DEFAULT_LENGTHS, LENGTHS, SEED};

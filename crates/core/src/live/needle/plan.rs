@@ -17,6 +17,8 @@ use crate::live::session::estimate_tokens;
 
 /// The context lengths offered, in estimated tokens: 1k … 32k.
 pub const LENGTHS: [usize; 6] = [1024, 2048, 4096, 8192, 16384, 32768];
+/// The seed of the probe's words and needles, sent as the requests' seed too.
+pub const SEED: u64 = 1;
 /// The lengths ticked by default.
 pub const DEFAULT_LENGTHS: [usize; 4] = [1024, 2048, 4096, 8192];
 /// The longest answer asked for: the needle and a few words (a reasoning model's thinking
@@ -229,7 +231,7 @@ fn needle_share(turns: &[Turn], planted: &str, total: usize) -> f64 {
     before as f64 / total.max(1) as f64
 }
 
-/// The probe for `lengths` × `depths` against the endpoint of `form` (its base URL, model
+/// The probe for `lengths` (shortest first) × `depths` against the endpoint of `form` (its base URL, model
 /// and advanced JSON; its prompt, temperature and `max_tokens` are the probe's own: greedy,
 /// [`ANSWER_TOKENS`], the advanced JSON merged over them), each request sent `twice` when
 /// asked, or what is wrong with the choice or the form.
@@ -252,9 +254,12 @@ pub fn plan(
     };
     let ChatRequest { url, body } = build_request(&greedy)?;
     let template: Value = serde_json::from_slice(body.as_bytes()).map_err(|e| e.to_string())?;
+    let mut sorted = lengths.to_vec();
+    crate::order::sort_by_key_stable(&mut sorted, |l| *l);
+    sorted.dedup();
     let mut cells = Vec::new();
     let mut asks = Vec::new();
-    for &length in lengths {
+    for &length in &sorted {
         for &depth in depths {
             let cell = conversation(length, depth, kind, seed);
             let mut body = template.clone();
@@ -275,7 +280,7 @@ pub fn plan(
             cells.push(cell);
         }
     }
-    Ok(Probe { lengths: lengths.to_vec(), depths: depths.to_vec(), cells, asks, seed })
+    Ok(Probe { lengths: sorted, depths: depths.to_vec(), cells, asks, seed })
 }
 
 #[cfg(test)]
