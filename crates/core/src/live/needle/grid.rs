@@ -432,6 +432,32 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_request_or_an_empty_reply_is_an_error_with_its_reason() {
+        let p = probe(&[1024], false);
+        let refused = Answer::of(&p, &p.asks[0], Err("HTTP 500: overloaded".into()));
+        assert_eq!((refused.outcome, refused.prompt_tokens), (Outcome::Error("HTTP 500: overloaded".into()), None));
+        let mut empty = LiveSession::new(0.0);
+        empty.feed(b"data: {\"error\":{\"message\":\"context length exceeded\"}}\n\n", 1.0);
+        empty.end(Ending::Closed, 2.0);
+        assert_eq!(Answer::of(&p, &p.asks[1], Ok(&empty)).outcome, Outcome::Error("context length exceeded".into()));
+        let mut cut = LiveSession::new(0.0);
+        cut.end(Ending::Cut("network error".into()), 1.0);
+        assert_eq!(Answer::of(&p, &p.asks[2], Ok(&cut)).outcome, Outcome::Error("cut: network error".into()));
+        let mut reasoning = LiveSession::new(0.0);
+        let said = format!(
+            "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"reasoning_content\":\"It was {}.\"}}}}]}}\n\n",
+            p.cells[0].needle
+        );
+        reasoning.feed(said.as_bytes(), 1.0);
+        reasoning.end(Ending::Closed, 2.0);
+        assert_eq!(
+            Answer::of(&p, &p.asks[0], Ok(&reasoning)).outcome,
+            Outcome::Found,
+            "no content: the reasoning is read"
+        );
+    }
+
+    #[test]
     fn an_answer_is_found_only_with_the_exact_needle() {
         let p = probe(&[1024], false);
         let cell = &p.cells[0];
