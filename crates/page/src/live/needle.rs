@@ -25,6 +25,12 @@ pub struct Props {
     pub api_key: AttrValue,
 }
 
+/// The boxes ticked are bits of one number: the lengths of `LENGTHS` from bit 0, the depths
+/// of `Depth::ALL` from this bit, then a UUID as the needle, then asking each twice.
+const DEPTHS_FROM: usize = LENGTHS.len();
+const UUID: u32 = 1 << (DEPTHS_FROM + Depth::ALL.len());
+const TWICE: u32 = UUID << 1;
+
 /// The probe in progress and its answers so far.
 #[derive(Default)]
 struct Progress {
@@ -36,10 +42,10 @@ struct Progress {
 
 #[component]
 pub fn NeedleProbe(props: &Props) -> Html {
-    let lengths = use_state(|| DEFAULT_LENGTHS.to_vec());
-    let depths = use_state(|| Depth::ALL.to_vec());
-    let uuid = use_state(|| false);
-    let twice = use_state(|| true);
+    let ticked = use_state(|| {
+        let lengths = (0..LENGTHS.len()).filter(|&i| DEFAULT_LENGTHS.contains(&LENGTHS[i]));
+        lengths.fold(TWICE | ((1 << Depth::ALL.len()) - 1) << DEPTHS_FROM, |bits, i| bits | 1 << i)
+    });
     let note = use_state(|| None::<String>);
     let running = use_state(|| false);
     let progress = use_mut_ref(Progress::default);
@@ -47,14 +53,18 @@ pub fn NeedleProbe(props: &Props) -> Html {
 
     let start = {
         let (form, key) = (props.form.clone(), props.api_key.to_string());
-        let (lengths, depths, uuid, twice) = (lengths.clone(), depths.clone(), uuid.clone(), twice.clone());
+        let ticked = ticked.clone();
         let (note, running, progress, redraw) = (note.clone(), running.clone(), progress.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
             }
-            let kind = if *uuid { NeedleKind::Uuid } else { NeedleKind::Number };
-            let probe = match plan(&form, &lengths, &depths, kind, SEED, *twice) {
+            let bits = *ticked;
+            let lengths: Vec<usize> = (0..LENGTHS.len()).filter(|&i| bits & 1 << i != 0).map(|i| LENGTHS[i]).collect();
+            let depths: Vec<Depth> =
+                (0..Depth::ALL.len()).filter(|&i| bits & 1 << (DEPTHS_FROM + i) != 0).map(|i| Depth::ALL[i]).collect();
+            let kind = if bits & UUID != 0 { NeedleKind::Uuid } else { NeedleKind::Number };
+            let probe = match plan(&form, &lengths, &depths, kind, SEED, bits & TWICE != 0) {
                 Ok(p) => Rc::new(p),
                 Err(e) => return note.set(Some(e)),
             };
@@ -115,27 +125,17 @@ pub fn NeedleProbe(props: &Props) -> Html {
         })
     };
 
-    let length_boxes = LENGTHS.iter().map(|&l| {
-        let on = lengths.contains(&l);
-        let lengths = lengths.clone();
-        let toggle = Callback::from(move |_: Event| {
-            lengths.set(LENGTHS.iter().copied().filter(|x| lengths.contains(x) != (*x == l)).collect());
-        });
-        tick(format!("needle-length-{l}"), length_label(l), on, toggle)
-    });
-    let depth_boxes = Depth::ALL.iter().map(|&d| {
-        let on = depths.contains(&d);
-        let depths = depths.clone();
-        let toggle = Callback::from(move |_: Event| {
-            depths.set(Depth::ALL.iter().copied().filter(|x| depths.contains(x) != (*x == d)).collect());
-        });
-        tick(format!("needle-depth-{}", d.word()), d.word().to_string(), on, toggle)
-    });
-    let flag = |id: &str, state: &UseStateHandle<bool>, label: &str| {
-        let state = state.clone();
-        let on = *state;
-        tick(id.to_string(), label.to_string(), on, Callback::from(move |_: Event| state.set(!*state)))
+    let tick = |id: String, label: &str, bit: u32| {
+        let (on, ticked) = (*ticked & bit != 0, ticked.clone());
+        let toggle = Callback::from(move |_: Event| ticked.set(*ticked ^ bit));
+        html! { <label class="check"><input {id} type="checkbox" checked={on} onchange={toggle} />{ format!(" {label}") }</label> }
     };
+    let length_boxes =
+        (0..LENGTHS.len()).map(|i| tick(format!("needle-length-{}", LENGTHS[i]), &length_label(LENGTHS[i]), 1 << i));
+    let depth_boxes = (0..Depth::ALL.len()).map(|i| {
+        let word = Depth::ALL[i].word();
+        tick(format!("needle-depth-{word}"), word, 1 << (DEPTHS_FROM + i))
+    });
 
     let now = progress.borrow();
     let result = now.probe.as_ref().map(|probe| {
@@ -187,8 +187,8 @@ pub fn NeedleProbe(props: &Props) -> Html {
                 <div role="group" aria-label="Depths">{ for depth_boxes }</div>
                 <span class="label">{ "Options" }</span>
                 <div>
-                    { flag("needle-uuid", &uuid, "A UUID as the needle (else a 7-digit number)") }
-                    { flag("needle-twice", &twice, "Ask each twice: a greedy request should get the same answer (cache check)") }
+                    { tick("needle-uuid".into(), "A UUID as the needle (else a 7-digit number)", UUID) }
+                    { tick("needle-twice".into(), "Ask each twice: a greedy request should get the same answer (cache check)", TWICE) }
                 </div>
             </div>
             <div class="actions">
@@ -199,9 +199,4 @@ pub fn NeedleProbe(props: &Props) -> Html {
             { for result }
         </section>
     }
-}
-
-/// A ticked or unticked box with its label.
-fn tick(id: String, label: String, on: bool, toggle: Callback<Event>) -> Html {
-    html! { <label class="check"><input {id} type="checkbox" checked={on} onchange={toggle} />{ format!(" {label}") }</label> }
 }
