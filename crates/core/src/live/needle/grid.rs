@@ -20,8 +20,8 @@ pub const ROUND_BELOW: f64 = 0.9;
 pub const SAME_COUNT_GROWTH: f64 = 1.1;
 /// Words in a run an answer must share with an earlier turn, and the share of its runs, for
 /// the answer to repeat that turn.
-const ECHO_WORDS: usize = 6;
-const ECHO_SHARE: f64 = 0.5;
+pub const ECHO_WORDS: usize = 6;
+pub const ECHO_SHARE: f64 = 0.5;
 
 /// How the estimate is made and when a count says the prompt was cut, in words.
 pub fn estimate_rule() -> String {
