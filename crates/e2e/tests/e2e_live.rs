@@ -1,7 +1,7 @@
 //! End-to-end for live endpoint mode: the built page (dist/) in headless Chromium streams from
 //! the local mock server (`coherency-mock-server`, started per test) and shows the live verdict,
 //! speed and how the stream ended for each behaviour; Stop, 401, a mid-stream error, a dropped
-//! connection, and a server that sends no CORS headers.
+//! connection, a server that sends no CORS headers, soak runs and the needle grid.
 //!
 //! Run: `scripts/build-page && cargo test --test e2e_live -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
@@ -373,6 +373,64 @@ async fn an_a_b_soak_says_which_endpoint_loops_more() {
     let said = live.page.text("#soak-compare").await;
     assert_eq!(said, "B loops more: 10/20 vs 0/20 (A's and B's 95 % intervals do not overlap).");
     live.screenshot("live-soak-ab").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_needle_grid_shows_where_a_2048_token_window_forgets_and_names_the_cut() {
+    let live = Live::open(&["--api-key", "needle-secret-key"]).await;
+    live.set("#live-key", "needle-secret-key").await;
+    live.set("#live-model", "mock-context-2048").await;
+    // The defaults: 1k, 2k, 4k, 8k × start, middle, end, each asked twice. Keyboard: Space
+    // ticks 16k and unticks it again.
+    let sixteen = live.page.client.find(fantoccini::Locator::Css("#needle-length-16384")).await.expect("16k");
+    sixteen.send_keys(" ").await.expect("press Space");
+    assert_eq!(live.page.js("return document.getElementById('needle-length-16384').checked;").await, json!(true));
+    sixteen.send_keys(" ").await.expect("press Space");
+    live.page.click("#needle-start").await;
+    live.page
+        .wait_for_js(
+            "return document.querySelectorAll('#needle-grid td[data-state=waiting]').length === 0 \
+             && document.querySelectorAll('#needle-grid td').length === 12 \
+             && document.getElementById('needle-start').disabled === false;",
+            "the grid filled in",
+        )
+        .await;
+    let grid = live
+        .page
+        .js("return [...document.querySelectorAll('#needle-grid tbody tr')].map(r => r.dataset.length + ' ' \
+             + [...r.querySelectorAll('td')].map(c => c.dataset.state).join(' '));")
+        .await;
+    // The mock sees the prompt's last 2,048 tokens: every depth up to 2k; from 4k on only the end.
+    assert_eq!(
+        grid,
+        json!([
+            "1024 found found found",
+            "2048 found found found",
+            "4096 missed missed found",
+            "8192 missed missed found"
+        ])
+    );
+    let said = live.page.text("#needle-summary").await;
+    assert!(
+        said.starts_with(
+            "Found at every depth up to 2k tokens; missed from 4k on, at the start and middle (the server reported \
+2,048 prompt tokens for an estimated 4,"
+        ) && said.ends_with(": it cut the prompt)."),
+        "{said}"
+    );
+    let notes = live.page.text("#needle-notes").await;
+    assert!(notes.starts_with("Silent truncation: at 4k the server reported 2,048 prompt tokens"), "{notes}");
+    assert_eq!(live.page.count("#needle-notes li").await, 1, "the mock is deterministic: no other note");
+    let evidence = live.page.text("#needle-grid tr[data-length='4096'] td[data-depth=start]").await;
+    assert!(
+        evidence.contains("missed") && evidence.contains("2,048 of ≈4,0") && evidence.contains("the same again"),
+        "{evidence}"
+    );
+    let page = live.page.js("return document.documentElement.outerHTML;").await;
+    assert!(!page.as_str().unwrap_or_default().contains("needle-secret-key"), "the key is in the page");
+    live.screenshot("live-needle").await;
     live.close().await;
 }
 

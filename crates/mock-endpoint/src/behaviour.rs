@@ -30,10 +30,15 @@ pub enum Behaviour {
     /// consecutive seeds exactly percent ÷ 5 of them loop (a soak run's expected loop rate).
     /// `mock-loops-25` is 25 %.
     SometimesLoops(u8),
+    /// Sees only the last N estimated tokens of the prompt (bytes ÷ 4 a message, as the page
+    /// estimates) and reports prompt tokens capped at N: a server that silently cuts a long
+    /// prompt. Answers a needle question from what it sees (see `context.rs`), anything else
+    /// as `Coherent`. `mock-context-2048` sees 2,048.
+    ContextWindow(usize),
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 13] = [
+    pub const ALL: [Behaviour; 15] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
@@ -47,6 +52,8 @@ impl Behaviour {
         Behaviour::NoCors,
         Behaviour::SometimesLoops(25),
         Behaviour::SometimesLoops(50),
+        Behaviour::ContextWindow(2048),
+        Behaviour::ContextWindow(8192),
     ];
 
     /// The name used by `--behaviour`; the model id is `mock-` + this.
@@ -64,6 +71,7 @@ impl Behaviour {
             Behaviour::Unauthorized => "unauthorized",
             Behaviour::NoCors => "no-cors",
             Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
+            Behaviour::ContextWindow(tokens) => return format!("context-{tokens}"),
         }
         .to_string()
     }
@@ -76,6 +84,9 @@ impl Behaviour {
         let name = name.strip_prefix("mock-").unwrap_or(name);
         if let Some(percent) = name.strip_prefix("loops-").and_then(|p| p.parse::<u8>().ok()) {
             return (percent <= 100).then_some(Behaviour::SometimesLoops(percent));
+        }
+        if let Some(tokens) = name.strip_prefix("context-").and_then(|n| n.parse::<usize>().ok()) {
+            return (tokens > 0).then_some(Behaviour::ContextWindow(tokens));
         }
         Behaviour::ALL.into_iter().find(|b| b.name() == name)
     }
@@ -138,5 +149,7 @@ mod tests {
         assert_eq!(Behaviour::from_model("gpt-4o"), None);
         assert_eq!(Behaviour::from_name("mock-loops-10"), Some(Behaviour::SometimesLoops(10)));
         assert_eq!(Behaviour::from_name("loops-101"), None);
+        assert_eq!(Behaviour::from_name("mock-context-3000"), Some(Behaviour::ContextWindow(3000)));
+        assert_eq!(Behaviour::from_name("context-0"), None);
     }
 }

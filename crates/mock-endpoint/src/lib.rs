@@ -17,6 +17,7 @@
 mod behaviour;
 mod completion;
 mod config;
+mod context;
 mod cors;
 mod http;
 mod lifeline;

@@ -4,6 +4,7 @@
 //! render a [`Reply`].
 
 use crate::behaviour::Behaviour;
+use crate::context;
 use crate::request::ChatRequest;
 use crate::text;
 use crate::tools;
@@ -71,6 +72,15 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         return reply;
     }
     let loop_words = budget.unwrap_or(LOOP_WORDS);
+    // A model with a short memory: what it sees, and its answer to a needle question.
+    let needle_answer = match behaviour {
+        Behaviour::ContextWindow(window) => {
+            let (seen, counted) = context::visible(&req.messages, window);
+            reply.prompt_tokens = counted;
+            context::answer(&req.messages, &seen)
+        }
+        _ => None,
+    };
     // Words the text would have without a limit; `None` for a loop, which runs to the limit.
     let natural: Option<usize> = match behaviour {
         Behaviour::Coherent | Behaviour::Unauthorized | Behaviour::NoCors => Some(COHERENT_WORDS),
@@ -80,6 +90,9 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         Behaviour::MidStreamError | Behaviour::Dropped => Some(WORDS_BEFORE_TROUBLE),
         Behaviour::WordLoop | Behaviour::LineLoop | Behaviour::LateLoop => None,
         Behaviour::SometimesLoops(_) => unreachable!("for_seed picks one"),
+        Behaviour::ContextWindow(_) => {
+            Some(needle_answer.as_ref().map_or(COHERENT_WORDS, |a| a.split_whitespace().count()))
+        }
     };
     match behaviour {
         Behaviour::Coherent | Behaviour::Slow | Behaviour::Unauthorized | Behaviour::NoCors => {
@@ -109,6 +122,9 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         Behaviour::Dropped => {
             reply.content = text::coherent(seed, limit(WORDS_BEFORE_TROUBLE));
             reply.ending = Ending::Cut;
+        }
+        Behaviour::ContextWindow(_) => {
+            reply.content = needle_answer.unwrap_or_else(|| text::coherent(seed, limit(COHERENT_WORDS)));
         }
         Behaviour::SometimesLoops(_) => {}
     }
@@ -146,5 +162,12 @@ mod tests {
         assert_eq!((r.completion_tokens, r.finish_reason), (100, "length"));
         let r = plan(Behaviour::Reasoning, &req(r#"{"messages":[]}"#));
         assert_eq!((r.completion_tokens, r.finish_reason), (1_900, "stop"));
+        let asked = r#"{"max_tokens":200,"messages":[{"role":"user","content":"The special magic number for a-b is 1234567. Hi."},
+            {"role":"user","content":"What is the special magic number for a-b? Answer with the number only."}]}"#;
+        let r = plan(Behaviour::ContextWindow(4096), &req(asked));
+        assert_eq!((r.content.as_str(), r.finish_reason), ("The special magic number for a-b is 1234567.", "stop"));
+        assert_eq!(r.prompt_tokens, 12 + 18, "48 and 70 bytes, ÷ 4 rounded up");
+        let r = plan(Behaviour::ContextWindow(20), &req(asked));
+        assert!(r.content.starts_with("I do not see") && r.prompt_tokens == 20, "{}", r.content);
     }
 }

@@ -22,6 +22,8 @@ pub struct ChatRequest {
     /// The tool to call, if the request wants one: `tool_choice` names it, or is
     /// `auto`/`required`/absent with tools given (the first is called); `none` calls none.
     pub tool_to_call: Option<usize>,
+    /// Each message's text (a string content, or its parts' texts joined), in order.
+    pub messages: Vec<String>,
     /// Words in the messages, as a stand-in for prompt tokens.
     pub prompt_tokens: usize,
     /// `seed`, which varies the generated prose.
@@ -71,9 +73,19 @@ pub fn parse(body: &[u8]) -> Result<ChatRequest, String> {
         max_tokens,
         tools,
         tool_to_call,
+        messages: messages.iter().map(|m| text_of(m.get("content").unwrap_or(&Value::Null))).collect(),
         prompt_tokens: prompt_tokens.max(1),
         seed: obj.get("seed").and_then(Value::as_u64).unwrap_or(0),
     })
+}
+
+/// A message's content as text: a string, or the `text` of its parts joined.
+fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts.iter().filter_map(|p| p.get("text")?.as_str()).collect::<Vec<_>>().join("\n"),
+        _ => String::new(),
+    }
 }
 
 /// Words in a message's content: a string, or an array of parts with `text`.

@@ -511,3 +511,60 @@ fn listens_on_loopback_only() {
     assert!(TcpStream::connect_timeout(&(ip, server.port).into(), Duration::from_secs(2)).is_err());
     assert!(TcpStream::connect(("127.0.0.1", server.port)).is_ok());
 }
+
+#[test]
+fn a_model_with_a_2048_token_window_finds_the_needle_only_where_it_sees_it() {
+    use coherency_core::live::needle::{self, grid, Depth, NeedleKind};
+    use coherency_core::live::{Ending, LiveSession, RequestForm};
+    let server = Server::start(&[]);
+    let form = RequestForm {
+        base_url: format!("http://127.0.0.1:{}/v1", server.port),
+        model: "mock-context-2048".into(),
+        ..RequestForm::default()
+    };
+    let probe =
+        needle::plan(&form, &[1024, 2048, 4096, 8192], &Depth::ALL, NeedleKind::Number, 1, true).expect("a plan");
+    let answers: Vec<grid::Answer> = probe
+        .asks
+        .iter()
+        .map(|ask| {
+            let response = server.chat(&ask.request.body, &[]);
+            assert_eq!(response.status, 200);
+            let mut session = LiveSession::new(0.0);
+            session.feed(&response.body, 1.0);
+            session.end(Ending::Closed, 2.0);
+            grid::Answer::of(&probe, ask, Ok(&session))
+        })
+        .collect();
+    let states: Vec<&str> = (0..probe.cells.len()).map(|i| needle::cell_shown(&probe, &answers, i).state).collect();
+    // The needle is seen when it lies in the prompt's last 2,048 tokens: every depth up to 2k,
+    // from 4k on only the end (the middle of 4k lies just beyond the window).
+    assert_eq!(
+        states,
+        [
+            "found", "found", "found", "found", "found", "found", "missed", "missed", "found", "missed", "missed",
+            "found"
+        ]
+    );
+    for (a, cell) in answers.iter().map(|a| (a, &probe.cells[a.cell])) {
+        let expected = cell.estimated_tokens.min(2048) as u64;
+        assert_eq!(a.prompt_tokens, Some(expected), "the count is capped at the window, estimated as the page does");
+    }
+    let summary = needle::summarize(&probe, &answers);
+    assert!(
+        summary.sentence.starts_with(
+            "Found at every depth up to 2k tokens; missed from 4k on, at the start and middle (the server reported \
+2,048 prompt tokens for an estimated 4,"
+        ),
+        "{}",
+        summary.sentence
+    );
+    assert_eq!(
+        summary.notes.iter().map(|n| n.kind).collect::<Vec<_>>(),
+        ["truncation"],
+        "deterministic: no other note"
+    );
+    // Without a needle question it writes prose, as a coherent model does.
+    let prose = server.stream("mock-context-2048", r#","max_tokens":50"#);
+    assert_eq!(overall(&prose.transcript()), Some(Verdict::Pass));
+}

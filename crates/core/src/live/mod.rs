@@ -2,8 +2,8 @@
 //! from the form and the endpoints' URLs, the streaming session (bytes →
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
-//! checks' judges, the words for failures, and the statistics of a soak run (many generations,
-//! or A against B).
+//! checks' judges, the words for failures, the statistics of a soak run (many generations,
+//! or A against B), and the context fidelity (needle) probe.
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
@@ -11,6 +11,7 @@
 
 pub mod checks;
 pub mod explain;
+pub mod needle;
 pub mod request;
 pub mod session;
 pub mod soak;

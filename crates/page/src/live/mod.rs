@@ -1,5 +1,5 @@
 //! The live endpoint mode's wing of the page: the form and the run (`panel.rs`), the endpoint
-//! health checks (`checks.rs`), a run's result and its growing texts (`result.rs`, `text.rs`)
+//! health checks (`checks.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `text.rs`)
 //! and their pure view model (`view.rs`, tested natively); under them the one run driver
 //! (`run.rs`: a streamed request's body fed into a `LiveSession`, read by read) over the
 //! hand-written web-sys fetch (`fetch.rs`).
@@ -10,6 +10,7 @@
 
 mod checks;
 mod fetch;
+mod needle;
 mod panel;
 mod result;
 mod run;

@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use super::checks::LiveChecks;
 use super::fetch;
+use super::needle::NeedleProbe;
 use super::result::LiveResult;
 use super::run::{self, now, NoStream};
 use super::soak::SoakRun;
@@ -246,6 +247,7 @@ pub fn LivePanel(props: &Props) -> Html {
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
                 <SoakRun form={f.clone()} api_key={form.key.clone()} on_capture={props.on_capture.clone()} />
+                <NeedleProbe form={f.clone()} api_key={form.key.clone()} />
                 <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} />
             </section>
             <div class="results live-results">
