@@ -10,7 +10,7 @@
 //! changes is waiting, not looping, whatever the turn says while it waits. A stream is analysed only when it has two turns or more
 //! and one of them says again something an earlier one said ([`super::says_again`]).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -242,7 +242,7 @@ pub(super) fn judge_conversation(
         judged.iter().map(|&i| reports[i].report.verdict()).chain([tool_level]).max().unwrap_or(Verdict::Pass);
 
     // Streams: where they turn degenerate, and the turns their flagged spans cover.
-    let mut loop_turns: BTreeMap<usize, Verdict> = BTreeMap::new();
+    let mut loop_turns: Vec<LoopTurn> = Vec::new();
     let mut stream_onsets: Vec<(usize, usize)> = Vec::new();
     let streams: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].stream.is_some()).collect();
     for &i in &streams {
@@ -256,15 +256,13 @@ pub(super) fn judge_conversation(
         let repetition = |s: &Span| matches!(s.kind, SpanKind::Loop | SpanKind::Copy);
         for span in report.spans.iter().filter(|s| repetition(s) || s.level >= report.verdict) {
             for (m, _) in layout.locate(t, span.start..span.end) {
-                let level = loop_turns.entry(turn_of(m)).or_insert(report.verdict);
-                *level = (*level).max(report.verdict);
+                mark_loop_turn(&mut loop_turns, turn_of(m), report.verdict);
             }
         }
     }
     for l in p.tool_calls.loops.iter().filter(|l| l.level > Verdict::Pass) {
         for &m in &l.messages {
-            let level = loop_turns.entry(turn_of(m)).or_insert(l.level);
-            *level = (*level).max(l.level);
+            mark_loop_turn(&mut loop_turns, turn_of(m), l.level);
         }
     }
 
@@ -361,8 +359,17 @@ pub(super) fn judge_conversation(
         tool_calls: p.tool_calls,
         verdict,
         onset_turn,
-        loop_turns: loop_turns.into_iter().map(|(turn, level)| LoopTurn { turn, level }).collect(),
+        loop_turns,
         reasons,
+    }
+}
+
+/// Marks `turn` part of a loop at `level` at least, in `turns` (in turn order). A sorted list
+/// rather than a `BTreeMap`: each map type is its own few KB of wasm.
+fn mark_loop_turn(turns: &mut Vec<LoopTurn>, turn: usize, level: Verdict) {
+    match turns.binary_search_by_key(&turn, |l| l.turn) {
+        Ok(i) => turns[i].level = turns[i].level.max(level),
+        Err(i) => turns.insert(i, LoopTurn { turn, level }),
     }
 }
 
@@ -373,7 +380,7 @@ impl TranscriptReport {
     pub fn turns(&self, t: &Transcript, conversation: usize) -> Vec<TurnView> {
         let judgement = self.conversation(conversation);
         let mut out: Vec<TurnView> = Vec::new();
-        let mut turn_at: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut turn_at: HashMap<usize, usize> = HashMap::new();
         for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
             let at = match out.last() {
                 Some(last) if last.index == m.index => out.len() - 1,
