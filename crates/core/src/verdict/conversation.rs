@@ -242,6 +242,7 @@ pub(super) fn judge_conversation(
         judged.iter().map(|&i| reports[i].report.verdict()).chain([tool_level]).max().unwrap_or(Verdict::Pass);
 
     // Streams: where they turn degenerate, and the turns their flagged spans cover.
+    // Each turn a loop covers, with the loop's level (a turn may come more than once).
     let mut loop_turns: Vec<LoopTurn> = Vec::new();
     let mut stream_onsets: Vec<(usize, usize)> = Vec::new();
     let streams: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].stream.is_some()).collect();
@@ -256,13 +257,13 @@ pub(super) fn judge_conversation(
         let repetition = |s: &Span| matches!(s.kind, SpanKind::Loop | SpanKind::Copy);
         for span in report.spans.iter().filter(|s| repetition(s) || s.level >= report.verdict) {
             for (m, _) in layout.locate(t, span.start..span.end) {
-                mark_loop_turn(&mut loop_turns, turn_of(m), report.verdict);
+                loop_turns.push(LoopTurn { turn: turn_of(m), level: report.verdict });
             }
         }
     }
     for l in p.tool_calls.loops.iter().filter(|l| l.level > Verdict::Pass) {
         for &m in &l.messages {
-            mark_loop_turn(&mut loop_turns, turn_of(m), l.level);
+            loop_turns.push(LoopTurn { turn: turn_of(m), level: l.level });
         }
     }
 
@@ -359,18 +360,23 @@ pub(super) fn judge_conversation(
         tool_calls: p.tool_calls,
         verdict,
         onset_turn,
-        loop_turns,
+        loop_turns: each_turn_once(loop_turns),
         reasons,
     }
 }
 
-/// Marks `turn` part of a loop at `level` at least, in `turns` (in turn order). A sorted list
-/// rather than a `BTreeMap`: each map type is its own few KB of wasm.
-fn mark_loop_turn(turns: &mut Vec<LoopTurn>, turn: usize, level: Verdict) {
-    match turns.binary_search_by_key(&turn, |l| l.turn) {
-        Ok(i) => turns[i].level = turns[i].level.max(level),
-        Err(i) => turns.insert(i, LoopTurn { turn, level }),
-    }
+/// The turns in loops in turn order, each once at the worst level it was found at. Sorted by
+/// [`crate::order`], not gathered in a `BTreeMap`: each map type is its own few KB of wasm.
+fn each_turn_once(mut turns: Vec<LoopTurn>) -> Vec<LoopTurn> {
+    crate::order::sort_by_key_stable(&mut turns, |l| l.turn);
+    turns.dedup_by(|later, kept| {
+        let same = later.turn == kept.turn;
+        if same {
+            kept.level = kept.level.max(later.level);
+        }
+        same
+    });
+    turns
 }
 
 impl TranscriptReport {
