@@ -244,17 +244,19 @@ impl LineCounter {
 /// `gaps`: from the first occurrence after the last gap over twice the median gap, to the end
 /// of the last occurrence.
 fn dense_region(occurrences: impl Iterator<Item = Range<usize>>, gaps: &HashMap<usize, usize>) -> Range<usize> {
-    let mut sorted: Vec<(usize, usize)> = gaps.iter().map(|(&g, &n)| (g, n)).collect();
+    // The gaps in order (each once: they are the map's keys; sorting plain numbers shares the
+    // wasm's one sort of them, where sorting pairs would add its own).
+    let mut sorted: Vec<usize> = gaps.keys().copied().collect();
     sorted.sort_unstable();
-    let total: usize = sorted.iter().map(|&(_, n)| n).sum();
+    let total: usize = gaps.values().sum();
     let mut seen = 0;
     let median = sorted
         .iter()
-        .find(|&&(_, n)| {
-            seen += n;
+        .find(|g| {
+            seen += gaps[g];
             seen > total / 2
         })
-        .map_or(0, |&(g, _)| g);
+        .map_or(0, |&g| g);
     let limit = 2 * median;
     let mut region: Option<Range<usize>> = None;
     let mut previous = 0;

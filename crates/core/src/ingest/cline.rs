@@ -55,12 +55,12 @@ pub fn parse(input: &[u8]) -> Transcript {
     if values.iter().any(|(_, v)| v.get("role").is_none() && (v.get("say").is_some() || v.get("ask").is_some())) {
         ui_messages(&mut b, values);
     } else {
-        api_history(&mut b, values);
+        api_history(&mut b, input, values);
     }
     b.finish()
 }
 
-fn api_history(b: &mut Builder, values: Vec<(Origin, Value)>) {
+fn api_history(b: &mut Builder, input: &[u8], values: Vec<(Origin, Value)>) {
     let mut history = History::default();
     let mut turns = Turns::new(0);
     let mut failed: Vec<String> = Vec::new();
@@ -71,7 +71,7 @@ fn api_history(b: &mut Builder, values: Vec<(Origin, Value)>) {
             }
         }
         let assistant = v.get("role").and_then(Value::as_str) == Some("assistant");
-        let item = match serde_json::from_value::<Item>(v) {
+        let item = match Item::read(&input[at.range.clone()]) {
             Ok(item) => item,
             Err(e) => {
                 b.diag(at, format!("a message that could not be read: {e}"));

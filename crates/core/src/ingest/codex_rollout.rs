@@ -17,6 +17,7 @@ use super::harness::{command_output, Turns};
 use super::history::{History, Item};
 use super::lines::jsonl_lines;
 use super::transcript::Transcript;
+use super::value_text::member;
 use super::Format;
 
 #[derive(Deserialize)]
@@ -44,47 +45,53 @@ pub fn parse(input: &[u8]) -> Transcript {
                 continue;
             }
         };
-        let item = match (line.kind.as_deref(), line.payload) {
-            (Some("response_item"), Some(payload)) => payload,
+        let line_text = &input[range.clone()];
+        // The item's own text (the line's `payload`, or the whole line in the legacy form).
+        let (value, text) = match (line.kind.as_deref(), line.payload) {
+            (Some("response_item"), Some(payload)) => match member(line_text, "payload") {
+                Some(r) => (payload, &line_text[r]),
+                None => continue, // never: the line was read with its payload
+            },
             (Some("event_msg" | "session_meta" | "turn_context" | "compacted"), _) => continue,
             // Legacy: bare items; the first line's session header and state lines carry no text.
-            (Some(_), None) if line.record_type.is_none() => {
-                match serde_json::from_slice::<Value>(&input[range.clone()]) {
-                    Ok(v) => v,
-                    Err(_) => continue,
-                }
-            }
+            (Some(_), None) if line.record_type.is_none() => match serde_json::from_slice::<Value>(line_text) {
+                Ok(v) => (v, line_text),
+                Err(_) => continue,
+            },
             (None, _) => continue,
             (Some(_), _) => {
                 skipped += 1;
                 continue;
             }
         };
-        let mut item = item;
-        let kind = item.get("type").and_then(Value::as_str).unwrap_or("").to_string();
+        // What the reader sets over the item's own fields: a tool's output read for its text,
+        // a shell call's action as its arguments.
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        let mut output = None;
         if kind.ends_with("_call_output") {
-            let raw = match item.get("output") {
+            let raw = match value.get("output") {
                 Some(Value::String(s)) => s.clone(),
                 Some(other) => other.to_string(),
                 None => String::new(),
             };
             let (text, error) = command_output(&raw);
             if error {
-                let id = item.get("call_id").and_then(Value::as_str).unwrap_or("").to_string();
+                let id = value.get("call_id").and_then(Value::as_str).unwrap_or("").to_string();
                 failed.push((id, line_no));
             }
-            item["output"] = Value::String(text);
+            output = Some(text);
         }
-        if kind == "local_shell_call" {
-            // The command is the call's arguments.
-            if let Some(action) = item.get("action").cloned() {
-                item["arguments"] = Value::String(action.to_string());
+        let arguments = (kind == "local_shell_call").then(|| value.get("action").map(Value::to_string)).flatten();
+        let mut item = match Item::read(text) {
+            Ok(item) => item,
+            Err(e) => {
+                b.diag(at, format!("a response item that could not be read: {e}"));
+                continue;
             }
-        }
-        match serde_json::from_value::<Item>(item) {
-            Ok(item) => history.push(item, Some(range)),
-            Err(e) => b.diag(at, format!("a response item that could not be read: {e}")),
-        }
+        };
+        item.output = output.or(item.output);
+        item.arguments = arguments.or(item.arguments);
+        history.push(item, Some(range));
     }
     if skipped > 0 {
         let end = input.len();

@@ -11,8 +11,9 @@
 //! `harness.rs`, recognised by `detect_harness.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
 //! calls carry their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
-//! history made one conversation, each turn once). [`detect`] names the format from the first
-//! bytes; [`parse`] reads a document in a given format; [`read`] does both. Parsers never fail
+//! history made one conversation, each turn once), `value_text.rs` (a message a reader holds as a
+//! `serde_json::Value` read from its text instead, as the value would read). [`detect`] names
+//! the format from the first bytes; [`parse`] reads a document in a given format; [`read`] does both. Parsers never fail
 //! a document: what cannot be read becomes a [`Diagnostic`] with its line and byte range, and
 //! the rest is still read. Every message keeps the byte range of the input it came from.
 //!
@@ -54,6 +55,7 @@ mod sse;
 mod swe_agent;
 mod text;
 mod transcript;
+mod value_text;
 
 #[cfg(test)]
 mod fuzz;

@@ -13,6 +13,7 @@ use super::history::{History, Item};
 use super::json_scan::Members;
 use super::transcript::{Channel, Transcript};
 use super::Format;
+use crate::stream::lenient_text_of_value;
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::SweAgent);
@@ -23,27 +24,29 @@ pub fn parse(input: &[u8]) -> Transcript {
         let mut reader = History::default();
         for range in history {
             let at = Origin::new(range.clone(), None);
-            let mut v = match serde_json::from_slice::<Value>(&input[range]) {
+            let text = &input[range];
+            let v = match serde_json::from_slice::<Value>(text) {
                 Ok(v) => v,
                 Err(e) => {
                     b.json_diag(at, "not a SWE-agent history message", &e);
                     continue;
                 }
             };
+            let mut item = match Item::read(text) {
+                Ok(item) => item,
+                Err(e) => {
+                    b.diag(at, format!("a history message that could not be read: {e}"));
+                    continue;
+                }
+            };
             // A tool message answers its calls by `tool_call_ids`: the first names it.
             if v.get("tool_call_id").is_none() {
-                if let Some(id) = v.get("tool_call_ids").and_then(Value::as_array).and_then(|ids| ids.first()).cloned()
-                {
-                    v["tool_call_id"] = id;
+                if let Some(id) = v.get("tool_call_ids").and_then(Value::as_array).and_then(|ids| ids.first()) {
+                    item.tool_call_id = lenient_text_of_value(id);
                 }
             }
-            match serde_json::from_value::<Item>(v) {
-                Ok(item) => {
-                    let parts = reader.parts_of([item]);
-                    turns.add(&mut b, parts, &at);
-                }
-                Err(e) => b.diag(at, format!("a history message that could not be read: {e}")),
-            }
+            let parts = reader.parts_of([item]);
+            turns.add(&mut b, parts, &at);
         }
     } else if let Some(steps) = list("trajectory") {
         for range in steps {

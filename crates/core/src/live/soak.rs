@@ -232,8 +232,27 @@ impl Spread {
         if v.is_empty() {
             return None;
         }
-        v.sort_unstable_by(f64::total_cmp);
+        sort_total(&mut v);
         Some(Spread { n: v.len(), median: nearest_rank(&v, 50), p90: nearest_rank(&v, 90) })
+    }
+}
+
+/// Sorts `v` as `sort_unstable_by(f64::total_cmp)` does, by sorting each value's bits made a
+/// `u64` in the same order: the wasm's one sort of `u64`s, not a second sort for `f64`s.
+fn sort_total(v: &mut [f64]) {
+    const SIGN: u64 = 1 << 63;
+    let key = |x: f64| {
+        let bits = x.to_bits();
+        if bits & SIGN == 0 {
+            bits | SIGN
+        } else {
+            !bits
+        }
+    };
+    let mut keys: Vec<u64> = v.iter().map(|&x| key(x)).collect();
+    keys.sort_unstable();
+    for (x, k) in v.iter_mut().zip(keys) {
+        *x = f64::from_bits(if k & SIGN == 0 { !k } else { k & !SIGN });
     }
 }
 
@@ -333,6 +352,18 @@ mod tests {
         let s = Spread::of([7.0, f64::NAN, 3.0]).unwrap();
         assert_eq!((s.n, s.median, s.p90), (2, 3.0, 7.0));
         assert_eq!(Spread::of([]), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn values_sort_as_by_total_cmp(v in proptest::collection::vec(proptest::num::f64::ANY, 0..40)) {
+            let mut ours = v.clone();
+            sort_total(&mut ours);
+            let mut std = v;
+            std.sort_unstable_by(f64::total_cmp);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&ours), bits(&std));
+        }
     }
 
     fn generation(index: usize, verdict: Option<Verdict>, tps: f64, done: bool) -> Generation {

@@ -81,6 +81,31 @@ impl<'de> Visitor<'de> for TextVisitor {
     }
 }
 
+/// What [`text`] reads from a value already parsed: the same text, without a second copy of
+/// the reader for `serde_json::Value`s in the page's wasm. A number is written as [`text`]
+/// writes it (an integer as it is, any other number as Rust writes an `f64`).
+pub fn text_of_value(v: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match v {
+        Value::Null => None,
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.to_string(),
+            (None, Some(i)) => i.to_string(),
+            (None, None) => n.as_f64().unwrap_or_default().to_string(),
+        }),
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => parts.iter().filter_map(text_of_value).reduce(|mut all, t| {
+            all.push('\n');
+            all.push_str(&t);
+            all
+        }),
+        Value::Object(part) => {
+            part.get("text").and_then(text_of_value).or_else(|| part.get("content").and_then(text_of_value))
+        }
+    }
+}
+
 /// An element of a parts array: a part object or a bare string.
 struct PartOrText(Option<String>);
 
@@ -191,5 +216,47 @@ mod tests {
         assert_eq!(content(r#"{"content":[{"type":"tool_result","content":[{"text":"x"}]}]}"#).as_deref(), Some("x"));
         assert_eq!(content(r#"{"content":{"text":"t"}}"#).as_deref(), Some("t"));
         assert_eq!(content(r#"{"content":3}"#).as_deref(), Some("3"));
+    }
+
+    use proptest::prelude::*;
+
+    /// Any JSON value, with the shapes `text` looks into (parts with `text` or `content`).
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::{json, Value};
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+            "[a-c\\n]{0,3}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                (prop::option::of(inner.clone()), prop::option::of(inner.clone()), any::<bool>()).prop_map(
+                    |(text, content, other)| {
+                        let mut part = json!({});
+                        if let Some(t) = text {
+                            part["text"] = t;
+                        }
+                        if let Some(c) = content {
+                            part["content"] = c;
+                        }
+                        if other {
+                            part["type"] = json!("image");
+                        }
+                        part
+                    }
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn text_of_value_reads_as_text_does(v in value()) {
+            prop_assert_eq!(super::text_of_value(&v), super::text(v.clone()).unwrap());
+        }
     }
 }

@@ -34,7 +34,7 @@ pub mod think;
 pub mod tool_call_merge;
 pub mod turn;
 
-pub(crate) use lenient::{json_problem_at, text as lenient_text, Shaped};
+pub(crate) use lenient::{json_problem_at, text as lenient_text, text_of_value as lenient_text_of_value, Shaped};
 
 pub use anthropic::AnthropicAssembler;
 pub use assembler::Assembler;

@@ -10,7 +10,7 @@
 //! changes is waiting, not looping, whatever the turn says while it waits. A stream is analysed only when it has two turns or more
 //! and one of them says again something an earlier one said ([`super::says_again`]).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -242,7 +242,8 @@ pub(super) fn judge_conversation(
         judged.iter().map(|&i| reports[i].report.verdict()).chain([tool_level]).max().unwrap_or(Verdict::Pass);
 
     // Streams: where they turn degenerate, and the turns their flagged spans cover.
-    let mut loop_turns: BTreeMap<usize, Verdict> = BTreeMap::new();
+    // Each turn a loop covers, with the loop's level (a turn may come more than once).
+    let mut loop_turns: Vec<LoopTurn> = Vec::new();
     let mut stream_onsets: Vec<(usize, usize)> = Vec::new();
     let streams: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].stream.is_some()).collect();
     for &i in &streams {
@@ -256,15 +257,13 @@ pub(super) fn judge_conversation(
         let repetition = |s: &Span| matches!(s.kind, SpanKind::Loop | SpanKind::Copy);
         for span in report.spans.iter().filter(|s| repetition(s) || s.level >= report.verdict) {
             for (m, _) in layout.locate(t, span.start..span.end) {
-                let level = loop_turns.entry(turn_of(m)).or_insert(report.verdict);
-                *level = (*level).max(report.verdict);
+                loop_turns.push(LoopTurn { turn: turn_of(m), level: report.verdict });
             }
         }
     }
     for l in p.tool_calls.loops.iter().filter(|l| l.level > Verdict::Pass) {
         for &m in &l.messages {
-            let level = loop_turns.entry(turn_of(m)).or_insert(l.level);
-            *level = (*level).max(l.level);
+            loop_turns.push(LoopTurn { turn: turn_of(m), level: l.level });
         }
     }
 
@@ -361,9 +360,23 @@ pub(super) fn judge_conversation(
         tool_calls: p.tool_calls,
         verdict,
         onset_turn,
-        loop_turns: loop_turns.into_iter().map(|(turn, level)| LoopTurn { turn, level }).collect(),
+        loop_turns: each_turn_once(loop_turns),
         reasons,
     }
+}
+
+/// The turns in loops in turn order, each once at the worst level it was found at. Sorted by
+/// [`crate::order`], not gathered in a `BTreeMap`: each map type is its own few KB of wasm.
+fn each_turn_once(mut turns: Vec<LoopTurn>) -> Vec<LoopTurn> {
+    crate::order::sort_by_key_stable(&mut turns, |l| l.turn);
+    turns.dedup_by(|later, kept| {
+        let same = later.turn == kept.turn;
+        if same {
+            kept.level = kept.level.max(later.level);
+        }
+        same
+    });
+    turns
 }
 
 impl TranscriptReport {
@@ -373,7 +386,7 @@ impl TranscriptReport {
     pub fn turns(&self, t: &Transcript, conversation: usize) -> Vec<TurnView> {
         let judgement = self.conversation(conversation);
         let mut out: Vec<TurnView> = Vec::new();
-        let mut turn_at: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut turn_at: HashMap<usize, usize> = HashMap::new();
         for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
             let at = match out.last() {
                 Some(last) if last.index == m.index => out.len() - 1,

@@ -23,7 +23,7 @@
 //! One concept per file: `authorship.rs` (who wrote a text, what is judged), `reply.rs` (how a
 //! reply's texts are joined), `judged_text.rs` (what is analysed), `turns.rs` (a conversation's
 //! turns), `canonical.rs` (a tool call made canonical), `tool_calls.rs` (calls paired with their
-//! results), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
+//! results, the results not taken yet in `free_results.rs`), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
 //! one text), `says_again.rs` (whether a stream is worth analysing), `conversation.rs` (a
 //! conversation judged across its turns, and its turns as the view shows them), `judge.rs`
 //! (judging a transcript), `progress.rs`, `shares.rs` (the analysis
@@ -38,6 +38,7 @@ mod authorship;
 mod canonical;
 mod conversation;
 mod document;
+mod free_results;
 mod judge;
 mod judged_text;
 mod kept_report;

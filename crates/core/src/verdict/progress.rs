@@ -1,5 +1,5 @@
 //! How far judging a transcript has got, for a progress display (the page's worker posts it
-//! to the page as JSON), and the preview a long text gets before its whole is judged.
+//! to the page in postcard), and the preview a long text gets before its whole is judged.
 
 use serde::{Deserialize, Serialize};
 

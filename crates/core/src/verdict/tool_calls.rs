@@ -1,10 +1,11 @@
 //! A conversation's tool calls in order, each made canonical and paired with its result: the
 //! next tool result with the call's id, else the next tool result not taken by an earlier call.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::authorship::Author;
 use super::canonical::{call_in_words, canonical_call};
+use super::free_results::FreeResults;
 use super::turns::Conversation;
 use crate::ingest::{Channel, Message, Transcript};
 
@@ -50,17 +51,18 @@ pub fn is_result(m: &Message) -> bool {
 /// The tool calls of `c`, in order, with their results.
 pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
     let msgs = &t.messages;
-    // Results not taken yet, by position in the conversation; and by id.
-    let mut free: BTreeSet<usize> = BTreeSet::new();
-    let mut by_id: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    // Results, by position in the conversation (increasing): those not taken yet; and by id.
+    let mut results: Vec<usize> = Vec::new();
+    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
     for (at, &k) in c.messages.iter().enumerate() {
         if is_result(&msgs[k]) {
-            free.insert(at);
+            results.push(at);
             if let Some(id) = msgs[k].call_id.as_deref() {
-                by_id.entry(id).or_default().insert(at);
+                by_id.entry(id).or_default().push(at);
             }
         }
     }
+    let mut free = FreeResults::new(results);
     let mut out = Vec::new();
     for (turn, u) in c.turns.iter().enumerate() {
         for at in u.at.clone() {
@@ -68,10 +70,13 @@ pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
             if !is_call(m) {
                 continue;
             }
-            let with_id = m.call_id.as_deref().and_then(|id| by_id.get(id)?.range(at..).next().copied());
-            let result = with_id.filter(|r| free.contains(r)).or_else(|| free.range(at..).next().copied());
+            let with_id = m.call_id.as_deref().and_then(|id| {
+                let ids = by_id.get(id)?;
+                ids.get(ids.partition_point(|&r| r < at)).copied()
+            });
+            let result = with_id.filter(|&r| free.is_free(r)).or_else(|| free.first_from(at));
             if let Some(r) = result {
-                free.remove(&r);
+                free.take(r);
             }
             out.push(Call {
                 message: c.messages[at],

@@ -45,7 +45,7 @@ impl Stage {
     }
 }
 
-/// One progress report (the worker sends it as JSON; the page adds `Preparing` itself).
+/// One progress report (the worker sends it in postcard; the page adds `Preparing` itself).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
     pub stage: Stage,
@@ -258,9 +258,21 @@ mod tests {
     }
 
     #[test]
-    fn progress_travels_as_json() {
-        let p = Progress { stage: Stage::Reading, read: 4_194_304, ..Progress::default() };
-        let json = serde_json::to_string(&p).unwrap_or_default();
-        assert_eq!(serde_json::from_slice::<Progress>(json.as_bytes()).ok(), Some(p));
+    fn progress_travels_in_postcard() {
+        let analysis =
+            AnalysisProgress { worst: Some(Verdict::Warn), preview: Some((9, Verdict::Fail)), ..Default::default() };
+        for p in [
+            Progress { stage: Stage::Reading, read: 4_194_304, ..Progress::default() },
+            Progress {
+                stage: Stage::Analysing,
+                messages: Some(7),
+                analysis: Some(analysis),
+                prepared: Some((1, 2)),
+                read: 5,
+            },
+        ] {
+            let bytes = postcard::to_allocvec(&p).unwrap_or_default();
+            assert_eq!(postcard::from_bytes::<Progress>(&bytes).ok(), Some(p));
+        }
     }
 }

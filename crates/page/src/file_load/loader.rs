@@ -169,8 +169,8 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
                     }
                 }
                 Some("progress") => {
-                    let json = get(&data, "progress").as_string().unwrap_or_default();
-                    if let Ok(p) = serde_json::from_slice::<Progress>(json.as_bytes()) {
+                    let bytes = Uint8Array::new(&get(&data, "progress")).to_vec();
+                    if let Ok(p) = postcard::from_bytes::<Progress>(&bytes) {
                         on_event(Event::Progress(p));
                     }
                 }

@@ -59,14 +59,15 @@ impl Reporter<'_> {
             return;
         }
         self.last.set(now);
-        let json = serde_json::to_string(p).unwrap_or_default();
-        let msg = object(&[("kind", &"progress".into()), ("progress", &json.into())]);
+        let bytes = postcard::to_allocvec(p).unwrap_or_default();
+        let msg = object(&[("kind", &"progress".into()), ("progress", &Uint8Array::from(&bytes[..]).into())]);
         let _ = self.post.call2(&JsValue::NULL, &msg, &Array::new());
     }
 }
 
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
-/// calling `post(message, transfer)` with `{kind: "progress", progress: JSON}` as it goes and
+/// calling `post(message, transfer)` with `{kind: "progress", progress: Uint8Array}` (a
+/// [`Progress`] in postcard, as the result: no JSON reader of it in the wasm) as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
 /// its answer: `{kind: "gzip", start, end}` → the gzip size of those bytes of the file (a

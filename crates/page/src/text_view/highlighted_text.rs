@@ -250,7 +250,10 @@ pub fn HighlightedText(props: &Props) -> Html {
     if let Some(s) = *source_mark {
         markers.push((s, "source"));
     }
-    markers.sort_unstable();
+    // Two at most, in byte order (the onset first at the same byte, as pushed).
+    if markers.len() == 2 && markers[1].0 < markers[0].0 {
+        markers.swap(0, 1);
+    }
     let marker_bytes: Vec<usize> = markers.iter().map(|m| m.0).collect();
     let flashed = flash.map(|(i, _)| i);
     let rows = (visible.first..visible.end).map(|r| {
