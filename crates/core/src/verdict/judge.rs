@@ -17,7 +17,7 @@ use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Verdict};
+use crate::analyze::{analyze, analyze_with, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -57,7 +57,7 @@ fn judge(
     let mut no_progress = |_: AnalysisProgress| {};
     let on_progress = on_progress.unwrap_or(&mut no_progress);
     let msgs = &t.messages;
-    let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c)).collect();
+    let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c, &options.thresholds)).collect();
     let mut texts = judged_texts(t);
     for p in &plans {
         for (kind, messages) in &p.streams {
@@ -83,7 +83,7 @@ fn judge(
                         seen.insert(&m.text, reports.len());
                         KeptReport::of(analysed.remove(&TextKey::Message(k)).unwrap_or_else(|| {
                             preview(previews, &m.text, &mut progress, on_progress);
-                            analyze(&m.text)
+                            analyze_with(&m.text, &options.thresholds)
                         }))
                     }
                 };
@@ -93,7 +93,7 @@ fn judge(
                 let report = analysed.remove(&TextKey::Reply(parts[0])).unwrap_or_else(|| {
                     let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
                     preview(previews, &text, &mut progress, on_progress);
-                    analyze(&text)
+                    analyze_with(&text, &options.thresholds)
                 });
                 let author = Author::of(&msgs[parts[0]]);
                 message_report(parts, true, None, KeptReport::of(report), author, options)
@@ -101,7 +101,7 @@ fn judge(
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
                 preview(previews, &text, &mut progress, on_progress);
-                message_report(messages, false, Some(kind), KeptReport::of(analyze(&text)), Author::Model, options)
+                message_report(messages, false, Some(kind), KeptReport::of(analyze_with(&text, &options.thresholds)), Author::Model, options)
             }
         };
         progress.texts_done += 1;
