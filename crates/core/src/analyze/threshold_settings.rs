@@ -114,8 +114,11 @@ pub const SETTINGS: [Setting; 8] = [
 ];
 
 /// Pairs whose WARN may not be stricter than their FAIL: (warn, fail, counts trip at or above).
-const PAIRS: [(&str, &str, bool); 3] =
-    [("maxrun.warn", "maxrun.fail", true), ("maxline.warn", "maxline.fail", true), ("gzip_ratio.warn", "gzip_ratio.fail", false)];
+const PAIRS: [(&str, &str, bool); 3] = [
+    ("maxrun.warn", "maxrun.fail", true),
+    ("maxline.warn", "maxline.fail", true),
+    ("gzip_ratio.warn", "gzip_ratio.fail", false),
+];
 
 impl Setting {
     /// The setting called `name`.
@@ -148,7 +151,8 @@ impl Setting {
 
     /// Reads `text` as this setting's value.
     pub fn parse(&self, text: &str) -> Result<f64, ThresholdError> {
-        let bad = |why: &str| ThresholdError::BadValue { name: self.name, value: text.to_string(), why: why.to_string() };
+        let bad =
+            |why: &str| ThresholdError::BadValue { name: self.name, value: text.to_string(), why: why.to_string() };
         let text = text.trim();
         match self.kind {
             SettingKind::Count { min } => match text.parse::<usize>() {
@@ -199,7 +203,9 @@ impl fmt::Display for ThresholdError {
                 write!(f, "'{text}' is not NAME=VALUE (such as maxline.fail=20); the names are: {}", setting_names())
             }
             Self::UnknownName(name) => write!(f, "unknown threshold '{name}'; the names are: {}", setting_names()),
-            Self::BadValue { name, value, why } => write!(f, "threshold {name}: '{value}' is not a value it takes ({why})"),
+            Self::BadValue { name, value, why } => {
+                write!(f, "threshold {name}: '{value}' is not a value it takes ({why})")
+            }
             Self::WarnPastFail { warn, fail } => {
                 write!(f, "threshold {warn} is stricter than {fail}: a text would FAIL before it WARNs")
             }
@@ -213,7 +219,8 @@ impl std::error::Error for ThresholdError {}
 impl Thresholds {
     /// Sets the threshold called `name` to `value` (its text, as a person typed it).
     pub fn set_named(&mut self, name: &str, value: &str) -> Result<(), ThresholdError> {
-        let setting = Setting::named(name.trim()).ok_or_else(|| ThresholdError::UnknownName(name.trim().to_string()))?;
+        let setting =
+            Setting::named(name.trim()).ok_or_else(|| ThresholdError::UnknownName(name.trim().to_string()))?;
         let value = setting.parse(value)?;
         (setting.set)(self, value);
         Ok(())
@@ -303,7 +310,10 @@ mod tests {
         t.assign(" gzip_ratio.warn = 0.125 ").expect("a setting");
         assert_eq!(t.maxline_fail, 20);
         assert_eq!(t.gzip_ratio_warn, 0.125);
-        assert_eq!(t.changes_text().as_deref(), Some("maxline.fail 20 (default 12), gzip_ratio.warn 0.125 (default 0.15)"));
+        assert_eq!(
+            t.changes_text().as_deref(),
+            Some("maxline.fail 20 (default 12), gzip_ratio.warn 0.125 (default 0.15)")
+        );
         assert_eq!(t.changes()[0], ThresholdChange { name: "maxline.fail", value: 20.0, default: 12.0 });
         t.assign("maxline.fail=12").expect("a setting");
         assert_eq!(t.changes().len(), 1, "set back to its default, it is no longer a change");
@@ -346,13 +356,26 @@ mod tests {
     #[test]
     fn a_config_table_nested_or_dotted_sets_the_same() {
         let (mut nested, mut dotted) = (Thresholds::SEED, Thresholds::SEED);
-        nested.apply_table(&serde_json::json!({"maxline": {"warn": 8, "fail": 20}, "gzip_ratio": {"fail": 0.05}})).unwrap();
-        dotted.apply_table(&serde_json::json!({"maxline.warn": 8, "maxline.fail": 20, "gzip_ratio.fail": 0.05})).unwrap();
+        nested
+            .apply_table(&serde_json::json!({"maxline": {"warn": 8, "fail": 20}, "gzip_ratio": {"fail": 0.05}}))
+            .unwrap();
+        dotted
+            .apply_table(&serde_json::json!({"maxline.warn": 8, "maxline.fail": 20, "gzip_ratio.fail": 0.05}))
+            .unwrap();
         assert_eq!(nested, dotted);
         assert_eq!((nested.maxline_warn, nested.maxline_fail, nested.gzip_ratio_fail), (8, 20, 0.05));
         let mut t = Thresholds::SEED;
-        assert_eq!(t.apply_table(&serde_json::json!({"maxline": {"fial": 20}})), Err(ThresholdError::UnknownName("maxline.fial".into())));
-        assert_eq!(t.apply_table(&serde_json::json!({"maxline": {"fail": "20"}})), Err(ThresholdError::NotANumber("maxline.fail".into())));
-        assert!(matches!(t.apply_table(&serde_json::json!({"maxline": {"fail": 2.5}})), Err(ThresholdError::BadValue { .. })));
+        assert_eq!(
+            t.apply_table(&serde_json::json!({"maxline": {"fial": 20}})),
+            Err(ThresholdError::UnknownName("maxline.fial".into()))
+        );
+        assert_eq!(
+            t.apply_table(&serde_json::json!({"maxline": {"fail": "20"}})),
+            Err(ThresholdError::NotANumber("maxline.fail".into()))
+        );
+        assert!(matches!(
+            t.apply_table(&serde_json::json!({"maxline": {"fail": 2.5}})),
+            Err(ThresholdError::BadValue { .. })
+        ));
     }
 }

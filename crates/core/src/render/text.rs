@@ -127,9 +127,8 @@ impl FileCounts {
         let mut out = StyledText::default();
         let files = self.pass + self.warn + self.fail + self.unreadable;
         let _ = write!(out, "{} {}: ", thousands(files), if files == 1 { "file" } else { "files" });
-        for (i, (n, v)) in [(self.pass, Verdict::Pass), (self.warn, Verdict::Warn), (self.fail, Verdict::Fail)]
-            .into_iter()
-            .enumerate()
+        for (i, (n, v)) in
+            [(self.pass, Verdict::Pass), (self.warn, Verdict::Warn), (self.fail, Verdict::Fail)].into_iter().enumerate()
         {
             let _ = write!(out, "{}{} ", if i > 0 { ", " } else { "" }, thousands(n));
             out.toned(Tone::Verdict(v), v.as_str());
@@ -148,12 +147,7 @@ impl FileCounts {
 fn write_check(out: &mut StyledText, indent: &str, c: &Check) -> fmt::Result {
     let (warn, fail) = (format_threshold(c.metric, c.warn_at), format_threshold(c.metric, c.fail_at));
     let op = c.direction.symbol(true);
-    write!(
-        out,
-        "{indent}{:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} ",
-        c.metric.label(),
-        c.value_text()
-    )?;
+    write!(out, "{indent}{:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} ", c.metric.label(), c.value_text())?;
     if c.judged {
         out.toned(Tone::Verdict(c.level), c.level.as_str());
     } else {
@@ -261,7 +255,14 @@ fn write_report(
             .filter(|(_, n)| *n > 0)
             .map(|(k, n)| format!("{n} {}", k.label()))
             .collect();
-        writeln!(out, "  spans: {} ({}); first at bytes {}..{}", r.spans.len(), kinds.join(", "), first.start, first.end)?;
+        writeln!(
+            out,
+            "  spans: {} ({}); first at bytes {}..{}",
+            r.spans.len(),
+            kinds.join(", "),
+            first.start,
+            first.end
+        )?;
     }
     if t.format != Format::Text {
         writeln!(out, "  messages, worst first:")?;
@@ -323,7 +324,11 @@ mod tests {
         let marked: Vec<_> = line.pieces().into_iter().filter_map(|(s, tone)| tone.map(|t| (s, t))).collect();
         assert_eq!(
             marked,
-            [("PASS", Tone::Verdict(Verdict::Pass)), ("WARN", Tone::Verdict(Verdict::Warn)), ("FAIL", Tone::Verdict(Verdict::Fail))]
+            [
+                ("PASS", Tone::Verdict(Verdict::Pass)),
+                ("WARN", Tone::Verdict(Verdict::Warn)),
+                ("FAIL", Tone::Verdict(Verdict::Fail))
+            ]
         );
         let with_rest = FileCounts { pass: 1, unreadable: 1, skipped: 2, ..FileCounts::default() };
         assert_eq!(with_rest.summary().as_str(), "2 files: 1 PASS, 0 WARN, 0 FAIL, 1 unreadable; 2 skipped");

@@ -84,7 +84,8 @@ mod tests {
         for role in ["system", "developer", "user", "tool", "function", "User"] {
             assert_eq!(by(role), Author::Input, "{role}");
         }
-        let (asked, default) = (JudgeOptions { judge_inputs: true, ..JudgeOptions::default() }, JudgeOptions::default());
+        let (asked, default) =
+            (JudgeOptions { judge_inputs: true, ..JudgeOptions::default() }, JudgeOptions::default());
         assert!(Author::Model.judged(&default) && !Author::Input.judged(&default) && Author::Input.judged(&asked));
         assert_eq!(Author::Input.why(false), "input — not judged");
     }

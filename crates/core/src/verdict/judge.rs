@@ -101,7 +101,14 @@ fn judge(
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
                 preview(previews, &text, &mut progress, on_progress);
-                message_report(messages, false, Some(kind), KeptReport::of(analyze_with(&text, &options.thresholds)), Author::Model, options)
+                message_report(
+                    messages,
+                    false,
+                    Some(kind),
+                    KeptReport::of(analyze_with(&text, &options.thresholds)),
+                    Author::Model,
+                    options,
+                )
             }
         };
         progress.texts_done += 1;
