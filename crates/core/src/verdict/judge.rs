@@ -287,4 +287,31 @@ mod tests {
         assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
         assert_eq!(seen.len(), 2, "before and after its one text");
     }
+
+    /// Issue 18: every text is judged against the thresholds asked for, and a short text that
+    /// passes against them keeps its whole report (its summary would be judged again with the
+    /// defaults when opened).
+    #[test]
+    fn texts_are_judged_against_the_thresholds_asked_for() {
+        let verses = [
+            "The river runs past the old mill at dawn, slow and brown with the spring rain.",
+            "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
+            "A fox crosses the frozen field without a sound and vanishes into the birches.",
+            "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
+            "Children chase their kites along the northern dunes until the light is gone.",
+            "Bread cools by the open window of the bakery, and the whole street smells of it.",
+        ];
+        let refrain: String = verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect();
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Content, refrain));
+        assert_eq!(judge_transcript(&t).verdict, Some(Verdict::Warn));
+        let mut loose = crate::analyze::Thresholds::SEED;
+        loose.assign("maxline.warn=7").expect("a setting");
+        let options = JudgeOptions { thresholds: loose, ..JudgeOptions::default() };
+        let r = judge_transcript_with(&t, &options);
+        assert_eq!(r.verdict, Some(Verdict::Pass));
+        let kept = &r.reports[0];
+        assert_eq!(kept.report.whole().map(|w| w.thresholds), Some(loose), "kept whole, with its thresholds");
+        assert_eq!(kept.full_report(&t).checks[1].warn_at, 7.0);
+    }
 }
