@@ -43,7 +43,11 @@ fn read_config(path: &Path) -> Result<serde_json::Value, String> {
     if let Some(other) = fields.keys().find(|k| *k != TABLE) {
         return Err(format!("unknown key '{other}': the file holds one [{TABLE}] table"));
     }
-    Ok(fields.remove(TABLE).unwrap_or(serde_json::Value::Object(serde_json::Map::new())))
+    match fields.remove(TABLE) {
+        None => Ok(serde_json::Value::Object(serde_json::Map::new())),
+        Some(table @ serde_json::Value::Object(_)) => Ok(table),
+        Some(_) => Err(format!("'{TABLE}' must be a table of NAME = VALUE")),
+    }
 }
 
 #[cfg(test)]
@@ -73,6 +77,8 @@ mod tests {
     fn a_bad_file_says_what_is_wrong() {
         let other = file("other.toml", "[limits]\nmaxline = 3\n");
         assert!(thresholds(Some(&other), &[]).unwrap_err().contains("unknown key 'limits'"));
+        let flat = file("flat.toml", "thresholds = 5\n");
+        assert!(thresholds(Some(&flat), &[]).unwrap_err().contains("'thresholds' must be a table"));
         let broken = file("broken.toml", "[thresholds\n");
         assert!(thresholds(Some(&broken), &[]).unwrap_err().contains("not TOML"));
         let unknown = file("unknown.toml", "[thresholds]\nmaxlines.fail = 3\n");
