@@ -23,6 +23,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
+use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::skipped;
 use coherency_core::verdict::JudgeOptions;
 
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
 
 /// A usage error found after parsing (the thresholds, `--html` with many files).
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("coherency: {message}\n\nFor more information, try 'coherency analyze --help'.");
+    eprintln!("coherency: {}\n\nFor more information, try 'coherency analyze --help'.", safe_value(message));
     ExitCode::from(exit_status::USAGE)
 }
 
