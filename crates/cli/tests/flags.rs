@@ -308,6 +308,11 @@ fn a_refrain_that_warns_passes_with_maxline_loosened_by_flag_or_file() {
             line["thresholds_changed"],
             serde_json::json!([{"name": "maxline.warn", "value": 10.0, "default": 5.0}])
         );
+        // The page still opens such a report, with the CLI's verdict and the check's thresholds.
+        let saved = coherency_core::render::saved_report::read_saved_reports(&loosened.stdout);
+        assert!(saved.problems.is_empty(), "{:?}", saved.problems);
+        let analysis = saved.files[0].outcome.as_ref().expect("read back");
+        assert_eq!((analysis.verdict.as_str(), analysis.checks[1].warn_at), ("PASS", 10.0));
         let text = run(&[&args[..], &[p]].concat());
         assert!(
             stdout(&text).contains("\n  thresholds: not the defaults — maxline.warn 10 (default 5)\n"),
