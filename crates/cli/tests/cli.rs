@@ -183,7 +183,8 @@ fn every_harness_format_can_be_named() {
         let out = run(&["analyze", "--json", "--format", name, &file], b"");
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert_eq!(json_lines(&out)[0]["format"], name);
-        assert!(String::from_utf8(run(&["--help"], b"").stdout).unwrap().contains(name), "{name} in the usage");
+        let help = String::from_utf8(run(&["analyze", "--help"], b"").stdout).unwrap();
+        assert!(help.contains(name), "{name} in the usage");
     }
 }
 
@@ -192,7 +193,7 @@ fn a_bad_command_line_prints_usage() {
     for args in [&[][..], &["analyze"][..], &["frobnicate"][..], &["analyze", "--bogus", "x"][..]] {
         let out = run(args, b"");
         assert_eq!(out.status.code(), Some(64), "{args:?}");
-        assert!(String::from_utf8(out.stderr).unwrap().contains("usage: coherency analyze"));
+        assert!(String::from_utf8(out.stderr).unwrap().contains("Usage: coherency"), "{args:?}");
     }
     assert_eq!(run(&["--help"], b"").status.code(), Some(0));
 }
@@ -237,7 +238,7 @@ fn format_can_be_forced() {
     assert_eq!(r["bytes"], r["input_bytes"]);
     let out = run(&["analyze", "--format", "yaml", "x"], b"");
     assert_eq!(out.status.code(), Some(64));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown format 'yaml'"));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("invalid value 'yaml' for '--format <NAME>'"));
 }
 
 #[test]

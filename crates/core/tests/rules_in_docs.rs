@@ -2,7 +2,7 @@
 //! the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
 //! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here.
 
-use coherency_core::analyze::{format_threshold, Metric, Thresholds};
+use coherency_core::analyze::{format_threshold, Metric, Thresholds, SETTINGS};
 
 fn readme() -> String {
     let path = coherency_test_support::workspace_root().join("README.md");
@@ -85,4 +85,14 @@ fn the_readme_says_what_the_rules_leave_out_of_the_tables() {
     assert!(readme.contains(error.trim()), "README must say what makes a tool's result an error: {error}");
     let short = format!("Texts under {} non-blank bytes", t.min_bytes);
     assert!(readme.contains(&short), "README must say how short is too short: {short}");
+}
+
+/// Issue 18: the README's table of thresholds a person may set is the core's table, row for row.
+#[test]
+fn the_readme_lists_every_threshold_setting_with_its_default() {
+    let readme = readme();
+    for s in &SETTINGS {
+        let cells = row(&readme, &format!("`{}`", s.name));
+        assert_eq!(cells[1..], [s.format(s.default_value()), s.about.to_string()], "README row for {}", s.name);
+    }
 }

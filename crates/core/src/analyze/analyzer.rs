@@ -302,13 +302,17 @@ pub fn is_too_short(text: &str, t: &Thresholds) -> bool {
 /// Analyses a whole text at once: what one `push` and one `report` give, without copying
 /// the text into an [`Analyzer`].
 pub fn analyze(text: &str) -> Report {
-    let t = Thresholds::default();
-    let (gzip_bytes, found, scans) = gzip_and_loop_checks(text, &t, || {
+    analyze_with(text, &Thresholds::default())
+}
+
+/// [`analyze`] against thresholds `t` (a person's, see [`Thresholds::assign`]).
+pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
+    let (gzip_bytes, found, scans) = gzip_and_loop_checks(text, t, || {
         let mut scans = Scans::default();
-        scans.scan(text, 0, &t);
+        scans.scan(text, 0, t);
         scans
     });
-    scans.report(text, &t, gzip_bytes, found)
+    scans.report(text, t, gzip_bytes, found)
 }
 
 /// A whole text analysed but for its gzip pass, which is counted elsewhere meanwhile (the page

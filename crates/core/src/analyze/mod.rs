@@ -26,13 +26,15 @@ mod report;
 pub mod restarts;
 pub mod tandem;
 pub mod text_units;
+mod threshold_settings;
 mod thresholds;
 pub mod word_runs;
 
-pub use analyzer::{analyze, analyze_without_gzip, AnalysisWithoutGzip, Analyzer};
+pub use analyzer::{analyze, analyze_with, analyze_without_gzip, AnalysisWithoutGzip, Analyzer};
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,
     SpanKind, TandemFigure, UnitLevel, Verdict,
 };
+pub use threshold_settings::{setting_names, Setting, SettingKind, ThresholdChange, ThresholdError, SETTINGS};
 pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds, ToolRules};

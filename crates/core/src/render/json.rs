@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::saved_report::SCHEMA_VERSION;
-use crate::analyze::{Metric, Metrics, Report, Span, Verdict};
+use crate::analyze::{Metric, Metrics, Report, Span, ThresholdChange, Verdict};
 use crate::ingest::{Diagnostic, Format, Transcript};
 use crate::stream::StreamInfo;
 use crate::verdict::{ConversationReport, MessageReport, MessageRow, StreamKind, TranscriptReport};
@@ -29,6 +29,9 @@ pub struct FileReport<'a> {
     replaced_invalid_utf8: usize,
     #[serde(flatten)]
     report: &'a Report,
+    /// The thresholds that differ from the defaults (`--threshold`, `--config`): each
+    /// setting's `name`, `value` and `default`; empty when every one is the default.
+    thresholds_changed: Vec<ThresholdChange>,
     /// The file's verdict, which the exit status follows: the worst of what is judged (the
     /// model's texts and its conversations across turns; inputs too with `--judge-inputs`).
     /// `verdict` above is the top-level text's.
@@ -153,6 +156,7 @@ impl<'a> FileReport<'a> {
             input_bytes,
             replaced_invalid_utf8: replaced,
             report: worst_report,
+            thresholds_changed: worst_report.thresholds.changes(),
             judged_verdict: analysis.verdict.unwrap_or(Verdict::Pass),
             judged: worst.judged,
             why: worst.why(),

@@ -2,7 +2,8 @@
 //! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
 //! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
 //! [`link`] that carries the input itself; the [`json`] report (the CLI's `--json`), and a
-//! [`saved_report`] (such JSON) read back to be shown again.
+//! [`saved_report`] (such JSON) read back to be shown again; the CLI's [`text`] report, with
+//! every value from the input made [`terminal`]-safe.
 //!
 //! Everything from the input (texts, message names, tool names, reasons quoting the text) is
 //! escaped for where it goes; nothing here is ever interpreted as markup.
@@ -14,6 +15,8 @@ pub mod markdown;
 pub mod saved_report;
 mod segments;
 mod summary;
+pub mod terminal;
+pub mod text;
 
 pub use segments::{segments, Layer, Segment};
 pub use summary::{place_of, Summary, EXCERPT_BYTES};

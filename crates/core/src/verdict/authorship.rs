@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analyze::Thresholds;
 use crate::ingest::Message;
 
 /// The roles whose messages are the model's input. Every other role is the model's: `assistant`,
@@ -57,10 +58,12 @@ impl Author {
 }
 
 /// How a transcript is judged.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JudgeOptions {
     /// Inputs count towards the verdict too (they are analysed either way).
     pub judge_inputs: bool,
+    /// What every text is judged against (the seed's by default; the CLI's `--threshold`).
+    pub thresholds: Thresholds,
 }
 
 #[cfg(test)]
@@ -81,7 +84,8 @@ mod tests {
         for role in ["system", "developer", "user", "tool", "function", "User"] {
             assert_eq!(by(role), Author::Input, "{role}");
         }
-        let (asked, default) = (JudgeOptions { judge_inputs: true }, JudgeOptions::default());
+        let (asked, default) =
+            (JudgeOptions { judge_inputs: true, ..JudgeOptions::default() }, JudgeOptions::default());
         assert!(Author::Model.judged(&default) && !Author::Input.judged(&default) && Author::Input.judged(&asked));
         assert_eq!(Author::Input.why(false), "input — not judged");
     }

@@ -95,9 +95,9 @@ pub(super) struct Plan {
 }
 
 /// Plans the judgement of `c`: its calls checked, its polls found, its streams chosen.
-pub(super) fn plan(t: &Transcript, c: Conversation) -> Plan {
+pub(super) fn plan(t: &Transcript, c: Conversation, thresholds: &Thresholds) -> Plan {
     let calls = calls(t, &c);
-    let tool_calls = check_tool_calls(t, &calls, Thresholds::default().tools);
+    let tool_calls = check_tool_calls(t, &calls, thresholds.tools);
     let polling = polling_turns(t, &c, &tool_calls);
     let model_turns = c.turns.iter().filter(|u| u.model).count();
     let mut stream: Vec<usize> = Vec::new();
@@ -493,7 +493,7 @@ mod tests {
         assert_eq!(r.verdict, Some(Verdict::Pass), "the model did not loop");
         assert!(r.worst().unwrap().judged, "the worst judged text comes first");
         assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict() == Verdict::Pass));
-        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true });
+        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true, ..JudgeOptions::default() });
         assert_eq!(asked.verdict, Some(Verdict::Fail));
         let c = &asked.conversations[0];
         assert_eq!(c.onset_turn, Some(2));

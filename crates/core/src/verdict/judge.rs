@@ -17,7 +17,7 @@ use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, Verdict};
+use crate::analyze::{analyze, analyze_with, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -57,7 +57,7 @@ fn judge(
     let mut no_progress = |_: AnalysisProgress| {};
     let on_progress = on_progress.unwrap_or(&mut no_progress);
     let msgs = &t.messages;
-    let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c)).collect();
+    let plans: Vec<_> = conversations(t).into_iter().map(|c| plan(t, c, &options.thresholds)).collect();
     let mut texts = judged_texts(t);
     for p in &plans {
         for (kind, messages) in &p.streams {
@@ -83,7 +83,7 @@ fn judge(
                         seen.insert(&m.text, reports.len());
                         KeptReport::of(analysed.remove(&TextKey::Message(k)).unwrap_or_else(|| {
                             preview(previews, &m.text, &mut progress, on_progress);
-                            analyze(&m.text)
+                            analyze_with(&m.text, &options.thresholds)
                         }))
                     }
                 };
@@ -93,7 +93,7 @@ fn judge(
                 let report = analysed.remove(&TextKey::Reply(parts[0])).unwrap_or_else(|| {
                     let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
                     preview(previews, &text, &mut progress, on_progress);
-                    analyze(&text)
+                    analyze_with(&text, &options.thresholds)
                 });
                 let author = Author::of(&msgs[parts[0]]);
                 message_report(parts, true, None, KeptReport::of(report), author, options)
@@ -101,7 +101,14 @@ fn judge(
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
                 preview(previews, &text, &mut progress, on_progress);
-                message_report(messages, false, Some(kind), KeptReport::of(analyze(&text)), Author::Model, options)
+                message_report(
+                    messages,
+                    false,
+                    Some(kind),
+                    KeptReport::of(analyze_with(&text, &options.thresholds)),
+                    Author::Model,
+                    options,
+                )
             }
         };
         progress.texts_done += 1;
@@ -279,5 +286,32 @@ mod tests {
         let r = judge_transcript_with_progress(&t, [(TextKey::Message(0), given.clone())].into(), &mut |_| {});
         assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
         assert_eq!(seen.len(), 2, "before and after its one text");
+    }
+
+    /// Issue 18: every text is judged against the thresholds asked for, and a short text that
+    /// passes against them keeps its whole report (its summary would be judged again with the
+    /// defaults when opened).
+    #[test]
+    fn texts_are_judged_against_the_thresholds_asked_for() {
+        let verses = [
+            "The river runs past the old mill at dawn, slow and brown with the spring rain.",
+            "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
+            "A fox crosses the frozen field without a sound and vanishes into the birches.",
+            "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
+            "Children chase their kites along the northern dunes until the light is gone.",
+            "Bread cools by the open window of the bakery, and the whole street smells of it.",
+        ];
+        let refrain: String = verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect();
+        let mut t = Transcript::new(Format::Sse);
+        t.messages.push(msg(0, Channel::Content, refrain));
+        assert_eq!(judge_transcript(&t).verdict, Some(Verdict::Warn));
+        let mut loose = crate::analyze::Thresholds::SEED;
+        loose.assign("maxline.warn=7").expect("a setting");
+        let options = JudgeOptions { thresholds: loose, ..JudgeOptions::default() };
+        let r = judge_transcript_with(&t, &options);
+        assert_eq!(r.verdict, Some(Verdict::Pass));
+        let kept = &r.reports[0];
+        assert_eq!(kept.report.whole().map(|w| w.thresholds), Some(loose), "kept whole, with its thresholds");
+        assert_eq!(kept.full_report(&t).checks[1].warn_at, 7.0);
     }
 }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::{Metric, Report, Verdict};
+use crate::analyze::{Metric, Report, Thresholds, Verdict};
 
 /// Passing texts shorter than this keep a summary, not their report (see the module header).
 pub const SUMMED_UP_UNDER: usize = 64 * 1024;
@@ -39,9 +39,10 @@ pub struct PassedText {
 
 impl KeptReport {
     /// What to keep of `report`: a summary when it passed a text under [`SUMMED_UP_UNDER`]
-    /// bytes, the report itself otherwise.
+    /// bytes against the default thresholds, the report itself otherwise (the summed-up
+    /// report is made again with the defaults: see [`super::MessageReport::full_report`]).
     pub fn of(report: Report) -> Self {
-        if report.verdict == Verdict::Pass && report.bytes < SUMMED_UP_UNDER {
+        if report.verdict == Verdict::Pass && report.bytes < SUMMED_UP_UNDER && report.thresholds == Thresholds::SEED {
             Self::Passed(PassedText { bytes: report.bytes, too_short: report.too_short })
         } else {
             Self::Whole(Rc::new(report))

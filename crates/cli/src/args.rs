@@ -1,0 +1,131 @@
+//! The command line's grammar (clap, derived): commands, flags, their help with examples.
+//! Names that come from the core (formats, threshold names) are listed from it, never retyped.
+
+use std::path::PathBuf;
+
+use clap::builder::PossibleValuesParser;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use coherency_core::analyze::{Thresholds, SETTINGS};
+use coherency_core::ingest::Format;
+
+const EXAMPLES: &str = "\
+Examples:
+  coherency analyze answer.txt                    one file: its verdict, reasons and checks
+  coherency analyze --json logs/ > report.jsonl   a directory's files, one JSON line each
+  coherency analyze -r --fail-on fail runs/       every file below runs/; only FAIL fails CI
+  curl -sN $URL | coherency analyze -             standard input
+  coherency analyze --threshold maxline.warn=10 poem.txt
+  coherency completions bash > ~/.local/share/bash-completion/completions/coherency";
+
+const EXIT_STATUS: &str = "\
+Exit status:
+  0   every input PASSes (or, with --fail-on fail, none FAILs)
+  1   the worst verdict is WARN (not with --fail-on fail)
+  2   the worst verdict is FAIL
+  3   an input could not be read or holds no text (the others are still analysed)
+  64  the command line is wrong";
+
+/// Coherency Analyzer — catch repetition loops in LLM output.
+#[derive(Debug, Parser)]
+#[command(name = "coherency", version, after_help = EXAMPLES, subcommand_required = true, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Analyse files, directories or standard input: PASS, WARN or FAIL, and why
+    #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Analyze(AnalyzeArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Which verdict makes the exit status non-zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// WARN exits 1 and FAIL 2 (what happens without --fail-on)
+    Warn,
+    /// only FAIL exits non-zero (2); a WARN exits 0
+    Fail,
+}
+
+/// When text output is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// when standard output is a terminal and NO_COLOR is unset
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Files and directories to analyse; - reads standard input
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Print one JSON object per file, one per line (JSONL), instead of text
+    #[arg(long, group = "output")]
+    pub json: bool,
+    /// Print a Markdown report per file, to paste into an issue or a chat
+    #[arg(long, group = "output")]
+    pub markdown: bool,
+    /// Print one self-contained HTML report (one file): coherency analyze --html log.jsonl > report.html
+    #[arg(long, group = "output")]
+    pub html: bool,
+    /// Read every file as NAME instead of detecting its format
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(format_names()))]
+    pub format: Option<String>,
+    /// Let inputs (system, developer, user and tool messages) count towards the verdict too
+    #[arg(long)]
+    pub judge_inputs: bool,
+    /// Which verdict makes the exit status non-zero [default: today's statuses, as warn]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub fail_on: Option<FailOn>,
+    /// Walk directories' subdirectories too
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// Set a threshold, e.g. maxline.fail=20 (repeatable; see the names below)
+    #[arg(long = "threshold", value_name = "NAME=VALUE", long_help = threshold_help(), value_parser = threshold_assignment)]
+    pub thresholds: Vec<String>,
+    /// Read thresholds from a TOML (or .json) file's [thresholds] table; --threshold wins
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Colour the text output
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+impl AnalyzeArgs {
+    /// The format asked for (`None`: detect each file's).
+    pub fn chosen_format(&self) -> Option<Format> {
+        self.format.as_deref().and_then(Format::from_name)
+    }
+}
+
+/// `auto` and every format's name but the binary's (which is detected, never asked for).
+fn format_names() -> Vec<&'static str> {
+    std::iter::once("auto").chain(Format::ALL.iter().filter(|f| **f != Format::Binary).map(|f| f.name())).collect()
+}
+
+/// `--threshold`'s long help: each setting's name, default and meaning, from the core's table.
+fn threshold_help() -> String {
+    let mut help = String::from(
+        "Set a threshold by name (repeatable; a later one wins over an earlier one and over --config). \
+         The reports say which thresholds are not the defaults. The names, with their defaults:\n",
+    );
+    for s in &SETTINGS {
+        help.push_str(&format!("\n  {:<16} {:<6} {}", s.name, s.format(s.default_value()), s.about));
+    }
+    help
+}
+
+/// Checks one `--threshold` as it is read, so a bad one is a usage error that names the flag.
+fn threshold_assignment(text: &str) -> Result<String, String> {
+    let mut checked = Thresholds::SEED;
+    checked.assign(text).map(|()| text.to_string()).map_err(|e| e.to_string())
+}

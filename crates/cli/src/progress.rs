@@ -1,0 +1,61 @@
+//! The progress bar on standard error (indicatif): files analysed of all, with the time taken.
+//! It appears only when standard error is a terminal, the output is not `--json`, and the run
+//! has taken over a second; it is cleared before a report is written over it.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How long a run goes before the bar appears.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// A progress bar that may never be drawn.
+pub struct Progress {
+    bar: ProgressBar,
+    /// Set when the run is over: the bar is never shown after.
+    done: Arc<Mutex<bool>>,
+}
+
+impl Progress {
+    /// A bar over `total` inputs, shown after [`SHOW_AFTER`] when `allowed` (standard error is a
+    /// terminal and the output is not JSON); never shown otherwise.
+    pub fn new(total: usize, allowed: bool) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {pos}/{len} files analysed, {elapsed} {wide_bar}") {
+            bar.set_style(style);
+        }
+        let done = Arc::new(Mutex::new(false));
+        if allowed {
+            let (bar, done) = (bar.clone(), Arc::clone(&done));
+            std::thread::spawn(move || {
+                std::thread::sleep(SHOW_AFTER);
+                let done = done.lock().unwrap_or_else(PoisonError::into_inner);
+                if !*done {
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                    bar.enable_steady_tick(Duration::from_millis(100));
+                }
+            });
+        }
+        Progress { bar, done }
+    }
+
+    /// One more input done.
+    pub fn advance(&self) {
+        self.bar.inc(1);
+    }
+
+    /// Runs `f` with the bar out of the way (for writing to the terminal).
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
+    /// Clears the bar for good.
+    pub fn finish(&self) {
+        let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
+        if !*done {
+            *done = true;
+            self.bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! `analyze` over its inputs: each read and judged by the core, many at once on every core
+//! (rayon), each file's report written as soon as it and every input before it are done, so
+//! the output streams in the inputs' order (one input is written straight to standard output
+//! as it is made: a log's JSON line can be hundreds of megabytes). A progress bar on standard
+//! error appears when the run takes over a second (see [`crate::progress`]).
+
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use coherency_core::analyze::Verdict;
+use coherency_core::ingest::Format;
+use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
+use coherency_core::render::{self, Summary};
+use coherency_core::verdict::{JudgeOptions, JudgedDocument};
+use rayon::prelude::*;
+
+use crate::colour::styled;
+use crate::inputs::Input;
+use crate::progress::Progress;
+
+/// What `analyze` prints for each file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    Text,
+    Json,
+    Markdown,
+    Html,
+}
+
+/// How every input is read, judged and shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub output: Output,
+    /// `None`: each input's detected format.
+    pub format: Option<Format>,
+    pub options: JudgeOptions,
+    /// Colour in the text output.
+    pub colour: bool,
+}
+
+/// What became of one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Judged(Verdict),
+    /// Could not be read, or held no text.
+    Unreadable,
+    /// A binary file found in a directory, passed over.
+    Skipped,
+}
+
+/// What a run found: every input's outcome, in order.
+#[derive(Debug, Default)]
+pub struct Finished {
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Finished {
+    /// The worst judged verdict (`None`: nothing was judged).
+    pub fn worst(&self) -> Option<Verdict> {
+        self.outcomes.iter().filter_map(|o| if let Outcome::Judged(v) = o { Some(*v) } else { None }).max()
+    }
+
+    pub fn any_unreadable(&self) -> bool {
+        self.outcomes.contains(&Outcome::Unreadable)
+    }
+
+    /// How many files got each outcome.
+    pub fn counts(&self) -> FileCounts {
+        let mut counts = FileCounts::default();
+        for o in &self.outcomes {
+            match o {
+                Outcome::Judged(v) => counts.add(*v),
+                Outcome::Unreadable => counts.unreadable += 1,
+                Outcome::Skipped => counts.skipped += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// One input's report, made: what goes to standard output, the lines for standard error, and
+/// what became of it.
+struct Written {
+    stdout: Vec<u8>,
+    stderr: Vec<String>,
+    outcome: Outcome,
+}
+
+/// Analyses every input and writes their reports to `out` in order. Stops writing (and
+/// starting new inputs) when `out` is gone (a closed pipe).
+pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress: &Progress) -> Finished {
+    let mut finished = Finished::default();
+    if let [only] = inputs {
+        // One input: written straight out as it is made, nothing held.
+        let mut stderr = Vec::new();
+        // A closed standard output is nothing left to report to: the outcome stands.
+        let (outcome, _written) = analyse_and_write(only, settings, &mut ClearFirst { out, progress }, &mut stderr);
+        progress.finish();
+        for line in stderr {
+            eprintln!("{line}");
+        }
+        finished.outcomes.push(outcome);
+        return finished;
+    }
+    let stop = AtomicBool::new(false);
+    let (sender, results) = mpsc::channel::<(usize, Written)>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            inputs.par_iter().enumerate().for_each_with(sender, |sender, (i, input)| {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+                // Writing into memory cannot fail.
+                let (outcome, _) = analyse_and_write(input, settings, &mut stdout, &mut stderr);
+                let written = Written { stdout, stderr, outcome };
+                // The receiver is gone only when writing stopped.
+                let _ = sender.send((i, written));
+            });
+        });
+        let mut pending: BTreeMap<usize, Written> = BTreeMap::new();
+        let mut next = 0;
+        for (i, written) in results.iter() {
+            pending.insert(i, written);
+            while let Some(w) = pending.remove(&next) {
+                next += 1;
+                progress.advance();
+                let result = progress.suspend(|| {
+                    for line in &w.stderr {
+                        eprintln!("{line}");
+                    }
+                    out.write_all(&w.stdout).and_then(|()| out.flush())
+                });
+                finished.outcomes.push(w.outcome);
+                if result.is_err() {
+                    // Standard output is gone: nothing left to report to.
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    });
+    progress.finish();
+    finished
+}
+
+/// A writer that clears the progress bar before the first byte it writes.
+struct ClearFirst<'a> {
+    out: &'a mut dyn Write,
+    progress: &'a Progress,
+}
+
+impl Write for ClearFirst<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.progress.finish();
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn read(input: &Input) -> io::Result<Vec<u8>> {
+    match input {
+        Input::Stdin => {
+            let mut buf = Vec::new();
+            io::stdin().lock().read_to_end(&mut buf)?;
+            Ok(buf)
+        }
+        Input::Named(path) | Input::Found(path) => std::fs::read(path),
+        Input::Unlisted(_, why) => Err(io::Error::other(why.clone())),
+    }
+}
+
+/// Reads, judges and writes one input: what became of it, and `Err` when `out` is gone.
+fn analyse_and_write(
+    input: &Input,
+    settings: &Settings,
+    out: &mut dyn Write,
+    stderr: &mut Vec<String>,
+) -> (Outcome, io::Result<()>) {
+    let file = input.name();
+    let json = settings.output == Output::Json;
+    let bytes = match read(input) {
+        Ok(bytes) => bytes,
+        Err(e) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, e.to_string())),
+    };
+    let doc = JudgedDocument::read_with(&bytes, settings.format, &settings.options);
+    if let Some(why) = doc.no_text() {
+        return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why));
+    }
+    let JudgedDocument { transcript, report: analysis, detected, .. } = doc;
+    let why_not = || transcript.diagnostics.first().map_or("no text to analyse".into(), |d| d.message.clone());
+    if detected == Format::Binary && settings.format.is_none() && matches!(input, Input::Found(_)) {
+        stderr.push(skipped(&file, &why_not()));
+        return (Outcome::Skipped, Ok(()));
+    }
+    let (Some(worst), Some(verdict)) = (analysis.worst(), analysis.verdict) else {
+        return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why_not()));
+    };
+    let input_bytes = bytes.len();
+    let replaced = match std::str::from_utf8(&bytes) {
+        Ok(_) => 0,
+        Err(_) => bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count(),
+    };
+    drop(bytes);
+    let worst_report = worst.full_report(&transcript);
+    let written = match settings.output {
+        Output::Json => {
+            let line = render::json::FileReport::new(
+                &file,
+                input_bytes,
+                replaced,
+                &transcript,
+                &analysis,
+                worst,
+                &worst_report,
+            );
+            let mut buffered = io::BufWriter::with_capacity(1 << 16, &mut *out);
+            serde_json::to_writer(&mut buffered, &line)
+                .map_err(io::Error::other)
+                .and_then(|()| writeln!(buffered))
+                .and_then(|()| buffered.flush())
+        }
+        Output::Markdown => {
+            writeln!(out, "{}", render::markdown::markdown(&Summary::new(&file, &transcript, &analysis)))
+        }
+        Output::Html => write!(out, "{}", render::html::html(&Summary::new(&file, &transcript, &analysis))),
+        Output::Text => {
+            let report =
+                text_report(&file, replaced, &transcript, &analysis, &worst_report, &settings.options.thresholds);
+            out.write_all(styled(&report, settings.colour).as_bytes())
+        }
+    };
+    (Outcome::Judged(verdict), written)
+}
+
+/// An input that could not be read or holds no text: said on standard error, and with
+/// `--json` as the file's line.
+fn unreadable(out: &mut dyn Write, stderr: &mut Vec<String>, json: bool, file: &str, why: String) -> io::Result<()> {
+    stderr.push(cannot_read(file, &why));
+    if json {
+        serde_json::to_writer(&mut *out, &render::json::FileError::new(file, why)).map_err(io::Error::other)?;
+        writeln!(out)?;
+    }
+    Ok(())
+}

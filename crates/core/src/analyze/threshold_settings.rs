@@ -1,0 +1,381 @@
+//! The thresholds a person may set by name (`maxline.fail=20`): one table, [`SETTINGS`], of
+//! each name, what it means, its default and where it lives in [`Thresholds`]; reading
+//! `name=value` text and a config's table of them, checked, with errors that list the names;
+//! and what differs from the defaults, for the reports to say. The CLI's `--threshold` and
+//! `--config` read through here, and a page panel can list, show and edit the same table
+//! (names, defaults, current values, changed or not) without a TOML reader.
+//!
+//! The loop checks' and the tool-call check's rules (their clauses and shares) are not settings
+//! yet: they are shared by reference (see [`Thresholds::loops`]) and stay the seed's.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::thresholds::Thresholds;
+
+/// What kind of number a setting holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingKind {
+    /// A whole number, at least `min`.
+    Count { min: usize },
+    /// A ratio above 0 and at most 1.
+    Ratio,
+}
+
+/// One threshold a person may set: its name, its meaning, and how it is read and written.
+#[derive(Clone, Copy)]
+pub struct Setting {
+    /// The name to set it by: "maxline.fail".
+    pub name: &'static str,
+    /// Its key in the JSON report's `thresholds` object: "maxline_fail".
+    pub field: &'static str,
+    /// What it means, in words.
+    pub about: &'static str,
+    pub kind: SettingKind,
+    get: fn(&Thresholds) -> f64,
+    set: fn(&mut Thresholds, f64),
+}
+
+impl fmt::Debug for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Setting").field("name", &self.name).field("kind", &self.kind).finish()
+    }
+}
+
+/// Every threshold a person may set, in the order they are listed. Counts are stored as
+/// `usize` and carried here as `f64` (exact for any count a text can reach).
+pub const SETTINGS: [Setting; 8] = [
+    Setting {
+        name: "maxrun.warn",
+        field: "maxrun_warn",
+        about: "identical words in a row that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.maxrun_warn as f64,
+        set: |t, v| t.maxrun_warn = v as usize,
+    },
+    Setting {
+        name: "maxrun.fail",
+        field: "maxrun_fail",
+        about: "identical words in a row that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.maxrun_fail as f64,
+        set: |t, v| t.maxrun_fail = v as usize,
+    },
+    Setting {
+        name: "maxline.warn",
+        field: "maxline_warn",
+        about: "occurrences of the most frequent line that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.maxline_warn as f64,
+        set: |t, v| t.maxline_warn = v as usize,
+    },
+    Setting {
+        name: "maxline.fail",
+        field: "maxline_fail",
+        about: "occurrences of the most frequent line that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.maxline_fail as f64,
+        set: |t, v| t.maxline_fail = v as usize,
+    },
+    Setting {
+        name: "gzip_ratio.warn",
+        field: "gzip_ratio_warn",
+        about: "gzip-9 size / text size below which a text WARNs",
+        kind: SettingKind::Ratio,
+        get: |t| t.gzip_ratio_warn,
+        set: |t, v| t.gzip_ratio_warn = v,
+    },
+    Setting {
+        name: "gzip_ratio.fail",
+        field: "gzip_ratio_fail",
+        about: "gzip-9 size / text size below which a text FAILs",
+        kind: SettingKind::Ratio,
+        get: |t| t.gzip_ratio_fail,
+        set: |t, v| t.gzip_ratio_fail = v,
+    },
+    Setting {
+        name: "min_bytes",
+        field: "min_bytes",
+        about: "non-blank bytes below which a text is too short to judge",
+        kind: SettingKind::Count { min: 0 },
+        get: |t| t.min_bytes as f64,
+        set: |t, v| t.min_bytes = v as usize,
+    },
+    Setting {
+        name: "gzip_min_bytes",
+        field: "gzip_min_bytes",
+        about: "bytes of text from which the gzip ratio is judged",
+        kind: SettingKind::Count { min: 0 },
+        get: |t| t.gzip_min_bytes as f64,
+        set: |t, v| t.gzip_min_bytes = v as usize,
+    },
+];
+
+/// Pairs whose WARN may not be stricter than their FAIL: (warn, fail, counts trip at or above).
+const PAIRS: [(&str, &str, bool); 3] = [
+    ("maxrun.warn", "maxrun.fail", true),
+    ("maxline.warn", "maxline.fail", true),
+    ("gzip_ratio.warn", "gzip_ratio.fail", false),
+];
+
+impl Setting {
+    /// The setting called `name`.
+    pub fn named(name: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.name == name)
+    }
+
+    /// Its value in `t`.
+    pub fn value(&self, t: &Thresholds) -> f64 {
+        (self.get)(t)
+    }
+
+    /// Its default (the seed's).
+    pub fn default_value(&self) -> f64 {
+        (self.get)(&Thresholds::SEED)
+    }
+
+    /// Whether `t` holds another value than the default.
+    pub fn is_changed(&self, t: &Thresholds) -> bool {
+        self.value(t) != self.default_value()
+    }
+
+    /// A value as it is written: "20", "0.125".
+    pub fn format(&self, value: f64) -> String {
+        match self.kind {
+            SettingKind::Count { .. } => format!("{}", value as u64),
+            SettingKind::Ratio => format!("{value}"),
+        }
+    }
+
+    /// Reads `text` as this setting's value.
+    pub fn parse(&self, text: &str) -> Result<f64, ThresholdError> {
+        let bad =
+            |why: &str| ThresholdError::BadValue { name: self.name, value: text.to_string(), why: why.to_string() };
+        let text = text.trim();
+        match self.kind {
+            SettingKind::Count { min } => match text.parse::<usize>() {
+                Ok(n) if n >= min => Ok(n as f64),
+                Ok(_) => Err(bad(&format!("it is a count of at least {min}"))),
+                Err(_) => Err(bad(&format!("it is a whole number of at least {min}"))),
+            },
+            SettingKind::Ratio => match text.parse::<f64>() {
+                Ok(r) if r > 0.0 && r <= 1.0 => Ok(r),
+                _ => Err(bad("it is a ratio above 0 and at most 1, such as 0.15")),
+            },
+        }
+    }
+}
+
+/// A setting whose value differs from its default, as the reports list it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThresholdChange {
+    pub name: &'static str,
+    pub value: f64,
+    pub default: f64,
+}
+
+/// What is wrong with a threshold given by name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ThresholdError {
+    /// Not `name=value`.
+    NotAnAssignment(String),
+    /// No setting has this name.
+    UnknownName(String),
+    /// The value is not one the setting takes.
+    BadValue { name: &'static str, value: String, why: String },
+    /// A WARN threshold stricter than its FAIL: a text would FAIL before it WARNs.
+    WarnPastFail { warn: &'static str, fail: &'static str },
+    /// A config's value that is not a number or a table.
+    NotANumber(String),
+}
+
+/// The names of every setting, for messages: "maxrun.warn, maxrun.fail, …".
+pub fn setting_names() -> String {
+    SETTINGS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+impl fmt::Display for ThresholdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotAnAssignment(text) => {
+                write!(f, "'{text}' is not NAME=VALUE (such as maxline.fail=20); the names are: {}", setting_names())
+            }
+            Self::UnknownName(name) => write!(f, "unknown threshold '{name}'; the names are: {}", setting_names()),
+            Self::BadValue { name, value, why } => {
+                write!(f, "threshold {name}: '{value}' is not a value it takes ({why})")
+            }
+            Self::WarnPastFail { warn, fail } => {
+                write!(f, "threshold {warn} is stricter than {fail}: a text would FAIL before it WARNs")
+            }
+            Self::NotANumber(name) => write!(f, "threshold {name}: give a number"),
+        }
+    }
+}
+
+impl std::error::Error for ThresholdError {}
+
+impl Thresholds {
+    /// Sets the threshold called `name` to `value` (its text, as a person typed it).
+    pub fn set_named(&mut self, name: &str, value: &str) -> Result<(), ThresholdError> {
+        let setting =
+            Setting::named(name.trim()).ok_or_else(|| ThresholdError::UnknownName(name.trim().to_string()))?;
+        let value = setting.parse(value)?;
+        (setting.set)(self, value);
+        Ok(())
+    }
+
+    /// Reads `name=value` ("maxline.fail=20") and sets it.
+    pub fn assign(&mut self, assignment: &str) -> Result<(), ThresholdError> {
+        let (name, value) =
+            assignment.split_once('=').ok_or_else(|| ThresholdError::NotAnAssignment(assignment.to_string()))?;
+        self.set_named(name, value)
+    }
+
+    /// Sets every threshold a config's table holds: `{"maxline": {"fail": 20}}` or
+    /// `{"maxline.fail": 20}` (what a TOML table `maxline.fail = 20` reads as, or JSON).
+    pub fn apply_table(&mut self, table: &Value) -> Result<(), ThresholdError> {
+        self.apply_value("", table)
+    }
+
+    fn apply_value(&mut self, name: &str, value: &Value) -> Result<(), ThresholdError> {
+        match value {
+            Value::Object(fields) => {
+                for (key, inner) in fields {
+                    let inner_name = if name.is_empty() { key.clone() } else { format!("{name}.{key}") };
+                    self.apply_value(&inner_name, inner)?;
+                }
+                Ok(())
+            }
+            Value::Number(n) => self.set_named(name, &n.to_string()),
+            _ if Setting::named(name).is_none() => Err(ThresholdError::UnknownName(name.to_string())),
+            _ => Err(ThresholdError::NotANumber(name.to_string())),
+        }
+    }
+
+    /// Checks that no WARN threshold is stricter than its FAIL.
+    pub fn check_order(&self) -> Result<(), ThresholdError> {
+        for (warn, fail, at_least) in PAIRS {
+            let value = |name| Setting::named(name).map_or(0.0, |s| s.value(self));
+            let (w, f) = (value(warn), value(fail));
+            if (at_least && w > f) || (!at_least && w < f) {
+                return Err(ThresholdError::WarnPastFail { warn, fail });
+            }
+        }
+        Ok(())
+    }
+
+    /// The settings whose value differs from the default, in [`SETTINGS`] order.
+    pub fn changes(&self) -> Vec<ThresholdChange> {
+        SETTINGS
+            .iter()
+            .filter(|s| s.is_changed(self))
+            .map(|s| ThresholdChange { name: s.name, value: s.value(self), default: s.default_value() })
+            .collect()
+    }
+
+    /// The changes in words, for a report: "maxline.warn 10 (default 5), …"; `None` when every
+    /// threshold is the default.
+    pub fn changes_text(&self) -> Option<String> {
+        let parts: Vec<String> = SETTINGS
+            .iter()
+            .filter(|s| s.is_changed(self))
+            .map(|s| format!("{} {} (default {})", s.name, s.format(s.value(self)), s.format(s.default_value())))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_names_a_field_of_the_reports_thresholds_and_every_field_has_one() {
+        let written = serde_json::to_value(Thresholds::SEED).expect("plain data");
+        let fields: Vec<&String> = written.as_object().expect("an object").keys().collect();
+        assert_eq!(fields.len(), SETTINGS.len());
+        for s in &SETTINGS {
+            assert_eq!(written[s.field].as_f64(), Some(s.default_value()), "{}", s.name);
+            assert_eq!(s.name.replace('.', "_"), s.field, "the name is the field's, its part dotted");
+        }
+    }
+
+    #[test]
+    fn a_threshold_is_set_by_name_and_reported_as_changed() {
+        let mut t = Thresholds::SEED;
+        assert_eq!(t.changes_text(), None);
+        t.assign("maxline.fail=20").expect("a setting");
+        t.assign(" gzip_ratio.warn = 0.125 ").expect("a setting");
+        assert_eq!(t.maxline_fail, 20);
+        assert_eq!(t.gzip_ratio_warn, 0.125);
+        assert_eq!(
+            t.changes_text().as_deref(),
+            Some("maxline.fail 20 (default 12), gzip_ratio.warn 0.125 (default 0.15)")
+        );
+        assert_eq!(t.changes()[0], ThresholdChange { name: "maxline.fail", value: 20.0, default: 12.0 });
+        t.assign("maxline.fail=12").expect("a setting");
+        assert_eq!(t.changes().len(), 1, "set back to its default, it is no longer a change");
+    }
+
+    #[test]
+    fn a_bad_name_or_value_says_what_is_wrong_and_lists_the_names() {
+        let mut t = Thresholds::SEED;
+        let unknown = t.assign("maxlines.fail=20").unwrap_err().to_string();
+        assert_eq!(
+            unknown,
+            "unknown threshold 'maxlines.fail'; the names are: maxrun.warn, maxrun.fail, maxline.warn, maxline.fail, \
+             gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes"
+        );
+        assert!(t.assign("maxline.fail").unwrap_err().to_string().contains("is not NAME=VALUE"));
+        for bad in ["maxline.fail=twenty", "maxline.fail=-1", "maxline.fail=0", "maxline.fail=2.5"] {
+            assert!(matches!(t.assign(bad), Err(ThresholdError::BadValue { .. })), "{bad}");
+        }
+        for bad in ["gzip_ratio.fail=0", "gzip_ratio.fail=1.5", "gzip_ratio.fail=NaN", "gzip_ratio.fail=inf"] {
+            assert!(matches!(t.assign(bad), Err(ThresholdError::BadValue { .. })), "{bad}");
+        }
+        assert_eq!(t, Thresholds::SEED, "nothing was set");
+        assert!(t.assign("min_bytes=0").is_ok());
+    }
+
+    #[test]
+    fn a_warn_stricter_than_its_fail_is_refused() {
+        let mut t = Thresholds::SEED;
+        t.assign("maxline.warn=30").expect("a setting");
+        assert_eq!(
+            t.check_order().unwrap_err().to_string(),
+            "threshold maxline.warn is stricter than maxline.fail: a text would FAIL before it WARNs"
+        );
+        let mut ratio = Thresholds::SEED;
+        ratio.assign("gzip_ratio.fail=0.2").expect("a setting");
+        assert!(ratio.check_order().is_err());
+        assert!(Thresholds::SEED.check_order().is_ok());
+    }
+
+    #[test]
+    fn a_config_table_nested_or_dotted_sets_the_same() {
+        let (mut nested, mut dotted) = (Thresholds::SEED, Thresholds::SEED);
+        nested
+            .apply_table(&serde_json::json!({"maxline": {"warn": 8, "fail": 20}, "gzip_ratio": {"fail": 0.05}}))
+            .unwrap();
+        dotted
+            .apply_table(&serde_json::json!({"maxline.warn": 8, "maxline.fail": 20, "gzip_ratio.fail": 0.05}))
+            .unwrap();
+        assert_eq!(nested, dotted);
+        assert_eq!((nested.maxline_warn, nested.maxline_fail, nested.gzip_ratio_fail), (8, 20, 0.05));
+        let mut t = Thresholds::SEED;
+        assert_eq!(
+            t.apply_table(&serde_json::json!({"maxline": {"fial": 20}})),
+            Err(ThresholdError::UnknownName("maxline.fial".into()))
+        );
+        assert_eq!(
+            t.apply_table(&serde_json::json!({"maxline": {"fail": "20"}})),
+            Err(ThresholdError::NotANumber("maxline.fail".into()))
+        );
+        assert!(matches!(
+            t.apply_table(&serde_json::json!({"maxline": {"fail": 2.5}})),
+            Err(ThresholdError::BadValue { .. })
+        ));
+    }
+}
