@@ -1,6 +1,8 @@
 //! The ways the mock model can behave, each listed by `/v1/models` as a model id, so the page
 //! can pick one from its dropdown; `--behaviour` sets the one used for other model names.
 
+use crate::reasoning_field::ReasoningField;
+
 /// One way of answering a chat completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Behaviour {
@@ -16,6 +18,9 @@ pub enum Behaviour {
     Reasoning,
     /// Reasoning that loops, then a short clean answer.
     ReasoningLoop,
+    /// As `Reasoning`, the reasoning always in this field (or inline), whatever
+    /// `--reasoning-field` says: `mock-reasoning-in-reasoning_details`, `mock-reasoning-in-think`…
+    ReasoningIn(ReasoningField),
     /// Coherent text, 200 ms between chunks.
     Slow,
     /// Some coherent text, then `data: {"error":…}` and `[DONE]`.
@@ -33,13 +38,17 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 13] = [
+    pub const ALL: [Behaviour; 17] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
         Behaviour::LateLoop,
         Behaviour::Reasoning,
         Behaviour::ReasoningLoop,
+        Behaviour::ReasoningIn(ReasoningField::ReasoningContent),
+        Behaviour::ReasoningIn(ReasoningField::Reasoning),
+        Behaviour::ReasoningIn(ReasoningField::ReasoningDetails),
+        Behaviour::ReasoningIn(ReasoningField::InlineThink),
         Behaviour::Slow,
         Behaviour::MidStreamError,
         Behaviour::Dropped,
@@ -64,6 +73,7 @@ impl Behaviour {
             Behaviour::Unauthorized => "unauthorized",
             Behaviour::NoCors => "no-cors",
             Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
+            Behaviour::ReasoningIn(field) => return format!("reasoning-in-{}", field.name()),
         }
         .to_string()
     }
@@ -76,6 +86,9 @@ impl Behaviour {
         let name = name.strip_prefix("mock-").unwrap_or(name);
         if let Some(percent) = name.strip_prefix("loops-").and_then(|p| p.parse::<u8>().ok()) {
             return (percent <= 100).then_some(Behaviour::SometimesLoops(percent));
+        }
+        if let Some(field) = name.strip_prefix("reasoning-in-") {
+            return ReasoningField::from_name(field).map(Behaviour::ReasoningIn);
         }
         Behaviour::ALL.into_iter().find(|b| b.name() == name)
     }
@@ -99,6 +112,14 @@ impl Behaviour {
         let file = model.rsplit('/').next().unwrap_or(model);
         let stem = file.split('.').next().unwrap_or(file);
         Behaviour::from_name(model).or_else(|| Behaviour::from_name(stem))
+    }
+
+    /// Where this behaviour puts its reasoning, when it insists on a place.
+    pub fn reasoning_field(self) -> Option<ReasoningField> {
+        match self {
+            Behaviour::ReasoningIn(field) => Some(field),
+            _ => None,
+        }
     }
 
     /// Milliseconds between chunks this behaviour insists on, at least.
@@ -138,5 +159,10 @@ mod tests {
         assert_eq!(Behaviour::from_model("gpt-4o"), None);
         assert_eq!(Behaviour::from_name("mock-loops-10"), Some(Behaviour::SometimesLoops(10)));
         assert_eq!(Behaviour::from_name("loops-101"), None);
+        assert_eq!(
+            Behaviour::from_model("mock-reasoning-in-think"),
+            Some(Behaviour::ReasoningIn(ReasoningField::InlineThink))
+        );
+        assert_eq!(Behaviour::from_name("reasoning-in-nowhere"), None);
     }
 }

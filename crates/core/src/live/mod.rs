@@ -2,7 +2,7 @@
 //! from the form and the endpoints' URLs, the streaming session (bytes →
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
-//! checks' judges, the words for failures, and the statistics of a soak run (many generations,
+//! checks' judges (check D from every reply seen, streamed or not), the words for failures, and the statistics of a soak run (many generations,
 //! or A against B).
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
@@ -11,6 +11,7 @@
 
 pub mod checks;
 pub mod explain;
+pub mod reasoning_check;
 pub mod request;
 pub mod session;
 pub mod soak;
