@@ -248,6 +248,43 @@ async fn checks_a_to_g_pass_on_a_good_endpoint_and_skip_g_when_any_key_works() {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn check_d_is_judged_from_streamed_reasoning_too() {
+    let live = Live::open(&[]).await;
+    // OpenRouter's reasoning_details, streamed in check F and not streamed in B–D.
+    live.set("#live-model", "mock-reasoning-in-reasoning_details").await;
+    let got = live.run_checks().await;
+    assert_eq!(got, "A PASS B PASS C PASS D PASS E PASS F PASS G SKIP", "{}", live.page.text("#live-checks").await);
+    let d = live.page.text("[data-check=D] .evidence").await;
+    assert!(d.contains("Reasoning in \"reasoning_details\" ("), "the non-streamed reply: {d}");
+    assert!(
+        d.contains("Reasoning streamed in \"reasoning_details\" (") && d.contains("chunks) in check F's stream."),
+        "{d}"
+    );
+
+    // A soak's generations add their streams (vLLM's "reasoning" field here).
+    live.set("#live-model", "mock-reasoning-in-reasoning").await;
+    live.set("#live-max-tokens", "200").await;
+    live.set("#soak-count", "3").await;
+    live.page.click("#soak-start").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#soak-table tbody tr').length === 3 && document.getElementById('soak-start').disabled === false;", "3 generations")
+        .await;
+    let d = live.page.text("[data-check=D] .evidence").await;
+    assert!(d.contains("Reasoning streamed in \"reasoning\" (") && d.contains("in 3 soak generations."), "{d}");
+    assert_eq!(live.attr("[data-check=D]", "data-outcome").await, "PASS");
+
+    // The long run of a server that leaves <think>…</think> in the content fails D, and says where.
+    live.run("mock-reasoning-in-think", 600).await;
+    assert_eq!(live.attr("[data-check=D]", "data-outcome").await, "FAIL");
+    let d = live.page.text("[data-check=D] .evidence").await;
+    assert!(d.starts_with("Reasoning streamed inline in the content (<think>…</think>, "), "{d}");
+    assert!(d.contains("not in a reasoning field, in the long run."), "{d}");
+    assert!(d.contains("in 3 soak generations."), "the other evidence still named: {d}");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn checks_fail_a_on_path_ids_and_pass_g_when_a_key_is_required() {
     let live = Live::open(&["--path-ids", "--api-key", "right-key"]).await;
     live.set("#live-key", "right-key").await;

@@ -1,6 +1,8 @@
 //! The ways the mock model can behave, each listed by `/v1/models` as a model id, so the page
 //! can pick one from its dropdown; `--behaviour` sets the one used for other model names.
 
+use crate::reasoning_field::ReasoningField;
+
 /// One way of answering a chat completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Behaviour {
@@ -16,6 +18,9 @@ pub enum Behaviour {
     Reasoning,
     /// Reasoning that loops, then a short clean answer.
     ReasoningLoop,
+    /// As `Reasoning`, the reasoning always in this field (or inline), whatever
+    /// `--reasoning-field` says: `mock-reasoning-in-reasoning_details`, `mock-reasoning-in-think`…
+    ReasoningIn(ReasoningField),
     /// Coherent text, 200 ms between chunks.
     Slow,
     /// Some coherent text, then `data: {"error":…}` and `[DONE]`.
@@ -38,13 +43,17 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 15] = [
+    pub const ALL: [Behaviour; 19] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
         Behaviour::LateLoop,
         Behaviour::Reasoning,
         Behaviour::ReasoningLoop,
+        Behaviour::ReasoningIn(ReasoningField::ReasoningContent),
+        Behaviour::ReasoningIn(ReasoningField::Reasoning),
+        Behaviour::ReasoningIn(ReasoningField::ReasoningDetails),
+        Behaviour::ReasoningIn(ReasoningField::InlineThink),
         Behaviour::Slow,
         Behaviour::MidStreamError,
         Behaviour::Dropped,
@@ -72,6 +81,7 @@ impl Behaviour {
             Behaviour::NoCors => "no-cors",
             Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
             Behaviour::ContextWindow(tokens) => return format!("context-{tokens}"),
+            Behaviour::ReasoningIn(field) => return format!("reasoning-in-{}", field.name()),
         }
         .to_string()
     }
@@ -87,6 +97,9 @@ impl Behaviour {
         }
         if let Some(tokens) = name.strip_prefix("context-").and_then(|n| n.parse::<usize>().ok()) {
             return (tokens > 0).then_some(Behaviour::ContextWindow(tokens));
+        }
+        if let Some(field) = name.strip_prefix("reasoning-in-") {
+            return ReasoningField::from_name(field).map(Behaviour::ReasoningIn);
         }
         Behaviour::ALL.into_iter().find(|b| b.name() == name)
     }
@@ -110,6 +123,14 @@ impl Behaviour {
         let file = model.rsplit('/').next().unwrap_or(model);
         let stem = file.split('.').next().unwrap_or(file);
         Behaviour::from_name(model).or_else(|| Behaviour::from_name(stem))
+    }
+
+    /// Where this behaviour puts its reasoning, when it insists on a place.
+    pub fn reasoning_field(self) -> Option<ReasoningField> {
+        match self {
+            Behaviour::ReasoningIn(field) => Some(field),
+            _ => None,
+        }
     }
 
     /// Milliseconds between chunks this behaviour insists on, at least.
@@ -151,5 +172,10 @@ mod tests {
         assert_eq!(Behaviour::from_name("loops-101"), None);
         assert_eq!(Behaviour::from_name("mock-context-3000"), Some(Behaviour::ContextWindow(3000)));
         assert_eq!(Behaviour::from_name("context-0"), None);
+        assert_eq!(
+            Behaviour::from_model("mock-reasoning-in-think"),
+            Some(Behaviour::ReasoningIn(ReasoningField::InlineThink))
+        );
+        assert_eq!(Behaviour::from_name("reasoning-in-nowhere"), None);
     }
 }

@@ -1,16 +1,20 @@
 //! A [`Reply`] as one non-streamed `chat.completion` object.
 
+use crate::reasoning_field::ReasoningField;
 use crate::reply::Reply;
-use crate::wire::{Choice, Completion, Message};
+use crate::wire::{details, Choice, Completion, Message};
 use serde_json::json;
 
-pub fn body(reply: &Reply, id: &str, created: u64, model: &str, reasoning_field: &str) -> String {
+/// The completion's JSON, its reasoning placed as `field` says.
+pub fn body(reply: &Reply, id: &str, created: u64, model: &str, field: ReasoningField) -> String {
     let reasoning = Some(reply.reasoning.as_str()).filter(|r| !r.is_empty());
+    let content = field.content_with(&reply.reasoning, &reply.content);
     let mut message = Message {
         role: "assistant",
-        content: Some(&reply.content),
-        reasoning_content: reasoning.filter(|_| reasoning_field != "reasoning"),
-        reasoning: reasoning.filter(|_| reasoning_field == "reasoning"),
+        content: Some(&content),
+        reasoning_content: reasoning.filter(|_| field == ReasoningField::ReasoningContent),
+        reasoning: reasoning.filter(|_| field == ReasoningField::Reasoning),
+        reasoning_details: reasoning.filter(|_| field == ReasoningField::ReasoningDetails).map(details),
         tool_calls: None,
     };
     if let Some(call) = &reply.tool_call {

@@ -1,6 +1,7 @@
 //! The server's command line: flags into a [`Config`].
 
 use crate::behaviour::Behaviour;
+use crate::reasoning_field::ReasoningField;
 
 pub const USAGE: &str = "\
 coherency-mock-server — a local OpenAI-compatible endpoint that streams good and bad generations.
@@ -18,11 +19,13 @@ usage: coherency-mock-server [OPTIONS]
                          Origin), none (no CORS headers, preflight refused)
   --no-cors              same as --cors none
   --path-ids             /v1/models lists file paths (/models/mock-NAME.gguf) as ids
-  --reasoning-field F    reasoning_content (default) or reasoning
+  --reasoning-field F    where reasoning goes: reasoning_content (default), reasoning,
+                         reasoning_details, or think (inline <think>…</think> in the content)
   --quiet                no request log on standard error
 
 Behaviours are picked by the requested model: mock-coherent, mock-word-loop, mock-line-loop,
-mock-late-loop, mock-reasoning, mock-reasoning-loop, mock-slow, mock-error, mock-dropped,
+mock-late-loop, mock-reasoning, mock-reasoning-loop, mock-reasoning-in-F (F as for
+--reasoning-field: mock-reasoning's reply with its reasoning there), mock-slow, mock-error, mock-dropped,
 mock-unauthorized, mock-no-cors, and mock-loops-NN (a late loop on NN % of seeds: over any 20
 consecutive seeds exactly NN/5 of them; listed: mock-loops-25, mock-loops-50). A request with `tools` (and `tool_choice` other than
 \"none\") gets a tool call. The first line on standard output is
@@ -50,8 +53,8 @@ pub struct Config {
     pub delay_ms: u64,
     pub cors: Cors,
     pub path_ids: bool,
-    /// `reasoning_content` or `reasoning`.
-    pub reasoning_field: &'static str,
+    /// Where reasoning goes, for behaviours that do not say.
+    pub reasoning_field: ReasoningField,
     pub quiet: bool,
 }
 
@@ -66,7 +69,7 @@ impl Default for Config {
             delay_ms: 2,
             cors: Cors::Star,
             path_ids: false,
-            reasoning_field: "reasoning_content",
+            reasoning_field: ReasoningField::ReasoningContent,
             quiet: false,
         }
     }
@@ -106,13 +109,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "--no-cors" => c.cors = Cors::None,
             "--path-ids" => c.path_ids = true,
             "--reasoning-field" => {
-                c.reasoning_field = match value()?.as_str() {
-                    "reasoning_content" => "reasoning_content",
-                    "reasoning" => "reasoning",
-                    other => {
-                        return Err(format!("--reasoning-field takes reasoning_content or reasoning, not {other:?}"))
-                    }
-                }
+                let v = value()?;
+                c.reasoning_field = ReasoningField::from_name(&v).ok_or_else(|| {
+                    format!(
+                        "--reasoning-field takes reasoning_content, reasoning, reasoning_details or think, not {v:?}"
+                    )
+                })?;
             }
             "--quiet" => c.quiet = true,
             other => return Err(format!("unknown option {other:?}")),

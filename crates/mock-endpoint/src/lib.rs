@@ -21,6 +21,7 @@ mod context;
 mod cors;
 mod http;
 mod lifeline;
+mod reasoning_field;
 mod reply;
 mod request;
 mod rng;
@@ -33,6 +34,7 @@ mod wire;
 pub use behaviour::Behaviour;
 pub use config::{parse_args, Command, Config, Cors, USAGE};
 pub use lifeline::start as start_lifeline;
+pub use reasoning_field::ReasoningField;
 
 use std::io;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};

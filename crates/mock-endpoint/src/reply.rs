@@ -85,7 +85,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
     let natural: Option<usize> = match behaviour {
         Behaviour::Coherent | Behaviour::Unauthorized | Behaviour::NoCors => Some(COHERENT_WORDS),
         Behaviour::Slow => Some(100),
-        Behaviour::Reasoning => Some(1_900),
+        Behaviour::Reasoning | Behaviour::ReasoningIn(_) => Some(1_900),
         Behaviour::ReasoningLoop => Some(loop_words),
         Behaviour::MidStreamError | Behaviour::Dropped => Some(WORDS_BEFORE_TROUBLE),
         Behaviour::WordLoop | Behaviour::LineLoop | Behaviour::LateLoop => None,
@@ -101,7 +101,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         Behaviour::WordLoop => reply.content = text::word_loop(seed, loop_words),
         Behaviour::LineLoop => reply.content = text::line_loop(loop_words),
         Behaviour::LateLoop => reply.content = text::late_loop(seed, loop_words),
-        Behaviour::Reasoning => {
+        Behaviour::Reasoning | Behaviour::ReasoningIn(_) => {
             let reasoning = limit(400);
             reply.reasoning = text::thinking(seed.wrapping_add(1), reasoning);
             reply.content = text::coherent(seed, limit(1_900) - reasoning);

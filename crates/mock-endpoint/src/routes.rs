@@ -116,12 +116,13 @@ fn chat(conn: &mut TcpStream, config: &Config, req: &Request, origin: Option<&st
     }
     let model = chat.model.clone().unwrap_or_else(|| listed_id(config, config.behaviour));
     let reply = reply::plan(behaviour, &chat);
+    let reasoning_field = behaviour.reasoning_field().unwrap_or(config.reasoning_field);
     let id = format!("chatcmpl-mock-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
     let created = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let cors_mode = if behaviour == Behaviour::NoCors { Cors::None } else { config.cors };
     let what = format!("model={model} behaviour={} stream={}", behaviour.name(), chat.stream);
     if !chat.stream {
-        let body = completion::body(&reply, &id, created, &model, config.reasoning_field);
+        let body = completion::body(&reply, &id, created, &model, reasoning_field);
         let headers = json_headers(cors_mode, origin);
         return match &reply.ending {
             Ending::Clean => {
@@ -147,7 +148,7 @@ fn chat(conn: &mut TcpStream, config: &Config, req: &Request, origin: Option<&st
         id: &id,
         created,
         model: &model,
-        reasoning_field: config.reasoning_field,
+        reasoning_field,
         include_usage: chat.include_usage,
         delay: Duration::from_millis(config.delay_ms.max(behaviour.min_delay_ms())),
         keep_alive: behaviour == Behaviour::Slow,

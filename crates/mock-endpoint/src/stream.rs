@@ -1,8 +1,10 @@
 //! A [`Reply`] as an SSE stream of `chat.completion.chunk`s, exactly as FORMATS.md shows: a
-//! role chunk, reasoning and content in deltas of 1–3 words (tool-call arguments in small
+//! role chunk, reasoning (in the field the behaviour or `--reasoning-field` names, or inline
+//! between `<think>` chunks) and content in deltas of 1–3 words (tool-call arguments in small
 //! fragments), a finish chunk, a usage chunk with `choices: []` when asked for, `data: [DONE]`.
 //! Each event goes out as its own flushed HTTP chunk, after the configured pause.
 
+use crate::reasoning_field::{ReasoningField, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{Ending, Reply};
 use crate::rng::Rng;
 use crate::wire::{Chunk, ChunkChoice, Delta, Usage};
@@ -17,8 +19,8 @@ pub struct Stream<'a> {
     pub id: &'a str,
     pub created: u64,
     pub model: &'a str,
-    /// `reasoning_content` or `reasoning`.
-    pub reasoning_field: &'a str,
+    /// Where the reasoning goes.
+    pub reasoning_field: ReasoningField,
     pub include_usage: bool,
     pub delay: Duration,
     /// Send a `: keep-alive` comment first (as DeepSeek and OpenRouter do).
@@ -40,8 +42,15 @@ pub fn send_reply(s: &Stream, reply: &Reply, send: impl FnMut(&[u8]) -> io::Resu
     }
     out.data(&s.chunk(first, None), false)?;
     let mut rng = Rng::new(0xde17a);
+    let inline = s.reasoning_field == ReasoningField::InlineThink && !reply.reasoning.is_empty();
+    if inline {
+        out.data(&s.chunk(Delta { content: Some(Some(THINK_OPEN)), ..Delta::default() }, None), true)?;
+    }
     for piece in deltas(&reply.reasoning, &mut rng) {
         out.data(&s.chunk(Delta::reasoning(s.reasoning_field, piece), None), true)?;
+    }
+    if inline {
+        out.data(&s.chunk(Delta { content: Some(Some(THINK_CLOSE)), ..Delta::default() }, None), true)?;
     }
     for piece in deltas(&reply.content, &mut rng) {
         out.data(&s.chunk(Delta { content: Some(Some(piece)), ..Delta::default() }, None), true)?;

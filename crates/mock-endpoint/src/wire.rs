@@ -1,8 +1,9 @@
 //! The OpenAI chat-completion JSON shapes the mock sends, as structs so the fields come out
 //! in the order real servers use (`id`, `object`, `created`, `model`, `choices`, `usage`).
 
+use crate::reasoning_field::ReasoningField;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// One `chat.completion.chunk`.
 #[derive(Serialize)]
@@ -36,18 +37,26 @@ pub struct Delta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_details: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<Value>,
 }
 
 impl<'a> Delta<'a> {
-    /// A delta carrying reasoning under `field` (`reasoning_content` or `reasoning`).
-    pub fn reasoning(field: &str, text: &'a str) -> Self {
-        if field == "reasoning" {
-            Delta { reasoning: Some(text), ..Delta::default() }
-        } else {
-            Delta { reasoning_content: Some(text), ..Delta::default() }
+    /// A delta carrying reasoning under `field` (inline: as content).
+    pub fn reasoning(field: ReasoningField, text: &'a str) -> Self {
+        match field {
+            ReasoningField::ReasoningContent => Delta { reasoning_content: Some(text), ..Delta::default() },
+            ReasoningField::Reasoning => Delta { reasoning: Some(text), ..Delta::default() },
+            ReasoningField::ReasoningDetails => Delta { reasoning_details: Some(details(text)), ..Delta::default() },
+            ReasoningField::InlineThink => Delta { content: Some(Some(text)), ..Delta::default() },
         }
     }
+}
+
+/// OpenRouter's `reasoning_details` holding `text`.
+pub fn details(text: &str) -> Value {
+    json!([{"type": "reasoning.text", "text": text, "format": "unknown", "index": 0}])
 }
 
 #[derive(Clone, Copy, Serialize)]
@@ -90,6 +99,8 @@ pub struct Message<'a> {
     pub reasoning_content: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_details: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<Value>,
 }

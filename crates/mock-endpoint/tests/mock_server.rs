@@ -281,6 +281,47 @@ fn reasoning_can_come_as_reasoning() {
 }
 
 #[test]
+fn each_mock_reasoning_in_model_places_its_reasoning_there_streamed_or_not() {
+    let server = Server::start(&[]);
+    for (model, field) in [
+        ("mock-reasoning-in-reasoning_content", Some("reasoning_content")),
+        ("mock-reasoning-in-reasoning", Some("reasoning")),
+        ("mock-reasoning-in-reasoning_details", Some("reasoning_details")),
+        ("mock-reasoning-in-think", None),
+    ] {
+        let streamed = server.stream(model, r#","max_tokens":600"#);
+        let mut pump = SsePump::new(ChatAssembler::new());
+        assert!(pump.feed(&streamed.body).is_empty(), "{model}");
+        let placement = pump.assembler().reasoning_placement();
+        let t = streamed.transcript();
+        let reasoning = t.messages.iter().find(|m| m.channel == Channel::Reasoning).expect("reasoning");
+        let content = t.messages.iter().find(|m| m.channel == Channel::Content).expect("an answer");
+        assert!(!content.text.contains("think>"), "{model}: the think block split out of the answer");
+        match field {
+            Some(field) => {
+                assert_eq!(placement.fields.len(), 1, "{model}: {placement:?}");
+                assert_eq!(placement.fields[0].0, field, "{model}");
+                assert_eq!(placement.fields[0].1.bytes, reasoning.text.len(), "{model}");
+                assert!(placement.fields[0].1.chunks > 10, "{model}: streamed in many chunks");
+                assert_eq!(placement.inline, None, "{model}");
+            }
+            None => {
+                assert!(placement.fields.is_empty(), "{model}: {placement:?}");
+                assert_eq!(placement.inline.map(|t| t.bytes), Some(reasoning.text.len()), "{model}");
+            }
+        }
+        let body = format!(r#"{{"model":"{model}","messages":[],"max_tokens":50}}"#);
+        let v = server.chat(&body, &[]).json();
+        let message = &v["choices"][0]["message"];
+        match field {
+            Some("reasoning_details") => assert!(message["reasoning_details"][0]["text"].is_string(), "{v}"),
+            Some(field) => assert!(message[field].is_string(), "{v}"),
+            None => assert!(message["content"].as_str().is_some_and(|c| c.starts_with("<think>\n")), "{v}"),
+        }
+    }
+}
+
+#[test]
 fn slow_chunks_arrive_spread_over_time() {
     let server = Server::start(&[]);
     let r = server.stream("mock-slow", r#","max_tokens":10"#);

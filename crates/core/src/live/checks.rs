@@ -5,7 +5,8 @@
 //! - A `/models` lists the chosen model id, and ids are names, not file paths.
 //! - B a short chat completion echoes the model and returns usage.
 //! - C the completion has `id`, `object`, `created`, `choices`, `usage` with the right types.
-//! - D reasoning arrives in a reasoning field when the model reasons (SKIP when it did not).
+//! - D reasoning arrives in a reasoning field when the model reasons (SKIP when it did not),
+//!   judged from every reply seen, streamed or not (`reasoning_check.rs`).
 //! - E a tool definition with `tool_choice` yields `tool_calls` whose arguments parse as JSON
 //!   holding the schema's required keys.
 //! - F streaming gives several chunks, a clean `[DONE]`, and a first byte well before the last.
@@ -13,6 +14,7 @@
 
 use serde_json::{json, Value};
 
+use super::reasoning_check::{reply_placement, ReasoningEvidence};
 use super::session::LiveStats;
 
 /// A check's result.
@@ -56,7 +58,7 @@ pub const CHECKS: [(char, &str); 7] = [
 /// The key sent by check G, which no real server should accept.
 pub const BAD_KEY: &str = "coherency-check-deliberately-invalid-key";
 
-fn result(id: char, outcome: Outcome, evidence: impl Into<String>) -> CheckResult {
+pub(super) fn result(id: char, outcome: Outcome, evidence: impl Into<String>) -> CheckResult {
     let title = CHECKS.iter().find(|(c, _)| *c == id).map_or("", |(_, t)| t);
     CheckResult { id, title, outcome, evidence: evidence.into() }
 }
@@ -176,7 +178,9 @@ pub fn check_completion(status: u16, body: &str, model: &str) -> [CheckResult; 3
             ];
         }
     };
-    [check_echo(&v, model), check_shape(&v), check_reasoning(&v)]
+    let reasoning = ReasoningEvidence { reply: Some(reply_placement(status, body)), ..Default::default() };
+    let d = reasoning.judge().unwrap_or_else(|| result('D', Outcome::Skip, "No reply to judge."));
+    [check_echo(&v, model), check_shape(&v), d]
 }
 
 fn check_echo(v: &Value, model: &str) -> CheckResult {
@@ -221,27 +225,6 @@ fn check_shape(v: &Value) -> CheckResult {
     } else {
         result('C', Outcome::Fail, wrong.join("; ") + ".")
     }
-}
-
-fn check_reasoning(v: &Value) -> CheckResult {
-    let message = v.pointer("/choices/0/message");
-    for field in ["reasoning_content", "reasoning", "thinking"] {
-        if let Some(text) = message.and_then(|m| m.get(field)).and_then(Value::as_str).filter(|t| !t.is_empty()) {
-            return result('D', Outcome::Pass, format!("Reasoning in \"{field}\" ({} bytes).", text.len()));
-        }
-    }
-    if message.and_then(|m| m.get("reasoning_details")).and_then(Value::as_array).is_some_and(|d| !d.is_empty()) {
-        return result('D', Outcome::Pass, "Reasoning in \"reasoning_details\".");
-    }
-    let content = message.and_then(|m| m.get("content")).and_then(Value::as_str).unwrap_or_default();
-    if content.contains("</think>") {
-        return result(
-            'D',
-            Outcome::Fail,
-            "Reasoning is inline in the content (<think>…</think>), not in a reasoning field.",
-        );
-    }
-    result('D', Outcome::Skip, "The model did not reason in this reply, so there was nothing to place.")
 }
 
 /// E: the tool-call completion.

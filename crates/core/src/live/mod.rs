@@ -2,8 +2,9 @@
 //! from the form and the endpoints' URLs, the streaming session (bytes →
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
-//! checks' judges, the words for failures, the statistics of a soak run (many generations,
-//! or A against B), and the context fidelity (needle) probe.
+//! checks' judges (check D from every reply seen, streamed or not), the words for failures,
+//! the statistics of a soak run (many generations, or A against B), and the context fidelity
+//! (needle) probe.
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
@@ -12,6 +13,7 @@
 pub mod checks;
 pub mod explain;
 pub mod needle;
+pub mod reasoning_check;
 pub mod request;
 pub mod session;
 pub mod soak;

@@ -11,7 +11,7 @@
 
 use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
 use crate::ingest::Channel;
-use crate::stream::{ChatAssembler, SsePump, StreamInfo, StreamProblem, MAX_LISTED};
+use crate::stream::{ChatAssembler, ReasoningPlacement, SsePump, StreamInfo, StreamProblem, MAX_LISTED};
 use crate::verdict::REPLY_SEPARATOR;
 
 /// The least time between two full reports while streaming.
@@ -159,6 +159,12 @@ impl LiveSession {
     /// The response body as received so far (SSE as sent: no request, no key).
     pub fn capture(&self) -> &[u8] {
         &self.raw
+    }
+
+    /// Where the reasoning so far came from: the delta fields that carried it, or the
+    /// content's `<think>` block (what check D judges a stream by).
+    pub fn reasoning_placement(&self) -> ReasoningPlacement {
+        self.pump.assembler().reasoning_placement()
     }
 
     pub fn reasoning_text(&self) -> &str {
@@ -453,6 +459,36 @@ mod tests {
             assert_eq!(both, crate::analyze::analyze(&text), "{field}");
             assert_eq!(both.verdict, Verdict::Fail);
             assert!(if field == "content" { r.too_short && c == both } else { c.too_short && r == both });
+        }
+    }
+
+    #[test]
+    fn the_session_says_which_field_carried_the_streamed_reasoning() {
+        for field in ["reasoning_content", "reasoning", "reasoning_details", "inline"] {
+            let mut s = LiveSession::new(0.0);
+            let words = ["Let me ", "think about ", "pages."];
+            if field == "inline" {
+                s.feed(chunk("content", "<think>").as_bytes(), 1.0);
+            }
+            for w in words {
+                let delta = match field {
+                    "reasoning_details" => serde_json::json!({ field: [{"type": "reasoning.text", "text": w}] }),
+                    "inline" => serde_json::json!({ "content": w }),
+                    _ => serde_json::json!({ field: w }),
+                };
+                let c = serde_json::json!({"choices": [{"index": 0, "delta": delta}]});
+                s.feed(format!("data: {c}\n\n").as_bytes(), 2.0);
+            }
+            s.feed(chunk("content", if field == "inline" { "</think>Paging." } else { "Paging." }).as_bytes(), 3.0);
+            s.end(Ending::Closed, 4.0);
+            assert_eq!(s.reasoning_text(), "Let me think about pages.", "{field}");
+            let p = s.reasoning_placement();
+            let tally = crate::stream::Tally { bytes: 25, chunks: 3 };
+            if field == "inline" {
+                assert_eq!((p.fields.len(), p.inline.map(|t| t.bytes)), (0, Some(25)));
+            } else {
+                assert_eq!((p.fields, p.inline), (vec![(field, tally)], None), "{field}");
+            }
         }
     }
 

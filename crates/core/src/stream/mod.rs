@@ -17,7 +17,7 @@
 //!
 //! Files: `sse.rs` (the decoder), `pump.rs`, `assembler.rs` (the [`Assembler`] trait), one
 //! assembler per dialect (`openai_chat.rs`, `responses.rs`, `anthropic.rs`, `ollama.rs`, the
-//! last fed NDJSON lines rather than SSE), `think.rs`, `turn.rs`, and the wire shapes.
+//! last fed NDJSON lines rather than SSE), `think.rs`, `reasoning_placement.rs`, `turn.rs`, and the wire shapes.
 
 pub mod anthropic;
 pub mod anthropic_wire;
@@ -28,6 +28,7 @@ pub mod ollama;
 pub mod openai_chat;
 pub mod openai_wire;
 pub mod pump;
+pub mod reasoning_placement;
 pub mod responses;
 pub mod sse;
 pub mod think;
@@ -42,6 +43,7 @@ pub use line_split::LineSplitter;
 pub use ollama::OllamaAssembler;
 pub use openai_chat::ChatAssembler;
 pub use pump::{SsePump, StreamProblem};
+pub use reasoning_placement::{ReasoningPlacement, Tally};
 pub use responses::ResponsesAssembler;
 pub use sse::{decode_all, split_joined, SseDecoder, SseEvent, SseMessage};
 pub use think::{split_think, ThinkSplitter};

@@ -7,6 +7,8 @@
 //! - content, and reasoning from `reasoning_content`, `reasoning` or `reasoning_details[]`
 //!   (the first non-empty, since servers that send several send the same text), plus inline
 //!   `<think>…</think>` split out of the content ([`ThinkSplitter`]);
+//! - where the reasoning came from ([`ChatAssembler::reasoning_placement`]): which field, or
+//!   inline in the content;
 //! - tool calls joined by `index`, told apart by `id` when several share one index (Ollama);
 //! - `finish_reason`, usage (from any chunk, including usage-only ones with `choices` empty or
 //!   `null`), several `choices[].index` kept apart, `[DONE]`, `{"error":…}` chunks.
@@ -17,6 +19,7 @@
 use super::assembler::Assembler;
 use super::lenient::json_problem;
 use super::openai_wire::{error_text, Completion, MessageIn};
+use super::reasoning_placement::ReasoningPlacement;
 use super::think::ThinkSplitter;
 use super::tool_call_merge::ToolCallMerger;
 use super::turn::{widen, StreamInfo, Turn};
@@ -34,6 +37,8 @@ pub struct ChatAssembler {
     /// The turn of each `choices[].index`.
     turn_of: HashMap<u64, usize>,
     info: StreamInfo,
+    /// Where the reasoning of every turn came from.
+    placement: ReasoningPlacement,
 }
 
 impl ChatAssembler {
@@ -109,6 +114,17 @@ impl ChatAssembler {
         &self.info
     }
 
+    /// Where the reasoning so far came from (every turn's): the fields that carried it, and
+    /// the content's `<think>` block, counting what [`Self::finish`] would still add to it.
+    pub fn reasoning_placement(&self) -> ReasoningPlacement {
+        let mut placement = self.placement.clone();
+        let held: usize = self.splitters.iter().map(ThinkSplitter::held_reasoning).sum();
+        if held > 0 {
+            placement.add_inline(held, false);
+        }
+        placement
+    }
+
     /// Ends the stream: flushes held tag fragments; turns sorted by index; the stream's
     /// `finish_reason` is the first turn's.
     pub fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
@@ -140,7 +156,8 @@ impl ChatAssembler {
         if m.role.is_some() {
             t.role = m.role.take();
         }
-        if let Some(r) = m.take_reasoning() {
+        if let Some((field, r)) = m.take_reasoning() {
+            self.placement.add_field(field, r.len());
             t.reasoning.push_str(&r);
             widen(&mut t.reasoning_source, source.clone());
         }
@@ -158,6 +175,7 @@ impl ChatAssembler {
         }
         let t = &mut self.turns[i];
         let (r0, c0) = (t.reasoning.len(), t.content.len());
+        let tag_before = self.splitters[i].saw_tag();
         if self.splitters[i].feed(text, &mut t.reasoning, &mut t.content) {
             if let Some(r) = t.content_source.take() {
                 widen(&mut t.reasoning_source, r);
@@ -165,6 +183,11 @@ impl ChatAssembler {
         }
         if t.reasoning.len() > r0 {
             widen(&mut t.reasoning_source, source.clone());
+        }
+        // A chunk of the `<think>` block: it gave reasoning, or it held the first tag.
+        let inline = t.reasoning.len().saturating_sub(r0);
+        if inline > 0 || (!tag_before && self.splitters[i].saw_tag()) {
+            self.placement.add_inline(inline, true);
         }
         if t.content.len() > c0 {
             widen(&mut t.content_source, source.clone());
@@ -256,6 +279,45 @@ mod tests {
             r#"{"choices":[{"delta":{"reasoning":"c"}}]}"#,
         ]);
         assert_eq!(turns[0].reasoning, "abc");
+    }
+
+    #[test]
+    fn the_placement_names_the_field_each_chunk_of_reasoning_came_in() {
+        let tally = |bytes, chunks| super::super::Tally { bytes, chunks };
+        let mut a = ChatAssembler::new();
+        for c in [
+            r#"{"choices":[{"delta":{"role":"assistant","content":""}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_content":"Let me "}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_content":"see."}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning":"a","reasoning_details":[{"type":"reasoning.text","text":"a"}]}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.text","text":"bc"}]}}]}"#,
+            r#"{"choices":[{"delta":{"content":"Answer."}}]}"#,
+        ] {
+            a.push(c, 0..1).expect("a chunk");
+        }
+        let p = a.reasoning_placement();
+        assert_eq!(
+            p.fields,
+            [("reasoning_content", tally(11, 2)), ("reasoning", tally(1, 1)), ("reasoning_details", tally(2, 1))]
+        );
+        assert_eq!(p.inline, None, "no think tag in the content");
+
+        // Inline: the block's chunks, an empty block, a lone close tag, an unclosed block.
+        let inline = |chunks: &[&str]| {
+            let mut a = ChatAssembler::new();
+            for c in chunks {
+                let chunk = serde_json::json!({"choices": [{"delta": {"content": c}}]}).to_string();
+                a.push(&chunk, 0..1).expect("a chunk");
+            }
+            a.reasoning_placement()
+        };
+        let p = inline(&["<think>", "plan", " more</th", "ink>", "Answer", " goes on"]);
+        assert_eq!((p.fields.len(), p.inline), (0, Some(tally(9, 3))));
+        assert_eq!(inline(&["<think>\n\n</think>\n\nHi"]).inline, Some(tally(2, 1)), "Qwen's empty block");
+        assert_eq!(inline(&["<think></think>Hi"]).inline, Some(tally(0, 1)), "tags alone count");
+        assert_eq!(inline(&["so, ", "hmm</think>Hi"]).inline, Some(tally(7, 1)));
+        assert_eq!(inline(&["<think>never closed </thi"]).inline, Some(tally(18, 1)), "the held tail counts");
+        assert_eq!(inline(&["Plain ", "answer <think> late"]).inline, None);
     }
 
     #[test]

@@ -65,18 +65,33 @@ impl MessageIn {
     /// The reasoning text of this message or delta. Servers that send it under several
     /// fields at once (OpenRouter: `reasoning` and `reasoning_details`) send the same text, so
     /// the first non-empty one wins.
-    pub fn take_reasoning(&mut self) -> Option<String> {
+    /// The field it was taken from comes with it (see [`REASONING_FIELDS`]).
+    pub fn take_reasoning(&mut self) -> Option<(&'static str, String)> {
         let fields = [self.reasoning_content.take(), self.reasoning.take(), self.thinking.take()];
-        pick_reasoning(fields, self.reasoning_details.take())
+        pick_reasoning_field(fields, self.reasoning_details.take())
     }
 }
+
+/// A message's reasoning fields, in the order their text is taken: the first non-empty wins.
+pub const REASONING_FIELDS: [&str; 4] = ["reasoning_content", "reasoning", "thinking", "reasoning_details"];
 
 /// The reasoning among a message's reasoning fields (`reasoning_content`, `reasoning`,
 /// `thinking`, in that order) and its `reasoning_details`: the first non-empty one.
 pub fn pick_reasoning(fields: [Option<String>; 3], details: Option<Vec<ReasoningDetail>>) -> Option<String> {
+    pick_reasoning_field(fields, details).map(|(_, text)| text)
+}
+
+/// [`pick_reasoning`], with the name of the field the text came from.
+pub fn pick_reasoning_field(
+    fields: [Option<String>; 3],
+    details: Option<Vec<ReasoningDetail>>,
+) -> Option<(&'static str, String)> {
     let details: String = details.iter().flatten().filter_map(|d| d.text.as_deref().or(d.summary.as_deref())).collect();
     let joined = Some(details).filter(|t| !t.is_empty());
-    fields.into_iter().chain([joined]).flatten().find(|t| !t.is_empty())
+    REASONING_FIELDS
+        .into_iter()
+        .zip(fields.into_iter().chain([joined]))
+        .find_map(|(name, text)| text.filter(|t| !t.is_empty()).map(|t| (name, t)))
 }
 
 /// `reasoning_details[]`: `{"type":"reasoning.text","text":…}` or `reasoning.summary`.

@@ -106,6 +106,22 @@ impl ThinkSplitter {
         }
     }
 
+    /// Whether the content has held a think tag so far (an opening one at its start, or a
+    /// closing one).
+    pub fn saw_tag(&self) -> bool {
+        self.state != State::Start
+    }
+
+    /// Bytes held back that [`Self::finish`] would add to the reasoning (the tail of an
+    /// unclosed block that may be the start of `</think>`).
+    pub fn held_reasoning(&self) -> usize {
+        if self.state == State::InThink {
+            self.hold.len()
+        } else {
+            0
+        }
+    }
+
     /// Ends the content: a held tail goes where it was heading (an unclosed block is all
     /// reasoning).
     pub fn finish(&mut self, reasoning: &mut String, content: &mut String) {

@@ -1,6 +1,8 @@
 //! Checks A–G, one button: each request is sent in turn to the endpoint in the form, judged by
 //! `coherency_core::live::checks`, and its line (PASS / FAIL / SKIP with the evidence) appears as soon as
-//! it is known.
+//! it is known. Check D is judged from every reply seen (`live::reasoning_check`): the checks'
+//! own completion and stream, and the long run's and the soak's streams, which the panel
+//! collects ([`ReasoningSeen`]).
 
 use std::rc::Rc;
 
@@ -12,7 +14,27 @@ use coherency_core::live::checks::{
     check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
     unreachable, CheckResult, Outcome, BAD_KEY, CHECKS,
 };
+use coherency_core::live::reasoning_check::{reply_placement, ReasoningEvidence};
 use coherency_core::live::{chat_url, explain_fetch_failure, models_url, LiveStats, CHECK_TIMEOUT_MS};
+use coherency_core::stream::ReasoningPlacement;
+
+/// A stream of the live panel ended: what it showed of the reasoning, for check D.
+pub enum ReasoningSeen {
+    LongRun(ReasoningPlacement),
+    SoakStarted,
+    SoakGeneration(ReasoningPlacement),
+}
+
+impl ReasoningSeen {
+    /// Adds what was seen to `evidence`.
+    pub fn add_to(self, evidence: &mut ReasoningEvidence) {
+        match self {
+            ReasoningSeen::LongRun(p) => evidence.long_run = Some(p),
+            ReasoningSeen::SoakStarted => evidence.soak_started(),
+            ReasoningSeen::SoakGeneration(p) => evidence.soak_generation(&p),
+        }
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -20,6 +42,8 @@ pub struct Props {
     pub model: AttrValue,
     /// The user's API key (may be empty); sent as a header only.
     pub api_key: AttrValue,
+    /// What the long run and the soak showed of the reasoning (check D's other evidence).
+    pub streamed: ReasoningEvidence,
 }
 
 #[component]
@@ -27,9 +51,11 @@ pub fn LiveChecks(props: &Props) -> Html {
     let results = use_state(|| Rc::new(Vec::<CheckResult>::new()));
     let running = use_state(|| false);
     let note = use_state(|| None::<String>);
+    // The checks' own completion and stream, as check D reads them.
+    let own = use_state(ReasoningEvidence::default);
 
     let run = {
-        let (results, running, note) = (results.clone(), running.clone(), note.clone());
+        let (results, running, note, own) = (results.clone(), running.clone(), note.clone(), own.clone());
         let (base, model, key) =
             (props.base_url.to_string(), props.model.trim().to_string(), props.api_key.to_string());
         Callback::from(move |_: MouseEvent| {
@@ -43,7 +69,8 @@ pub fn LiveChecks(props: &Props) -> Html {
             note.set(None);
             running.set(true);
             results.set(Rc::new(Vec::new()));
-            let (results, running) = (results.setter(), running.setter());
+            own.set(ReasoningEvidence::default());
+            let (results, running, own) = (results.setter(), running.setter(), own.setter());
             let (base, model, key) = (base.clone(), model.clone(), key.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let mut done = Vec::new();
@@ -52,17 +79,27 @@ pub fn LiveChecks(props: &Props) -> Html {
                     results.set(Rc::new(done.clone()));
                 };
                 add(vec![models(&base, &model, &key).await]);
-                add(completion(&base, &model, &key).await);
+                let (checks, reply) = completion(&base, &model, &key).await;
+                own.set(ReasoningEvidence { reply: reply.clone(), ..Default::default() });
+                add(checks);
                 add(vec![tools(&base, &model, &key).await]);
-                add(vec![streaming(&base, &model, &key).await]);
+                let (check, check_stream) = streaming(&base, &model, &key).await;
+                own.set(ReasoningEvidence { reply, check_stream, ..Default::default() });
+                add(vec![check]);
                 add(vec![bad_key(&base, &model).await]);
                 running.set(false);
             });
         })
     };
 
+    let reasoning = ReasoningEvidence {
+        reply: own.reply.clone(),
+        check_stream: own.check_stream.clone(),
+        ..props.streamed.clone()
+    };
+    let d = reasoning.judge();
     let items = CHECKS.iter().map(|(id, title)| {
-        let found = results.iter().find(|r| r.id == *id);
+        let found = d.as_ref().filter(|_| *id == 'D').or_else(|| results.iter().find(|r| r.id == *id));
         let (outcome, evidence) = match found {
             Some(r) => (r.outcome.as_str(), r.evidence.clone()),
             None if *running => ("…", "waiting".to_string()),
@@ -114,11 +151,16 @@ async fn models(base: &str, model: &str, key: &str) -> CheckResult {
     }
 }
 
-async fn completion(base: &str, model: &str, key: &str) -> Vec<CheckResult> {
+/// B, C and D, and where the reply put its reasoning (`None` when there was no reply).
+async fn completion(
+    base: &str,
+    model: &str,
+    key: &str,
+) -> (Vec<CheckResult>, Option<Result<ReasoningPlacement, String>>) {
     let u = chat_url(base);
     match get("POST", &u, Some(&completion_body(model)), key).await {
-        Ok((status, body)) => check_completion(status, &body, model).to_vec(),
-        Err(why) => ['B', 'C', 'D'].iter().map(|id| unreachable(*id, &why)).collect(),
+        Ok((status, body)) => (check_completion(status, &body, model).to_vec(), Some(reply_placement(status, &body))),
+        Err(why) => (['B', 'C', 'D'].iter().map(|id| unreachable(*id, &why)).collect(), None),
     }
 }
 
@@ -130,14 +172,18 @@ async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
     }
 }
 
-async fn streaming(base: &str, model: &str, key: &str) -> CheckResult {
+/// F, and where the stream put its reasoning.
+async fn streaming(base: &str, model: &str, key: &str) -> (CheckResult, Option<ReasoningPlacement>) {
     let u = chat_url(base);
     let signal = fetch::timeout_signal(CHECK_TIMEOUT_MS);
     match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, &mut |_, _| {}).await {
-        Ok(s) => check_stream(s.status, &s.session.stats(), s.ended_ms - s.started_ms),
+        Ok(s) => (
+            check_stream(s.status, &s.session.stats(), s.ended_ms - s.started_ms),
+            Some(s.session.reasoning_placement()),
+        ),
         // An error status fails on the status alone.
-        Err(NoStream::Refused { status, .. }) => check_stream(status, &LiveStats::default(), 0.0),
-        Err(NoStream::Unanswered(e)) => unreachable('F', &no_response(&u, &e)),
+        Err(NoStream::Refused { status, .. }) => (check_stream(status, &LiveStats::default(), 0.0), None),
+        Err(NoStream::Unanswered(e)) => (unreachable('F', &no_response(&u, &e)), None),
     }
 }
 

@@ -14,7 +14,7 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortController;
 use yew::prelude::*;
 
-use super::checks::LiveChecks;
+use super::checks::{LiveChecks, ReasoningSeen};
 use super::fetch;
 use super::needle::NeedleProbe;
 use super::result::LiveResult;
@@ -22,6 +22,7 @@ use super::run::{self, now, NoStream};
 use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
+use coherency_core::live::reasoning_check::ReasoningEvidence;
 use coherency_core::live::{
     build_request, explain_fetch_failure, http_error_text, models_url, parse_models, ChatRequest, LiveSession,
     RequestForm, PRESETS,
@@ -98,6 +99,16 @@ pub fn LivePanel(props: &Props) -> Html {
     let failure = use_state(|| None::<Failure>);
     let running = use_state(|| false);
     let run = use_mut_ref(|| None::<Run>);
+    // Where the long run and the soak put their reasoning: check D's streamed evidence.
+    let streamed = use_mut_ref(ReasoningEvidence::default);
+    let redraw = use_force_update();
+    let on_reasoning = {
+        let (streamed, redraw) = (streamed.clone(), redraw.clone());
+        Callback::from(move |seen: ReasoningSeen| {
+            seen.add_to(&mut streamed.borrow_mut());
+            redraw.force_update();
+        })
+    };
 
     // The key is stored only while "remember" is ticked; unticking forgets it.
     use_effect_with((form.key.clone(), form.remember), |(key, remember)| {
@@ -158,7 +169,7 @@ pub fn LivePanel(props: &Props) -> Html {
     };
 
     let start = {
-        let (form, run) = (form.clone(), run.clone());
+        let (form, run, reasoning) = (form.clone(), run.clone(), on_reasoning.clone());
         let (view, failure, running) = (view.setter(), failure.setter(), running.clone());
         Callback::from(move |_: MouseEvent| {
             if *running {
@@ -174,7 +185,12 @@ pub fn LivePanel(props: &Props) -> Html {
             let controller = fetch::abort_controller();
             let stopped = Rc::new(Cell::new(false));
             *run.borrow_mut() = Some(Run { controller: controller.clone(), stopped: Rc::clone(&stopped) });
-            let outputs = Outputs { view: view.clone(), failure: failure.clone(), running: running.setter() };
+            let outputs = Outputs {
+                view: view.clone(),
+                failure: failure.clone(),
+                running: running.setter(),
+                reasoning: reasoning.clone(),
+            };
             wasm_bindgen_futures::spawn_local(stream(req, form.key.clone(), controller, stopped, outputs));
         })
     };
@@ -246,9 +262,9 @@ pub fn LivePanel(props: &Props) -> Html {
                     <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
-                <SoakRun form={f.clone()} api_key={form.key.clone()} on_capture={props.on_capture.clone()} />
+                <SoakRun form={f.clone()} api_key={form.key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
                 <NeedleProbe form={f.clone()} api_key={form.key.clone()} />
-                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} />
+                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} streamed={streamed.borrow().clone()} />
             </section>
             <div class="results live-results">
                 { for failure_view }
@@ -263,6 +279,8 @@ struct Outputs {
     view: UseStateSetter<Option<Rc<LiveView>>>,
     failure: UseStateSetter<Option<Failure>>,
     running: UseStateSetter<bool>,
+    /// Where the run put its reasoning, for check D.
+    reasoning: Callback<ReasoningSeen>,
 }
 
 fn stop_run(run: &Rc<RefCell<Option<Run>>>) {
@@ -291,7 +309,10 @@ async fn stream(
         }
     };
     match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), &mut shown).await {
-        Ok(mut streamed) => publish(&mut streamed.session, &out),
+        Ok(mut streamed) => {
+            publish(&mut streamed.session, &out);
+            out.reasoning.emit(ReasoningSeen::LongRun(streamed.session.reasoning_placement()));
+        }
         Err(NoStream::Unanswered(e)) => {
             let failure = if stopped.get() {
                 Failure { kind: "stopped", text: "Stopped before the server answered.".to_string() }

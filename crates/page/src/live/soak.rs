@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::checks::ReasoningSeen;
 use super::fetch;
 use super::run::{self, NoStream};
 use crate::dom;
@@ -27,6 +28,8 @@ pub struct Props {
     pub api_key: AttrValue,
     /// Opens a generation's capture in the text or file view.
     pub on_capture: Callback<Rc<[u8]>>,
+    /// Where each generation put its reasoning (check D's evidence).
+    pub on_reasoning: Callback<ReasoningSeen>,
 }
 
 /// A finished generation and its response body.
@@ -58,7 +61,7 @@ pub fn SoakRun(props: &Props) -> Html {
     let redraw = use_force_update();
 
     let start = {
-        let (form, key) = (props.form.clone(), props.api_key.to_string());
+        let (form, key, on_reasoning) = (props.form.clone(), props.api_key.to_string(), props.on_reasoning.clone());
         let (count, concurrency, first_seed, prompts) =
             (count.clone(), concurrency.clone(), first_seed.clone(), prompts.clone());
         let (ab, b_base, b_model, b_key, b_extra) =
@@ -99,6 +102,7 @@ pub fn SoakRun(props: &Props) -> Html {
             let keys =
                 Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
             rows.borrow_mut().clear();
+            on_reasoning.emit(ReasoningSeen::SoakStarted);
             note.set(None);
             running.set(true);
             let stopped = Rc::new(Cell::new(false));
@@ -114,6 +118,7 @@ pub fn SoakRun(props: &Props) -> Html {
                     stopped: Rc::clone(&stopped),
                     rows: rows.clone(),
                     redraw: redraw.clone(),
+                    on_reasoning: on_reasoning.clone(),
                 };
                 let (left, running) = (Rc::clone(&left), running.setter());
                 wasm_bindgen_futures::spawn_local(async move {
@@ -315,6 +320,7 @@ struct Worker {
     stopped: Rc<Cell<bool>>,
     rows: Rc<RefCell<Vec<Row>>>,
     redraw: UseForceUpdateHandle,
+    on_reasoning: Callback<ReasoningSeen>,
 }
 
 impl Worker {
@@ -338,7 +344,10 @@ impl Worker {
                 break; // Stop keeps what finished, not what it cut.
             }
             let (generation, capture) = match &streamed {
-                Ok(s) => (Generation::of(&planned, model, Ok(&s.session)), Rc::from(s.session.capture())),
+                Ok(s) => {
+                    self.on_reasoning.emit(ReasoningSeen::SoakGeneration(s.session.reasoning_placement()));
+                    (Generation::of(&planned, model, Ok(&s.session)), Rc::from(s.session.capture()))
+                }
                 Err(NoStream::Unanswered(e)) => {
                     let why = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(e));
                     (Generation::of(&planned, model, Err(why)), Rc::from(&b""[..]))
