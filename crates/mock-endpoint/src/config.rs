@@ -21,7 +21,11 @@ usage: coherency-mock-server [OPTIONS]
   --path-ids             /v1/models lists file paths (/models/mock-NAME.gguf) as ids
   --reasoning-field F    where reasoning goes: reasoning_content (default), reasoning,
                          reasoning_details, or think (inline <think>…</think> in the content)
-  --quiet                no request log on standard error
+  --quiet                no request log on standard error (the log shows control characters
+                         in paths escaped)
+  --max-connections N    connections served at once (default 64); more get 503 at once
+  --request-timeout-ms N a request's head and body must arrive within N ms (default 30000),
+                         however slowly its bytes trickle in; else 408
 
 Behaviours are picked by the requested model: mock-coherent, mock-word-loop, mock-line-loop,
 mock-late-loop, mock-reasoning, mock-reasoning-loop, mock-reasoning-in-F (F as for
@@ -56,6 +60,10 @@ pub struct Config {
     /// Where reasoning goes, for behaviours that do not say.
     pub reasoning_field: ReasoningField,
     pub quiet: bool,
+    /// Connections served at once; more are answered 503 at once.
+    pub max_connections: usize,
+    /// The whole request (head and body) must arrive within this many milliseconds.
+    pub request_timeout_ms: u64,
 }
 
 impl Default for Config {
@@ -71,6 +79,8 @@ impl Default for Config {
             path_ids: false,
             reasoning_field: ReasoningField::ReasoningContent,
             quiet: false,
+            max_connections: 64,
+            request_timeout_ms: 30_000,
         }
     }
 }
@@ -117,6 +127,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 })?;
             }
             "--quiet" => c.quiet = true,
+            "--max-connections" => c.max_connections = number(flag, &value()?)?,
+            "--request-timeout-ms" => c.request_timeout_ms = number(flag, &value()?)?,
             other => return Err(format!("unknown option {other:?}")),
         }
     }

@@ -4,6 +4,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
+use std::time::{Duration, Instant};
 
 /// Requests larger than this are refused: the mock never needs more.
 const MAX_HEAD: usize = 64 * 1024;
@@ -33,6 +34,8 @@ pub enum ReadError {
     Io,
     Closed,
     Bad(String),
+    /// The request did not arrive whole in time (a client trickling bytes holds no thread).
+    TooSlow,
 }
 
 impl From<io::Error> for ReadError {
@@ -41,8 +44,24 @@ impl From<io::Error> for ReadError {
     }
 }
 
-/// Reads one request. Answers `Expect: 100-continue` so curl does not wait.
-pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
+/// Reads `stream` into `chunk` before `deadline`: `TooSlow` once it has passed.
+fn read_before(stream: &mut TcpStream, chunk: &mut [u8], deadline: Instant) -> Result<usize, ReadError> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(ReadError::TooSlow);
+    }
+    stream.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
+    match stream.read(chunk) {
+        Ok(n) => Ok(n),
+        Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => Err(ReadError::TooSlow),
+        Err(_) => Err(ReadError::Io),
+    }
+}
+
+/// Reads one request, whole within `timeout` however its bytes arrive. Answers
+/// `Expect: 100-continue` so curl does not wait.
+pub fn read_request(stream: &mut TcpStream, timeout: Duration) -> Result<Request, ReadError> {
+    let deadline = Instant::now() + timeout;
     let mut buf = Vec::with_capacity(4096);
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -52,7 +71,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         if buf.len() > MAX_HEAD {
             return Err(ReadError::Bad("request head too large".into()));
         }
-        let n = stream.read(&mut chunk)?;
+        let n = read_before(stream, &mut chunk, deadline)?;
         if n == 0 {
             return Err(if buf.is_empty() { ReadError::Closed } else { ReadError::Bad("incomplete request".into()) });
         }
@@ -85,7 +104,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
     }
     while req.body.len() < length {
-        let n = stream.read(&mut chunk)?;
+        let n = read_before(stream, &mut chunk, deadline)?;
         if n == 0 {
             return Err(ReadError::Bad("request body cut short".into()));
         }
@@ -109,6 +128,7 @@ fn reason(status: u16) -> &'static str {
         401 => "Unauthorized",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         500 => "Internal Server Error",
         _ => "",
     }
@@ -117,6 +137,9 @@ fn reason(status: u16) -> &'static str {
 fn head(status: u16, headers: &Headers) -> String {
     let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status));
     for (name, value) in headers {
+        // A value never ends the line it is on: control characters (a CR or LF from a request)
+        // are dropped.
+        let value: String = value.chars().filter(|c| !c.is_control()).collect();
         out.push_str(&format!("{name}: {value}\r\n"));
     }
     out.push_str("Connection: close\r\n");

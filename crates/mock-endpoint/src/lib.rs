@@ -36,9 +36,9 @@ pub use config::{parse_args, Command, Config, Cors, USAGE};
 pub use lifeline::start as start_lifeline;
 pub use reasoning_field::ReasoningField;
 
-use std::io;
+use std::io::{self, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -86,17 +86,25 @@ impl Server {
     }
 
     fn serve_until(self, stop: &AtomicBool) {
+        let open = Arc::new(AtomicUsize::new(0));
         for conn in self.listener.incoming() {
             if stop.load(Ordering::Acquire) {
                 return;
             }
-            let Ok(conn) = conn else { continue };
-            let config = Arc::clone(&self.config);
+            let Ok(mut conn) = conn else { continue };
+            // A thread per connection, up to a bound: more get 503 at once and are closed.
+            if open.load(Ordering::Acquire) >= self.config.max_connections {
+                let _ = conn.set_write_timeout(Some(Duration::from_millis(200)));
+                let _ = conn.write_all(BUSY);
+                continue;
+            }
+            open.fetch_add(1, Ordering::AcqRel);
+            let (config, open) = (Arc::clone(&self.config), Arc::clone(&open));
             std::thread::spawn(move || {
                 let _ = conn.set_nodelay(true);
-                let _ = conn.set_read_timeout(Some(Duration::from_secs(30)));
                 let _ = conn.set_write_timeout(Some(Duration::from_secs(60)));
                 routes::handle(conn, &config);
+                open.fetch_sub(1, Ordering::AcqRel);
             });
         }
     }
@@ -131,6 +139,9 @@ impl Drop for Running {
         }
     }
 }
+
+/// The answer to a connection over [`Config::max_connections`](config::Config::max_connections).
+const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
 fn base_url(port: u16) -> String {
     format!("http://127.0.0.1:{port}/v1")

@@ -9,6 +9,7 @@ use crate::http::{self, ChunkedBody, Headers, ReadError, Request};
 use crate::reply::{self, Ending};
 use crate::request;
 use crate::stream::{self, Stream};
+use coherency_core::render::terminal::safe_value;
 use serde_json::{json, Value};
 use std::io::{self, Write};
 use std::net::TcpStream;
@@ -17,12 +18,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// Serves one connection (one request) and logs it unless quiet.
+/// Serves one connection (one request) and logs it unless quiet (its method and path with
+/// control characters escaped: a request cannot write to the terminal the log is on).
 pub fn handle(mut conn: TcpStream, config: &Config) {
-    let req = match http::read_request(&mut conn) {
+    let req = match http::read_request(&mut conn, Duration::from_millis(config.request_timeout_ms)) {
         Ok(r) => r,
         Err(ReadError::Bad(why)) => {
             let _ = error(&mut conn, config, None, 400, &why, "invalid_request_error", Value::Null);
+            return;
+        }
+        Err(ReadError::TooSlow) => {
+            let why = format!("the request did not arrive within {} ms", config.request_timeout_ms);
+            let _ = error(&mut conn, config, None, 408, &why, "invalid_request_error", Value::Null);
             return;
         }
         Err(ReadError::Io | ReadError::Closed) => return,
@@ -33,8 +40,13 @@ pub fn handle(mut conn: TcpStream, config: &Config) {
             Ok(s) => s.to_string(),
             Err(e) => format!("connection error: {e}"),
         };
-        let _ = writeln!(io::stderr(), "{} {} -> {status}", req.method, req.path);
+        let _ = writeln!(io::stderr(), "{}", log_line(&req, &status));
     }
+}
+
+/// The log's line for `req`, answered with `status`.
+fn log_line(req: &Request, status: &str) -> String {
+    format!("{} {} -> {}", safe_value(&req.method), safe_value(&req.path), safe_value(status))
 }
 
 /// Answers `req`; returns what was answered, for the log.

@@ -609,3 +609,100 @@ fn a_model_with_a_2048_token_window_finds_the_needle_only_where_it_sees_it() {
     let prose = server.stream("mock-context-2048", r#","max_tokens":50"#);
     assert_eq!(overall(&prose.transcript()), Some(Verdict::Pass));
 }
+
+/// The raw answer to `request` sent as it is on a new connection.
+fn raw_exchange(port: u16, request: &[u8]) -> String {
+    let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    conn.write_all(request).unwrap();
+    let mut out = Vec::new();
+    let _ = conn.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn an_echoed_origin_cannot_write_a_header_line_of_its_own() {
+    let echo = Server::start(&["--cors", "echo"]);
+    let request = b"GET /v1/models HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.test\nSet-Cookie: pwned=1\r\n\r\n";
+    let answer = raw_exchange(echo.port, request);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let head = &answer[..answer.find("\r\n\r\n").unwrap()];
+    assert!(!head.to_ascii_lowercase().contains("set-cookie"), "an injected header line: {head}");
+    assert!(!head.contains("Access-Control-Allow-Origin"), "not an origin, not echoed: {head}");
+    // A real origin is still echoed.
+    let fine = raw_exchange(echo.port, b"GET /v1/models HTTP/1.1\r\nHost: x\r\nOrigin: http://127.0.0.1:8080\r\n\r\n");
+    assert!(fine.contains("Access-Control-Allow-Origin: http://127.0.0.1:8080\r\n"), "{fine}");
+}
+
+#[test]
+fn a_request_trickling_in_is_cut_off_at_its_deadline() {
+    let server = Server::start(&["--request-timeout-ms", "800"]);
+    let mut conn = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = Instant::now();
+    // One byte every 150 ms: each read is quick, the whole request never comes.
+    for b in b"GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+        if conn.write_all(&[*b]).is_err() || started.elapsed() > Duration::from_secs(5) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(150));
+        let mut peek = [0u8; 1];
+        conn.set_nonblocking(true).unwrap();
+        let answered = matches!(conn.peek(&mut peek), Ok(n) if n > 0);
+        conn.set_nonblocking(false).unwrap();
+        if answered {
+            break;
+        }
+    }
+    let mut answer = String::new();
+    let _ = conn.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(started.elapsed() < Duration::from_secs(3), "cut off after {:?}", started.elapsed());
+}
+
+#[test]
+fn connections_over_the_bound_are_answered_busy_at_once() {
+    let server = Server::start(&["--max-connections", "2", "--request-timeout-ms", "5000"]);
+    // Two connections that say nothing hold both places.
+    let _idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(("127.0.0.1", server.port)).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let third = raw_exchange(server.port, b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    drop(_idle);
+    // Once they are gone (their reads fail), requests are served again.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let again = raw_exchange(server.port, b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+        if again.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still busy: {again}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_request_log_shows_control_characters_escaped() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_coherency-mock-server"))
+        .args(["--port", "0", "--exit-after", "30", "--stdin-lifeline"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port: u16 =
+        line.trim().trim_start_matches("listening on http://127.0.0.1:").trim_end_matches("/v1").parse().unwrap();
+    // A path with an escape sequence that would set the terminal's title.
+    let answer = raw_exchange(port, b"GET /v1/\x1b]0;pwned\x07 HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    drop(child.stdin.take()); // The lifeline: it exits.
+    let mut log = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
+    let _ = child.wait();
+    assert!(log.contains("GET /v1/\\x1b]0;pwned\\x07 -> 404"), "{log:?}");
+    assert!(!log.contains('\x1b'), "a raw escape in the log: {log:?}");
+}
