@@ -298,6 +298,22 @@ async fn checks_fail_a_on_path_ids_and_pass_g_when_a_key_is_required() {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_request_with_a_key_does_not_follow_a_redirect() {
+    // The mock answers 307 under /moved/: with a key, the page stops there and says why.
+    let live = Live::open(&[]).await;
+    let moved = live._server.base_url().replacen("/v1", "/moved/v1", 1);
+    live.set("#live-base", &moved).await;
+    live.set("#live-key", "a-key").await;
+    live.set("#live-model", "mock-coherent").await;
+    let got = live.run_checks().await;
+    assert!(got.starts_with("A FAIL B FAIL"), "{got}");
+    let said = live.page.text("[data-check=A]").await;
+    assert!(said.contains("answered with a redirect") && !said.contains("CORS"), "{said}");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_key_is_stored_only_while_remember_is_ticked() {
     let live = Live::open(&[]).await;
     let stored = "return localStorage.getItem('coherency-api-key');";

@@ -127,6 +127,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
+        307 => "Temporary Redirect",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
         500 => "Internal Server Error",

@@ -72,6 +72,13 @@ fn route(conn: &mut TcpStream, config: &Config, req: &Request) -> io::Result<Str
             Some(_) => {}
         }
     }
+    // A server that moved: everything under /moved/ answers 307 to the same path without it.
+    if let Some(rest) = req.path.strip_prefix("/moved/") {
+        let mut h = cors::headers(config.cors, origin);
+        h.push(("Location", format!("/{rest}")));
+        http::respond(conn, 307, &h, b"")?;
+        return Ok("307 moved".into());
+    }
     match (req.method.as_str(), req.path.trim_end_matches('/')) {
         ("GET", "/v1/models") => {
             let body = models(config);

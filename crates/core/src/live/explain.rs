@@ -3,6 +3,10 @@
 
 use crate::stream::openai_wire::error_text;
 
+/// What the page's fetch says when a request carrying a key was answered with a redirect,
+/// which it does not follow (the key would go wherever the redirect points).
+pub const REDIRECT_REFUSED: &str = "RedirectRefused";
+
 /// How long one health-check request may take before the page gives up on it.
 pub const CHECK_TIMEOUT_MS: u32 = 60_000;
 
@@ -10,6 +14,12 @@ pub const CHECK_TIMEOUT_MS: u32 = 60_000;
 /// CORS, a private-network block, or the server not running; or it timed out. `detail` is the
 /// browser's message ("TimeoutError: …" when an `AbortSignal.timeout` fired).
 pub fn explain_fetch_failure(url: &str, page_origin: &str, detail: &str) -> String {
+    if detail.starts_with(REDIRECT_REFUSED) {
+        return format!(
+            "{url} answered with a redirect. The page does not follow a redirect with your key (the key would go \
+             wherever it points): if the server moved, use the address it moved to as the base URL."
+        );
+    }
     if detail.starts_with("TimeoutError") {
         return format!(
             "No answer from {url} within {} s: the server took the request but did not answer in time. It may be \
@@ -80,6 +90,17 @@ mod tests {
             assert!(e.contains(flag), "{flag} in {e}");
         }
         assert!(!e.contains("Local Network Access"), "a localhost page is not blocked that way");
+    }
+
+    #[test]
+    fn a_refused_redirect_says_so_and_not_cors() {
+        let e = explain_fetch_failure(
+            "http://127.0.0.1:1/moved/v1/models",
+            "http://127.0.0.1:8080",
+            &format!("{REDIRECT_REFUSED}: the server answered with a redirect"),
+        );
+        assert!(e.starts_with("http://127.0.0.1:1/moved/v1/models answered with a redirect."), "{e}");
+        assert!(e.contains("your key") && !e.contains("CORS"), "{e}");
     }
 
     #[test]

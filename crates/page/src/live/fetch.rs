@@ -1,13 +1,20 @@
 //! The browser side of live endpoint mode: `fetch` with a streamed body read through a
 //! `ReadableStream` reader, an `AbortController` for Stop, and the browser's error values in
 //! words. Only pumping: what the bytes mean is `coherency_core::live`'s business. The API key goes into
-//! an `Authorization` header and nowhere else (never the URL, never the console).
+//! an `Authorization` header and nowhere else (never the URL, never the console), and a request
+//! that carries one does not follow redirects (the key would go wherever they point).
+
+use coherency_core::live::REDIRECT_REFUSED;
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{
+    AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, RequestRedirect, Response,
+    ResponseType,
+};
 
 /// Sends a request; resolves when the response headers arrive. `key` empty: no Authorization.
+/// With a key, a redirect is not followed: it fails with [`REDIRECT_REFUSED`].
 pub async fn send(
     method: &str,
     url: &str,
@@ -19,10 +26,14 @@ pub async fn send(
     if body.is_some() {
         headers.set("Content-Type", "application/json")?;
     }
-    if !key.trim().is_empty() {
+    let with_key = !key.trim().is_empty();
+    if with_key {
         headers.set("Authorization", &format!("Bearer {}", key.trim()))?;
     }
     let init = RequestInit::new();
+    if with_key {
+        init.set_redirect(RequestRedirect::Manual);
+    }
     init.set_method(method);
     init.set_headers(&headers);
     if let Some(body) = body {
@@ -33,7 +44,11 @@ pub async fn send(
     }
     let request = web_sys::Request::new_with_str_and_init(url, &init)?;
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
-    JsFuture::from(window.fetch_with_request(&request)).await?.dyn_into::<Response>()
+    let response = JsFuture::from(window.fetch_with_request(&request)).await?.dyn_into::<Response>()?;
+    if response.type_() == ResponseType::Opaqueredirect {
+        return Err(JsValue::from_str(&format!("{REDIRECT_REFUSED}: the server answered with a redirect")));
+    }
+    Ok(response)
 }
 
 /// The whole body as text.
