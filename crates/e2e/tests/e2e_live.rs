@@ -324,6 +324,13 @@ async fn the_key_is_stored_only_while_remember_is_ticked() {
     assert!(live.page.text("#live-remember-warning").await.contains("plain text"));
     live.page.click("#live-remember").await;
     live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === null;", "the key forgotten").await;
+    // A key bound for plain http:// off this machine is warned about; the mock on loopback is not.
+    assert_eq!(live.page.count("#live-http-warning").await, 0, "loopback: no warning");
+    live.set("#live-base", "http://gpu-box.example:8000/v1").await;
+    live.page.wait_for_js("return !!document.getElementById('live-http-warning');", "the plain-http warning").await;
+    assert!(live.page.text("#live-http-warning").await.contains("unencrypted to gpu-box.example:8000"));
+    live.set("#live-base", "https://gpu-box.example/v1").await;
+    live.page.wait_for_js("return !document.getElementById('live-http-warning');", "no warning for https").await;
     live.close().await;
 }
 

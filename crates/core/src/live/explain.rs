@@ -59,6 +59,40 @@ pub fn http_error_text(status: u16, body: &str) -> String {
 }
 
 /// Whether `url`'s host is loopback or a private address (a rough check, for wording only).
+/// The warning to show before a key goes to `base_url` in the clear: a key is set and the URL
+/// is plain `http://` to a host that is not this machine (loopback); `None` otherwise.
+pub fn plain_http_key_warning(base_url: &str, key: &str) -> Option<String> {
+    let url = base_url.trim();
+    let plain = url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://"));
+    if key.trim().is_empty() || !plain || is_loopback(url) {
+        return None;
+    }
+    Some(format!(
+        "This key would travel unencrypted to {}: anyone on the network path can read it. Use https://, or a \
+         server on this machine.",
+        host_of(url)
+    ))
+}
+
+/// The host (and port) of `url`, without user info.
+fn host_of(url: &str) -> &str {
+    let rest = url.split("://").nth(1).unwrap_or(url);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    host.rsplit_once('@').map_or(host, |(_, h)| h)
+}
+
+/// Whether `url`'s host is this machine: `localhost` (and `*.localhost`), 127.0.0.0/8, `[::1]`.
+fn is_loopback(url: &str) -> bool {
+    let host = host_of(url);
+    let host = if host.starts_with('[') {
+        host.split(']').next().unwrap_or(host)
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    let host = host.trim_start_matches('[').to_ascii_lowercase();
+    host == "localhost" || host.ends_with(".localhost") || host.starts_with("127.") || host == "::1"
+}
+
 fn is_local(url: &str) -> bool {
     let rest = url.split("://").nth(1).unwrap_or(url);
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
@@ -90,6 +124,23 @@ mod tests {
             assert!(e.contains(flag), "{flag} in {e}");
         }
         assert!(!e.contains("Local Network Access"), "a localhost page is not blocked that way");
+    }
+
+    #[test]
+    fn a_key_bound_for_plain_http_off_this_machine_is_warned_about() {
+        let warned = plain_http_key_warning("http://gpu-box.lan:8000/v1", "sk-1").unwrap();
+        assert!(warned.contains("unencrypted to gpu-box.lan:8000"), "{warned}");
+        assert!(plain_http_key_warning("HTTP://10.0.0.5/v1", "k").is_some(), "a LAN address is the network too");
+        assert!(plain_http_key_warning("http://user@example.org/v1", "k").unwrap().contains("to example.org:"));
+        for quiet in [
+            ("https://api.example.org/v1", "k"),
+            ("http://127.0.0.1:8000/v1", "k"),
+            ("http://localhost:11434/v1", "k"),
+            ("http://[::1]:8080/v1", "k"),
+            ("http://gpu-box.lan:8000/v1", " "),
+        ] {
+            assert_eq!(plain_http_key_warning(quiet.0, quiet.1), None, "{quiet:?}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub mod request;
 pub mod session;
 pub mod soak;
 
-pub use explain::{explain_fetch_failure, http_error_text, CHECK_TIMEOUT_MS, REDIRECT_REFUSED};
+pub use explain::{explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, REDIRECT_REFUSED};
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats, REPORT_EVERY_MS,

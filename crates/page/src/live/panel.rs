@@ -24,8 +24,8 @@ use super::view::LiveView;
 use crate::dom;
 use coherency_core::live::reasoning_check::ReasoningEvidence;
 use coherency_core::live::{
-    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, ChatRequest, LiveSession,
-    RequestForm, PRESETS,
+    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning,
+    ChatRequest, LiveSession, RequestForm, PRESETS,
 };
 
 const KEY_STORAGE: &str = "coherency-api-key";
@@ -219,6 +219,9 @@ pub fn LivePanel(props: &Props) -> Html {
                     <div>
                         <input id="live-key" type="password" autocomplete="off" value={form.key.clone()} oninput={typed(|f, v| f.key = v)}
                             placeholder="kept in this page's memory only" />
+                        if let Some(warning) = plain_http_key_warning(&f.base_url, &form.key) {
+                            <p class="help warning" id="live-http-warning" role="alert">{ warning }</p>
+                        }
                         <label class="check">
                             <input id="live-remember" type="checkbox" checked={form.remember} onchange={on_remember} />
                             { " Remember on this device" }
