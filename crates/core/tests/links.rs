@@ -1,8 +1,9 @@
 //! Result links (`render::link`) round-trip every built-in sample and every file under the
 //! fixtures directory (inputs and their JSON reports) byte for
-//! byte, with a format and a selection, and a link's length is what the page says; inputs too
+//! byte, with a format, a selection and changed thresholds, and a link's length is what the page says; inputs too
 //! long for a link are refused, never cut.
 
+use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{decode, encode, SharedInput, MAX_LINK_CHARS};
 use coherency_core::samples::{capture_samples, samples};
@@ -28,8 +29,11 @@ fn every_sample_and_fixture_comes_back_byte_for_byte() {
     assert!(inputs.len() > 100, "{} inputs", inputs.len());
     let (mut linked, mut refused) = (0, 0);
     for (name, bytes) in inputs {
-        for (format, selected) in [(None, None), (Some(Format::Jsonl), Some(2))] {
-            let input = SharedInput { bytes: bytes.clone(), format, selected };
+        let mut loosened = Thresholds::SEED;
+        loosened.assign("maxline.fail=30").unwrap();
+        for (format, selected, thresholds) in [(None, None, Thresholds::SEED), (Some(Format::Jsonl), Some(2), loosened)]
+        {
+            let input = SharedInput { bytes: bytes.clone(), format, selected, thresholds };
             match encode(&input) {
                 Ok(link) => {
                     assert!(link.len() <= MAX_LINK_CHARS);

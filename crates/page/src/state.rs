@@ -6,8 +6,10 @@
 //! bringing a part of the page into view. [`Store`] fits it to Yew's `use_reducer`.
 //!
 //! The state holds the current document (its transcript, reports and the analysis shown, all
-//! in `Rc`s), the user's own text while a sample has replaced it in the text box, and what the
-//! page is doing with a file (read in a worker: its progress).
+//! in `Rc`s), the user's own text while a sample has replaced it in the text box, what the
+//! page is doing with a file (read in a worker: its progress), and the thresholds every input
+//! is judged against (the defaults unless the user changed some: a change reads the document
+//! shown again).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,6 +20,7 @@ use super::file_load::load_view::{Loading, Progress, Stage};
 use super::model::document::Document;
 use super::model::saved::SavedView;
 use super::model::Source;
+use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::verdict::JudgedDocument;
@@ -34,6 +37,8 @@ pub struct State {
     pub loading: Option<Rc<Loading>>,
     /// A word about the last file: it could not be read, or only the first of several was.
     pub notice: Option<Rc<str>>,
+    /// What every input is judged against.
+    pub thresholds: Thresholds,
     next_seq: u64,
 }
 
@@ -46,6 +51,7 @@ impl State {
             stash: self.stash.clone(),
             loading: self.loading.clone(),
             notice: self.notice.clone(),
+            thresholds: self.thresholds,
             next_seq: self.next_seq,
         }
     }
@@ -67,8 +73,10 @@ pub enum Action {
     /// The browser could not read a file; what is shown stays.
     LoadFailed { name: String, error: String },
     /// Open what a result link carries: its input, in `chosen` (or the detected format), with
-    /// report `select` shown.
-    OpenLink { bytes: Vec<u8>, chosen: Option<Format>, select: Option<usize> },
+    /// report `select` shown, judged against the link's thresholds.
+    OpenLink { bytes: Vec<u8>, chosen: Option<Format>, select: Option<usize>, thresholds: Thresholds },
+    /// Judge against these thresholds from now on, the document shown included.
+    SetThresholds(Thresholds),
     /// The page's address holds a result link that cannot be opened, for this reason.
     LinkFailed(String),
     /// Read the current document again in another format (`None`: the detected one).
@@ -84,14 +92,22 @@ pub enum Action {
 /// What a transition asks the page to do; it answers with actions.
 #[derive(Debug, PartialEq)]
 pub enum Effect {
-    /// Read `bytes` in `chosen` (or the detected format) and analyse every message
-    /// ([`Document::read`]), timed, with report `select` shown when there is one; then
-    /// [`Action::Read`]. Bytes that are a report the CLI saved, with no format chosen, are
-    /// read as such: [`Action::ReadSaved`].
-    Read { seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>, select: Option<usize> },
+    /// Read `bytes` in `chosen` (or the detected format) and analyse every message against
+    /// `thresholds` ([`Document::read_with`]), timed, with report `select` shown when there is
+    /// one; then [`Action::Read`]. Bytes that are a report the CLI saved, with no format
+    /// chosen, are read as such: [`Action::ReadSaved`].
+    Read {
+        seq: u64,
+        source: Source,
+        bytes: Rc<[u8]>,
+        chosen: Option<Format>,
+        select: Option<usize>,
+        thresholds: Thresholds,
+    },
     /// Read the file of the document shown again in the worker, in `chosen` (or the detected
-    /// format); the page keeps the file, the document only what the worker sent back.
-    ReadFileAgain(Option<Format>),
+    /// format), against `thresholds`; the page keeps the file, the document only what the
+    /// worker sent back.
+    ReadFileAgain { chosen: Option<Format>, thresholds: Thresholds },
     /// Bring a part of the page into view if it is not.
     Reveal(Reveal),
 }
@@ -113,9 +129,11 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     let seq = state.next_seq;
     // A document read or kept, the file reading over: the next number is taken.
     let next = |doc: Option<Rc<Document>>, stash, notice| {
-        Rc::new(State { doc, saved: state.saved.clone(), stash, loading: None, notice, next_seq: seq + 1 })
+        let saved = state.saved.clone();
+        Rc::new(State { doc, saved, stash, loading: None, notice, thresholds: state.thresholds, next_seq: seq + 1 })
     };
-    let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None };
+    let thresholds = state.thresholds;
+    let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None, thresholds };
     match action {
         Action::Analyze { text, source, replaced } => {
             let stash = match (&source, replaced) {
@@ -169,16 +187,31 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             let effect = read(Source::File(name.into()), bytes.into(), None);
             (next(state.doc.clone(), state.stash.clone(), note.map(Rc::from)), vec![effect])
         }
-        Action::OpenLink { bytes, chosen, select } => {
+        Action::OpenLink { bytes, chosen, select, thresholds } => {
             // A text goes in the text box (the page puts it there), as if pasted; other bytes
             // are read as a file.
             let source = match std::str::from_utf8(&bytes) {
                 Ok(_) => Source::Input,
                 Err(_) => Source::File("the linked input".into()),
             };
-            let effect = Effect::Read { seq, source, bytes: bytes.into(), chosen, select };
+            let effect = Effect::Read { seq, source, bytes: bytes.into(), chosen, select, thresholds };
             let notice = "Opened from a result link: the input it carries is analysed here, in your browser.";
-            (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), vec![effect])
+            let next =
+                State { notice: Some(notice.into()), loading: None, thresholds, next_seq: seq + 1, ..state.kept() };
+            (Rc::new(next), vec![effect])
+        }
+        Action::SetThresholds(thresholds) if thresholds == state.thresholds => (state, Vec::new()),
+        Action::SetThresholds(thresholds) => {
+            let effect = state.doc.as_ref().map(|d| match &d.bytes {
+                Some(bytes) => {
+                    let (source, bytes, chosen, select) = (d.source.clone(), Rc::clone(bytes), d.chosen, d.selected);
+                    Effect::Read { seq, source, bytes, chosen, select, thresholds }
+                }
+                // A file read in the worker is read again there.
+                None => Effect::ReadFileAgain { chosen: d.chosen, thresholds },
+            });
+            let next = State { thresholds, next_seq: seq + 1, ..state.kept() };
+            (Rc::new(next), effect.into_iter().collect())
         }
         Action::LinkFailed(error) => {
             let notice =
@@ -195,7 +228,7 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
                 (next(state.doc.clone(), state.stash.clone(), state.notice.clone()), vec![effect])
             }
             // A file read in the worker is read again there.
-            Some((_, None)) => (state, vec![Effect::ReadFileAgain(chosen)]),
+            Some((_, None)) => (state, vec![Effect::ReadFileAgain { chosen, thresholds }]),
             None => (state, Vec::new()),
         },
         Action::Select(index) => match &state.doc {
@@ -230,14 +263,14 @@ pub fn read(
     seq: u64,
     source: Source,
     bytes: Rc<[u8]>,
-    (chosen, select): (Option<Format>, Option<usize>),
+    (chosen, select, thresholds): (Option<Format>, Option<usize>, Thresholds),
     started: Option<f64>,
     now: impl FnOnce() -> Option<f64>,
 ) -> Action {
     if chosen.is_none() && is_saved_report(&bytes) {
         return Action::ReadSaved(Box::new(SavedView::read(seq, source.name().into(), &bytes)));
     }
-    let doc = Box::new(Document::read(seq, source, bytes, chosen).selecting(seq, select));
+    let doc = Box::new(Document::read_with(seq, source, bytes, chosen, &thresholds).selecting(seq, select));
     Action::Read { doc, started, now: now() }
 }
 
@@ -295,8 +328,8 @@ mod tests {
         let mut left = Vec::new();
         for effect in effects {
             match effect {
-                Effect::Read { seq, source, bytes, chosen, select } => {
-                    let action = read(seq, source, bytes, (chosen, select), Some(10.0), || Some(12.0));
+                Effect::Read { seq, source, bytes, chosen, select, thresholds } => {
+                    let action = read(seq, source, bytes, (chosen, select, thresholds), Some(10.0), || Some(12.0));
                     let (next, more) = reduce(state, action);
                     state = next;
                     left.extend(more);
@@ -329,7 +362,8 @@ mod tests {
     fn analysing_asks_the_page_to_read_then_shows_the_result() {
         let (state, effects) = reduce(Rc::default(), analyze("Let me look again.\n", Source::Input, None));
         assert_eq!(state.doc, None, "nothing is read in the transition");
-        let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None, select: None }] = effects.as_slice()
+        let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None, select: None, .. }] =
+            effects.as_slice()
         else {
             panic!("one read: {effects:?}")
         };
@@ -455,7 +489,7 @@ mod tests {
             reduce(state, Action::Loaded { name: "f.sse".into(), loaded: loaded(&bytes), note: None, now: None });
         let (after, effects) = reduce(Rc::clone(&state), Action::ChooseFormat(None));
         assert!(Rc::ptr_eq(&after, &state));
-        assert_eq!(effects, [Effect::ReadFileAgain(None)]);
+        assert_eq!(effects, [Effect::ReadFileAgain { chosen: None, thresholds: Thresholds::SEED }]);
 
         // Nothing shown: nothing to read again.
         let (after, effects) = reduce(Rc::default(), Action::ChooseFormat(None));
@@ -486,10 +520,12 @@ mod tests {
             bytes: bytes.clone(),
             format: Some(Format::Sse),
             selected: Some(other),
+            thresholds: Thresholds::SEED,
         })
         .unwrap();
         let shared = coherency_core::render::link::decode(&fragment).unwrap();
-        let action = Action::OpenLink { bytes: shared.bytes, chosen: shared.format, select: shared.selected };
+        let (bytes, chosen, select, thresholds) = (shared.bytes, shared.format, shared.selected, shared.thresholds);
+        let action = Action::OpenLink { bytes, chosen, select, thresholds };
         let (state, effects) = settle(&Rc::new(State::default()), action);
         let doc = state.doc.as_ref().expect("a document");
         assert_eq!((doc.source.clone(), doc.chosen, doc.selected), (Source::Input, Some(Format::Sse), Some(other)));
@@ -497,7 +533,12 @@ mod tests {
         assert!(state.notice.as_deref().is_some_and(|n| n.contains("result link")));
         assert_eq!(effects, vec![Effect::Reveal(Reveal::Result)]);
         // A selection the document does not have is ignored; bytes that are not text are a file.
-        let action = Action::OpenLink { bytes: vec![0xff, 0xfe, b'a'], chosen: None, select: Some(99) };
+        let action = Action::OpenLink {
+            bytes: vec![0xff, 0xfe, b'a'],
+            chosen: None,
+            select: Some(99),
+            thresholds: Thresholds::SEED,
+        };
         let (state, _) = settle(&Rc::new(State::default()), action);
         let doc = state.doc.as_ref().expect("a document");
         assert!(matches!(doc.source, Source::File(_)) && doc.selected != Some(99));
@@ -506,6 +547,48 @@ mod tests {
             .notice
             .as_deref()
             .is_some_and(|n| n.starts_with("Could not open the result link: it is damaged")));
+    }
+
+    /// A poem whose refrain WARNs (maxline 6 ≥ 5) under the defaults.
+    fn refrain() -> String {
+        let verses = [
+            "The river runs past the old mill at dawn, slow and brown with the spring rain.",
+            "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
+            "A fox crosses the frozen field without a sound and vanishes into the birches.",
+            "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
+            "Children chase their kites along the northern dunes until the light is gone.",
+            "Bread cools by the open window of the bakery, and the whole street smells of it.",
+        ];
+        verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
+    }
+
+    #[test]
+    fn changed_thresholds_read_the_document_shown_again_and_travel_in_a_link() {
+        let (state, _) = settle(&Rc::default(), analyze(&refrain(), Source::Input, None));
+        let verdict = |s: &State| s.doc.as_ref().and_then(|d| d.report.verdict);
+        assert_eq!(verdict(&state), Some(Verdict::Warn));
+        let mut loose = Thresholds::SEED;
+        loose.assign("maxline.warn=7").unwrap();
+        let (state, effects) = settle(&state, Action::SetThresholds(loose));
+        assert_eq!((verdict(&state), state.thresholds), (Some(Verdict::Pass), loose));
+        assert_eq!(effects, vec![Effect::Reveal(Reveal::Result)]);
+        assert_eq!(state.doc.as_ref().unwrap().thresholds(), loose, "the document says what it was judged against");
+        // The same thresholds again change nothing; the next text is judged against them too.
+        let (same, effects) = reduce(Rc::clone(&state), Action::SetThresholds(loose));
+        assert!(Rc::ptr_eq(&same, &state) && effects.is_empty());
+        let (state, _) = settle(&state, analyze(&format!("{}\n", refrain()), Source::Input, None));
+        assert_eq!(verdict(&state), Some(Verdict::Pass));
+        // A file read in the worker is read again there, against the new thresholds.
+        let (state, _) = settle(
+            &state,
+            Action::Loaded { name: "f.txt".into(), loaded: loaded(refrain().as_bytes()), note: None, now: None },
+        );
+        let (_, effects) = settle(&state, Action::SetThresholds(Thresholds::SEED));
+        assert_eq!(effects, [Effect::ReadFileAgain { chosen: None, thresholds: Thresholds::SEED }]);
+        // A link's thresholds become the page's.
+        let action = Action::OpenLink { bytes: refrain().into_bytes(), chosen: None, select: None, thresholds: loose };
+        let (state, _) = settle(&Rc::default(), action);
+        assert_eq!((verdict(&state), state.thresholds), (Some(Verdict::Pass), loose));
     }
 
     #[test]
@@ -517,7 +600,10 @@ mod tests {
         assert_eq!((state.doc.as_ref().map(|d| d.seq), &*view.name), (None, "pasted text"));
         assert_eq!(view.reports.files[0].outcome, Err("No such file or directory".to_string()));
         // Read as a text when a format is chosen; any other input replaces it.
-        let action = read(5, Source::Input, saved.as_bytes().into(), (Some(Format::Text), None), None, || None);
+        let action =
+            read(5, Source::Input, saved.as_bytes().into(), (Some(Format::Text), None, Thresholds::SEED), None, || {
+                None
+            });
         assert!(matches!(action, Action::Read { .. }));
         let (state, _) = settle(&state, analyze("Hello there, a plain reply.", Source::Input, None));
         assert!(state.saved.is_none() && state.doc.is_some());

@@ -1,12 +1,13 @@
 // The page's Web Worker (src/file_load/worker.rs). It loads the same wasm module as the page
 // (which does not mount the app here: there is no window) and does one of three jobs, as the
 // page's first message says (src/file_load/loader.rs starts a worker per job, ends it when done):
-// - {file, format, module}: readFileInWorker reads the file piece by piece, parses and analyses
+// - {file, format, thresholds, module}: readFileInWorker reads the file piece by piece, parses and analyses
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
 //   the page posts the answer back ({kind: "helped", answer}).
 // - {kind: "gzip", file, start, end, module}: the gzip size of those bytes of the file.
-// - {kind: "analyse", texts, module}: the reports of those texts (postcard buffers both ways).
+// - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
+//   both ways).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
@@ -29,7 +30,7 @@ onmessage = async ({ data }) => {
       return;
     }
     if (data.kind === "analyse") {
-      const reports = analyseInWorker(new Uint8Array(data.texts));
+      const reports = analyseInWorker(new Uint8Array(data.texts), data.thresholds);
       postMessage({ kind: "helped", answer: reports.buffer }, [reports.buffer]);
       return;
     }
@@ -38,7 +39,7 @@ onmessage = async ({ data }) => {
         answerHelp = resolve;
         postMessage({ kind: "help-needed", job }, transfer);
       });
-    await readFileInWorker(data.file, data.format, (message, transfer) => postMessage(message, transfer), askHelp);
+    await readFileInWorker(data.file, data.format, data.thresholds, (message, transfer) => postMessage(message, transfer), askHelp);
   } catch (e) {
     postMessage({ kind: "error", message: String((e && e.message) || e) });
   }

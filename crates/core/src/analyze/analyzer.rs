@@ -321,23 +321,23 @@ pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
 /// [`analyze`] gives.
 #[derive(Debug)]
 pub struct AnalysisWithoutGzip {
+    thresholds: Thresholds,
     scans: Scans,
     found: loop_checks::LoopFindings,
 }
 
-/// Everything [`analyze`] does to `text` except its gzip pass.
-pub fn analyze_without_gzip(text: &str) -> AnalysisWithoutGzip {
-    let t = Thresholds::default();
+/// Everything [`analyze_with`] does to `text` against `t` except its gzip pass.
+pub fn analyze_without_gzip(text: &str, t: &Thresholds) -> AnalysisWithoutGzip {
     let mut scans = Scans::default();
-    scans.scan(text, 0, &t);
-    AnalysisWithoutGzip { scans, found: loop_checks::find(text, t.loops) }
+    scans.scan(text, 0, t);
+    AnalysisWithoutGzip { thresholds: *t, scans, found: loop_checks::find(text, t.loops) }
 }
 
 impl AnalysisWithoutGzip {
     /// The report on `text` (the text this was made from), whose gzip size is `gzip_bytes`
     /// ([`super::gzip_ratio::gzip_size`]).
     pub fn finish(self, text: &str, gzip_bytes: usize) -> Report {
-        self.scans.report(text, &Thresholds::default(), gzip_bytes, self.found)
+        self.scans.report(text, &self.thresholds, gzip_bytes, self.found)
     }
 }
 
@@ -354,8 +354,12 @@ mod tests {
             "word ".repeat(50),
             String::new(),
         ] {
-            let report = analyze_without_gzip(&text).finish(&text, gzip_size(text.as_bytes()));
+            let report = analyze_without_gzip(&text, &Thresholds::SEED).finish(&text, gzip_size(text.as_bytes()));
             assert_eq!(report, analyze(&text));
+            let mut loose = Thresholds::SEED;
+            loose.assign("maxline.fail=5000").expect("a setting");
+            let report = analyze_without_gzip(&text, &loose).finish(&text, gzip_size(text.as_bytes()));
+            assert_eq!(report, analyze_with(&text, &loose), "the thresholds given are the ones judged against");
         }
     }
 

@@ -275,6 +275,31 @@ impl Thresholds {
             .collect()
     }
 
+    /// The changes in a compact form that travels in a URL and between the page's workers:
+    /// `maxline.fail:20,gzip_ratio.warn:0.125`; empty for the defaults. [`Self::from_compact`]
+    /// reads it back.
+    pub fn compact(&self) -> String {
+        let parts: Vec<String> = SETTINGS
+            .iter()
+            .filter(|s| s.is_changed(self))
+            .map(|s| format!("{}:{}", s.name, s.format(s.value(self))))
+            .collect();
+        parts.join(",")
+    }
+
+    /// The thresholds [`Self::compact`] wrote (the defaults for an empty text), checked as a
+    /// person's are (names, values, WARN not past FAIL).
+    pub fn from_compact(text: &str) -> Result<Thresholds, ThresholdError> {
+        let mut thresholds = Thresholds::SEED;
+        for pair in text.split(',').filter(|p| !p.is_empty()) {
+            let (name, value) =
+                pair.split_once(':').ok_or_else(|| ThresholdError::NotAnAssignment(pair.to_string()))?;
+            thresholds.set_named(name, value)?;
+        }
+        thresholds.check_order()?;
+        Ok(thresholds)
+    }
+
     /// The changes in words, for a report: "maxline.warn 10 (default 5), …"; `None` when every
     /// threshold is the default.
     pub fn changes_text(&self) -> Option<String> {
@@ -317,6 +342,20 @@ mod tests {
         assert_eq!(t.changes()[0], ThresholdChange { name: "maxline.fail", value: 20.0, default: 12.0 });
         t.assign("maxline.fail=12").expect("a setting");
         assert_eq!(t.changes().len(), 1, "set back to its default, it is no longer a change");
+    }
+
+    #[test]
+    fn the_compact_form_round_trips_and_is_checked_when_read() {
+        assert_eq!(Thresholds::SEED.compact(), "");
+        assert_eq!(Thresholds::from_compact(""), Ok(Thresholds::SEED));
+        let mut t = Thresholds::SEED;
+        t.assign("maxline.fail=20").expect("a setting");
+        t.assign("gzip_ratio.warn=0.125").expect("a setting");
+        assert_eq!(t.compact(), "maxline.fail:20,gzip_ratio.warn:0.125");
+        assert_eq!(Thresholds::from_compact(&t.compact()), Ok(t));
+        assert!(matches!(Thresholds::from_compact("maxline.warn:30"), Err(ThresholdError::WarnPastFail { .. })));
+        assert!(matches!(Thresholds::from_compact("maxline.fail"), Err(ThresholdError::NotAnAssignment(_))));
+        assert!(matches!(Thresholds::from_compact("nope:1"), Err(ThresholdError::UnknownName(_))));
     }
 
     #[test]

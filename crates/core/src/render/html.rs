@@ -104,6 +104,13 @@ pub fn html(summary: &Summary) -> String {
             );
         }
         let _ = writeln!(out, "</table>");
+        if let Some(changes) = summary.thresholds_changed() {
+            let _ = writeln!(
+                out,
+                "<p id=\"thresholds-changed\">Thresholds changed from the defaults: {}.</p>",
+                escape(&changes)
+            );
+        }
     }
 
     let flagged: Vec<_> = summary.flagged_conversations().collect();
@@ -275,6 +282,21 @@ mod tests {
         let pre = &out[out.find("<pre class=\"text\" id=\"text\">").unwrap()..out.find("</pre>").unwrap()];
         let plain = strip_tags(pre).replace("onset", "");
         assert_eq!(unescape(&plain), text);
+    }
+
+    #[test]
+    fn changed_thresholds_are_said_under_the_checks() {
+        let text = format!("{}{}", "A calm opening sentence that says something. ", "Let me check again.\n".repeat(40));
+        assert!(!report(text.as_bytes()).contains("thresholds-changed"));
+        let mut thresholds = crate::analyze::Thresholds::SEED;
+        thresholds.assign("gzip_ratio.fail=0.05").expect("a setting");
+        let options = crate::verdict::JudgeOptions { thresholds, ..Default::default() };
+        let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
+        let out = html(&Summary::new("x", &doc.transcript, &doc.report));
+        assert!(
+            out.contains("<p id=\"thresholds-changed\">Thresholds changed from the defaults: gzip_ratio.fail 0.05 (default 0.1).</p>"),
+            "{out}"
+        );
     }
 
     #[test]

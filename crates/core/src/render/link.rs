@@ -2,8 +2,10 @@
 //! server), so that opening the link analyses the same bytes again — the same verdict, the same
 //! selection, the same highlights — in any browser, with nothing stored anywhere.
 //!
-//! Fragment: `v1;f=FORMAT;m=ROW;d=DATA`. `v1` is the version tag; `f` (the format chosen, absent
-//! when detected) and `m` (the report shown, absent for the default) are optional; `DATA` is the
+//! Fragment: `v1;f=FORMAT;m=ROW;t=THRESHOLDS;d=DATA`. `v1` is the version tag; `f` (the format
+//! chosen, absent when detected), `m` (the report shown, absent for the default) and `t` (the
+//! thresholds a person changed, `maxline.fail:20,gzip_ratio.warn:0.12`, absent for the
+//! defaults: the same verdict opens, not the defaults' one) are optional; `DATA` is the
 //! input compressed with DEFLATE at level 9 (raw, no header: miniz_oxide, already in the page
 //! for the gzip ratio) in base64url without padding. A link never holds the live mode's API key
 //! or base URL: only the bytes that were analysed.
@@ -15,6 +17,7 @@
 //! 23 KB compressed — 100 KB to a few MB of a typical loop or log. Longer inputs get no link,
 //! and the page says so and offers the report file; a link is never cut.
 
+use crate::analyze::Thresholds;
 use crate::ingest::Format;
 
 /// The version tag this build writes and reads.
@@ -25,14 +28,17 @@ pub const MAX_LINK_CHARS: usize = 32_000;
 /// this is not one of ours (a "zip bomb" is refused, not decompressed).
 pub const MAX_LINK_INPUT: usize = 64 << 20;
 
-/// What a link carries: the input's bytes, the format chosen and the report shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a link carries: the input's bytes, the format chosen, the report shown and the
+/// thresholds it was judged against.
+#[derive(Clone, Debug, PartialEq)]
 pub struct SharedInput {
     pub bytes: Vec<u8>,
     /// The format chosen by the user (`None`: detected again).
     pub format: Option<Format>,
     /// The report shown (an index into the transcript's reports; `None`: the default one).
     pub selected: Option<usize>,
+    /// What the input was judged against (the defaults unless a person changed some).
+    pub thresholds: Thresholds,
 }
 
 /// Why a fragment could not be opened.
@@ -72,6 +78,10 @@ pub fn encode(input: &SharedInput) -> Result<String, usize> {
     if let Some(m) = input.selected {
         out += &format!(";m={m}");
     }
+    let thresholds = input.thresholds.compact();
+    if !thresholds.is_empty() {
+        out += &format!(";t={thresholds}");
+    }
     out += ";d=";
     out += &data;
     if out.len() > MAX_LINK_CHARS {
@@ -94,12 +104,16 @@ pub fn decode(fragment: &str) -> Result<SharedInput, LinkError> {
         return Err(if looks_like_a_link { LinkError::OtherVersion(version.to_string()) } else { LinkError::NotALink });
     }
     let (mut format, mut selected, mut data) = (None, None, None);
+    let mut thresholds = Thresholds::SEED;
     for field in fields {
         match field.split_once('=') {
             Some(("f", name)) => {
                 format = Some(Format::from_name(name).ok_or(LinkError::Damaged("unknown format"))?);
             }
             Some(("m", m)) => selected = Some(m.parse().map_err(|_| LinkError::Damaged("bad message number"))?),
+            Some(("t", t)) => {
+                thresholds = Thresholds::from_compact(t).map_err(|_| LinkError::Damaged("bad thresholds"))?
+            }
             Some(("d", d)) => data = Some(d),
             // Fields a later v1 may add are skipped.
             _ => {}
@@ -109,7 +123,7 @@ pub fn decode(fragment: &str) -> Result<SharedInput, LinkError> {
     let compressed = from_base64url(data).ok_or(LinkError::Damaged("not base64url"))?;
     let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_LINK_INPUT)
         .map_err(|_| LinkError::Damaged("the data does not decompress"))?;
-    Ok(SharedInput { bytes, format, selected })
+    Ok(SharedInput { bytes, format, selected, thresholds })
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -173,14 +187,31 @@ mod tests {
             bytes: "Let me check again.\n".repeat(500).into_bytes(),
             format: Some(Format::Jsonl),
             selected: Some(3),
+            thresholds: Thresholds::SEED,
         };
         let link = encode(&input).unwrap();
         assert!(link.starts_with("v1;f=jsonl;m=3;d="), "{link}");
         assert!(link.len() < 200, "a loop compresses: {} characters", link.len());
         assert_eq!(decode(&link), Ok(input.clone()));
         assert_eq!(decode(&format!("#{link}")), Ok(input));
-        let plain = SharedInput { bytes: vec![0, 255, b'\n'], format: None, selected: None };
+        let plain =
+            SharedInput { bytes: vec![0, 255, b'\n'], format: None, selected: None, thresholds: Thresholds::SEED };
         assert_eq!(decode(&encode(&plain).unwrap()), Ok(plain));
+    }
+
+    #[test]
+    fn changed_thresholds_travel_in_the_link_and_bad_ones_are_refused() {
+        let mut thresholds = Thresholds::SEED;
+        thresholds.assign("maxline.fail=20").expect("a setting");
+        thresholds.assign("gzip_ratio.warn=0.125").expect("a setting");
+        let input = SharedInput { bytes: b"a refrain\n".to_vec(), format: None, selected: None, thresholds };
+        let link = encode(&input).unwrap();
+        assert!(link.starts_with("v1;t=maxline.fail:20,gzip_ratio.warn:0.125;d="), "{link}");
+        assert_eq!(decode(&link), Ok(input));
+        for bad in ["maxlines.fail:20", "maxline.fail:zero", "maxline.fail", "maxline.warn:30"] {
+            let link = format!("v1;t={bad};d=AA");
+            assert_eq!(decode(&link), Err(LinkError::Damaged("bad thresholds")), "{bad}");
+        }
     }
 
     #[test]
@@ -195,14 +226,20 @@ mod tests {
                 x as u8
             })
             .collect();
-        let len = encode(&SharedInput { bytes, format: None, selected: None }).unwrap_err();
+        let len =
+            encode(&SharedInput { bytes, format: None, selected: None, thresholds: Thresholds::SEED }).unwrap_err();
         assert!(len > MAX_LINK_CHARS, "{len}");
     }
 
     #[test]
     fn damaged_foreign_and_other_version_fragments_say_what_they_are() {
-        let link =
-            encode(&SharedInput { bytes: b"hello there, a text".to_vec(), format: None, selected: None }).unwrap();
+        let link = encode(&SharedInput {
+            bytes: b"hello there, a text".to_vec(),
+            format: None,
+            selected: None,
+            thresholds: Thresholds::SEED,
+        })
+        .unwrap();
         assert_eq!(decode(""), Err(LinkError::NotALink));
         assert_eq!(decode("#section-2"), Err(LinkError::NotALink));
         assert_eq!(decode("v2;d=AAAA"), Err(LinkError::OtherVersion("v2".into())));

@@ -59,6 +59,10 @@ pub fn markdown(summary: &Summary) -> String {
         for c in &report.checks {
             push(&mut out, &check_row(c));
         }
+        if let Some(changes) = summary.thresholds_changed() {
+            push(&mut out, "");
+            push(&mut out, &format!("Thresholds changed from the defaults: {changes}."));
+        }
     }
     let flagged: Vec<_> = summary.flagged_conversations().collect();
     if !flagged.is_empty() {
@@ -171,6 +175,19 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("| maxline | 39 | ≥ 5 | ≥ 12 | FAIL |"), "{out}");
+    }
+
+    #[test]
+    fn changed_thresholds_are_said_under_the_checks_and_defaults_say_nothing() {
+        let text = format!("{}{}", "A calm opening sentence that says something. ", "Let me check again.\n".repeat(40));
+        assert!(!md(text.as_bytes()).contains("Thresholds changed"));
+        let mut thresholds = crate::analyze::Thresholds::SEED;
+        thresholds.assign("maxline.fail=50").expect("a setting");
+        let options = crate::verdict::JudgeOptions { thresholds, ..Default::default() };
+        let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
+        let out = markdown(&Summary::new("input", &doc.transcript, &doc.report));
+        assert!(out.contains("| maxline | 39 | ≥ 5 | ≥ 50 | WARN |"), "{out}");
+        assert!(out.contains("\nThresholds changed from the defaults: maxline.fail 50 (default 12).\n"), "{out}");
     }
 
     #[test]

@@ -83,6 +83,13 @@ impl<'a> Summary<'a> {
         self.report.conversations.iter().filter(|c| c.verdict > Verdict::Pass)
     }
 
+    /// The thresholds the texts were judged against, when a person changed any: "maxline.fail
+    /// 20 (default 12)" ([`crate::analyze::Thresholds::changes_text`]); `None` for the defaults.
+    pub fn thresholds_changed(&self) -> Option<String> {
+        let (_, report, _) = self.worst.as_ref()?;
+        report.thresholds.changes_text()
+    }
+
     /// "onset: byte 1,234" for the worst text, when it has one.
     pub fn onset_text(&self) -> Option<String> {
         let (_, report, _) = self.worst.as_ref()?;

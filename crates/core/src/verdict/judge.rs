@@ -32,17 +32,18 @@ pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> Transcri
     judge(t, options, AnalysedBefore::new(), None)
 }
 
-/// [`judge_transcript`], calling `on_progress` before the first text and after each one
+/// [`judge_transcript_with`], calling `on_progress` before the first text and after each one
 /// (the caller decides how often to pass it on); a long text is previewed from its start
 /// first (see [`AnalysisProgress::preview`]). The texts in `analysed` were analysed by the
 /// caller already, their reports taken as they are (the page's workers share the work: see
 /// [`super::split_in_two`]).
 pub fn judge_transcript_with_progress(
     t: &Transcript,
+    options: &JudgeOptions,
     analysed: AnalysedBefore,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
-    judge(t, &JudgeOptions::default(), analysed, Some(on_progress))
+    judge(t, options, analysed, Some(on_progress))
 }
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
@@ -240,7 +241,8 @@ mod tests {
         t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
         t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
         let mut seen = Vec::new();
-        let r = judge_transcript_with_progress(&t, AnalysedBefore::new(), &mut |p| seen.push(p));
+        let r =
+            judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalysedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
         let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
         assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
@@ -262,7 +264,7 @@ mod tests {
         let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
         t.messages.push(msg(0, Channel::Content, text));
         let mut seen = Vec::new();
-        judge_transcript_with_progress(&t, AnalysedBefore::new(), &mut |p| seen.push(p));
+        judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalysedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(seen.len(), 3, "before, the preview, after");
         assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
@@ -277,13 +279,22 @@ mod tests {
         let mut given = analyze(&t.messages[0].text);
         assert_eq!(given.verdict, Verdict::Fail);
         let mut seen = Vec::new();
-        let same =
-            judge_transcript_with_progress(&t, [(TextKey::Message(0), given.clone())].into(), &mut |p| seen.push(p));
+        let same = judge_transcript_with_progress(
+            &t,
+            &JudgeOptions::default(),
+            [(TextKey::Message(0), given.clone())].into(),
+            &mut |p| seen.push(p),
+        );
         assert_eq!(same, whole, "the caller's report is the one analyze gives");
         // The given report is taken as it is (nothing analysed again): a PASS given stays PASS.
         given.verdict = Verdict::Pass;
         given.tripped = None;
-        let r = judge_transcript_with_progress(&t, [(TextKey::Message(0), given.clone())].into(), &mut |_| {});
+        let r = judge_transcript_with_progress(
+            &t,
+            &JudgeOptions::default(),
+            [(TextKey::Message(0), given.clone())].into(),
+            &mut |_| {},
+        );
         assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
         assert_eq!(seen.len(), 2, "before and after its one text");
     }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::judged_text::{judged_texts, JudgedText};
 use super::progress::AnalysisProgress;
 use super::reply::join_reply;
-use crate::analyze::{analyze, Report};
+use crate::analyze::{analyze_with, Report, Thresholds};
 use crate::ingest::Transcript;
 
 /// A text judging analyses, by where it comes from in the transcript.
@@ -77,18 +77,19 @@ pub fn text_of(t: &Transcript, key: TextKey) -> Option<Cow<'_, str>> {
     }
 }
 
-/// Analyses the texts of one share, telling `on_progress` after each (`progress` counts on
-/// from where it is: set its totals to the whole split's).
+/// Analyses the texts of one share against `thresholds`, telling `on_progress` after each
+/// (`progress` counts on from where it is: set its totals to the whole split's).
 pub fn analyse_share(
     t: &Transcript,
     keys: &[TextKey],
+    thresholds: &Thresholds,
     progress: &mut AnalysisProgress,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> AnalysedBefore {
     let mut out = AnalysedBefore::with_capacity(keys.len());
     for &key in keys {
         let Some(text) = text_of(t, key) else { continue };
-        let report = analyze(&text);
+        let report = analyze_with(&text, thresholds);
         progress.texts_done += 1;
         progress.bytes_done += text.len();
         progress.worst = progress.worst.max(Some(report.verdict));
@@ -142,11 +143,11 @@ mod tests {
         let s = split_in_two(&t);
         let mut progress = AnalysisProgress { texts: s.texts, bytes: s.bytes, ..AnalysisProgress::default() };
         let mut seen = Vec::new();
-        let mut analysed = analyse_share(&t, &s.shares[0], &mut progress, &mut |p| seen.push(p));
-        analysed.extend(analyse_share(&t, &s.shares[1], &mut progress, &mut |p| seen.push(p)));
+        let mut analysed = analyse_share(&t, &s.shares[0], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p));
+        analysed.extend(analyse_share(&t, &s.shares[1], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p)));
         assert_eq!((progress.texts_done, progress.bytes_done), (s.texts, s.bytes));
         assert_eq!(seen.len(), s.texts);
-        let judged = judge_transcript_with_progress(&t, analysed, &mut |_| {});
+        let judged = judge_transcript_with_progress(&t, &Default::default(), analysed, &mut |_| {});
         assert_eq!(judged, judge_transcript(&t));
     }
 

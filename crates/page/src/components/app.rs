@@ -23,6 +23,7 @@ use super::sample_menu::SampleMenu;
 use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
 use super::stream_info::StreamInfoView;
+use super::thresholds_panel::ThresholdsPanel;
 use super::too_short::TooShort;
 use super::verdict_card::VerdictCard;
 use crate::dom;
@@ -39,7 +40,7 @@ use crate::state::{self, Action, Effect, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
-use coherency_core::analyze::Metric;
+use coherency_core::analyze::{Metric, Thresholds};
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, LinkError, SharedInput};
 use coherency_core::render::saved_report::is_saved_report;
@@ -94,9 +95,10 @@ pub fn App() -> Html {
     // The file being read (dropping the job cancels it), and the file of the document shown
     // (read again in the worker when the format menu changes).
     let jobs = use_mut_ref(Jobs::default);
+    let thresholds = state.thresholds;
     let open_file = {
         let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
-        Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, None, None))
+        Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, (None, thresholds), None))
     };
     let drop_files = {
         let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
@@ -104,8 +106,12 @@ pub fn App() -> Html {
             let n = files.len();
             let Some(file) = files.into_iter().next() else { return };
             let note = (n > 1).then(|| format!("{n} files were dropped; this is the first, {}.", file.name()));
-            read_file(&dispatcher, &jobs, file, None, note);
+            read_file(&dispatcher, &jobs, file, (None, thresholds), note);
         })
+    };
+    let set_thresholds = {
+        let dispatcher = store.dispatcher();
+        Callback::from(move |t: Thresholds| dispatcher.dispatch(Action::SetThresholds(t)))
     };
     let cancel = {
         let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
@@ -170,8 +176,8 @@ pub fn App() -> Html {
                     if let Ok(text) = std::str::from_utf8(&shared.bytes) {
                         dom::set_textarea_value(&input, text);
                     }
-                    let SharedInput { bytes, format: chosen, selected: select } = shared;
-                    dispatcher.dispatch(Action::OpenLink { bytes, chosen, select });
+                    let SharedInput { bytes, format: chosen, selected: select, thresholds } = shared;
+                    dispatcher.dispatch(Action::OpenLink { bytes, chosen, select, thresholds });
                 }
                 Err(LinkError::NotALink) => {}
                 Err(e) => dispatcher.dispatch(Action::LinkFailed(e.to_string())),
@@ -264,6 +270,7 @@ pub fn App() -> Html {
                     </InputPanel>
                     // A stable wrapper: a list growing here must not re-create the text box.
                     <div class="format-slot">{ for format_bar }</div>
+                    <ThresholdsPanel {thresholds} on_change={set_thresholds} />
                 </section>
                 <div ref={results} class="results">
                     { for status }
@@ -291,13 +298,14 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
         }
     };
     match effect {
-        Effect::Read { seq, source, bytes, chosen, select } => {
-            dispatcher.dispatch(state::read(seq, source, bytes, (chosen, select), dom::now_ms(), dom::now_ms));
+        Effect::Read { seq, source, bytes, chosen, select, thresholds } => {
+            let asked = (chosen, select, thresholds);
+            dispatcher.dispatch(state::read(seq, source, bytes, asked, dom::now_ms(), dom::now_ms));
         }
-        Effect::ReadFileAgain(chosen) => {
+        Effect::ReadFileAgain { chosen, thresholds } => {
             let file = jobs.borrow().shown.clone();
             if let Some(file) = file {
-                read_file(dispatcher, jobs, file, chosen, None);
+                read_file(dispatcher, jobs, file, (chosen, thresholds), None);
             }
         }
         Effect::Reveal(Reveal::Result) => {
@@ -317,14 +325,14 @@ struct Jobs {
     generation: u64,
 }
 
-/// Reads `file` as `chosen` (`None`: detected) in a worker, replacing (cancelling) any file
-/// being read; a file over the size limit gets a message instead, and a report the CLI saved
-/// (with no format chosen) is read on the page.
+/// Reads `file` as `chosen` (`None`: detected) in a worker, against `thresholds`, replacing
+/// (cancelling) any file being read; a file over the size limit gets a message instead, and a
+/// report the CLI saved (with no format chosen) is read on the page.
 fn read_file(
     dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
     file: web_sys::File,
-    chosen: Option<Format>,
+    (chosen, thresholds): (Option<Format>, Thresholds),
     note: Option<String>,
 ) {
     let name = file.name();
@@ -341,7 +349,7 @@ fn read_file(
     }
     dispatcher.dispatch(Action::Loading { name: name.clone(), size, now: dom::now_ms() });
     if chosen.is_some() {
-        return start_worker(dispatcher, jobs, file, chosen, note);
+        return start_worker(dispatcher, jobs, file, (chosen, thresholds), note);
     }
     // A report the CLI saved is read here, as a whole; anything else in the worker.
     let (dispatcher, jobs) = (dispatcher.clone(), Rc::clone(jobs));
@@ -350,7 +358,7 @@ fn read_file(
             return; // another file was chosen meanwhile
         }
         if !head.is_some_and(|head| is_saved_report(&head)) {
-            return start_worker(&dispatcher, &jobs, file, chosen, note);
+            return start_worker(&dispatcher, &jobs, file, (chosen, thresholds), note);
         }
         dom::file_bytes(&file, move |bytes| {
             if jobs.borrow().generation != generation {
@@ -372,7 +380,7 @@ fn start_worker(
     dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
     file: web_sys::File,
-    chosen: Option<Format>,
+    (chosen, thresholds): (Option<Format>, Thresholds),
     note: Option<String>,
 ) {
     let name = file.name();
@@ -390,7 +398,7 @@ fn start_worker(
             Event::Failed(error) => dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error }),
         })
     };
-    match loader::start(&file, chosen, on_event) {
+    match loader::start(&file, (chosen, &thresholds), on_event) {
         Ok(job) => jobs.borrow_mut().running = Some(job),
         Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
     }
@@ -412,6 +420,10 @@ fn results_view(
     if let Some(message) = doc.not_text_message() {
         return html! { <NotText message={message.to_string()} /> };
     }
+    // Said before the verdict: it is not the defaults' verdict.
+    let changed = doc.thresholds().changes_text().map(|changes| {
+        html! { <p id="thresholds-note" class="status notice-line">{ format!("Judged against thresholds you changed: {changes}.") }</p> }
+    });
     if doc.is_plain_text() {
         // Plain text: exactly the page as before formats existed.
         let Some(analysis) = doc.detail.clone() else { return html! {} };
@@ -420,6 +432,7 @@ fn results_view(
         }
         return html! {
             <>
+                { for changed }
                 <VerdictCard analysis={Rc::clone(&analysis)} on_show={show}>
                     <ChecksTable analysis={Rc::clone(&analysis)} on_jump={jump} />
                 </VerdictCard>
@@ -439,6 +452,7 @@ fn results_view(
     });
     html! {
         <>
+            { for changed }
             <DocumentSummary doc={Rc::clone(&doc)}>
                 { for stream }
                 { for diagnostics }

@@ -20,6 +20,7 @@ mod saved_report_view;
 mod share_bar;
 mod stream_info;
 mod theme_toggle;
+mod thresholds_panel;
 mod too_short;
 mod turn_list;
 mod verdict_card;

@@ -44,14 +44,16 @@ pub fn ShareBar(props: &Props) -> Html {
             let (doc, say) = (Rc::clone(&doc), say.clone());
             let make = move |bytes: Option<Vec<u8>>| match bytes {
                 None => say("The input is no longer at hand: open the file again to make a link.".into()),
-                Some(bytes) => match result_link(&dom::page_url(), &bytes, doc.chosen, doc.selected) {
-                    Ok(url) => {
-                        dom::replace_url(&url);
-                        let said = url.clone();
-                        dom::copy_text(url, move |copied| say(link_made(&said, copied)));
+                Some(bytes) => {
+                    match result_link(&dom::page_url(), &bytes, (doc.chosen, doc.selected), doc.thresholds()) {
+                        Ok(url) => {
+                            dom::replace_url(&url);
+                            let said = url.clone();
+                            dom::copy_text(url, move |copied| say(link_made(&said, copied)));
+                        }
+                        Err(chars) => say(link_too_long(chars)),
                     }
-                    Err(chars) => say(link_too_long(chars)),
-                },
+                }
             };
             match (held, file) {
                 (Some(bytes), _) => make(Some(bytes.to_vec())),

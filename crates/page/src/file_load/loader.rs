@@ -23,6 +23,7 @@ use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
 use super::wire::Decoder;
 use crate::dom;
+use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::verdict::JudgedDocument;
 
@@ -138,8 +139,13 @@ fn transferable(value: &JsValue) -> Array {
     }
 }
 
-/// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker.
-pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
+/// Starts reading `file` as `chosen` (`None`: the detected format) in a new worker, judged
+/// against `thresholds`.
+pub fn start(
+    file: &web_sys::File,
+    (chosen, thresholds): (Option<Format>, &Thresholds),
+    on_event: Rc<dyn Fn(Event)>,
+) -> Result<Job, String> {
     let worker = new_worker()?;
     let cancelled = Rc::new(Cell::new(false));
     let helper: Rc<RefCell<Option<Helper>>> = Rc::new(RefCell::new(None));
@@ -218,6 +224,7 @@ pub fn start(file: &web_sys::File, chosen: Option<Format>, on_event: Rc<dyn Fn(E
     let _ = Reflect::set(&request, &"file".into(), file);
     let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
     let _ = Reflect::set(&request, &"format".into(), &format);
+    let _ = Reflect::set(&request, &"thresholds".into(), &thresholds.compact().into());
     let _ = Reflect::set(&request, &"module".into(), &single_file_module());
     worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
     Ok(Job { worker, cancelled, helper, _on_message: on_message, _on_error: on_error })

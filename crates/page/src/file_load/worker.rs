@@ -24,11 +24,11 @@ use super::load_view::{Progress, Stage};
 use super::share_wire;
 use super::wire::{encode, texts_len};
 use coherency_core::analyze::gzip_ratio::{gzip_size, GzipSizeCounter};
-use coherency_core::analyze::{analyze_without_gzip, Report};
+use coherency_core::analyze::{analyze_with, analyze_without_gzip, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::verdict::{
     analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
-    JudgedDocument, TextKey, PREVIEW_OVER,
+    JudgeOptions, JudgedDocument, TextKey, PREVIEW_OVER,
 };
 
 /// At most one progress message per this many milliseconds (and one per stage).
@@ -66,20 +66,22 @@ impl Reporter<'_> {
 }
 
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
-/// calling `post(message, transfer)` with `{kind: "progress", progress: Uint8Array}` (a
+/// judged against `thresholds` ([`Thresholds::compact`]; none: the defaults), calling `post(message, transfer)` with `{kind: "progress", progress: Uint8Array}` (a
 /// [`Progress`] in postcard, as the result: no JSON reader of it in the wasm) as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
 /// its answer: `{kind: "gzip", start, end}` → the gzip size of those bytes of the file (a
-/// number); `{kind: "analyse", texts}` → their reports ([`analyse_in_worker`]). Any other
+/// number); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
 /// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
     file: web_sys::File,
     format: Option<String>,
+    thresholds: Option<String>,
     post: Function,
     ask_help: Option<Function>,
 ) -> Result<(), JsValue> {
+    let options = JudgeOptions { thresholds: read_thresholds(thresholds)?, ..JudgeOptions::default() };
     let reporter = Reporter { post: &post, last: Cell::new(0.0) };
     let size = file.size() as usize;
     let mut progress = Progress { stage: Stage::Reading, ..Progress::default() };
@@ -116,15 +118,15 @@ pub async fn read_file_in_worker(
         reporter.send(&progress, news);
     };
     let analysed = match &ask_help {
-        Some(ask_help) => match analyse_long_text(&transcript, ask_help, &mut tell).await {
+        Some(ask_help) => match analyse_long_text(&transcript, &options.thresholds, ask_help, &mut tell).await {
             Some(report) => [report].into(),
-            None => analyse_in_two(&transcript, ask_help, &mut tell).await,
+            None => analyse_in_two(&transcript, &options.thresholds, ask_help, &mut tell).await,
         },
         None => AnalysedBefore::new(),
     };
     // The judge starts counting again from its first text: not news when the texts were analysed.
     let shared = !analysed.is_empty();
-    let report = judge_transcript_with_progress(&transcript, analysed, &mut |a: AnalysisProgress| {
+    let report = judge_transcript_with_progress(&transcript, &options, analysed, &mut |a: AnalysisProgress| {
         if !(shared && a.texts_done == 0) {
             tell(a);
         }
@@ -164,6 +166,7 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
 /// while this one does the rest; `None` for any other document.
 async fn analyse_long_text(
     t: &Transcript,
+    thresholds: &Thresholds,
     ask_help: &Function,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> Option<(TextKey, Report)> {
@@ -180,7 +183,7 @@ async fn analyse_long_text(
         progress.preview = Some(preview_of(text));
         on_progress(progress);
     }
-    let without_gzip = analyze_without_gzip(text);
+    let without_gzip = analyze_without_gzip(text, thresholds);
     let counted = match asked {
         Some(asked) => asked.await.ok().and_then(|size| size.as_f64()),
         None => None,
@@ -195,6 +198,7 @@ async fn analyse_long_text(
 /// judge analyses the rest).
 async fn analyse_in_two(
     t: &Transcript,
+    thresholds: &Thresholds,
     ask_help: &Function,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> AnalysedBefore {
@@ -206,10 +210,12 @@ async fn analyse_in_two(
     let texts: Vec<_> = theirs.iter().filter_map(|&key| text_of(t, key)).collect();
     let buffer = Uint8Array::from(share_wire::encode_texts(&texts).as_slice()).buffer();
     drop(texts);
-    let asked = ask(ask_help, &[("kind", &"analyse".into()), ("texts", &buffer)], &Array::of1(&buffer));
+    let job: [(&str, &JsValue); 3] =
+        [("kind", &"analyse".into()), ("texts", &buffer), ("thresholds", &thresholds.compact().into())];
+    let asked = ask(ask_help, &job, &Array::of1(&buffer));
     let mut progress = AnalysisProgress { texts: shares.texts, bytes: shares.bytes, ..AnalysisProgress::default() };
     on_progress(progress);
-    let mut analysed = analyse_share(t, mine, &mut progress, on_progress);
+    let mut analysed = analyse_share(t, mine, thresholds, &mut progress, on_progress);
     let answer = match asked {
         Some(asked) => asked.await.ok(),
         None => None,
@@ -223,14 +229,21 @@ async fn analyse_in_two(
     analysed
 }
 
-/// The reports of the texts in `texts` (from [`share_wire::encode_texts`]), for
-/// [`share_wire::decode_reports`]: a second worker's half of a big log (see
-/// [`read_file_in_worker`]).
+/// The reports of the texts in `texts` (from [`share_wire::encode_texts`]) against
+/// `thresholds` (as [`read_file_in_worker`] takes them), for [`share_wire::decode_reports`]: a
+/// second worker's half of a big log.
 #[wasm_bindgen(js_name = analyseInWorker)]
-pub fn analyse_in_worker(texts: &[u8]) -> Result<Vec<u8>, JsValue> {
+pub fn analyse_in_worker(texts: &[u8], thresholds: Option<String>) -> Result<Vec<u8>, JsValue> {
+    let thresholds = read_thresholds(thresholds)?;
     let texts = share_wire::decode_texts(texts).map_err(|e| JsValue::from_str(&e))?;
-    let reports: Vec<Report> = texts.iter().map(|text| coherency_core::analyze::analyze(text)).collect();
+    let reports: Vec<Report> = texts.iter().map(|text| analyze_with(text, &thresholds)).collect();
     Ok(share_wire::encode_reports(&reports))
+}
+
+/// The thresholds the page sent ([`Thresholds::compact`]; none: the defaults).
+fn read_thresholds(compact: Option<String>) -> Result<Thresholds, JsValue> {
+    Thresholds::from_compact(compact.as_deref().unwrap_or_default())
+        .map_err(|e| JsValue::from_str(&format!("the thresholds sent to the worker did not read back ({e})")))
 }
 
 /// The gzip size of `file`'s bytes `start..end` (a second worker's job while the first analyses

@@ -6,10 +6,10 @@
 use std::rc::Rc;
 
 use super::{Analysis, Source};
-use coherency_core::analyze::{analyze, Verdict};
+use coherency_core::analyze::{analyze, Thresholds, Verdict};
 use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::verdict::{ConversationReport, JudgeOptions, JudgedDocument, MessageRow, TranscriptReport};
 use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.
@@ -56,11 +56,31 @@ pub enum Overall {
 }
 
 impl Document {
-    /// Reads `bytes` in `chosen` (or the detected format) and analyses every message.
+    /// Reads `bytes` in `chosen` (or the detected format) and analyses every message against
+    /// the default thresholds.
     pub fn read(seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>) -> Document {
-        let mut doc = Document::from_loaded(seq, source, JudgedDocument::read(&bytes, chosen));
+        Self::read_with(seq, source, bytes, chosen, &Thresholds::SEED)
+    }
+
+    /// [`Self::read`] against `thresholds`.
+    pub fn read_with(
+        seq: u64,
+        source: Source,
+        bytes: Rc<[u8]>,
+        chosen: Option<Format>,
+        thresholds: &Thresholds,
+    ) -> Document {
+        let options = JudgeOptions { thresholds: *thresholds, ..JudgeOptions::default() };
+        let mut doc = Document::from_loaded(seq, source, JudgedDocument::read_with(&bytes, chosen, &options));
         doc.bytes = Some(bytes);
         doc
+    }
+
+    /// The thresholds the document was judged against: its worst text's (a report that
+    /// passed is summed up only under the defaults, so a summed-up one means the defaults).
+    pub fn thresholds(&self) -> Thresholds {
+        let worst = self.report.worst().and_then(|w| w.report.whole());
+        worst.map_or(Thresholds::SEED, |r| r.thresholds)
     }
 
     /// A document from what the worker read and analysed (no bytes kept: see [`Self::bytes`]).

@@ -1,6 +1,7 @@
 //! Sharing what the page shows: the result link for a document's input (the core's
 //! `render::link`), the report's file name, and what the page says about each.
 
+use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
 use coherency_core::render::{html, json, markdown, Summary};
@@ -30,10 +31,10 @@ pub fn too_big_for_a_link(size: usize) -> Option<String> {
 pub fn result_link(
     page_url: &str,
     bytes: &[u8],
-    chosen: Option<Format>,
-    selected: Option<usize>,
+    (chosen, selected): (Option<Format>, Option<usize>),
+    thresholds: Thresholds,
 ) -> Result<String, usize> {
-    let fragment = link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected })?;
+    let fragment = link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected, thresholds })?;
     Ok(format!("{}#{fragment}", page_url.split('#').next().unwrap_or_default()))
 }
 
@@ -131,9 +132,13 @@ mod tests {
     #[test]
     fn a_link_holds_the_input_after_the_pages_address() {
         let text = "Let me check again.\n".repeat(300);
-        let url =
-            result_link("https://example.org/tools/coherency/?x=1#old", text.as_bytes(), Some(Format::Text), Some(0))
-                .unwrap();
+        let url = result_link(
+            "https://example.org/tools/coherency/?x=1#old",
+            text.as_bytes(),
+            (Some(Format::Text), Some(0)),
+            Thresholds::SEED,
+        )
+        .unwrap();
         let (page, fragment) = url.split_once('#').unwrap();
         assert_eq!(page, "https://example.org/tools/coherency/?x=1");
         let back = link::decode(fragment).unwrap();
@@ -153,7 +158,7 @@ mod tests {
                 b'a' + (x % 26) as u8
             })
             .collect();
-        let chars = result_link("https://h/", &noise, None, None).unwrap_err();
+        let chars = result_link("https://h/", &noise, (None, None), Thresholds::SEED).unwrap_err();
         let said = link_too_long(chars);
         assert!(
             said.contains(&thousands(chars)) && said.contains("32,000") && said.contains("Download the report"),

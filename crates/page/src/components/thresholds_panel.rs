@@ -1,0 +1,73 @@
+//! The "Thresholds" panel: every threshold a person may set (the core's
+//! [`SETTINGS`]: name, meaning, default), its current value in a field to edit, the changed
+//! ones marked, and "Reset to defaults". A value is taken when its field is left or Enter is
+//! pressed, checked by the core as the CLI's `--threshold` is; a bad one is said beside the
+//! panel and the thresholds stay as they were. Taken thresholds judge the document shown again
+//! and every input after it, and travel in its result link.
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use coherency_core::analyze::{Thresholds, SETTINGS};
+use coherency_core::wording::plural;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub thresholds: Thresholds,
+    /// Called with thresholds checked and different from the current ones.
+    pub on_change: Callback<Thresholds>,
+}
+
+#[component]
+pub fn ThresholdsPanel(props: &Props) -> Html {
+    let error = use_state(|| None::<String>);
+    let current = props.thresholds;
+    let changed = current.changes().len();
+    let rows = SETTINGS.iter().map(|s| {
+        let onchange = {
+            let (on_change, error) = (props.on_change.clone(), error.clone());
+            Callback::from(move |e: Event| {
+                let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
+                let mut next = current;
+                match next.set_named(s.name, &input.value()).and_then(|()| next.check_order()) {
+                    Ok(()) => {
+                        error.set(None);
+                        on_change.emit(next);
+                    }
+                    Err(e) => error.set(Some(e.to_string())),
+                }
+            })
+        };
+        let is_changed = s.is_changed(&current);
+        html! {
+            <label class={classes!("threshold", is_changed.then_some("changed"))}>
+                <code>{ s.name }</code>
+                <input type="text" inputmode="decimal" size="6" name={s.name} value={s.format(s.value(&current))} {onchange} />
+                <span class="help">{ if is_changed { "changed · default " } else { "default " } }{ s.format(s.default_value()) }</span>
+                <span class="about">{ s.about }</span>
+            </label>
+        }
+    });
+    let reset = {
+        let (on_change, error) = (props.on_change.clone(), error.clone());
+        Callback::from(move |_: MouseEvent| {
+            error.set(None);
+            on_change.emit(Thresholds::SEED);
+        })
+    };
+    html! {
+        <details id="thresholds" class="thresholds">
+            <summary>
+                { "Thresholds" }
+                <span class="help">{ if changed == 0 { " · the defaults".to_string() } else { format!(" · {} changed", plural(changed, "threshold", "thresholds")) } }</span>
+            </summary>
+            <p class="hint">{ "Where each check WARNs and FAILs, for texts and files (the live mode keeps the defaults). A value is taken when you leave its field or press Enter; the input shown is judged again, and a result link carries them." }</p>
+            <div class="threshold-grid">{ for rows }</div>
+            if let Some(message) = &*error {
+                <p id="thresholds-error" class="status notice-line" role="alert">{ message.clone() }</p>
+            }
+            <button type="button" id="thresholds-reset" class="button" onclick={reset} disabled={changed == 0}>{ "Reset to defaults" }</button>
+        </details>
+    }
+}
