@@ -22,8 +22,9 @@ mod run;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
+use clap::builder::Styles;
 use clap::{CommandFactory, Parser};
-use coherency_core::render::terminal::safe_value;
+use coherency_core::render::terminal::{safe_value, terminal_safe, Layout};
 use coherency_core::render::text::skipped;
 use coherency_core::verdict::JudgeOptions;
 
@@ -35,11 +36,19 @@ fn main() -> ExitCode {
     // lossily.
     let cli = match Cli::try_parse_from(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(e) => {
-            let status = if e.use_stderr() { exit_status::USAGE } else { 0 };
+        // Help and version: our own text, printed as clap prints it.
+        Err(e) if !e.use_stderr() => {
             // Nowhere left to say it when printing fails.
             let _ = e.print();
-            return ExitCode::from(status);
+            return ExitCode::SUCCESS;
+        }
+        // A usage error quotes what was typed, which may hold escape sequences: shown, not
+        // obeyed. Told again without clap's styles, so that every escape left is the input's.
+        Err(e) => {
+            let plain = Cli::command().styles(Styles::plain()).try_get_matches_from(std::env::args_os());
+            let told = plain.err().unwrap_or(e).render().ansi().to_string();
+            eprint!("{}", terminal_safe(&told, Layout::Keep));
+            return ExitCode::from(exit_status::USAGE);
         }
     };
     match cli.command {

@@ -186,6 +186,23 @@ fn a_bad_flag_is_named_with_the_right_one_suggested() {
 }
 
 #[test]
+fn a_bad_argument_is_quoted_with_its_escape_sequences_shown_not_obeyed() {
+    for (args, said) in [
+        (vec!["analyze", "--\x1b]0;pwned\x07", "x"], r"unexpected argument '--\x1b]0;pwned\x07'"),
+        (vec!["analyze", "--x\x1b]52;c;ZXZpbA\x07", "x"], r"unexpected argument '--x\x1b]52;c;ZXZpbA\x07'"),
+        (vec!["analyze", "--\u{202e}txt.exe", "x"], r"unexpected argument '--\u{202e}txt.exe'"),
+        (vec!["analyze", "--fail-on", "\x1b[2J", "x"], r"invalid value '\x1b[2J' for '--fail-on <LEVEL>'"),
+        (vec!["anal\x1b[2Jyze", "x"], r"unrecognized subcommand 'anal\x1b[2Jyze'"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(64), "{said}");
+        let err = stderr(&out);
+        assert!(err.contains(said), "{err}");
+        assert!(!err.contains(['\x1b', '\x07', '\u{202e}']), "nothing that acts on a terminal: {err:?}");
+    }
+}
+
+#[test]
 fn fail_on_sets_which_verdict_fails_and_the_default_is_unchanged() {
     let warn = "tests/data/warn_list.txt";
     let fail = "tests/data/line_x400.txt";

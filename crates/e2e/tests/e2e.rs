@@ -1254,3 +1254,94 @@ async fn a_report_the_cli_saved_opens_again_and_its_text_stays_text() {
     .await;
     page.close().await;
 }
+
+/// A poem whose refrain comes back six times: maxline 6 WARNs under the defaults (≥ 5).
+fn refrain_poem() -> String {
+    let verses = [
+        "The river runs past the old mill at dawn, slow and brown with the spring rain.",
+        "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
+        "A fox crosses the frozen field without a sound and vanishes into the birches.",
+        "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
+        "Children chase their kites along the northern dunes until the light is gone.",
+        "Bread cools by the open window of the bakery, and the whole street smells of it.",
+    ];
+    verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
+}
+
+/// Types `value` into the thresholds panel's field for `name` and leaves it (a change event).
+async fn set_threshold(page: &Page, name: &str, value: &str) {
+    let script = format!(
+        "const i = document.querySelector('#thresholds input[name=\"{name}\"]'); i.value = '{value}'; \
+         i.dispatchEvent(new Event('change', {{ bubbles: true }})); return null;"
+    );
+    page.js(&script).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report_say_so() {
+    let page = Page::open().await;
+    let poem = refrain_poem();
+    page.set_input(&poem).await;
+    page.click("#analyze").await;
+    page.expect_verdict("WARN").await;
+    assert_eq!(page.count("#thresholds-note").await, 0, "nothing said under the defaults");
+    page.click("#thresholds summary").await;
+    assert!(page.text("#thresholds summary").await.contains("the defaults"));
+    // Every setting the core has is listed, with its default.
+    assert_eq!(page.count("#thresholds input").await, coherency_core::analyze::SETTINGS.len());
+
+    // Loosened: the refrain passes, and the page says against what.
+    set_threshold(&page, "maxline.warn", "7").await;
+    page.expect_verdict("PASS").await;
+    assert_eq!(
+        page.text("#thresholds-note").await,
+        "Judged against thresholds you changed: maxline.warn 7 (default 5)."
+    );
+    assert!(page.text("#thresholds summary").await.contains("1 threshold changed"));
+    assert_eq!(page.count("#thresholds label.changed").await, 1);
+    let json = downloaded_json(&page).await;
+    assert!(
+        json.contains("\"thresholds_changed\":[{\"name\":\"maxline.warn\",\"value\":7.0,\"default\":5.0}]"),
+        "{json}"
+    );
+
+    // A bad value is said and changes nothing.
+    set_threshold(&page, "maxline.fail", "3").await;
+    page.wait_for_js("return !!document.getElementById('thresholds-error');", "the refusal").await;
+    assert!(page.text("#thresholds-error").await.contains("maxline.warn is stricter than maxline.fail"));
+    page.expect_verdict("PASS").await;
+    set_threshold(&page, "maxline.fail", "12").await;
+    page.wait_for_js("return !document.getElementById('thresholds-error');", "the refusal gone").await;
+
+    // The link carries them: another browser opens the same verdict under the same thresholds.
+    page.click("#copy-link").await;
+    page.wait_for_js("return location.hash.startsWith('#v1;');", "the link in the address bar").await;
+    let fragment = page.js("return location.hash;").await.as_str().unwrap_or_default().to_string();
+    assert!(fragment.starts_with("#v1;t=maxline.warn:7;d="), "{fragment}");
+    page.close().await;
+    let fresh = Page::open().await;
+    fresh.goto_query(&format!("?{fragment}")).await;
+    fresh.expect_verdict("PASS").await;
+    assert!(fresh.text("#thresholds-note").await.contains("maxline.warn 7 (default 5)"));
+    let shown = fresh.js("return document.querySelector('#thresholds input[name=\"maxline.warn\"]').value;").await;
+    assert_eq!(shown, json!("7"));
+
+    // A file read in the worker is judged against them too; Reset brings the defaults back.
+    let dir = browser::TempDir::new("thresholds");
+    let file = dir.0.join("poem.txt");
+    std::fs::write(&file, &poem).expect("a temp file");
+    fresh.upload(&file).await;
+    fresh
+        .wait_for_js(
+            "return (document.getElementById('format-bar')?.textContent ?? '').includes('poem.txt');",
+            "the file",
+        )
+        .await;
+    fresh.expect_verdict("PASS").await;
+    fresh.click("#thresholds summary").await;
+    fresh.click("#thresholds-reset").await;
+    fresh.expect_verdict("WARN").await;
+    assert_eq!(fresh.count("#thresholds-note").await, 0);
+    fresh.close().await;
+}

@@ -375,6 +375,8 @@ mod tests {
             assert!(matches!(t.assign(bad), Err(ThresholdError::BadValue { .. })), "{bad}");
         }
         assert_eq!(t, Thresholds::SEED, "nothing was set");
+        t.assign("gzip_ratio.fail=.05").expect("a leading point is a ratio too");
+        assert_eq!(t.gzip_ratio_fail, 0.05);
         assert!(t.assign("min_bytes=0").is_ok());
     }
 

@@ -24,28 +24,34 @@ pub fn ThresholdsPanel(props: &Props) -> Html {
     let error = use_state(|| None::<String>);
     let current = props.thresholds;
     let changed = current.changes().len();
-    let rows = SETTINGS.iter().map(|s| {
-        let onchange = {
-            let (on_change, error) = (props.on_change.clone(), error.clone());
-            Callback::from(move |e: Event| {
-                let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
-                let mut next = current;
-                match next.set_named(s.name, &input.value()).and_then(|()| next.check_order()) {
-                    Ok(()) => {
-                        error.set(None);
-                        on_change.emit(next);
-                    }
-                    Err(e) => error.set(Some(e.to_string())),
+    // One listener for every field (a change bubbles): the field's name is the setting's.
+    let onchange = {
+        let (on_change, error) = (props.on_change.clone(), error.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
+            let mut next = current;
+            match next.set_named(&input.name(), &input.value()).and_then(|()| next.check_order()) {
+                Ok(()) => {
+                    error.set(None);
+                    on_change.emit(next);
                 }
-            })
-        };
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        })
+    };
+    let rows = SETTINGS.iter().map(|s| {
         let is_changed = s.is_changed(&current);
+        let default = format!(
+            "{}default {} · {}",
+            if is_changed { "changed · " } else { "" },
+            s.format(s.default_value()),
+            s.about
+        );
         html! {
             <label class={classes!("threshold", is_changed.then_some("changed"))}>
                 <code>{ s.name }</code>
-                <input type="text" inputmode="decimal" size="6" name={s.name} value={s.format(s.value(&current))} {onchange} />
-                <span class="help">{ if is_changed { "changed · default " } else { "default " } }{ s.format(s.default_value()) }</span>
-                <span class="about">{ s.about }</span>
+                <input name={s.name} value={s.format(s.value(&current))} />
+                <span class="help">{ default }</span>
             </label>
         }
     });
@@ -56,14 +62,16 @@ pub fn ThresholdsPanel(props: &Props) -> Html {
             on_change.emit(Thresholds::SEED);
         })
     };
+    let state = if changed == 0 {
+        " · the defaults".to_string()
+    } else {
+        format!(" · {} changed", plural(changed, "threshold", "thresholds"))
+    };
     html! {
         <details id="thresholds" class="thresholds">
-            <summary>
-                { "Thresholds" }
-                <span class="help">{ if changed == 0 { " · the defaults".to_string() } else { format!(" · {} changed", plural(changed, "threshold", "thresholds")) } }</span>
-            </summary>
+            <summary>{ "Thresholds" }<span class="help">{ state }</span></summary>
             <p class="hint">{ "Where each check WARNs and FAILs, for texts and files (the live mode keeps the defaults). A value is taken when you leave its field or press Enter; the input shown is judged again, and a result link carries them." }</p>
-            <div class="threshold-grid">{ for rows }</div>
+            <div class="threshold-grid" {onchange}>{ for rows }</div>
             if let Some(message) = &*error {
                 <p id="thresholds-error" class="status notice-line" role="alert">{ message.clone() }</p>
             }

@@ -58,6 +58,7 @@ pub enum Overall {
 impl Document {
     /// Reads `bytes` in `chosen` (or the detected format) and analyses every message against
     /// the default thresholds.
+    #[cfg(test)]
     pub fn read(seq: u64, source: Source, bytes: Rc<[u8]>, chosen: Option<Format>) -> Document {
         Self::read_with(seq, source, bytes, chosen, &Thresholds::SEED)
     }
