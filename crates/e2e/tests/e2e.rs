@@ -1300,6 +1300,8 @@ async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report
     );
     assert!(page.text("#thresholds summary").await.contains("1 threshold changed"));
     assert_eq!(page.count("#thresholds label.changed").await, 1);
+    page.js("document.getElementById('thresholds').scrollIntoView(); return null;").await;
+    screenshot(&page, "thresholds-panel.png").await;
     let json = downloaded_json(&page).await;
     assert!(
         json.contains("\"thresholds_changed\":[{\"name\":\"maxline.warn\",\"value\":7.0,\"default\":5.0}]"),

@@ -238,7 +238,7 @@ impl Spread {
 }
 
 /// Sorts `v` as `sort_unstable_by(f64::total_cmp)` does, by sorting each value's bits made a
-/// `u64` in the same order: the wasm's one sort of `u64`s, not a second sort for `f64`s.
+/// `u64` in the same order, with the small sort (`order`): no sort of its own in the wasm.
 fn sort_total(v: &mut [f64]) {
     const SIGN: u64 = 1 << 63;
     let key = |x: f64| {
@@ -250,7 +250,7 @@ fn sort_total(v: &mut [f64]) {
         }
     };
     let mut keys: Vec<u64> = v.iter().map(|&x| key(x)).collect();
-    keys.sort_unstable();
+    crate::order::sort_by_key_stable(&mut keys, |&k| k);
     for (x, k) in v.iter_mut().zip(keys) {
         *x = f64::from_bits(if k & SIGN == 0 { !k } else { k & !SIGN });
     }

@@ -46,7 +46,9 @@ type Seen = HashSet<u64, BuildHasherDefault<AsIs>>;
 fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) {
     for i in 0..3 {
         let said = &mut turn[i];
-        said.sort_unstable();
+        // The small sort (`order`): a turn says a few hundred things, and the wasm then has no
+        // second unstable sort, of `u64`s, beside the one of `usize`s.
+        crate::order::sort_by_key_stable(said, |&k| k);
         let once = |k: usize| (k == 0 || said[k - 1] != said[k]) && said.get(k + 1) != Some(&said[k]);
         found[i] |= (0..said.len()).any(|k| once(k) && seen[i].contains(&said[k]));
         seen[i].extend(said.drain(..));

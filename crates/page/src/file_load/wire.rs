@@ -295,7 +295,7 @@ impl Decoder {
             return Ok(());
         }
         self.next += 1;
-        let piece: Piece = postcard::from_bytes(&read(self.next - 1)).map_err(|e| format!("{CORRUPT} ({e})"))?;
+        let piece: Piece = postcard::from_bytes(&read(self.next - 1)).map_err(|_| CORRUPT.to_string())?;
         match piece {
             Piece::Head {
                 size,
