@@ -1308,13 +1308,17 @@ async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report
         "{json}"
     );
 
-    // A bad value is said and changes nothing.
+    // A bad value is said (the field's validity message) and changes nothing.
     set_threshold(&page, "maxline.fail", "3").await;
-    page.wait_for_js("return !!document.getElementById('thresholds-error');", "the refusal").await;
-    assert!(page.text("#thresholds-error").await.contains("maxline.warn is stricter than maxline.fail"));
+    let message = "return document.querySelector('#thresholds input[name=\"maxline.fail\"]').validationMessage;";
+    page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !!")), "the refusal").await;
+    assert_eq!(
+        page.js(message).await,
+        json!("threshold maxline.warn is stricter than maxline.fail: a text would FAIL before it WARNs")
+    );
     page.expect_verdict("PASS").await;
     set_threshold(&page, "maxline.fail", "12").await;
-    page.wait_for_js("return !document.getElementById('thresholds-error');", "the refusal gone").await;
+    page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !")), "the refusal gone").await;
 
     // The link carries them: another browser opens the same verdict under the same thresholds.
     page.click("#copy-link").await;

@@ -320,17 +320,74 @@ async fn the_key_is_stored_only_while_remember_is_ticked() {
     live.set("#live-key", "my-key").await;
     assert_eq!(live.page.js(stored).await, Value::Null, "not stored unless asked");
     live.page.click("#live-remember").await;
-    live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === 'my-key';", "the key stored").await;
+    // Stored with the origin it was given for.
+    let origin = live._server.base_url().trim_end_matches("/v1").to_string();
+    let want = format!("return localStorage.getItem('coherency-api-key') === '{origin}\\nmy-key';");
+    live.page.wait_for_js(&want, "the key stored").await;
     assert!(live.page.text("#live-remember-warning").await.contains("plain text"));
     live.page.click("#live-remember").await;
     live.page.wait_for_js("return localStorage.getItem('coherency-api-key') === null;", "the key forgotten").await;
-    // A key bound for plain http:// off this machine is warned about; the mock on loopback is not.
+    // A key given for plain http:// off this machine is warned about; the mock on loopback is not.
     assert_eq!(live.page.count("#live-http-warning").await, 0, "loopback: no warning");
     live.set("#live-base", "http://gpu-box.example:8000/v1").await;
+    live.set("#live-key", "my-key").await;
     live.page.wait_for_js("return !!document.getElementById('live-http-warning');", "the plain-http warning").await;
     assert!(live.page.text("#live-http-warning").await.contains("unencrypted to gpu-box.example:8000"));
     live.set("#live-base", "https://gpu-box.example/v1").await;
     live.page.wait_for_js("return !document.getElementById('live-http-warning');", "no warning for https").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_key_is_sent_only_to_the_endpoint_it_was_given_for_even_when_remembered() {
+    // One server, two origins (127.0.0.1 and localhost): the key given for one is not sent to
+    // the other — the server says 401 — until it is given again there.
+    let live = Live::open(&["--api-key", "sekrit-key-123"]).await;
+    live.set("#live-key", "sekrit-key-123").await;
+    live.page.click("#live-remember").await;
+    live.page.click("#live-load-models").await;
+    live.page
+        .wait_for_js(
+            "return /model\\(s\\) listed/.test(document.getElementById('live-models-note')?.textContent ?? '');",
+            "models listed",
+        )
+        .await;
+    let elsewhere = live._server.base_url().replacen("127.0.0.1", "localhost", 1);
+    live.set("#live-base", &elsewhere).await;
+    live.page.wait_for_js("return !!document.getElementById('live-key-not-sent');", "the key not sent").await;
+    let said = live.page.text("#live-key-not-sent").await;
+    assert!(
+        said.starts_with("This key was given for http://127.0.0.1:") && said.contains("not sent to http://localhost:"),
+        "{said}"
+    );
+    live.page.click("#live-load-models").await;
+    live.page
+        .wait_for_js(
+            "return (document.getElementById('live-models-note')?.textContent ?? '').includes('HTTP 401');",
+            "a 401 without the key",
+        )
+        .await;
+
+    // A reload remembers the key for its own origin only.
+    live.page.goto_query("?mode=live").await;
+    live.set("#live-base", &elsewhere).await;
+    live.page
+        .wait_for_js("return !!document.getElementById('live-key-not-sent');", "still not sent after a reload")
+        .await;
+    live.set("#live-base", &live._server.base_url()).await;
+    live.page.wait_for_js("return !document.getElementById('live-key-not-sent');", "sent to its own origin").await;
+    live.page.click("#live-load-models").await;
+    live.page
+        .wait_for_js(
+            "return /model\\(s\\) listed/.test(document.getElementById('live-models-note')?.textContent ?? '');",
+            "models listed again",
+        )
+        .await;
+    // Given again for the other origin, it is sent there.
+    live.set("#live-base", &elsewhere).await;
+    live.set("#live-key", "sekrit-key-123").await;
+    live.page.wait_for_js("return !document.getElementById('live-key-not-sent');", "given for this origin").await;
     live.close().await;
 }
 

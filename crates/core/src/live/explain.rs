@@ -75,7 +75,7 @@ pub fn plain_http_key_warning(base_url: &str, key: &str) -> Option<String> {
 }
 
 /// The host (and port) of `url`, without user info.
-fn host_of(url: &str) -> &str {
+pub(crate) fn host_of(url: &str) -> &str {
     let rest = url.split("://").nth(1).unwrap_or(url);
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
     host.rsplit_once('@').map_or(host, |(_, h)| h)

@@ -3,8 +3,8 @@
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
 //! checks' judges (check D from every reply seen, streamed or not), the words for failures,
-//! the statistics of a soak run (many generations, or A against B), and the context fidelity
-//! (needle) probe.
+//! the statistics of a soak run (many generations, or A against B), the context fidelity
+//! (needle) probe, and the API key bound to the endpoint it was given for.
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
@@ -12,6 +12,7 @@
 
 pub mod checks;
 pub mod explain;
+pub mod key_binding;
 pub mod needle;
 pub mod reasoning_check;
 pub mod request;
@@ -19,6 +20,7 @@ pub mod session;
 pub mod soak;
 
 pub use explain::{explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, REDIRECT_REFUSED};
+pub use key_binding::BoundKey;
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats, REPORT_EVERY_MS,

@@ -23,7 +23,7 @@ use super::sample_menu::SampleMenu;
 use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
 use super::stream_info::StreamInfoView;
-use super::thresholds_panel::ThresholdsPanel;
+use super::thresholds_panel::thresholds_panel;
 use super::too_short::TooShort;
 use super::verdict_card::VerdictCard;
 use crate::dom;
@@ -270,7 +270,7 @@ pub fn App() -> Html {
                     </InputPanel>
                     // A stable wrapper: a list growing here must not re-create the text box.
                     <div class="format-slot">{ for format_bar }</div>
-                    <ThresholdsPanel {thresholds} on_change={set_thresholds} />
+                    { thresholds_panel(thresholds, &set_thresholds) }
                 </section>
                 <div ref={results} class="results">
                     { for status }

@@ -1,9 +1,10 @@
 //! The "Thresholds" panel: every threshold a person may set (the core's
 //! [`SETTINGS`]: name, meaning, default), its current value in a field to edit, the changed
 //! ones marked, and "Reset to defaults". A value is taken when its field is left or Enter is
-//! pressed, checked by the core as the CLI's `--threshold` is; a bad one is said beside the
-//! panel and the thresholds stay as they were. Taken thresholds judge the document shown again
-//! and every input after it, and travel in its result link.
+//! pressed, checked by the core as the CLI's `--threshold` is; a bad one is the field's own
+//! validity message (the browser shows it, the field stays marked invalid) and the thresholds
+//! stay as they were. Taken thresholds judge the document shown again and every input after
+//! it, and travel in its result link. A plain function, not a component: it keeps no state.
 
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
@@ -12,33 +13,24 @@ use yew::prelude::*;
 use coherency_core::analyze::{Thresholds, SETTINGS};
 use coherency_core::wording::plural;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub thresholds: Thresholds,
-    /// Called with thresholds checked and different from the current ones.
-    pub on_change: Callback<Thresholds>,
-}
-
-#[component]
-pub fn ThresholdsPanel(props: &Props) -> Html {
-    let error = use_state(|| None::<String>);
-    let current = props.thresholds;
+/// The panel for `current`; `on_change` gets thresholds checked and different from them.
+pub fn thresholds_panel(current: Thresholds, on_change: &Callback<Thresholds>) -> Html {
     let changed = current.changes().len();
     // One listener for every field (a change bubbles): the field's name is the setting's.
-    let onchange = {
-        let (on_change, error) = (props.on_change.clone(), error.clone());
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
-            let mut next = current;
+    let onchange = on_change.reform(move |e: Event| {
+        let mut next = current;
+        if let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) {
             match next.set_named(&input.name(), &input.value()).and_then(|()| next.check_order()) {
-                Ok(()) => {
-                    error.set(None);
-                    on_change.emit(next);
+                Ok(()) => input.set_custom_validity(""),
+                Err(e) => {
+                    input.set_custom_validity(&e.to_string());
+                    input.report_validity();
+                    next = current;
                 }
-                Err(e) => error.set(Some(e.to_string())),
             }
-        })
-    };
+        }
+        next
+    });
     let rows = SETTINGS.iter().map(|s| {
         let is_changed = s.is_changed(&current);
         let default = format!(
@@ -55,13 +47,7 @@ pub fn ThresholdsPanel(props: &Props) -> Html {
             </label>
         }
     });
-    let reset = {
-        let (on_change, error) = (props.on_change.clone(), error.clone());
-        Callback::from(move |_: MouseEvent| {
-            error.set(None);
-            on_change.emit(Thresholds::SEED);
-        })
-    };
+    let reset = on_change.reform(|_: MouseEvent| Thresholds::SEED);
     let state = if changed == 0 {
         " · the defaults".to_string()
     } else {
@@ -72,9 +58,6 @@ pub fn ThresholdsPanel(props: &Props) -> Html {
             <summary>{ "Thresholds" }<span class="help">{ state }</span></summary>
             <p class="hint">{ "Where each check WARNs and FAILs, for texts and files (the live mode keeps the defaults). A value is taken when you leave its field or press Enter; the input shown is judged again, and a result link carries them." }</p>
             <div class="threshold-grid" {onchange}>{ for rows }</div>
-            if let Some(message) = &*error {
-                <p id="thresholds-error" class="status notice-line" role="alert">{ message.clone() }</p>
-            }
             <button type="button" id="thresholds-reset" class="button" onclick={reset} disabled={changed == 0}>{ "Reset to defaults" }</button>
         </details>
     }

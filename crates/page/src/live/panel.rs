@@ -3,8 +3,10 @@
 //! driver, a snapshot shown whenever the session's pacer says a full report is due and once at
 //! the end.
 //!
-//! The API key stays in this component's state; it goes only into the `Authorization` header,
-//! and into `localStorage` only while "remember on this device" is ticked.
+//! The API key stays in this component's state, bound to the origin of the base URL it was
+//! typed for (`BoundKey`: sent to that origin only; for another, the page says it is not sent);
+//! it goes only into the `Authorization` header, and into `localStorage` (with its origin) only
+//! while "remember on this device" is ticked.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,7 +26,7 @@ use super::view::LiveView;
 use crate::dom;
 use coherency_core::live::reasoning_check::ReasoningEvidence;
 use coherency_core::live::{
-    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning,
+    build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning, BoundKey,
     ChatRequest, LiveSession, RequestForm, PRESETS,
 };
 
@@ -37,13 +39,13 @@ static SEQ: AtomicU64 = AtomicU64::new(1);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Form {
     req: RequestForm,
-    key: String,
+    key: BoundKey,
     remember: bool,
 }
 
 impl Form {
     fn initial() -> Self {
-        let stored = dom::stored(KEY_STORAGE);
+        let stored = dom::stored(KEY_STORAGE).and_then(|s| BoundKey::from_stored(&s));
         Form {
             req: RequestForm {
                 base_url: DEFAULT_BASE.to_string(),
@@ -56,6 +58,11 @@ impl Form {
             remember: stored.is_some(),
             key: stored.unwrap_or_default(),
         }
+    }
+
+    /// The key to send to the base URL: none when it was given for another endpoint.
+    fn sent_key(&self) -> String {
+        self.key.for_endpoint(&self.req.base_url).unwrap_or_default().to_string()
     }
 }
 
@@ -112,7 +119,7 @@ pub fn LivePanel(props: &Props) -> Html {
 
     // The key is stored only while "remember" is ticked; unticking forgets it.
     use_effect_with((form.key.clone(), form.remember), |(key, remember)| {
-        dom::store(KEY_STORAGE, remember.then_some(key.as_str()));
+        dom::store(KEY_STORAGE, remember.then(|| key.stored()).as_deref());
     });
 
     let edit = |set: fn(&mut Form, String)| {
@@ -144,7 +151,7 @@ pub fn LivePanel(props: &Props) -> Html {
         let (form, models, models_note) = (form.clone(), models.setter(), models_note.setter());
         Callback::from(move |_: MouseEvent| {
             let url = models_url(&form.req.base_url);
-            let key = form.key.clone();
+            let key = form.sent_key();
             let (dispatcher, empty) = (form.dispatcher(), form.req.model.trim().is_empty());
             let (models, models_note) = (models.clone(), models_note.clone());
             models_note.set(Some("Loading models…".to_string()));
@@ -191,7 +198,7 @@ pub fn LivePanel(props: &Props) -> Html {
                 running: running.setter(),
                 reasoning: reasoning.clone(),
             };
-            wasm_bindgen_futures::spawn_local(stream(req, form.key.clone(), controller, stopped, outputs));
+            wasm_bindgen_futures::spawn_local(stream(req, form.sent_key(), controller, stopped, outputs));
         })
     };
     let stop = {
@@ -201,6 +208,7 @@ pub fn LivePanel(props: &Props) -> Html {
 
     let options = models.iter().map(|id| html! { <option value={id.clone()}>{ id }</option> });
     let f = &form.req;
+    let sent_key = form.sent_key();
     let custom = !PRESETS.iter().any(|(_, p)| *p == f.prompt);
     let presets = PRESETS.iter().enumerate().map(|(i, (label, prompt))| {
         html! { <option value={i.to_string()} selected={*prompt == f.prompt}>{ *label }</option> }
@@ -217,10 +225,13 @@ pub fn LivePanel(props: &Props) -> Html {
                     <input id="live-base" type="url" value={f.base_url.clone()} oninput={typed(|f, v| f.req.base_url = v)} spellcheck="false" />
                     <label class="label" for="live-key">{ "API key (optional)" }</label>
                     <div>
-                        <input id="live-key" type="password" autocomplete="off" value={form.key.clone()} oninput={typed(|f, v| f.key = v)}
+                        <input id="live-key" type="password" autocomplete="off" value={form.key.key.clone()} oninput={typed(|f, v| f.key = BoundKey::typed(v, &f.req.base_url))}
                             placeholder="kept in this page's memory only" />
-                        if let Some(warning) = plain_http_key_warning(&f.base_url, &form.key) {
+                        if let Some(warning) = plain_http_key_warning(&f.base_url, &sent_key) {
                             <p class="help warning" id="live-http-warning" role="alert">{ warning }</p>
+                        }
+                        if let Err(not_sent) = form.key.for_endpoint(&f.base_url) {
+                            <p class="help warning" id="live-key-not-sent" role="alert">{ not_sent }</p>
                         }
                         <label class="check">
                             <input id="live-remember" type="checkbox" checked={form.remember} onchange={on_remember} />
@@ -265,9 +276,9 @@ pub fn LivePanel(props: &Props) -> Html {
                     <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
-                <SoakRun form={f.clone()} api_key={form.key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
-                <NeedleProbe form={f.clone()} api_key={form.key.clone()} />
-                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={form.key.clone()} streamed={streamed.borrow().clone()} />
+                <SoakRun form={f.clone()} api_key={sent_key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
+                <NeedleProbe form={f.clone()} api_key={sent_key.clone()} />
+                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={streamed.borrow().clone()} />
             </section>
             <div class="results live-results">
                 { for failure_view }
