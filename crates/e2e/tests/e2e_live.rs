@@ -393,6 +393,28 @@ async fn a_key_is_sent_only_to_the_endpoint_it_was_given_for_even_when_remembere
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn bodies_read_whole_are_capped_and_a_stream_past_its_limit_is_cut_with_a_message() {
+    // A 5 MiB error body: read to 4 MiB, then the run says why it stopped.
+    let live = Live::open(&[]).await;
+    live.start("mock-huge-error", 100).await;
+    live.page.wait_for_js("return !!document.querySelector('#live-failure');", "a failure message").await;
+    let said = live.page.text("#live-failure").await;
+    assert!(said.starts_with("HTTP 500: The server's answer passed 4 MiB; the page stopped reading it"), "{said}");
+    live.close().await;
+
+    // A stream past the capture limit (lowered for the test) ends there, and says so.
+    let live = Live::open(&[]).await;
+    live.page.goto_query("?mode=live&capture-limit=20000").await;
+    live.set("#live-base", &live._server.base_url()).await;
+    live.run("mock-coherent", 8000).await;
+    let ending = live.page.text("#live-ending").await;
+    assert!(ending.contains("the stream passed 20000 bytes and the page stopped reading it"), "{ending}");
+    assert_eq!(live.attr("#live-ending", "data-ending").await, "cut");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_full_length_run_keeps_up_with_the_stream() {
     // The mock sends about 900 tokens/s (a chunk every 2 ms); the page reads, decodes, scores
     // and redraws as it goes. Had live scoring lagged, reads would bunch up and the speed the

@@ -31,6 +31,8 @@ pub enum Behaviour {
     Unauthorized,
     /// Answers without CORS headers (the preflight still passes), so a browser fetch fails.
     NoCors,
+    /// HTTP 500 whose error body is 5 MiB: more than a client should read whole.
+    HugeError,
     /// Loops (as `LateLoop`) on the given percentage of seeds, else `Coherent`: over any 20
     /// consecutive seeds exactly percent ÷ 5 of them loop (a soak run's expected loop rate).
     /// `mock-loops-25` is 25 %.
@@ -43,7 +45,7 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 19] = [
+    pub const ALL: [Behaviour; 20] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
@@ -59,6 +61,7 @@ impl Behaviour {
         Behaviour::Dropped,
         Behaviour::Unauthorized,
         Behaviour::NoCors,
+        Behaviour::HugeError,
         Behaviour::SometimesLoops(25),
         Behaviour::SometimesLoops(50),
         Behaviour::ContextWindow(2048),
@@ -79,6 +82,7 @@ impl Behaviour {
             Behaviour::Dropped => "dropped",
             Behaviour::Unauthorized => "unauthorized",
             Behaviour::NoCors => "no-cors",
+            Behaviour::HugeError => "huge-error",
             Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
             Behaviour::ContextWindow(tokens) => return format!("context-{tokens}"),
             Behaviour::ReasoningIn(field) => return format!("reasoning-in-{}", field.name()),

@@ -47,7 +47,7 @@ pub struct Reply {
     pub completion_tokens: usize,
 }
 
-/// The reply of `behaviour` to `req`. `Unauthorized` and `NoCors` answer like `Coherent`
+/// The reply of `behaviour` to `req`. `Unauthorized`, `NoCors` and `HugeError` answer like `Coherent`
 /// (the routes deal with what sets them apart).
 pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
     let seed = req.seed;
@@ -83,7 +83,9 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
     };
     // Words the text would have without a limit; `None` for a loop, which runs to the limit.
     let natural: Option<usize> = match behaviour {
-        Behaviour::Coherent | Behaviour::Unauthorized | Behaviour::NoCors => Some(COHERENT_WORDS),
+        Behaviour::Coherent | Behaviour::Unauthorized | Behaviour::NoCors | Behaviour::HugeError => {
+            Some(COHERENT_WORDS)
+        }
         Behaviour::Slow => Some(100),
         Behaviour::Reasoning | Behaviour::ReasoningIn(_) => Some(1_900),
         Behaviour::ReasoningLoop => Some(loop_words),
@@ -95,7 +97,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         }
     };
     match behaviour {
-        Behaviour::Coherent | Behaviour::Slow | Behaviour::Unauthorized | Behaviour::NoCors => {
+        Behaviour::Coherent | Behaviour::Slow | Behaviour::Unauthorized | Behaviour::NoCors | Behaviour::HugeError => {
             reply.content = text::coherent(seed, limit(natural.unwrap_or(0)));
         }
         Behaviour::WordLoop => reply.content = text::word_loop(seed, loop_words),

@@ -133,6 +133,11 @@ fn chat(conn: &mut TcpStream, config: &Config, req: &Request, origin: Option<&st
     if behaviour == Behaviour::Unauthorized {
         return unauthorized(conn, config, origin, "this model rejects every key (behaviour `unauthorized`)");
     }
+    if behaviour == Behaviour::HugeError {
+        let message = format!("a 5 MiB error body: {}", "x".repeat(5 << 20));
+        error(conn, config, origin, 500, &message, "server_error", json!(500))?;
+        return Ok("500 huge-error".into());
+    }
     let model = chat.model.clone().unwrap_or_else(|| listed_id(config, config.behaviour));
     let reply = reply::plan(behaviour, &chat);
     let reasoning_field = behaviour.reasoning_field().unwrap_or(config.reasoning_field);

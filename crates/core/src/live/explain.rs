@@ -10,6 +10,18 @@ pub const REDIRECT_REFUSED: &str = "RedirectRefused";
 /// How long one health-check request may take before the page gives up on it.
 pub const CHECK_TIMEOUT_MS: u32 = 60_000;
 
+/// Bytes of a body the page reads whole (a check's answer, an error's body, the model list)
+/// at most: such answers are kilobytes, and a server that sends more does not fill the tab.
+pub const MAX_BODY_BYTES: usize = 4 << 20;
+
+/// Why a body was not read whole: it passed [`MAX_BODY_BYTES`].
+pub fn body_too_big() -> String {
+    format!(
+        "The server's answer passed {} MiB; the page stopped reading it (an answer here is a few KB).",
+        MAX_BODY_BYTES >> 20
+    )
+}
+
 /// Why a fetch of `url` from a page at `page_origin` most likely failed before any response:
 /// CORS, a private-network block, or the server not running; or it timed out. `detail` is the
 /// browser's message ("TimeoutError: …" when an `AbortSignal.timeout` fired).

@@ -19,9 +19,13 @@ pub mod request;
 pub mod session;
 pub mod soak;
 
-pub use explain::{explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, REDIRECT_REFUSED};
+pub use explain::{
+    body_too_big, explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, MAX_BODY_BYTES,
+    REDIRECT_REFUSED,
+};
 pub use key_binding::BoundKey;
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
-    ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats, REPORT_EVERY_MS,
+    capture_full, ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats,
+    MAX_CAPTURE_BYTES, REPORT_EVERY_MS,
 };

@@ -17,6 +17,21 @@ use crate::verdict::REPLY_SEPARATOR;
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
 
+/// Bytes of one streamed body the page reads, keeps as the capture and scores, at most: an
+/// 8,000-token generation is 1–4 MB of SSE, so only a server streaming without end reaches it.
+pub const MAX_CAPTURE_BYTES: usize = 64 << 20;
+
+/// How a run that reached its capture limit (`limit` bytes) ends: [`Ending::Cut`] with these words.
+pub fn capture_full(limit: usize) -> String {
+    let size = match limit % (1 << 20) {
+        0 => format!("{} MiB", limit >> 20),
+        _ => crate::wording::bytes_text(limit),
+    };
+    format!(
+        "the stream passed {size} and the page stopped reading it: the capture and the scores hold its first {size}"
+    )
+}
+
 /// How a run ended (or that it has not).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -86,6 +101,8 @@ pub struct LiveSession {
     problems_not_listed: usize,
     pacer: ReportPacer,
     ending: Ending,
+    /// The body reached the limit a caller gave ([`Self::feed_up_to`]).
+    full: bool,
 }
 
 impl LiveSession {
@@ -104,12 +121,27 @@ impl LiveSession {
             problems_not_listed: 0,
             pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
             ending: Ending::Running,
+            full: false,
         }
     }
 
     /// The response headers arrived at `now_ms`.
     pub fn headers(&mut self, now_ms: f64) {
         self.headers_ms.get_or_insert(now_ms);
+    }
+
+    /// Reads the body bytes of one network read that arrived at `now_ms`, up to `limit` bytes
+    /// of body in all ([`MAX_CAPTURE_BYTES`]; see [`Self::is_full`]).
+    pub fn feed_up_to(&mut self, bytes: &[u8], now_ms: f64, limit: usize) {
+        let room = limit.saturating_sub(self.raw.len());
+        self.feed(&bytes[..bytes.len().min(room)], now_ms);
+        self.full |= bytes.len() >= room;
+    }
+
+    /// Whether a [`Self::feed_up_to`] reached its limit: the caller stops reading and ends the
+    /// run with [`capture_full`]'s words.
+    pub fn is_full(&self) -> bool {
+        self.full
     }
 
     /// Reads the body bytes of one network read that arrived at `now_ms`.
@@ -528,5 +560,26 @@ mod tests {
         assert_eq!(tokens_per_second(1, 100.0), None);
         assert_eq!(tokens_per_second(10, 0.0), None);
         assert_eq!(estimate_tokens(""), 0);
+    }
+
+    #[test]
+    fn a_stream_past_its_capture_limit_is_read_to_the_limit_and_then_full() {
+        let mut s = LiveSession::new(0.0);
+        let piece = chunk("content", &"A fine sentence about page reclaim. ".repeat(4));
+        let limit = piece.len() * 3 + 10;
+        for i in 0..3 {
+            s.feed_up_to(piece.as_bytes(), i as f64, limit);
+            assert!(!s.is_full(), "under the limit after {} pieces", i + 1);
+        }
+        s.feed_up_to(piece.as_bytes(), 3.0, limit);
+        assert!(s.is_full());
+        assert_eq!(s.capture().len(), limit, "the capture stops exactly at the limit");
+        assert_eq!(s.capture(), &piece.repeat(4).as_bytes()[..limit]);
+        s.feed_up_to(piece.as_bytes(), 4.0, limit);
+        assert_eq!(s.capture().len(), limit, "nothing more once full");
+        s.end(Ending::Cut(capture_full(limit)), 5.0);
+        let said = ending_text(s.ending(), &s.stats());
+        assert!(said.contains(&format!("the stream passed {limit} bytes and the page stopped")), "{said}");
+        assert!(capture_full(MAX_CAPTURE_BYTES).starts_with("the stream passed 64 MiB"));
     }
 }

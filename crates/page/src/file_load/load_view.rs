@@ -160,12 +160,7 @@ pub fn size_text(bytes: usize) -> String {
 /// The size limit in force: [`MAX_FILE_BYTES`], or lower when the page's URL says
 /// `file-limit=BYTES` (for trying the message without a huge file).
 pub fn file_limit(search: &str) -> usize {
-    let asked = search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("file-limit="))
-        .and_then(|v| v.parse::<usize>().ok());
-    asked.map_or(MAX_FILE_BYTES, |n| n.min(MAX_FILE_BYTES))
+    crate::model::limit_param(search, "file-limit=", MAX_FILE_BYTES)
 }
 
 /// Why a file of `size` bytes is not read, or `None` when it is within `limit`.

@@ -140,7 +140,7 @@ async fn get(method: &str, url: &str, body: Option<&str>, key: &str) -> Result<(
     let r = fetch::send(method, url, body, key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
         .await
         .map_err(|e| no_response(url, &e))?;
-    Ok((r.status(), fetch::text(&r).await.unwrap_or_default()))
+    Ok((r.status(), fetch::text(&r).await.map_err(|e| fetch::error_text(&e))?))
 }
 
 async fn models(base: &str, model: &str, key: &str) -> CheckResult {
@@ -209,6 +209,8 @@ async fn bad_key(base: &str, model: &str) -> CheckResult {
             fetch::page_origin()
         ),
     };
-    let body = fetch::text(&response).await.unwrap_or_default();
-    check_bad_key(response.status(), &body, &cors)
+    match fetch::text(&response).await {
+        Ok(body) => check_bad_key(response.status(), &body, &cors),
+        Err(e) => unreachable('G', &fetch::error_text(&e)),
+    }
 }

@@ -4,7 +4,7 @@
 //! an `Authorization` header and nowhere else (never the URL, never the console), and a request
 //! that carries one does not follow redirects (the key would go wherever they point).
 
-use coherency_core::live::REDIRECT_REFUSED;
+use coherency_core::live::{body_too_big, MAX_BODY_BYTES, REDIRECT_REFUSED};
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -51,9 +51,20 @@ pub async fn send(
     Ok(response)
 }
 
-/// The whole body as text.
+/// The whole body as text (invalid UTF-8 replaced), read piece by piece; a body past
+/// [`MAX_BODY_BYTES`] is not read further and is an error in words ([`body_too_big`]).
 pub async fn text(response: &Response) -> Result<String, JsValue> {
-    Ok(JsFuture::from(response.text()?).await?.as_string().unwrap_or_default())
+    let mut body = Vec::new();
+    if let Some(reader) = reader(response) {
+        while let Some(piece) = read(&reader).await? {
+            body.extend_from_slice(&piece);
+            if body.len() > MAX_BODY_BYTES {
+                let _ = reader.cancel();
+                return Err(JsValue::from_str(&body_too_big()));
+            }
+        }
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 /// A reader of the body, `None` when the response has none.

@@ -158,8 +158,11 @@ pub fn LivePanel(props: &Props) -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let result = match fetch::send("GET", &url, None, &key, None).await {
                     Err(e) => Err(explain_fetch_failure(&url, &fetch::page_origin(), &fetch::error_text(&e))),
-                    Ok(r) if !r.ok() => Err(http_error_text(r.status(), &fetch::text(&r).await.unwrap_or_default())),
-                    Ok(r) => parse_models(&fetch::text(&r).await.unwrap_or_default()),
+                    Ok(r) => match fetch::text(&r).await {
+                        Err(e) => Err(fetch::error_text(&e)),
+                        Ok(body) if !r.ok() => Err(http_error_text(r.status(), &body)),
+                        Ok(body) => parse_models(&body),
+                    },
                 };
                 match result {
                     Ok(ids) => {

@@ -7,7 +7,8 @@ use web_sys::AbortSignal;
 
 use super::fetch;
 use crate::dom;
-use coherency_core::live::{Ending, LiveSession};
+use crate::model::limit_param;
+use coherency_core::live::{capture_full, Ending, LiveSession, MAX_CAPTURE_BYTES};
 
 /// Milliseconds on the page's clock.
 pub fn now() -> f64 {
@@ -34,7 +35,9 @@ pub struct Streamed {
 /// Sends `body` to `url` (POST; `key`, if any, only as an `Authorization` header), then feeds
 /// each read of the response body into a new [`LiveSession`], calling `after_read` with the
 /// session and the read's time after each. The session ends `Closed` at the body's end; on a
-/// read error `Stopped` when `stopped()` says the user stopped the run, else `Cut`.
+/// read error `Stopped` when `stopped()` says the user stopped the run, else `Cut`; `Cut` too,
+/// in [`capture_full`]'s words, when the body passes [`MAX_CAPTURE_BYTES`] (or the page URL's
+/// lower `capture-limit=BYTES`, for tests): the page stops reading it.
 pub async fn stream(
     url: &str,
     body: &str,
@@ -45,10 +48,11 @@ pub async fn stream(
 ) -> Result<Streamed, NoStream> {
     let started_ms = now();
     let mut session = LiveSession::new(started_ms);
+    let limit = limit_param(&dom::location_search(), "capture-limit=", MAX_CAPTURE_BYTES);
     let response = fetch::send("POST", url, Some(body), key, signal).await.map_err(NoStream::Unanswered)?;
     session.headers(now());
     if !response.ok() {
-        let body = fetch::text(&response).await.unwrap_or_default();
+        let body = fetch::text(&response).await.unwrap_or_else(|e| fetch::error_text(&e));
         return Err(NoStream::Refused { status: response.status(), body });
     }
     let ending = match fetch::reader(&response) {
@@ -57,8 +61,12 @@ pub async fn stream(
             match fetch::read(&reader).await {
                 Ok(Some(bytes)) => {
                     let t = now();
-                    session.feed(&bytes, t);
+                    session.feed_up_to(&bytes, t, limit);
                     after_read(&mut session, t);
+                    if session.is_full() {
+                        let _ = reader.cancel();
+                        break Ending::Cut(capture_full(limit));
+                    }
                 }
                 Ok(None) => break Ending::Closed,
                 Err(e) => break if stopped() { Ending::Stopped } else { Ending::Cut(fetch::error_text(&e)) },

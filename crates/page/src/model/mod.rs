@@ -193,6 +193,13 @@ pub fn worth_stashing(current: &str, samples: &[Sample]) -> bool {
 }
 
 /// A built-in sample id from a query string such as `?sample=line-loop&x=1`.
+/// A limit the page's URL lowers for a test (`key` is `"file-limit="` or
+/// `"capture-limit="`): its number when given, never above `max`; `max` otherwise.
+pub fn limit_param(search: &str, key: &str, max: usize) -> usize {
+    let asked = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix(key));
+    asked.and_then(|v| v.parse::<usize>().ok()).map_or(max, |n| n.min(max))
+}
+
 pub fn sample_param(search: &str) -> Option<&str> {
     search
         .trim_start_matches('?')
