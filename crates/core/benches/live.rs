@@ -149,7 +149,7 @@ impl Concurrent {
             reports += 1;
         }
         let busy = started.elapsed();
-        let chunks = sessions.iter().map(|s| s.stats().stream.chunks as usize).sum();
+        let chunks = sessions.iter().map(|s| s.stats().stream.chunks).sum();
         Concurrent { busy, report_time, reports, chunks, verdicts }
     }
 }
