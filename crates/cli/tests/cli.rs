@@ -217,6 +217,38 @@ fn a_reasoning_loop_behind_a_clean_answer_fails_and_names_the_reasoning() {
     assert_eq!(r["stream"]["saw_done"], true);
 }
 
+/// A soak run's captures as the page saved them ("⤓ captures": an A/B run against the mock,
+/// generation 1 of A coherent, generation 2 of B looping): each line a conversation judged as
+/// the row on that line says the live run judged it.
+#[test]
+fn a_soak_runs_captures_file_is_read_to_the_verdicts_the_run_showed() {
+    let path = "tests/data/formats/live_captures.jsonl";
+    let out = run(&["analyze", "--json", path], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = &json_lines(&out)[0];
+    assert_eq!(r["format"], "live-captures");
+    assert_eq!(r["verdict"], "FAIL");
+    assert_eq!(r["diagnostics"].as_array().map(Vec::len), Some(0));
+    let file =
+        std::fs::read_to_string(coherency_test_support::workspace_root().join("crates/core").join(path)).unwrap();
+    let rows: Vec<serde_json::Value> =
+        file.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["generation"].clone()).collect();
+    let conversations = r["conversations"].as_array().unwrap();
+    assert_eq!(conversations.len(), rows.len());
+    for (c, row) in conversations.iter().zip(&rows) {
+        assert_eq!(c["verdict"], row["verdict"], "generation {} ({})", row["index"], row["config"]);
+    }
+    let said: Vec<&str> = rows.iter().map(|g| g["verdict"].as_str().unwrap()).collect();
+    assert_eq!(said, ["PASS", "FAIL"]);
+    // Each generation's answer: on its line of the file, with the verdict and onset of its row.
+    for (line, row) in rows.iter().enumerate() {
+        let m = r["messages"].as_array().unwrap().iter().find(|m| m["conversation"] == line).unwrap();
+        assert_eq!((&m["line"], &m["verdict"], &m["onset"]), (&(line + 1).into(), &row["verdict"], &row["onset"]));
+    }
+    let text = String::from_utf8(run(&["analyze", path], b"").stdout).unwrap();
+    assert!(text.starts_with(&format!("{path}: FAIL (live run captures (JSONL), 2 analysed texts)")), "{text}");
+}
+
 #[test]
 fn bad_lines_become_diagnostics_and_the_rest_is_analysed() {
     let out = run(&["analyze", "--json", "tests/data/formats/requests.jsonl"], b"");

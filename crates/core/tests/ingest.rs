@@ -128,6 +128,7 @@ fn each_fixture_is_detected_as_its_format() {
         ("curl_i_401.http", Format::OpenaiJson),
         ("curl_i_stream.http", Format::Sse),
         ("deepseek_reasoning_loop.sse", Format::Sse),
+        ("live_captures.jsonl", Format::LiveCaptures),
         ("llamacpp.sse", Format::Sse),
         ("no_blank_lines.sse", Format::Sse),
         ("ollama.ndjson", Format::OllamaNdjson),

@@ -1,8 +1,10 @@
 //! The README states every rule as the code holds it: each row of its checks tables ends in
 //! the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
-//! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here.
+//! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here;
+//! and it names every input format the CLI takes, in the core's order.
 
 use coherency_core::analyze::{format_threshold, Metric, Thresholds, SETTINGS};
+use coherency_core::ingest::Format;
 
 fn readme() -> String {
     let path = coherency_test_support::workspace_root().join("README.md");
@@ -95,4 +97,16 @@ fn the_readme_lists_every_threshold_setting_with_its_default() {
         let cells = row(&readme, &format!("`{}`", s.name));
         assert_eq!(cells[1..], [s.format(s.default_value()), s.about.to_string()], "README row for {}", s.name);
     }
+}
+
+#[test]
+fn the_readme_lists_every_format_name_the_cli_takes() {
+    let readme = readme();
+    let said = readme.find("or as `--format` says").expect("the README's list of format names");
+    let start = said + readme[said..].find('(').expect("the list's start");
+    let list = &readme[start..start + readme[start..].find(')').expect("the list's end")];
+    let names: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+    let want: Vec<&str> =
+        std::iter::once("auto").chain(Format::ALL.iter().filter(|f| **f != Format::Binary).map(|f| f.name())).collect();
+    assert_eq!(names, want, "README's `--format` names, in the core's order");
 }

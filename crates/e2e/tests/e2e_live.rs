@@ -1,7 +1,8 @@
 //! End-to-end for live endpoint mode: the built page (dist/) in headless Chromium streams from
 //! the local mock server (`coherency-mock-server`, started per test) and shows the live verdict,
 //! speed and how the stream ended for each behaviour; Stop, 401, a mid-stream error, a dropped
-//! connection, a server that sends no CORS headers, soak runs and the needle grid.
+//! connection, a server that sends no CORS headers, soak runs (and their captures read back as
+//! a file) and the needle grid (and Stop in the middle of it).
 //!
 //! Run: `scripts/build-page && cargo test --test e2e_live -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
@@ -570,6 +571,106 @@ async fn the_needle_grid_shows_where_a_2048_token_window_forgets_and_names_the_c
     let page = live.page.js("return document.documentElement.outerHTML;").await;
     assert!(!page.as_str().unwrap_or_default().contains("needle-secret-key"), "the key is in the page");
     live.screenshot("live-needle").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn an_a_b_soaks_captures_saved_as_one_file_open_in_the_page_with_the_same_verdicts() {
+    let live = Live::open(&["--api-key", "captures-secret-key"]).await;
+    live.set("#live-key", "captures-secret-key").await;
+    live.set("#live-model", "mock-loops-0").await;
+    live.set("#live-max-tokens", "300").await;
+    live.set("#soak-count", "4").await;
+    live.set("#soak-streams", "2").await;
+    live.page.click("#soak-ab").await;
+    live.set("#soak-b-model", "mock-loops-50").await;
+    live.page.click("#soak-start").await;
+    live.page
+        .wait_for_js("return document.querySelectorAll('#soak-table tbody tr').length === 8 && document.getElementById('soak-start').disabled === false;", "8 generations")
+        .await;
+    // The rows' verdicts, in the order they finished (the file's order).
+    let shown = live
+        .page
+        .js("return [...document.querySelectorAll('#soak-table tbody tr')].map(r => r.dataset.verdict);")
+        .await;
+    let shown: Vec<String> = serde_json::from_value(shown).expect("verdicts");
+    assert!(shown.contains(&"FAIL".to_string()) && shown.contains(&"PASS".to_string()), "{shown:?}");
+
+    // The button is reached from the JSONL one with Tab, and Enter saves the file.
+    live.page.js("window.blobs = []; const made = URL.createObjectURL; URL.createObjectURL = b => { window.blobs.push(b); return made.call(URL, b); }; document.getElementById('soak-export').focus(); return null;").await;
+    live.page.client.active_element().await.expect("focus").send_keys("\u{E004}").await.expect("Tab");
+    assert_eq!(live.page.js("return document.activeElement.id;").await, json!("soak-export-captures"));
+    live.page.client.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    live.page.wait_for_js("return window.blobs.length === 1;", "the captures file").await;
+    let file = live.page.js("return window.blobs[0].text();").await;
+    let file = file.as_str().unwrap_or_default().to_string();
+    assert_eq!(file.lines().count(), 8);
+    assert!(!file.contains("captures-secret-key"), "the key is in the captures file");
+    let dir = browser::TempDir::new("coherency-captures");
+    let path = dir.0.join("coherency-captures.jsonl");
+    std::fs::write(&path, &file).expect("write the captures file");
+
+    // Opened as a file: one conversation per generation, each with the verdict its row showed.
+    live.page.click("#tab-text").await;
+    live.page.upload(&path).await;
+    live.page
+        .wait_for_js(
+            "return document.getElementById('detected-format')?.dataset.format === 'live-captures';",
+            "live-captures detected",
+        )
+        .await;
+    let read = live
+        .page
+        .js("const worst = {}; const rank = {PASS: 0, WARN: 1, FAIL: 2}; \
+             for (const r of document.querySelectorAll('#message-table tbody tr[data-judged=true]')) { \
+               const c = Number(r.cells[1].textContent); const v = r.dataset.verdict; \
+               if (!(c in worst) || rank[v] > rank[worst[c]]) worst[c] = v; } \
+             return Object.keys(worst).sort((a, b) => a - b).map(c => worst[c]);")
+        .await;
+    assert_eq!(read, json!(shown), "the file's verdicts, conversation by conversation");
+    let overall = if shown.iter().any(|v| v == "FAIL") { "FAIL" } else { "PASS" };
+    assert_eq!(
+        live.page.js("return document.getElementById('overall-verdict').dataset.verdict;").await,
+        json!(overall)
+    );
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn stop_mid_needle_run_keeps_the_finished_cells_and_says_it_stopped() {
+    // Slow chunks: each ask takes a while, so Stop lands mid-run.
+    let live = Live::open(&["--delay-ms", "80"]).await;
+    live.set("#live-model", "mock-context-2048").await;
+    live.page.click("#needle-start").await;
+    live.page
+        .wait_for_js(
+            "return document.querySelectorAll('#needle-grid td:not([data-state=waiting])').length >= 2;",
+            "two cells answered",
+        )
+        .await;
+    live.page.click("#needle-stop").await;
+    live.page
+        .wait_for_js("return document.getElementById('needle-start').disabled === false;", "the probe to stop")
+        .await;
+    let states =
+        live.page.js("return [...document.querySelectorAll('#needle-grid td')].map(c => c.dataset.state);").await;
+    let states: Vec<String> = serde_json::from_value(states).expect("states");
+    let finished = states.iter().filter(|s| *s != "waiting").count();
+    assert_eq!(states.len(), 12, "the grid keeps every cell");
+    assert!((2..12).contains(&finished), "{states:?}");
+    // What finished first is 1k at the start: a 1k prompt fits the window.
+    assert_eq!(live.page.js("return document.querySelector('#needle-grid tr[data-length=\"1024\"] td[data-depth=start]').dataset.state;").await, json!("found"));
+    let said = live.page.text("#needle-stopped").await;
+    assert!(
+        said.starts_with("Stopped after ") && said.contains(" of 24 requests: the cells that finished are kept"),
+        "{said}"
+    );
+    // A second look a moment later: nothing more arrived after Stop.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let later = live.page.count("#needle-grid td:not([data-state=waiting])").await;
+    assert_eq!(later, finished, "a cell filled in after Stop");
     live.close().await;
 }
 

@@ -27,6 +27,9 @@ pub fn detect(input: &[u8]) -> Format {
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
     let rest = &body[start..];
+    if rest.starts_with(super::live_captures::LINE_START.as_bytes()) {
+        return Format::LiveCaptures;
+    }
     if let Some(harness) = super::detect_harness::harness(rest) {
         return harness;
     }

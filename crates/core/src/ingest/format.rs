@@ -48,13 +48,16 @@ pub enum Format {
     SweAgent,
     /// aider's `.aider.chat.history.md`: runs, `####` user lines, `>` tool output.
     Aider,
+    /// A live run's captures (the page's soak export): one generation a line, its row and its
+    /// stream's body; each capture read as an SSE capture is, one conversation each.
+    LiveCaptures,
     /// Not text: nothing to analyse.
     Binary,
 }
 
 impl Format {
     /// Every format, in the order a menu lists them.
-    pub const ALL: [Format; 18] = [
+    pub const ALL: [Format; 19] = [
         Format::Text,
         Format::OpenaiJson,
         Format::ResponsesJson,
@@ -72,6 +75,7 @@ impl Format {
         Format::OpenHands,
         Format::SweAgent,
         Format::Aider,
+        Format::LiveCaptures,
         Format::Binary,
     ];
 
@@ -95,6 +99,7 @@ impl Format {
             Format::OpenHands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::Aider => "aider",
+            Format::LiveCaptures => "live-captures",
             Format::Binary => "binary",
         }
     }
@@ -119,6 +124,7 @@ impl Format {
             Format::OpenHands => "OpenHands trajectory (JSON)",
             Format::SweAgent => "SWE-agent trajectory (.traj)",
             Format::Aider => "aider chat history (Markdown)",
+            Format::LiveCaptures => "live run captures (JSONL)",
             Format::Binary => "binary (not text)",
         }
     }

@@ -8,7 +8,7 @@
 //! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`,
 //! `text.rs`; the agent harnesses' session files: `opencode.rs`, `codex_rollout.rs`,
 //! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, sharing
-//! `harness.rs`, recognised by `detect_harness.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
+//! `harness.rs`, recognised by `detect_harness.rs`; a live run's captures: `live_captures.rs`); what they share: `history.rs` (messages and items of every API into turns: tool
 //! calls carry their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
 //! history made one conversation, each turn once), `value_text.rs` (a message a reader holds as a
@@ -46,6 +46,7 @@ mod json_document;
 mod json_scan;
 mod jsonl;
 mod lines;
+mod live_captures;
 mod ollama_ndjson;
 mod opencode;
 mod openhands;
@@ -63,6 +64,7 @@ mod fuzz;
 pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;
+pub use live_captures::LINE_START as LIVE_CAPTURES_LINE_START;
 pub use reader::Reader;
 pub use text::is_verbatim;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
@@ -123,6 +125,7 @@ fn parse_body(input: &[u8], format: Format) -> Transcript {
         Format::OpenHands => openhands::parse(input),
         Format::SweAgent => swe_agent::parse(input),
         Format::Aider => aider_md::parse(input),
+        Format::LiveCaptures => live_captures::parse(input),
         Format::Binary => binary(input),
     }
 }

@@ -3,13 +3,15 @@
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
 //! checks' judges (check D from every reply seen, streamed or not), the words for failures,
-//! the statistics of a soak run (many generations, or A against B), the context fidelity
-//! (needle) probe, and the API key bound to the endpoint it was given for.
+//! the statistics of a soak run (many generations, or A against B) and its captures in one
+//! file, the context fidelity (needle) probe, and the API key bound to the endpoint it was
+//! given for.
 //!
 //! Sans-IO like the stream module: the page's fetch loop hands in bytes and timestamps
 //! (milliseconds from any fixed origin) and reads back what to show. Opening connections,
 //! aborting them and the clock are the caller's business, so all of this is tested natively.
 
+pub mod captures_file;
 pub mod checks;
 pub mod explain;
 pub mod key_binding;

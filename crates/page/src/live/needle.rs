@@ -2,8 +2,8 @@
 //! planned conversations one after another (`coherency_core::live::needle`), and the grid
 //! fills in as the answers come — rows the lengths, columns the depths, each cell found,
 //! missed or error with its evidence — under the core's sentence and notes (a cut prompt,
-//! answers that changed, answers that repeat an earlier turn). Stop keeps what finished. The
-//! key goes only into each request's header.
+//! answers that changed, answers that repeat an earlier turn). Stop keeps what finished and
+//! says so. The key goes only into each request's header.
 
 use std::cell::Cell as Flag;
 use std::rc::Rc;
@@ -13,8 +13,8 @@ use yew::prelude::*;
 use super::fetch;
 use super::run::{self, NoStream};
 use coherency_core::live::needle::{
-    cell_shown, estimate_rule, length_label, plan, summarize, Answer, Depth, NeedleKind, Probe, DEFAULT_LENGTHS,
-    LENGTHS, SEED,
+    cell_shown, estimate_rule, length_label, plan, stopped_text, summarize, Answer, Depth, NeedleKind, Probe,
+    DEFAULT_LENGTHS, LENGTHS, SEED,
 };
 use coherency_core::live::{explain_fetch_failure, http_error_text, LiveSession, RequestForm};
 
@@ -158,8 +158,11 @@ pub fn NeedleProbe(props: &Props) -> Html {
             });
             html! { <tr data-length={l.to_string()}><th scope="row">{ length_label(l) }</th>{ for cells }</tr> }
         });
+        // Stopped: the run has ended by Stop, not by its last answer.
+        let stopped = !*running && now.stopped.as_ref().is_some_and(|s| s.get());
         html! {
             <>
+                if stopped { <p id="needle-stopped" class="status notice-line" role="status">{ stopped_text(probe, &now.answers) }</p> }
                 <p id="needle-summary" class="status notice-line" role="status">{ summary.sentence }</p>
                 if !summary.notes.is_empty() {
                     <ul id="needle-notes" class="reasons">

@@ -2,7 +2,9 @@
 //! configuration (B), alternating on the same prompts and seeds — the prompts rotated, each
 //! with its own seed, one to four streams at a time; a row per finished generation (click it
 //! for its full analysis), the summary a team quotes (the core's `live::soak`), Stop that keeps
-//! what finished, and the rows as JSONL. The key goes only into each request's header.
+//! what finished, the rows as JSONL and the captures as one file (the core's
+//! `live::captures_file`, read back by the file path). The key goes only into each request's
+//! header.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -15,6 +17,7 @@ use super::fetch;
 use super::run::{self, NoStream};
 use crate::dom;
 use crate::model::level_key;
+use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::soak::{
     compare, export_jsonl, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
 };
@@ -149,6 +152,14 @@ pub fn SoakRun(props: &Props) -> Html {
             dom::download("coherency-soak.jsonl", export_jsonl(&generations).as_bytes());
         })
     };
+    let save_captures = {
+        let (rows, key, b_key) = (rows.clone(), props.api_key.clone(), b_key.clone());
+        Callback::from(move |_: MouseEvent| {
+            let rows = rows.borrow();
+            let file = export_captures(rows.iter().map(|r| (&r.generation, &*r.capture)), &[&key, &b_key]);
+            dom::download("coherency-captures.jsonl", file.as_bytes());
+        })
+    };
 
     let rows_now = rows.borrow();
     let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
@@ -202,6 +213,8 @@ pub fn SoakRun(props: &Props) -> Html {
                 <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
                 <button type="button" id="soak-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
                 <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
+                <button type="button" id="soak-export-captures" class="button" onclick={save_captures} disabled={rows_now.is_empty()}
+                    title="Every generation's stream in one file, which this page and the CLI read back">{ "⤓ captures" }</button>
                 if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
             </div>
             if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }

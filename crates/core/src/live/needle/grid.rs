@@ -210,6 +210,16 @@ pub fn cell_shown(probe: &Probe, answers: &[Answer], index: usize) -> CellShown 
     CellShown { state, evidence }
 }
 
+/// What the probe says when Stop ended it: how many requests finished, and that their cells
+/// are kept while the cells still waiting were not asked.
+pub fn stopped_text(probe: &Probe, answers: &[Answer]) -> String {
+    format!(
+        "Stopped after {} of {} requests: the cells that finished are kept; those still waiting were not asked.",
+        answers.len(),
+        probe.asks.len()
+    )
+}
+
 /// Two answers to one greedy request that differ (errors do not count).
 fn differs(a: &Answer, b: &Answer) -> bool {
     let answered = |x: &Answer| !matches!(x.outcome, Outcome::Error(_));
@@ -544,6 +554,10 @@ prompt: the model lost the needle itself)."
 from a lost needle); 1 of 9 asks got no answer (see the grid)."
         );
         assert_eq!(summarize(&p, &[]).sentence, "Not run yet.");
+        assert_eq!(
+            stopped_text(&p, &answers[..2]),
+            "Stopped after 2 of 9 requests: the cells that finished are kept; those still waiting were not asked."
+        );
         assert_eq!(cell_shown(&p, &[], 0).state, "waiting");
         assert_eq!(cell_shown(&p, &answers, 0).state, "error");
     }
