@@ -41,10 +41,11 @@ struct Row {
     capture: Rc<[u8]>,
 }
 
-/// The soak in progress: how to stop it.
+/// The soak in progress: how to stop it, and the keys it sends (cut out of its captures).
 struct Soak {
     controller: Option<web_sys::AbortController>,
     stopped: Rc<Cell<bool>>,
+    keys: Rc<[(String, String); 2]>,
 }
 
 #[component]
@@ -110,7 +111,8 @@ pub fn SoakRun(props: &Props) -> Html {
             running.set(true);
             let stopped = Rc::new(Cell::new(false));
             let controller = fetch::abort_controller();
-            *soak.borrow_mut() = Some(Soak { controller: controller.clone(), stopped: Rc::clone(&stopped) });
+            *soak.borrow_mut() =
+                Some(Soak { controller: controller.clone(), stopped: Rc::clone(&stopped), keys: Rc::clone(&keys) });
             let queue = Rc::new(RefCell::new(VecDeque::from(planned)));
             let left = Rc::new(Cell::new(streams));
             for _ in 0..streams {
@@ -153,10 +155,14 @@ pub fn SoakRun(props: &Props) -> Html {
         })
     };
     let save_captures = {
-        let (rows, key, b_key) = (rows.clone(), props.api_key.clone(), b_key.clone());
+        let (rows, soak, key, b_key) = (rows.clone(), soak.clone(), props.api_key.clone(), b_key.clone());
         Callback::from(move |_: MouseEvent| {
+            // The keys the run sent, and those in the form now.
+            let soak = soak.borrow();
+            let sent = soak.as_ref().map(|s| [s.keys[0].0.as_str(), s.keys[1].0.as_str()]).unwrap_or_default();
             let rows = rows.borrow();
-            let file = export_captures(rows.iter().map(|r| (&r.generation, &*r.capture)), &[&key, &b_key]);
+            let file =
+                export_captures(rows.iter().map(|r| (&r.generation, &*r.capture)), &[sent[0], sent[1], &key, &b_key]);
             dom::download("coherency-captures.jsonl", file.as_bytes());
         })
     };
