@@ -42,16 +42,19 @@ impl Hasher for AsIs {
 type Seen = HashSet<u64, BuildHasherDefault<AsIs>>;
 
 /// Ends a turn: whether it said again what an earlier turn of each stream said (of what the
-/// turn says once); then what it said is seen.
-fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3]) {
+/// turn says once); then what it said is seen. `once` and `twice` are scratch sets (sets of
+/// the same type as `seen`: no sort and no other set type in the wasm).
+fn flush(turn: &mut [Vec<u64>; 3], seen: &mut [Seen; 3], found: &mut [bool; 3], [once, twice]: &mut [Seen; 2]) {
     for i in 0..3 {
-        let said = &mut turn[i];
-        // The small sort (`order`): a turn says a few hundred things, and the wasm then has no
-        // second unstable sort, of `u64`s, beside the one of `usize`s.
-        crate::order::sort_by_key_stable(said, |&k| k);
-        let once = |k: usize| (k == 0 || said[k - 1] != said[k]) && said.get(k + 1) != Some(&said[k]);
-        found[i] |= (0..said.len()).any(|k| once(k) && seen[i].contains(&said[k]));
-        seen[i].extend(said.drain(..));
+        once.clear();
+        twice.clear();
+        for &k in &turn[i] {
+            if !once.insert(k) {
+                twice.insert(k);
+            }
+        }
+        found[i] |= once.iter().any(|k| !twice.contains(k) && seen[i].contains(k));
+        seen[i].extend(turn[i].drain(..));
     }
 }
 
@@ -91,10 +94,11 @@ pub(super) fn says_again(t: &Transcript, messages: &[usize]) -> Vec<StreamKind> 
     let mut turn: [Vec<u64>; 3] = Default::default();
     let mut place = None;
     let mut scratch = Vec::new();
+    let mut sets: [Seen; 2] = Default::default();
     for &k in messages {
         let m = &t.messages[k];
         if place.is_some_and(|q| q != (m.conversation, m.index)) {
-            flush(&mut turn, &mut seen, &mut found);
+            flush(&mut turn, &mut seen, &mut found, &mut sets);
             if found == [true; 3] {
                 break;
             }
@@ -109,7 +113,7 @@ pub(super) fn says_again(t: &Transcript, messages: &[usize]) -> Vec<StreamKind> 
             Channel::Tool => {}
         }
     }
-    flush(&mut turn, &mut seen, &mut found);
+    flush(&mut turn, &mut seen, &mut found, &mut sets);
     StreamKind::ALL.into_iter().zip(found).filter(|(_, f)| *f).map(|(k, _)| k).collect()
 }
 

@@ -14,17 +14,17 @@ use super::conversation_view::ConversationView;
 use super::diagnostics::Diagnostics;
 use super::document_summary::DocumentSummary;
 use super::format_bar::FormatBar;
-use super::header::Header;
+use super::header::header;
 use super::input_panel::InputPanel;
 use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
-use super::not_text::NotText;
+use super::not_text::not_text;
 use super::sample_menu::SampleMenu;
 use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
 use super::stream_info::StreamInfoView;
 use super::thresholds_panel::thresholds_panel;
-use super::too_short::TooShort;
+use super::too_short::too_short;
 use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::file_load::drop_overlay::DropOverlay;
@@ -252,7 +252,7 @@ pub fn App() -> Html {
 
     html! {
         <>
-            <Header />
+            { header() }
             <main>
                 <div class="tabs" role="tablist" aria-label="Input" onkeydown={tab_keys}>
                     { tab("tab-text", "Text or file", false) }
@@ -418,7 +418,7 @@ fn results_view(
         };
     };
     if let Some(message) = doc.not_text_message() {
-        return html! { <NotText message={message.to_string()} /> };
+        return not_text(message);
     }
     // Said before the verdict: it is not the defaults' verdict.
     let changed = doc.thresholds().changes_text().map(|changes| {
@@ -428,7 +428,7 @@ fn results_view(
         // Plain text: exactly the page as before formats existed.
         let Some(analysis) = doc.detail.clone() else { return html! {} };
         if let Some(message) = analysis.too_short_message() {
-            return html! { <TooShort {message} analysis={analysis} /> };
+            return too_short(&message, &analysis);
         }
         return html! {
             <>

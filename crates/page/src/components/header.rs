@@ -4,8 +4,8 @@ use yew::prelude::*;
 
 use super::theme_toggle::ThemeToggle;
 
-#[component]
-pub fn Header() -> Html {
+/// The header (a plain function: it has no state or props).
+pub fn header() -> Html {
     html! {
         <header class="header">
             <div>

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
-use super::too_short::TooShort;
+use super::too_short::too_short;
 use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::model::document::{row_place, Document};
@@ -40,7 +40,7 @@ pub fn MessageDetail(props: &Props) -> Html {
     });
     let analysis = Rc::clone(&props.analysis);
     let body = match analysis.too_short_message() {
-        Some(message) => html! { <TooShort {message} analysis={Rc::clone(&analysis)} /> },
+        Some(message) => too_short(&message, &analysis),
         None => html! {
             <VerdictCard analysis={Rc::clone(&analysis)} on_show={props.on_show.clone()}>
                 <ChecksTable analysis={Rc::clone(&analysis)} on_jump={props.on_jump.clone()} />

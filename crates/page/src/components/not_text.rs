@@ -2,17 +2,12 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub message: String,
-}
-
-#[component]
-pub fn NotText(props: &Props) -> Html {
+/// The notice for `message` (a plain function: no state).
+pub fn not_text(message: &str) -> Html {
     html! {
         <section id="not-text" class="card notice" role="status">
             <h2>{ "Cannot read this as text" }</h2>
-            <p class="notice-text">{ &props.message }</p>
+            <p class="notice-text">{ message }</p>
         </section>
     }
 }

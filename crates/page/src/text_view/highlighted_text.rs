@@ -17,7 +17,7 @@ use yew::prelude::*;
 use super::fragments::fragments;
 use super::highlight::fragment;
 use super::layout::Layout;
-use super::legend::Legend;
+use super::legend::legend;
 use super::link::TextLink;
 use super::minimap::{fraction_of, minimap, span_at_fraction, MAP_BUCKETS};
 use super::navigation::{position_text, step, still_shown, Place};
@@ -343,7 +343,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                     { for first }
                 </div>
             </div>
-            if !spans.is_empty() { <Legend /> }
+            if !spans.is_empty() { { legend() } }
             <div class="span-nav" role="group" aria-label="Flagged spans">
                 { nav_button("prev-span", "↑ Previous", "p k", Rc::new(prev)) }
                 <span id="span-position" class="span-position" aria-live="polite" data-current={shown.map(|c| c.to_string())}>

@@ -7,8 +7,8 @@ use super::highlight::mark_classes;
 use crate::model::kind_key;
 use coherency_core::analyze::{SpanKind, Verdict};
 
-#[component]
-pub fn Legend() -> Html {
+/// The legend (a plain function: it has no state or props).
+pub fn legend() -> Html {
     let items = SpanKind::ALL.into_iter().map(|kind| {
         let swatches = [Verdict::Warn, Verdict::Fail].into_iter().map(move |level| {
             let class = |band: &'static str| mark_classes(kind, level, false, band.into());
