@@ -98,9 +98,11 @@ fn reply(text: &str) -> Vec<Part> {
         let Some(tag_end) = rest[open..].find('>') else { break };
         let tag = &rest[open + 1..open + tag_end];
         let close = format!("</{tag}>");
-        let Some(close_at) = rest.find(&close) else { break };
+        // The closing tag after the opening one (a stray one before it is text).
+        let body = open + tag_end + 1;
+        let Some(close_at) = rest[body..].find(&close).map(|at| body + at) else { break };
         prose.push_str(&rest[..open]);
-        parts.push(Part::new("assistant", Channel::Reasoning, rest[open + tag_end + 1..close_at].trim().to_string()));
+        parts.push(Part::new("assistant", Channel::Reasoning, rest[body..close_at].trim().to_string()));
         rest = &rest[close_at + close.len()..];
     }
     prose.push_str(rest);
@@ -168,5 +170,14 @@ mod tests {
             ]
         );
         assert_eq!(t.messages[1].line, Some(7));
+    }
+
+    /// Found by the fuzzer (`fuzz/`, target `ingest_read`): a closing tag before its opening
+    /// one made the block's range run backwards and panicked.
+    #[test]
+    fn a_closing_tag_before_its_opening_one_is_text() {
+        let parts = reply("</thinking-content-7> early <thinking-content-7>why</thinking-content-7> late");
+        let got: Vec<(Channel, &str)> = parts.iter().map(|p| (p.channel, p.text.as_str())).collect();
+        assert_eq!(got, [(Channel::Reasoning, "why"), (Channel::Content, "</thinking-content-7> early  late")]);
     }
 }
