@@ -1255,19 +1255,6 @@ async fn a_report_the_cli_saved_opens_again_and_its_text_stays_text() {
     page.close().await;
 }
 
-/// A poem whose refrain comes back six times: maxline 6 WARNs under the defaults (≥ 5).
-fn refrain_poem() -> String {
-    let verses = [
-        "The river runs past the old mill at dawn, slow and brown with the spring rain.",
-        "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
-        "A fox crosses the frozen field without a sound and vanishes into the birches.",
-        "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
-        "Children chase their kites along the northern dunes until the light is gone.",
-        "Bread cools by the open window of the bakery, and the whole street smells of it.",
-    ];
-    verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
-}
-
 /// Types `value` into the thresholds panel's field for `name` and leaves it (a change event).
 async fn set_threshold(page: &Page, name: &str, value: &str) {
     let script = format!(
@@ -1281,7 +1268,7 @@ async fn set_threshold(page: &Page, name: &str, value: &str) {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report_say_so() {
     let page = Page::open().await;
-    let poem = refrain_poem();
+    let poem = textgen::refrain_poem();
     page.set_input(&poem).await;
     page.click("#analyze").await;
     page.expect_verdict("WARN").await;

@@ -549,17 +549,8 @@ mod tests {
             .is_some_and(|n| n.starts_with("Could not open the result link: it is damaged")));
     }
 
-    /// A poem whose refrain WARNs (maxline 6 ≥ 5) under the defaults.
     fn refrain() -> String {
-        let verses = [
-            "The river runs past the old mill at dawn, slow and brown with the spring rain.",
-            "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
-            "A fox crosses the frozen field without a sound and vanishes into the birches.",
-            "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
-            "Children chase their kites along the northern dunes until the light is gone.",
-            "Bread cools by the open window of the bakery, and the whole street smells of it.",
-        ];
-        verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
+        coherency_test_support::textgen::refrain_poem()
     }
 
     #[test]

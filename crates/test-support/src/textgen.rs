@@ -127,3 +127,18 @@ pub fn prose_then_loop(rng: &mut Rng, len: usize, prose_len: usize) -> String {
     }
     s
 }
+
+/// A short poem whose refrain ("And still we sing of home.") comes back after each of its six
+/// verses: maxline 6, so it WARNs under the seed's thresholds (≥ 5) and passes with
+/// `maxline.warn` raised to 7 — the look-alike the thresholds' tests loosen a check for.
+pub fn refrain_poem() -> String {
+    let verses = [
+        "The river runs past the old mill at dawn, slow and brown with the spring rain.",
+        "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
+        "A fox crosses the frozen field without a sound and vanishes into the birches.",
+        "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
+        "Children chase their kites along the northern dunes until the light is gone.",
+        "Bread cools by the open window of the bakery, and the whole street smells of it.",
+    ];
+    verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
+}

@@ -304,15 +304,7 @@ mod tests {
     /// defaults when opened).
     #[test]
     fn texts_are_judged_against_the_thresholds_asked_for() {
-        let verses = [
-            "The river runs past the old mill at dawn, slow and brown with the spring rain.",
-            "Snow settles on the roofs of the quiet town while the bakers light their ovens.",
-            "A fox crosses the frozen field without a sound and vanishes into the birches.",
-            "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
-            "Children chase their kites along the northern dunes until the light is gone.",
-            "Bread cools by the open window of the bakery, and the whole street smells of it.",
-        ];
-        let refrain: String = verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect();
+        let refrain = coherency_test_support::textgen::refrain_poem();
         let mut t = Transcript::new(Format::Sse);
         t.messages.push(msg(0, Channel::Content, refrain));
         assert_eq!(judge_transcript(&t).verdict, Some(Verdict::Warn));
