@@ -44,10 +44,12 @@ impl FirstSeen {
     }
 
     /// The first slot to look at for `hash`: its high 32 bits scaled to the number of slots.
+    #[inline(always)]
     fn start(&self, hash: u64) -> usize {
         (((hash >> 32) * self.slots.len() as u64) >> 32) as usize
     }
 
+    #[inline(always)]
     fn next(&self, at: usize) -> usize {
         if at + 1 == self.slots.len() {
             0
@@ -57,6 +59,7 @@ impl FirstSeen {
     }
 
     /// The first stored item with hash `hash` for which `same` holds.
+    #[inline(always)]
     pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
         if self.slots.is_empty() {
             return None;

@@ -35,15 +35,19 @@ pub struct Token {
 }
 
 impl Token {
+    #[inline(always)]
     pub fn new(range: Range<usize>) -> Self {
         Self { start: range.start as u32, end: range.end as u32 }
     }
+    #[inline(always)]
     pub fn start(&self) -> usize {
         self.start as usize
     }
+    #[inline(always)]
     pub fn end(&self) -> usize {
         self.end as usize
     }
+    #[inline(always)]
     pub fn range(&self) -> Range<usize> {
         self.start()..self.end()
     }
@@ -66,12 +70,14 @@ pub fn token_ids(text: &str, toks: &[Token]) -> Vec<u32> {
 }
 
 /// Ideographs, kana, hangul, full-width forms: scripts written without spaces between words.
+#[inline(always)]
 pub fn is_cjk(c: char) -> bool {
     matches!(c,
         '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}'
             | '\u{20000}'..='\u{2ffff}')
 }
 
+#[inline(always)]
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
@@ -80,6 +86,7 @@ fn is_word_char(c: char) -> bool {
 /// ([`MAX_ITEMS`] bytes: a token or shingle number fits a [`FirstSeen`] table). ASCII bytes
 /// are classed without decoding a character (the same classes: an ASCII letter or digit is a
 /// word character, Python's ASCII whitespace is whitespace).
+#[inline(always)]
 fn each_token(text: &str, mut visit: impl FnMut(Range<usize>)) {
     let text = &text[..floor_boundary(text, MAX_ITEMS - 1)];
     let bytes = text.as_bytes();
@@ -162,6 +169,7 @@ pub fn token_classes(text: &str, toks: &[Token]) -> Vec<TokenClass> {
 }
 
 /// A 64-bit hash of `bytes` (FNV-1a, then a splitmix finaliser so every bit is mixed).
+#[inline(always)]
 pub fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
@@ -171,6 +179,7 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 /// splitmix64's finaliser.
+#[inline(always)]
 pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -178,8 +187,13 @@ pub fn mix(mut z: u64) -> u64 {
 }
 
 /// The id of the n-gram of `ids` (order matters): a 64-bit hash.
+#[inline(always)]
 pub fn ngram_id(ids: &[u32]) -> u64 {
-    ids.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| mix(h.rotate_left(17) ^ u64::from(id)))
+    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    for &id in ids {
+        h = mix(h.rotate_left(17) ^ u64::from(id));
+    }
+    h
 }
 
 /// distinct-n and rep-n for n = 1..=4 (index n − 1).

@@ -36,7 +36,7 @@ pub fn is_py_line_break(c: char) -> bool {
 }
 
 /// Byte length of the whitespace character starting at `i`, or 0 if there is none.
-#[inline]
+#[inline(always)]
 fn whitespace_len_at(b: &[u8], i: usize) -> usize {
     match b[i] {
         b'\t'..=b'\r' | 0x1c..=0x1f | b' ' => 1,
@@ -52,7 +52,7 @@ fn whitespace_len_at(b: &[u8], i: usize) -> usize {
 }
 
 /// Byte length of the line-break character starting at `i`, or 0 if there is none.
-#[inline]
+#[inline(always)]
 fn line_break_len_at(b: &[u8], i: usize) -> usize {
     match b[i] {
         b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1e => 1,
