@@ -5,13 +5,14 @@
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
 //   the page posts the answer back ({kind: "helped", answer}).
-// - {kind: "gzip", file, start, end, module}: the gzip size of those bytes of the file.
+// - {kind: "deflate", file, start, end, module}: the DEFLATE passes of those bytes of the file
+//   (gzip-9 size and windowed profile, a postcard buffer).
 // - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
 //   both ways).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, gzipSizeInWorker, analyseInWorker } from "../pkg/coherency.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker } from "../pkg/coherency.js";
 
 let ready = null;
 let answerHelp = null;
@@ -25,8 +26,9 @@ onmessage = async ({ data }) => {
   try {
     ready ??= init({ module_or_path: data.module });
     await ready;
-    if (data.kind === "gzip") {
-      postMessage({ kind: "helped", answer: await gzipSizeInWorker(data.file, data.start, data.end) });
+    if (data.kind === "deflate") {
+      const passes = await deflatePassesInWorker(data.file, data.start, data.end);
+      postMessage({ kind: "helped", answer: passes.buffer }, [passes.buffer]);
       return;
     }
     if (data.kind === "analyse") {

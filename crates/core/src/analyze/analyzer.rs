@@ -5,6 +5,7 @@
 //! words and lines, so each byte is scanned once however the text was cut; the unfinished last
 //! word and line are counted tentatively in `report` without changing the scanners.
 
+use super::deflate_passes::DeflatePasses;
 use super::gzip_ratio::gzip_size;
 use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
@@ -315,38 +316,40 @@ pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
     scans.report(text, t, gzip_bytes, found)
 }
 
-/// A whole text analysed but for its gzip pass, which is counted elsewhere meanwhile (the page
-/// counts a long file's in a second worker, from the file's bytes: the wasm build has one
-/// thread per worker). [`AnalysisWithoutGzip::finish`] with the text's gzip size gives what
-/// [`analyze`] gives.
+/// A whole text analysed but for its two DEFLATE passes (its gzip-9 size and its windowed
+/// profile), which are counted elsewhere meanwhile (the page counts a long file's in a second
+/// worker, from the file's bytes: the wasm build has one thread per worker).
+/// [`AnalysisWithoutDeflate::finish`] with the text's passes gives what [`analyze`] gives.
 #[derive(Debug)]
-pub struct AnalysisWithoutGzip {
+pub struct AnalysisWithoutDeflate {
     thresholds: Thresholds,
     scans: Scans,
-    found: loop_checks::LoopFindings,
+    found: loop_checks::TokenFindings,
 }
 
-/// Everything [`analyze_with`] does to `text` against `t` except its gzip pass.
-pub fn analyze_without_gzip(text: &str, t: &Thresholds) -> AnalysisWithoutGzip {
+/// Everything [`analyze_with`] does to `text` against `t` except its DEFLATE passes.
+pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDeflate {
     let mut scans = Scans::default();
     scans.scan(text, 0, t);
-    AnalysisWithoutGzip { thresholds: *t, scans, found: loop_checks::find(text, t.loops) }
+    AnalysisWithoutDeflate { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, t.loops) }
 }
 
-impl AnalysisWithoutGzip {
-    /// The report on `text` (the text this was made from), whose gzip size is `gzip_bytes`
-    /// ([`super::gzip_ratio::gzip_size`]).
-    pub fn finish(self, text: &str, gzip_bytes: usize) -> Report {
-        self.scans.report(text, &self.thresholds, gzip_bytes, self.found)
+impl AnalysisWithoutDeflate {
+    /// The report on `text` (the text this was made from), whose DEFLATE passes are `passes`
+    /// ([`super::deflate_passes::deflate_passes`]).
+    pub fn finish(self, text: &str, passes: DeflatePasses) -> Report {
+        let found = self.found.judge(text, self.thresholds.loops, passes.profile);
+        self.scans.report(text, &self.thresholds, passes.gzip_bytes, found)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::deflate_passes::deflate_passes;
     use super::*;
 
     #[test]
-    fn a_text_analysed_without_its_gzip_pass_and_given_its_size_gets_the_same_report() {
+    fn a_text_analysed_without_its_deflate_passes_and_given_them_gets_the_same_report() {
         let prose = crate::samples::PROSE;
         for text in [
             prose.to_string(),
@@ -354,11 +357,11 @@ mod tests {
             "word ".repeat(50),
             String::new(),
         ] {
-            let report = analyze_without_gzip(&text, &Thresholds::SEED).finish(&text, gzip_size(text.as_bytes()));
+            let report = analyze_without_deflate(&text, &Thresholds::SEED).finish(&text, deflate_passes(&text));
             assert_eq!(report, analyze(&text));
             let mut loose = Thresholds::SEED;
             loose.assign("maxline.fail=5000").expect("a setting");
-            let report = analyze_without_gzip(&text, &loose).finish(&text, gzip_size(text.as_bytes()));
+            let report = analyze_without_deflate(&text, &loose).finish(&text, deflate_passes(&text));
             assert_eq!(report, analyze_with(&text, &loose), "the thresholds given are the ones judged against");
         }
     }

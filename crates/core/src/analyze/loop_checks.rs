@@ -19,7 +19,7 @@
 use super::code_blocks::{block_holding, fenced_blocks};
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage, CopySpan};
 use super::edited_runs;
-use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, token_ranges_at, tokens, Token};
+use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, token_ranges_at, tokens, NgramStats, Token};
 use super::profile::{profile, Profile, DEGENERATE_BELOW};
 use super::report::{
     Check, CopyFigure, Direction, Metric, ProfileFigure, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
@@ -65,7 +65,22 @@ pub fn find(text: &str, rules: &LoopRules) -> LoopFindings {
 /// [`find`], taking the windowed profile of `text` from `profile_of` once the token scorers are
 /// done (the analyzer computes it on another thread meanwhile).
 pub fn find_with_profile(text: &str, rules: &LoopRules, profile_of: impl FnOnce() -> Profile) -> LoopFindings {
-    let n = text.len();
+    find_by_tokens(text, rules).judge(text, rules, profile_of())
+}
+
+/// What the token scorers found in one text (tandem repeats, copies, restarts, n-grams), before
+/// the windowed profile joins them: the profile streams over the text's bytes, so it may be
+/// made elsewhere meanwhile (the page's second worker makes a long file's).
+#[derive(Debug)]
+pub struct TokenFindings {
+    exact: (Option<Tandem>, Verdict),
+    ngrams: NgramStats,
+    copies: CopyCoverage,
+    judged: CopiesJudged,
+}
+
+/// Runs the token scorers over `text` and judges the copies by `rules`.
+pub fn find_by_tokens(text: &str, rules: &LoopRules) -> TokenFindings {
     // The token tables are the analysis's memory on a long text (8 bytes a token for the
     // tokens, 4 for their ids, 8 a shingle for the copies' table): the tokens go before the
     // copies' table is made, so at most two of the three are held at once (with a byte a
@@ -93,8 +108,28 @@ pub fn find_with_profile(text: &str, rules: &LoopRules, profile_of: impl FnOnce(
     };
     drop(ids);
     drop(classes);
-    let prof = profile_of();
+    TokenFindings { exact, ngrams, copies, judged }
+}
 
+impl TokenFindings {
+    /// The loop checks of `text` (the text these were found in) judged by `rules`, with the
+    /// windowed profile `prof` of that text.
+    pub fn judge(self, text: &str, rules: &LoopRules, prof: Profile) -> LoopFindings {
+        let TokenFindings { exact, ngrams, copies, judged } = self;
+        judge_loops(text, rules, exact, &ngrams, &copies, judged, prof)
+    }
+}
+
+fn judge_loops(
+    text: &str,
+    rules: &LoopRules,
+    exact: (Option<Tandem>, Verdict),
+    ngrams: &NgramStats,
+    copies: &CopyCoverage,
+    judged: CopiesJudged,
+    prof: Profile,
+) -> LoopFindings {
+    let n = text.len();
     let CopiesJudged {
         check: copy_check,
         spans: copy_spans,
@@ -329,6 +364,7 @@ fn is_looping(c: &CopySpan, r: &CopyRules) -> bool {
 
 /// The copies check judged: its spans, the copy that decided it, its sentence, and the share
 /// of the text in long copies.
+#[derive(Debug)]
 struct CopiesJudged {
     check: Check,
     spans: Vec<Span>,

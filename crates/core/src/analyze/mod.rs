@@ -6,6 +6,7 @@
 mod analyzer;
 pub mod code_blocks;
 pub mod copy_coverage;
+pub mod deflate_passes;
 pub mod edited_runs;
 pub mod first_seen;
 pub mod gzip_ratio;
@@ -30,7 +31,7 @@ mod threshold_settings;
 mod thresholds;
 pub mod word_runs;
 
-pub use analyzer::{analyze, analyze_with, analyze_without_gzip, AnalysisWithoutGzip, Analyzer};
+pub use analyzer::{analyze, analyze_with, analyze_without_deflate, AnalysisWithoutDeflate, Analyzer};
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,

@@ -370,19 +370,25 @@ mod tests {
     fn a_text_fed_in_two_pieces_has_the_profile_of_the_whole_wherever_it_is_cut() {
         for (window, below) in [(WINDOW, DEGENERATE_BELOW), (512, 0.2), (3, 0.5), (1, 0.9)] {
             for text in shapes() {
-                let text = &text[..crate::analyze::text_units::floor_boundary(&text, if window < 16 { 160 } else { 12_000 })];
+                let text =
+                    &text[..crate::analyze::text_units::floor_boundary(&text, if window < 16 { 160 } else { 12_000 })];
                 let whole = naive_profile(text, window, below);
                 assert_eq!(profile_with(text, window, below), whole, "window {window}");
                 // Every offset near a window's edge (where a piece may end a window or not),
                 // and a spread of the others.
-                let near_edges = (0..=text.len().min(3 * window + 7)).filter(|c| (c % window).min(window - c % window) <= 5);
+                let near_edges =
+                    (0..=text.len().min(3 * window + 7)).filter(|c| (c % window).min(window - c % window) <= 5);
                 let n = text.len();
                 let last_edges = [n.saturating_sub(window + window / 4 + 8), n.saturating_sub(window / 4), n]
                     .into_iter()
                     .flat_map(|c| c.saturating_sub(5)..=(c + 5).min(n));
                 let cuts: BTreeSet<usize> = near_edges.chain(last_edges).chain((0..=text.len()).step_by(211)).collect();
                 for cut in cuts {
-                    assert_eq!(fed_in(text, window, below, &[cut]).as_ref(), Some(&whole), "window {window}, cut at {cut}");
+                    assert_eq!(
+                        fed_in(text, window, below, &[cut]).as_ref(),
+                        Some(&whole),
+                        "window {window}, cut at {cut}"
+                    );
                 }
             }
         }

@@ -11,27 +11,27 @@ use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
 use super::conversation_view::ConversationView;
-use super::diagnostics::Diagnostics;
+use super::diagnostics::diagnostics;
 use super::document_summary::DocumentSummary;
-use super::format_bar::FormatBar;
+use super::format_bar::format_bar;
 use super::header::header;
 use super::input_panel::InputPanel;
 use super::message_detail::MessageDetail;
 use super::message_table::MessageTable;
 use super::not_text::not_text;
-use super::sample_menu::SampleMenu;
+use super::sample_menu::sample_menu;
 use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
-use super::stream_info::StreamInfoView;
+use super::stream_info::stream_info;
 use super::thresholds_panel::thresholds_panel;
 use super::too_short::too_short;
 use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::file_load::drop_overlay::DropOverlay;
-use crate::file_load::load_progress::LoadProgress;
+use crate::file_load::load_progress::load_progress;
 use crate::file_load::load_view::{file_limit, too_big};
 use crate::file_load::loader::{self, Event, Job};
-use crate::file_load::upload_button::UploadButton;
+use crate::file_load::upload_button::upload_button;
 use crate::live::LivePanel;
 use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
@@ -197,9 +197,9 @@ pub fn App() -> Html {
         Source::Sample(id) => Some(id),
         _ => None,
     });
-    let format_bar = state.doc.clone().map(|doc| html! { <FormatBar {doc} on_choose={choose_format} /> });
+    let format_bar = state.doc.clone().map(|doc| format_bar(&doc, &choose_format));
     let status = match (&state.loading, &state.notice) {
-        (Some(loading), _) => Some(html! { <LoadProgress loading={Rc::clone(loading)} on_cancel={cancel} /> }),
+        (Some(loading), _) => Some(load_progress(loading, &cancel)),
         (None, Some(notice)) => {
             Some(html! { <p id="status" class="status notice-line" role="status">{ notice.to_string() }</p> })
         }
@@ -264,9 +264,9 @@ pub fn App() -> Html {
                 <div id="text-mode" role="tabpanel" aria-labelledby="tab-text" hidden={*live}>
                 <section class="card input-card" aria-labelledby="input-heading">
                     <h2 id="input-heading" class="visually-hidden">{ "Input" }</h2>
-                    <SampleMenu samples={Rc::clone(&samples)} active={active_sample} on_pick={pick_sample} />
+                    { sample_menu(&samples, active_sample, &pick_sample) }
                     <InputPanel textarea={input} on_analyze={analyze_input} on_restore={restore}>
-                        <UploadButton on_file={open_file} />
+                        { upload_button(&open_file) }
                     </InputPanel>
                     // A stable wrapper: a list growing here must not re-create the text box.
                     <div class="format-slot">{ for format_bar }</div>
@@ -441,8 +441,8 @@ fn results_view(
             </>
         };
     }
-    let stream = doc.transcript.stream.clone().map(|info| html! { <StreamInfoView format={doc.format()} {info} /> });
-    let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| html! { <Diagnostics doc={Rc::clone(&doc)} /> });
+    let stream = doc.transcript.stream.clone().map(|info| stream_info(doc.format(), &info));
+    let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| diagnostics(&doc));
     let conversation = has_conversation_view(&doc.report).then(|| {
         html! { <ConversationView key={doc.seq.to_string()} doc={Rc::clone(&doc)} on_select={select.clone()} /> }
     });

@@ -1,8 +1,6 @@
 //! What is shown and how it was read: the origin (text box, sample, file), the detected format,
 //! and the menu that reads the same bytes in another format.
 
-use std::rc::Rc;
-
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -10,18 +8,11 @@ use yew::prelude::*;
 use crate::model::document::{format_choice, format_options, Document};
 use coherency_core::ingest::Format;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub doc: Rc<Document>,
-    /// Called with the menu's choice (`None`: Auto).
-    pub on_choose: Callback<Option<Format>>,
-}
-
-#[component]
-pub fn FormatBar(props: &Props) -> Html {
-    let doc = &props.doc;
+/// The format `doc` was read as, and the menu to read it as another; `on_choose` is called with
+/// the menu's choice (`None`: Auto). A plain function: no state.
+pub fn format_bar(doc: &Document, on_choose: &Callback<Option<Format>>) -> Html {
     let onchange = {
-        let on_choose = props.on_choose.clone();
+        let on_choose = on_choose.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
                 on_choose.emit(format_choice(&select.value()));

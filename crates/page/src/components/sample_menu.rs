@@ -1,26 +1,16 @@
 //! The built-in samples as buttons: one click fills the text box and analyses it.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use coherency_core::samples::Sample;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub samples: Rc<Vec<Sample>>,
-    /// The sample shown now, if any.
-    pub active: Option<&'static str>,
-    /// Called with the chosen sample's id.
-    pub on_pick: Callback<String>,
-}
-
-#[component]
-pub fn SampleMenu(props: &Props) -> Html {
-    let buttons = props.samples.iter().map(|s| {
-        let on_pick = props.on_pick.clone();
+/// A button per sample; `active` is the one shown now, if any, and `on_pick` is called with the
+/// chosen one's id. A plain function: no state.
+pub fn sample_menu(samples: &[Sample], active: Option<&'static str>, on_pick: &Callback<String>) -> Html {
+    let buttons = samples.iter().map(|s| {
+        let on_pick = on_pick.clone();
         let id = s.id;
-        let pressed = props.active == Some(id);
+        let pressed = active == Some(id);
         html! {
             <li>
                 <button type="button" class="button chip" data-sample={id} aria-pressed={pressed.to_string()}

@@ -2,22 +2,14 @@
 //! texts analysed, the worst verdict so far, then the page taking in the result; and Cancel
 //! (what was shown before stays).
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::load_view::Loading;
 use crate::model::{level_key, verdict_icon};
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub loading: Rc<Loading>,
-    pub on_cancel: Callback<()>,
-}
-
-#[component]
-pub fn LoadProgress(props: &Props) -> Html {
-    let l = &props.loading;
+/// The progress of the load `l`, with its Cancel button calling `on_cancel` (a plain function:
+/// it has no state of its own).
+pub fn load_progress(l: &Loading, on_cancel: &Callback<()>) -> Html {
     let p = &l.progress;
     let bar = |id: &'static str, label: String, value: Option<(usize, usize)>, busy: bool| {
         // Values in KB keep them small for the element; an unknown total shows an indeterminate bar.
@@ -49,7 +41,7 @@ pub fn LoadProgress(props: &Props) -> Html {
         bar("progress-prepared", text, value, false)
     });
     let onclick = {
-        let on_cancel = props.on_cancel.clone();
+        let on_cancel = on_cancel.clone();
         Callback::from(move |_: MouseEvent| on_cancel.emit(()))
     };
     html! {

@@ -5,7 +5,7 @@
 //! worker is ended before that, so its memory and the page's never peak together; a plain text that
 //! is the file's bytes unchanged is then read by the page from the file itself, a few megabytes at
 //! a time straight into its string ([`super::blob_reader`]). When the worker hands part of a big
-//! file's work on (a long text's gzip size, half of a log's texts), a second worker does it and
+//! file's work on (a long text's DEFLATE passes, half of a log's texts), a second worker does it and
 //! its answer is passed back (a failure is answered with null: the first worker then does that
 //! work itself). Dropping the [`Job`] cancels it: the workers are terminated and nothing more is
 //! reported.

@@ -3,7 +3,7 @@
 //! which runs [`worker`] in the same wasm module (reading the file through [`blob_reader`],
 //! parsing and analysing it with the core); the result comes back through [`wire`] in pieces
 //! the page takes in between frames. [`load_view`] words the progress and holds the size limit,
-//! [`load_progress`] shows it. A long text's gzip pass, or half of a big log's texts, goes to a
+//! [`load_progress`] shows it. A long text's DEFLATE passes, or half of a big log's texts, goes to a
 //! second worker meanwhile ([`share_wire`] carries the texts and reports between them). `wire`,
 //! `share_wire` and `load_view` are pure and unit-tested natively; the rest needs a browser
 //! (the end-to-end tests read files through it).

@@ -1,8 +1,11 @@
-//! What travels between the two workers sharing a transcript's analysis
-//! ([`coherency_core::verdict::split_in_two`]): the second worker's texts, and its reports back,
-//! each as one postcard buffer (transferred, not copied, between the workers). Pure: the round
-//! trips are unit-tested natively.
+//! What travels between the two workers sharing a document's analysis: for a big log
+//! ([`coherency_core::verdict::split_in_two`]) the second worker's texts, and its reports back;
+//! for a long text, the DEFLATE passes the second worker counted from the file. Each is one
+//! postcard buffer (transferred, not copied, between the workers). Pure: the round trips are
+//! unit-tested natively.
 
+use coherency_core::analyze::deflate_passes::DeflatePasses;
+use coherency_core::analyze::profile::{Profile, Window};
 use coherency_core::analyze::Report;
 
 /// The texts of the second worker's share, in the share's order.
@@ -31,6 +34,50 @@ pub fn decode_reports(bytes: &[u8], expected: usize) -> Result<Vec<Report>, Stri
     Ok(reports)
 }
 
+/// A long text's DEFLATE passes, counted by the second worker: little-endian 64-bit words
+/// (gzip size, window, onset or `u64::MAX`, lowest ratio's bits, window count, then each
+/// window's start, end and ratio's bits). Written by hand, not with postcard: a serde
+/// deserializer for the profile's types costs the wasm about 3 KB gzipped (see `wire`).
+pub fn encode_passes(passes: &DeflatePasses) -> Vec<u8> {
+    let p = &passes.profile;
+    let head = [
+        passes.gzip_bytes as u64,
+        p.window as u64,
+        p.onset.map_or(u64::MAX, |o| o as u64),
+        p.min_ratio.to_bits(),
+        p.windows.len() as u64,
+    ];
+    let windows = p.windows.iter().flat_map(|w| [w.start as u64, w.end as u64, w.ratio.to_bits()]);
+    head.into_iter().chain(windows).flat_map(u64::to_le_bytes).collect()
+}
+
+/// The passes [`encode_passes`] wrote, for a text of `text_len` bytes (its profile's windows
+/// must tile it), or an error.
+pub fn decode_passes(bytes: &[u8], text_len: usize) -> Result<DeflatePasses, String> {
+    let damaged = || "the other worker's DEFLATE passes did not read back".to_string();
+    let mut words = bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()));
+    let mut next = || words.next().ok_or_else(damaged);
+    let (gzip_bytes, window, onset, min_ratio, count) = (next()?, next()?, next()?, next()?, next()?);
+    if !bytes.len().is_multiple_of(8) || count.checked_mul(24) != Some(bytes.len() as u64 - 40) {
+        return Err(damaged());
+    }
+    let mut windows = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        let (start, end, ratio) = (next()? as usize, next()? as usize, f64::from_bits(next()?));
+        windows.push(Window { start, end, ratio });
+    }
+    let onset = (onset != u64::MAX).then_some(onset as usize);
+    let tiled = windows.first().is_none_or(|w| w.start == 0)
+        && windows.windows(2).all(|p| p[0].end == p[1].start)
+        && windows.last().map_or(text_len == 0, |w| w.end == text_len)
+        && onset.is_none_or(|o| o <= text_len);
+    if !tiled {
+        return Err(format!("the other worker's profile is not of a text of {text_len} bytes"));
+    }
+    let profile = Profile { window: window as usize, windows, onset, min_ratio: f64::from_bits(min_ratio) };
+    Ok(DeflatePasses { gzip_bytes: gzip_bytes as usize, profile })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,6 +92,18 @@ mod tests {
         let reports: Vec<Report> = read.iter().map(|t| analyze(t)).collect();
         let back = decode_reports(&encode_reports(&reports), 3).unwrap();
         assert_eq!(back, reports, "floats and all");
+    }
+
+    #[test]
+    fn a_long_texts_deflate_passes_read_back_as_they_were_and_only_for_its_length() {
+        use coherency_core::analyze::deflate_passes::deflate_passes;
+        let text =
+            format!("{}{}", "A sentence about page tables and caches. ".repeat(300), "Let me check. ".repeat(900));
+        let passes = deflate_passes(&text);
+        let bytes = encode_passes(&passes);
+        assert_eq!(decode_passes(&bytes, text.len()).unwrap(), passes, "floats and all");
+        assert!(decode_passes(&bytes, text.len() + 1).unwrap_err().contains("not of a text of"));
+        assert!(decode_passes(&bytes[..bytes.len() / 2], text.len()).is_err());
     }
 
     #[test]

@@ -5,16 +5,10 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    /// Called with the chosen file.
-    pub on_file: Callback<web_sys::File>,
-}
-
-#[component]
-pub fn UploadButton(props: &Props) -> Html {
+/// The file input, calling `on_file` with the chosen file. A plain function: no state.
+pub fn upload_button(on_file: &Callback<web_sys::File>) -> Html {
     let onchange = {
-        let on_file = props.on_file.clone();
+        let on_file = on_file.clone();
         Callback::from(move |e: Event| {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
             if let Some(file) = input.files().and_then(|files| files.get(0)) {

@@ -8,8 +8,9 @@
 //!
 //! A wasm worker has one thread, so a big file's analysis is shared with a second worker, which
 //! the page starts when this one asks (`askHelp`) and whose answer it passes back: a long plain
-//! text (one message, the file's bytes unchanged) has its gzip pass — half its analysis —
-//! counted there from the same file ([`gzip_size_in_worker`]); a big log sends half its texts
+//! text (one message, the file's bytes unchanged) has its two DEFLATE passes — its gzip-9 size
+//! and its windowed profile, about half its analysis — counted there from the same file
+//! ([`deflate_passes_in_worker`]); a big log sends half its texts
 //! there ([`analyse_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
 //! does that work itself.
 
@@ -23,8 +24,8 @@ use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
 use super::share_wire;
 use super::wire::{encode, texts_len};
-use coherency_core::analyze::gzip_ratio::{gzip_size, GzipSizeCounter};
-use coherency_core::analyze::{analyze_with, analyze_without_gzip, Report, Thresholds};
+use coherency_core::analyze::deflate_passes::{deflate_passes, DeflatePassCounter};
+use coherency_core::analyze::{analyze_with, analyze_without_deflate, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::verdict::{
     analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
@@ -33,7 +34,7 @@ use coherency_core::verdict::{
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;
-/// A plain text from this many bytes has its gzip pass counted in a second worker, and other
+/// A plain text from this many bytes has its DEFLATE passes counted in a second worker, and other
 /// documents with this many bytes of texts to analyse share them with one (below it, starting a
 /// worker costs more than it saves).
 const SHARE_FROM: usize = 4 << 20;
@@ -70,8 +71,8 @@ impl Reporter<'_> {
 /// [`Progress`] in postcard, as the result: no JSON reader of it in the wasm) as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
-/// its answer: `{kind: "gzip", start, end}` → the gzip size of those bytes of the file (a
-/// number); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
+/// its answer: `{kind: "deflate", start, end}` → the DEFLATE passes of those bytes of the file
+/// (an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
 /// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
@@ -162,8 +163,8 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
     ask_help.call2(&JsValue::NULL, &object(job), transfer).ok().map(|p| JsFuture::from(Promise::from(p)))
 }
 
-/// A long plain text's report, its gzip pass counted by another worker (through `ask_help`)
-/// while this one does the rest; `None` for any other document.
+/// A long plain text's report, its DEFLATE passes counted by another worker (through
+/// `ask_help`) while this one does the rest; `None` for any other document.
 async fn analyse_long_text(
     t: &Transcript,
     thresholds: &Thresholds,
@@ -176,20 +177,23 @@ async fn analyse_long_text(
         return None;
     }
     let (start, end) = (JsValue::from(message.source.start as f64), JsValue::from(message.source.end as f64));
-    let asked = ask(ask_help, &[("kind", &"gzip".into()), ("start", &start), ("end", &end)], &Array::new());
+    let asked = ask(ask_help, &[("kind", &"deflate".into()), ("start", &start), ("end", &end)], &Array::new());
     let mut progress = AnalysisProgress { texts: 1, bytes: text.len(), ..AnalysisProgress::default() };
     on_progress(progress);
     if text.len() >= PREVIEW_OVER {
         progress.preview = Some(preview_of(text));
         on_progress(progress);
     }
-    let without_gzip = analyze_without_gzip(text, thresholds);
-    let counted = match asked {
-        Some(asked) => asked.await.ok().and_then(|size| size.as_f64()),
+    let without_deflate = analyze_without_deflate(text, thresholds);
+    let answer = match asked {
+        Some(asked) => asked.await.ok(),
         None => None,
     };
-    let gzip_bytes = counted.map_or_else(|| gzip_size(text.as_bytes()), |size| size as usize);
-    Some((TextKey::Message(0), without_gzip.finish(text, gzip_bytes)))
+    let counted = answer
+        .filter(|a| a.is_instance_of::<js_sys::ArrayBuffer>())
+        .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text.len()).ok());
+    let passes = counted.unwrap_or_else(|| deflate_passes(text));
+    Some((TextKey::Message(0), without_deflate.finish(text, passes)))
 }
 
 /// The texts of `t` to analyse one by one, half of them (by bytes) analysed by another worker
@@ -246,12 +250,12 @@ fn read_thresholds(compact: Option<String>) -> Result<Thresholds, JsValue> {
         .map_err(|e| JsValue::from_str(&format!("the thresholds sent to the worker did not read back ({e})")))
 }
 
-/// The gzip size of `file`'s bytes `start..end` (a second worker's job while the first analyses
-/// the rest of that text: see [`read_file_in_worker`]).
-#[wasm_bindgen(js_name = gzipSizeInWorker)]
-pub async fn gzip_size_in_worker(file: web_sys::File, start: f64, end: f64) -> Result<f64, JsValue> {
+/// The DEFLATE passes of `file`'s bytes `start..end` ([`share_wire::encode_passes`]: a second
+/// worker's job while the first analyses the rest of that text; see [`read_file_in_worker`]).
+#[wasm_bindgen(js_name = deflatePassesInWorker)]
+pub async fn deflate_passes_in_worker(file: web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, JsValue> {
     let slice = file.slice_with_f64_and_f64(start, end)?;
-    let mut counter = GzipSizeCounter::new();
+    let mut counter = DeflatePassCounter::new((end - start) as usize);
     let mut buffer = Vec::new();
     read_blob(&slice, &mut |bytes: &Uint8Array| {
         buffer.resize(bytes.length() as usize, 0);
@@ -260,8 +264,6 @@ pub async fn gzip_size_in_worker(file: web_sys::File, start: f64, end: f64) -> R
         Ok(())
     })
     .await?;
-    if counter.bytes() as f64 != end - start {
-        return Err(JsValue::from_str("the file changed while it was read"));
-    }
-    Ok(counter.finish() as f64)
+    let passes = counter.finish().ok_or_else(|| JsValue::from_str("the file changed while it was read"))?;
+    Ok(share_wire::encode_passes(&passes))
 }

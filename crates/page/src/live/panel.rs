@@ -19,7 +19,7 @@ use yew::prelude::*;
 use super::checks::{LiveChecks, ReasoningSeen};
 use super::fetch;
 use super::needle::NeedleProbe;
-use super::result::LiveResult;
+use super::result::live_result;
 use super::run::{self, now, NoStream};
 use super::soak::SoakRun;
 use super::view::LiveView;
@@ -285,7 +285,7 @@ pub fn LivePanel(props: &Props) -> Html {
             </section>
             <div class="results live-results">
                 { for failure_view }
-                if let Some(v) = (*view).clone() { <LiveResult view={v} on_replay={props.on_capture.clone()} /> }
+                if let Some(v) = (*view).clone() { { live_result(&v, &props.on_capture) } }
             </div>
         </>
     }

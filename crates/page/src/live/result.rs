@@ -12,16 +12,9 @@ use crate::model::{level_key, verdict_icon};
 use coherency_core::ingest::Channel;
 use coherency_core::wording::thousands;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub view: Rc<LiveView>,
-    /// Reads the finished run's capture through the file path.
-    pub on_replay: Callback<Rc<[u8]>>,
-}
-
-#[component]
-pub fn LiveResult(props: &Props) -> Html {
-    let v = &props.view;
+/// A live run's result `v`; `on_replay` reads the finished run's capture through the file path.
+/// A plain function: it has no state of its own.
+pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
     let badge = match v.worst {
         Some((verdict, channel)) => html! {
             <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
@@ -43,7 +36,7 @@ pub fn LiveResult(props: &Props) -> Html {
     let show_reasoning = !v.reasoning.text.is_empty();
     let capture_tools = v.capture.clone().map(|capture| {
         let replay = {
-            let (on_replay, capture) = (props.on_replay.clone(), Rc::clone(&capture));
+            let (on_replay, capture) = (on_replay.clone(), Rc::clone(&capture));
             Callback::from(move |_: MouseEvent| on_replay.emit(Rc::clone(&capture)))
         };
         let download = Callback::from(move |_: MouseEvent| dom::download("live-capture.sse", &capture));
