@@ -8,9 +8,10 @@
 
 use super::gzip_ratio::{gzip_size, GzipSizeCounter};
 use super::profile::{profile, Profile, ProfileBuilder};
+use serde::{Deserialize, Serialize};
 
 /// A text's gzip-9 size and windowed profile.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DeflatePasses {
     pub gzip_bytes: usize,
     pub profile: Profile,

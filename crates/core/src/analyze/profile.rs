@@ -20,6 +20,7 @@
 
 use super::gzip_ratio::counted_size;
 use miniz_oxide::deflate::core::CompressionStrategy;
+use serde::{Deserialize, Serialize};
 
 /// Bytes per window.
 pub const WINDOW: usize = 4096;
@@ -29,7 +30,7 @@ pub const LEVEL: u32 = 1;
 pub const DEGENERATE_BELOW: f64 = 0.08;
 
 /// One window: bytes `start..end`, compressed to `ratio` of its size.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Window {
     pub start: usize,
     pub end: usize,
@@ -37,7 +38,7 @@ pub struct Window {
 }
 
 /// The ratio along the text, and the onset of a degenerate end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
     pub window: usize,
     pub windows: Vec<Window>,

@@ -5,7 +5,6 @@
 //! unit-tested natively.
 
 use coherency_core::analyze::deflate_passes::DeflatePasses;
-use coherency_core::analyze::profile::{Profile, Window};
 use coherency_core::analyze::Report;
 
 /// The texts of the second worker's share, in the share's order.
@@ -34,39 +33,17 @@ pub fn decode_reports(bytes: &[u8], expected: usize) -> Result<Vec<Report>, Stri
     Ok(reports)
 }
 
-/// A long text's DEFLATE passes, counted by the second worker: little-endian 64-bit words
-/// (gzip size, window, onset or `u64::MAX`, lowest ratio's bits, window count, then each
-/// window's start, end and ratio's bits). Written by hand, not with postcard: a serde
-/// deserializer for the profile's types costs the wasm about 3 KB gzipped (see `wire`).
+/// A long text's DEFLATE passes, counted by the second worker.
 pub fn encode_passes(passes: &DeflatePasses) -> Vec<u8> {
-    let p = &passes.profile;
-    let head = [
-        passes.gzip_bytes as u64,
-        p.window as u64,
-        p.onset.map_or(u64::MAX, |o| o as u64),
-        p.min_ratio.to_bits(),
-        p.windows.len() as u64,
-    ];
-    let windows = p.windows.iter().flat_map(|w| [w.start as u64, w.end as u64, w.ratio.to_bits()]);
-    head.into_iter().chain(windows).flat_map(u64::to_le_bytes).collect()
+    postcard::to_allocvec(passes).unwrap_or_default()
 }
 
 /// The passes [`encode_passes`] wrote, for a text of `text_len` bytes (its profile's windows
 /// must tile it), or an error.
 pub fn decode_passes(bytes: &[u8], text_len: usize) -> Result<DeflatePasses, String> {
-    let damaged = || "the other worker's DEFLATE passes did not read back".to_string();
-    let mut words = bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()));
-    let mut next = || words.next().ok_or_else(damaged);
-    let (gzip_bytes, window, onset, min_ratio, count) = (next()?, next()?, next()?, next()?, next()?);
-    if !bytes.len().is_multiple_of(8) || count.checked_mul(24) != Some(bytes.len() as u64 - 40) {
-        return Err(damaged());
-    }
-    let mut windows = Vec::with_capacity(count as usize);
-    for _ in 0..count {
-        let (start, end, ratio) = (next()? as usize, next()? as usize, f64::from_bits(next()?));
-        windows.push(Window { start, end, ratio });
-    }
-    let onset = (onset != u64::MAX).then_some(onset as usize);
+    let passes: DeflatePasses =
+        postcard::from_bytes(bytes).map_err(|_| "the other worker's DEFLATE passes did not read back".to_string())?;
+    let (windows, onset) = (&passes.profile.windows, passes.profile.onset);
     let tiled = windows.first().is_none_or(|w| w.start == 0)
         && windows.windows(2).all(|p| p[0].end == p[1].start)
         && windows.last().map_or(text_len == 0, |w| w.end == text_len)
@@ -74,8 +51,7 @@ pub fn decode_passes(bytes: &[u8], text_len: usize) -> Result<DeflatePasses, Str
     if !tiled {
         return Err(format!("the other worker's profile is not of a text of {text_len} bytes"));
     }
-    let profile = Profile { window: window as usize, windows, onset, min_ratio: f64::from_bits(min_ratio) };
-    Ok(DeflatePasses { gzip_bytes: gzip_bytes as usize, profile })
+    Ok(passes)
 }
 
 #[cfg(test)]
