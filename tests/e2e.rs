@@ -9,7 +9,7 @@
 //! Each test starts its own file server, chromedriver and browser profile, and stops them even
 //! when it fails.
 
-use coherency_e2e::browser;
+use coherency_e2e_harness::browser;
 use coherency_test_support::biglog;
 use coherency_test_support::textgen;
 
@@ -177,13 +177,13 @@ fn served_policy() -> String {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn the_page_keeps_its_content_security_policy_and_refuses_what_it_forbids() {
     // The served page and the single file each state a policy that allows no inline script;
-    // the README gives the served one, for hosts that send it as a header.
+    // docs/security.md gives the served one, for hosts that send it as a header.
     let served = served_policy();
     for must in ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "base-uri 'none'", "object-src 'none'"] {
         assert!(served.contains(must), "{must} in {served}");
     }
-    let readme = std::fs::read_to_string(coherency_test_support::workspace_root().join("README.md")).unwrap();
-    assert!(readme.contains(&served), "README states the page's policy as it is: {served}");
+    let security = std::fs::read_to_string(coherency_test_support::workspace_root().join("docs/security.md")).unwrap();
+    assert!(security.contains(&served), "docs/security.md states the page's policy as it is: {served}");
 
     let page = Page::open().await;
     page.click("[data-sample=\"line-loop\"]").await;

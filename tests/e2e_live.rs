@@ -7,8 +7,8 @@
 //! Run: `scripts/build-page && cargo test --test e2e_live -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
 
-use coherency_e2e::browser;
-use coherency_e2e::mock;
+use coherency_e2e_harness::browser;
+use coherency_e2e_harness::mock;
 
 use std::time::{Duration, Instant};
 
@@ -594,7 +594,7 @@ async fn an_a_b_soaks_captures_saved_as_one_file_open_in_the_page_with_the_same_
         .page
         .js("return [...document.querySelectorAll('#soak-table tbody tr')].map(r => r.dataset.verdict);")
         .await;
-    let shown: Vec<String> = serde_json::from_value(shown).expect("verdicts");
+    let shown = strings(&shown);
     assert!(shown.contains(&"FAIL".to_string()) && shown.contains(&"PASS".to_string()), "{shown:?}");
 
     // The button is reached from the JSONL one with Tab, and Enter saves the file.
@@ -656,7 +656,7 @@ async fn stop_mid_needle_run_keeps_the_finished_cells_and_says_it_stopped() {
         .await;
     let states =
         live.page.js("return [...document.querySelectorAll('#needle-grid td')].map(c => c.dataset.state);").await;
-    let states: Vec<String> = serde_json::from_value(states).expect("states");
+    let states = strings(&states);
     let finished = states.iter().filter(|s| *s != "waiting").count();
     assert_eq!(states.len(), 12, "the grid keeps every cell");
     assert!((2..12).contains(&finished), "{states:?}");
@@ -782,4 +782,10 @@ impl Live {
         let got = (self.attr("#live-verdict", "data-verdict").await, self.attr("#live-verdict", "data-channel").await);
         assert_eq!(got, (verdict.to_string(), channel.to_string()), "{}", self.page.text("#live-card").await);
     }
+}
+
+/// A JSON array of strings that the page returned, as strings.
+fn strings(array: &Value) -> Vec<String> {
+    let items = array.as_array().unwrap_or_else(|| panic!("an array of strings: {array}"));
+    items.iter().map(|v| v.as_str().unwrap_or_else(|| panic!("a string: {v}")).to_string()).collect()
 }

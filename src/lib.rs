@@ -1,6 +1,6 @@
 //! The Coherency Analyzer page: a Yew app, built for wasm32, that renders what the core
 //! reports. It compiles natively too, so its pure parts are unit-tested with `cargo test`;
-//! browser tests (`crates/e2e`) cover the wiring. Components never compute metrics: every
+//! browser tests (`tests/`) cover the wiring. Components never compute metrics: every
 //! number on the page comes from a `Report`.
 //!
 //! The page is a root and its wings:

@@ -12,7 +12,7 @@
 //! (MB) and `PAGE_BENCH_KINDS=jsonl,text` pick the files; `PAGE_BENCH_CHROME_ARG` adds one
 //! Chromium argument (e.g. `--js-flags=--liftoff-only`); `PAGE_BENCH_VERBOSE=1` prints the probe.
 
-use coherency_e2e::browser;
+use coherency_e2e_harness::browser;
 use coherency_test_support::{biglog, textgen};
 
 fn main() {

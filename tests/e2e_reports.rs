@@ -7,14 +7,14 @@
 //! With JavaScript off, the reports are read through chromedriver (Chromium's content setting
 //! blocks the page's scripts, not the driver's); with it on, Chromium prints the DOM it built
 //! (`--dump-dom`). Either way what is asserted is the browser's own parse.
-//! Run: `cargo test -p coherency-e2e --test e2e_reports -- --ignored`.
+//! Run: `cargo test -p coherency-page --test e2e_reports -- --ignored`.
 
 use std::path::Path;
 use std::process::Command;
 
 use coherency_core::render::{html, Summary};
 use coherency_core::verdict::JudgedDocument;
-use coherency_e2e::browser::{chrome_bin, chromium_args, Driver, TempDir};
+use coherency_e2e_harness::browser::{chrome_bin, chromium_args, Driver, TempDir};
 use coherency_test_support::{fixture, input_fixtures};
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use coherency_e2e::browser::{self, Page};
+use coherency_e2e_harness::browser::{self, Page};
 use coherency_test_support::agent_sessions::{generate, Session};
 use fantoccini::key::Key;
 use fantoccini::Locator;
