@@ -17,7 +17,7 @@ pub struct ConversationReport {
     pub model_turns: usize,
     /// The model's turns (`Message::index`) left out of its streams: they poll.
     pub polls: Vec<usize>,
-    /// Indices into [`TranscriptReport::reports`](super::TranscriptReport::reports) of its analysed streams.
+    /// Indices into `TranscriptReport::reports` of its analysed streams.
     pub streams: Vec<usize>,
     /// The tool-call check.
     pub tool_calls: ToolCheck,

@@ -2,7 +2,7 @@
 //! their distance from their source) and passages re-told in other words, judged against the
 //! copies' rules, with their spans, the copy that decided and its sentence.
 
-use super::share;
+use super::share::share;
 use crate::analyze::code_blocks::{block_holding, fenced_blocks};
 use crate::analyze::copy_coverage::{CopyCoverage, CopySpan};
 use crate::analyze::ngram_stats::token_ranges_at;

@@ -2,7 +2,7 @@
 //! onset to the end, judged against the rules of the degenerate end, with its sentence and
 //! its figure.
 
-use super::share;
+use super::share::share;
 use crate::analyze::profile::{Profile, DEGENERATE_BELOW};
 use crate::analyze::report::{Check, Direction, Metric, ProfileFigure, Verdict};
 use crate::analyze::thresholds::EndRules;

@@ -2,7 +2,7 @@
 //! runs, read from a word, extended over copies with small edits), its level by the rules'
 //! clauses, its sentence and its figure.
 
-use super::share;
+use super::share::share;
 use crate::analyze::edited_runs;
 use crate::analyze::ngram_stats::Token;
 use crate::analyze::report::{Check, Direction, Metric, TandemFigure, UnitLevel, Verdict};

@@ -17,11 +17,13 @@
 //! show.
 //!
 //! The token scorers run once for all three ([`TokenFindings`]); each check is judged in its
-//! own file (`loop_check.rs`, `copies.rs`, `degenerate_end.rs`) and joined here.
+//! own file (`loop_check.rs`, `copies.rs`, `degenerate_end.rs`, with `share.rs` below them) and
+//! joined here.
 
 mod copies;
 mod degenerate_end;
 mod loop_check;
+mod share;
 
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage};
 use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, tokens, NgramStats};
@@ -199,14 +201,6 @@ fn judge_loops(
         why: [loop_why, copy_why, profile_why],
         spans,
         spans_not_listed,
-    }
-}
-
-fn share(bytes: usize, n: usize) -> f64 {
-    if n == 0 {
-        0.0
-    } else {
-        bytes as f64 / n as f64
     }
 }
 
