@@ -9,7 +9,7 @@
 //! `text.rs`; the agent harnesses' session files: `opencode.rs`, `codex_rollout.rs`,
 //! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, sharing
 //! `harness.rs`, recognised by `detect_harness.rs`; a live run's captures: `live_captures.rs`);
-//! what they share: `history.rs` (messages and items of every API into turns: tool calls carry
+//! what they share: `history/` (messages and items of every API into turns: tool calls carry
 //! their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
 //! history made one conversation, each turn once), `value_text.rs` (a message a reader holds as a
