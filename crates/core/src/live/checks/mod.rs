@@ -10,7 +10,8 @@
 //! - E a tool definition with `tool_choice` yields `tool_calls` whose arguments parse as JSON
 //!   holding the schema's required keys.
 //! - F streaming gives several chunks, a clean `[DONE]`, and a first byte well before the last.
-//! - G a bad key is rejected with 401 (SKIP when the server takes any key); CORS as seen.//!
+//! - G a bad key is rejected with 401 (SKIP when the server takes any key); CORS as seen.
+//!
 //! Its parts: `result.rs` (what every check gives, below the judges), `requests.rs` (the
 //! bodies to send), `judges.rs` (A–C, E–G), `reasoning_check.rs` (D, from every reply seen).
 

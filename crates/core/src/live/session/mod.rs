@@ -1,7 +1,7 @@
 //! One live run: response bytes in as they arrive, the growing texts, their reports and the
 //! speed figures out. Each network read goes once through the SSE decoder and the chat
 //! assembler (the [`SsePump`] a saved capture goes through too), and only the new text is
-//! pushed into the three [`Analyzer`]s (reasoning, content, and both combined in arrival
+//! pushed into the three [`Analyzer`](crate::analyze::Analyzer)s (reasoning, content, and both combined in arrival
 //! order), read in place, so feeding costs time proportional to the bytes read, not to the
 //! text so far.
 //!

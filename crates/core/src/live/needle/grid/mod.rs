@@ -3,7 +3,8 @@
 //! server reported against the estimate); the grid of lengths × depths; and what lies behind
 //! context loss — a server that cut the prompt (silent truncation), a greedy request that
 //! answered differently the second time (cache nondeterminism), an answer that repeats an
-//! earlier turn — and the sentence a team quotes. Pure: the page hands in each answer.//!
+//! earlier turn — and the sentence a team quotes. Pure: the page hands in each answer.
+//!
 //! Its parts: `answer.rs` (each answer scored), `diagnosis.rs` (truncation and nondeterminism
 //! from the counts and repeats), `summary.rs` (the sentence and its findings); this file shows
 //! the grid's cells.
