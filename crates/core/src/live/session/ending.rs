@@ -18,7 +18,7 @@ pub fn capture_full(limit: usize) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     Running,
-    /// The body ended normally (with or without `[DONE]`: see [`StreamInfo::saw_done`]).
+    /// The body ended normally (with or without `[DONE]`: see [`StreamInfo::saw_done`](crate::stream::StreamInfo::saw_done)).
     Closed,
     /// The user pressed Stop.
     Stopped,
