@@ -1,18 +1,28 @@
 //! One live run: response bytes in as they arrive, the growing texts, their reports and the
 //! speed figures out. Each network read goes once through the SSE decoder and the chat
 //! assembler (the [`SsePump`] a saved capture goes through too), and only the new text is
-//! pushed into the three [`Analyzer`]s (reasoning, content, and both combined in arrival
+//! pushed into the three [`Analyzer`](crate::analyze::Analyzer)s (reasoning, content, and both combined in arrival
 //! order), read in place, so feeding costs time proportional to the bytes read, not to the
 //! text so far.
 //!
 //! A full [`Report`] is not free (one gzip-9 pass over the text so far), so the page asks for
 //! one only when [`LiveSession::report_due`] says so (a [`ReportPacer`]: at most every
 //! [`REPORT_EVERY_MS`], and within a CPU budget) and once more at the end.
+//!
+//! Its parts: `analyzers.rs` (the three analyzers, fed only new text), `stats.rs` (what the page
+//! shows beside the text), `ending.rs` (how a run ends, in words).
 
-use crate::analyze::{Analyzer, Report, ReportPacer, Verdict};
-use crate::ingest::Channel;
-use crate::stream::{ChatAssembler, ReasoningPlacement, SsePump, StreamInfo, StreamProblem, MAX_LISTED};
-use crate::verdict::REPLY_SEPARATOR;
+mod analyzers;
+mod ending;
+mod stats;
+
+use crate::analyze::{Report, ReportPacer};
+use crate::stream::{ChatAssembler, ReasoningPlacement, SsePump, StreamProblem, MAX_LISTED};
+use analyzers::Analyzers;
+
+pub use analyzers::worst_channel;
+pub use ending::{capture_full, ending_key, ending_text, Ending};
+pub use stats::{estimate_tokens, tokens_per_second, LiveStats};
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
@@ -20,68 +30,6 @@ pub const REPORT_EVERY_MS: f64 = 250.0;
 /// Bytes of one streamed body the page reads, keeps as the capture and scores, at most: an
 /// 8,000-token generation is 1–4 MB of SSE, so only a server streaming without end reaches it.
 pub const MAX_CAPTURE_BYTES: usize = 64 << 20;
-
-/// How a run that reached its capture limit (`limit` bytes) ends: [`Ending::Cut`] with these words.
-pub fn capture_full(limit: usize) -> String {
-    let size = match limit % (1 << 20) {
-        0 => format!("{} MiB", limit >> 20),
-        _ => crate::wording::bytes_text(limit),
-    };
-    format!(
-        "the stream passed {size} and the page stopped reading it: the capture and the scores hold its first {size}"
-    )
-}
-
-/// How a run ended (or that it has not).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    Running,
-    /// The body ended normally (with or without `[DONE]`: see [`StreamInfo::saw_done`]).
-    Closed,
-    /// The user pressed Stop.
-    Stopped,
-    /// The connection failed mid-body; the browser's words.
-    Cut(String),
-}
-
-/// What the page shows beside the text: timings, speed, counts and how the stream ended.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LiveStats {
-    /// Milliseconds from the request to the response headers, the first body byte and the
-    /// first token of text.
-    pub to_headers_ms: Option<f64>,
-    pub to_first_byte_ms: Option<f64>,
-    pub to_first_token_ms: Option<f64>,
-    /// Milliseconds from the first token to the last one.
-    pub generation_ms: Option<f64>,
-    /// Body bytes received.
-    pub bytes: usize,
-    /// Completion tokens: from the server's usage when sent, else estimated.
-    pub tokens: u64,
-    pub tokens_estimated: bool,
-    /// Tokens per second over the generation (first token to last), when measurable.
-    pub tokens_per_s: Option<f64>,
-    /// What the stream has said about itself so far (chunks, keep-alives, `[DONE]`, usage,
-    /// model, its own errors), with the finish reason as soon as a reply gives one.
-    pub stream: StreamInfo,
-    /// What the pump could not read, in words: the first [`MAX_LISTED`].
-    pub problems: Vec<String>,
-    /// Problems beyond those, only counted.
-    pub problems_not_listed: usize,
-}
-
-impl LiveStats {
-    /// Everything to list as gone wrong: the errors the stream reported, then what could not
-    /// be read (each list capped at [`MAX_LISTED`]; [`Self::not_listed`] counts the rest).
-    pub fn errors(&self) -> impl Iterator<Item = &str> {
-        self.stream.errors.iter().chain(&self.problems).map(String::as_str)
-    }
-
-    /// Errors and problems left out of [`Self::errors`].
-    pub fn not_listed(&self) -> usize {
-        self.stream.errors_not_listed + self.problems_not_listed
-    }
-}
 
 /// The state of one live run. See the module doc.
 #[derive(Clone, Debug)]
@@ -279,116 +227,11 @@ impl LiveSession {
     }
 }
 
-/// The three analyzers of a run: the reasoning, the content, and both combined in arrival
-/// order; and how much of each text they have had.
-#[derive(Clone, Debug, Default)]
-struct Analyzers {
-    reasoning: Analyzer,
-    content: Analyzer,
-    combined: Analyzer,
-    pushed_reasoning: usize,
-    pushed_content: usize,
-    /// Which text the combined analyzer got last (true: the content), for a break between them.
-    combined_in_content: bool,
-}
-
-impl Analyzers {
-    /// Pushes what `reasoning` and `content` have gained since the last call; false when they
-    /// have gained nothing.
-    fn sync_to(&mut self, reasoning: &str, content: &str) -> bool {
-        let (new_r, new_c) = match (reasoning.get(self.pushed_reasoning..), content.get(self.pushed_content..)) {
-            (Some(r), Some(c)) => (r, c),
-            // A text shrank (a lone `</think>` moved the answer so far into the reasoning):
-            // start the analyzers again from the texts as they now are.
-            _ => {
-                *self = Analyzers::default();
-                (reasoning, content)
-            }
-        };
-        if new_r.is_empty() && new_c.is_empty() {
-            return false;
-        }
-        if !new_r.is_empty() {
-            self.reasoning.push(new_r);
-            if self.combined_in_content {
-                self.combined.push(REPLY_SEPARATOR);
-                self.combined_in_content = false;
-            }
-            self.combined.push(new_r);
-        }
-        if !new_c.is_empty() {
-            self.content.push(new_c);
-            if !self.combined_in_content && !self.combined.text().is_empty() {
-                self.combined.push(REPLY_SEPARATOR);
-            }
-            self.combined_in_content = true;
-            self.combined.push(new_c);
-        }
-        self.pushed_reasoning = reasoning.len();
-        self.pushed_content = content.len();
-        true
-    }
-}
-
-/// A rough token count for `text` when the server sends no usage: one token per four bytes,
-/// the usual rule of thumb for English prose (the page labels it an estimate).
-pub fn estimate_tokens(text: &str) -> u64 {
-    (text.len() as u64).div_ceil(4)
-}
-
-/// Tokens per second over `ms` of generation; `None` when too short to mean anything.
-pub fn tokens_per_second(tokens: u64, ms: f64) -> Option<f64> {
-    (tokens > 1 && ms >= 1.0).then(|| tokens as f64 * 1000.0 / ms)
-}
-
-/// The worst verdict of the reasoning and the content, and which of them has it: `Some`
-/// channel, or `None` when both do; too-short texts do not count.
-pub fn worst_channel(reasoning: &Report, content: &Report) -> Option<(Verdict, Option<Channel>)> {
-    match (!reasoning.too_short, !content.too_short) {
-        (false, false) => None,
-        (true, false) => Some((reasoning.verdict, Some(Channel::Reasoning))),
-        (false, true) => Some((content.verdict, Some(Channel::Content))),
-        (true, true) => Some(match reasoning.verdict.cmp(&content.verdict) {
-            std::cmp::Ordering::Greater => (reasoning.verdict, Some(Channel::Reasoning)),
-            std::cmp::Ordering::Less => (content.verdict, Some(Channel::Content)),
-            std::cmp::Ordering::Equal => (content.verdict, None),
-        }),
-    }
-}
-
-/// How the run ended, in words.
-pub fn ending_text(ending: &Ending, stats: &LiveStats) -> String {
-    let chunks = match stats.stream.chunks {
-        1 => "1 chunk".to_string(),
-        n => format!("{n} chunks"),
-    };
-    match ending {
-        Ending::Running => format!("Streaming… {chunks} so far."),
-        Ending::Closed if stats.stream.saw_done => format!("Complete: {chunks}, then [DONE]."),
-        Ending::Closed => {
-            format!("Ended without [DONE] after {chunks}: the server closed the stream early. What came is kept and scored.")
-        }
-        Ending::Stopped => format!("Stopped by you after {chunks}. What came is kept and scored."),
-        Ending::Cut(e) => {
-            format!("Cut: the connection failed after {chunks} ({e}), without [DONE]. What came is kept and scored.")
-        }
-    }
-}
-
-/// A short key for how the run ended: `running`, `done`, `no-done`, `stopped` or `cut`.
-pub fn ending_key(ending: &Ending, saw_done: bool) -> &'static str {
-    match ending {
-        Ending::Running => "running",
-        Ending::Closed if saw_done => "done",
-        Ending::Closed => "no-done",
-        Ending::Stopped => "stopped",
-        Ending::Cut(_) => "cut",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::Verdict;
+    use crate::ingest::Channel;
 
     #[test]
     fn a_flood_of_unreadable_chunks_and_errors_stays_bounded() {
@@ -554,14 +397,6 @@ mod tests {
         assert!(!s.report_due(100.0));
         assert!(s.report_due(REPORT_EVERY_MS));
     }
-
-    #[test]
-    fn speed_needs_time_and_tokens() {
-        assert_eq!(tokens_per_second(1, 100.0), None);
-        assert_eq!(tokens_per_second(10, 0.0), None);
-        assert_eq!(estimate_tokens(""), 0);
-    }
-
     #[test]
     fn a_stream_past_its_capture_limit_is_read_to_the_limit_and_then_full() {
         let mut s = LiveSession::new(0.0);

@@ -1,130 +1,18 @@
-//! Endpoint health checks A–G: the requests to make and how to judge what came back. Each
-//! judge takes what the page saw (status, body, stream figures) and gives PASS / FAIL / SKIP with
-//! the evidence in words; the page only sends the requests and shows the list.
-//!
-//! - A `/models` lists the chosen model id, and ids are names, not file paths.
-//! - B a short chat completion echoes the model and returns usage.
-//! - C the completion has `id`, `object`, `created`, `choices`, `usage` with the right types.
-//! - D reasoning arrives in a reasoning field when the model reasons (SKIP when it did not),
-//!   judged from every reply seen, streamed or not (`reasoning_check.rs`).
-//! - E a tool definition with `tool_choice` yields `tool_calls` whose arguments parse as JSON
-//!   holding the schema's required keys.
-//! - F streaming gives several chunks, a clean `[DONE]`, and a first byte well before the last.
-//! - G a bad key is rejected with 401 (SKIP when the server takes any key); CORS as seen.
+//! The judges of checks A, B, C, E, F and G: what the page saw (status, body, stream figures)
+//! in, a [`CheckResult`] with its evidence out. Check D is judged in `reasoning_check.rs`.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::reasoning_check::{reply_placement, ReasoningEvidence};
-use super::session::LiveStats;
-
-/// A check's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Pass,
-    Fail,
-    Skip,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Pass => "PASS",
-            Outcome::Fail => "FAIL",
-            Outcome::Skip => "SKIP",
-        }
-    }
-}
-
-/// One line of the checklist.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CheckResult {
-    pub id: char,
-    pub title: &'static str,
-    pub outcome: Outcome,
-    pub evidence: String,
-}
-
-/// The checks' letters and titles, in order.
-pub const CHECKS: [(char, &str); 7] = [
-    ('A', "/models lists the model by name"),
-    ('B', "A chat completion echoes the model and returns usage"),
-    ('C', "The completion has the standard fields and types"),
-    ('D', "Reasoning arrives in a reasoning field"),
-    ('E', "Tool calls come back with JSON arguments"),
-    ('F', "Streaming: several chunks, [DONE], first byte early"),
-    ('G', "A bad key is rejected; CORS"),
-];
-
-/// The key sent by check G, which no real server should accept.
-pub const BAD_KEY: &str = "coherency-check-deliberately-invalid-key";
-
-pub(super) fn result(id: char, outcome: Outcome, evidence: impl Into<String>) -> CheckResult {
-    let title = CHECKS.iter().find(|(c, _)| *c == id).map_or("", |(_, t)| t);
-    CheckResult { id, title, outcome, evidence: evidence.into() }
-}
-
-/// A check that could not run because its request failed before any response (`why` in words).
-pub fn unreachable(id: char, why: &str) -> CheckResult {
-    result(id, Outcome::Fail, format!("No response: {why}"))
-}
-
-/// The body for B, C and D: a short, non-streamed completion.
-pub fn completion_body(model: &str) -> String {
-    json!({
-        "model": model,
-        "messages": [{"role": "user", "content": "Reply with one short sentence: what is a page fault?"}],
-        "max_tokens": 64,
-        "stream": false,
-    })
-    .to_string()
-}
-
-/// The body for E: one tool the model must call.
-pub fn tool_body(model: &str) -> String {
-    json!({
-        "model": model,
-        "messages": [{"role": "user", "content": "What is the weather in Paris? Use the tool."}],
-        "max_tokens": 256,
-        "stream": false,
-        "tools": [tool()],
-        "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
-    })
-    .to_string()
-}
-
-/// The body for F: a short streamed completion with usage.
-pub fn stream_body(model: &str) -> String {
-    json!({
-        "model": model,
-        "messages": [{"role": "user", "content": "Count from one to twenty in words."}],
-        "max_tokens": 64,
-        "stream": true,
-        "stream_options": {"include_usage": true},
-    })
-    .to_string()
-}
-
-fn tool() -> Value {
-    json!({
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Current weather for a city",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-                "required": ["city", "unit"],
-            },
-        },
-    })
-}
+use super::result::{result, CheckResult, Outcome};
+use crate::live::session::LiveStats;
 
 /// A: `GET /models` answered `status` with `body`; the form's model is `model`.
 pub fn check_models(status: u16, body: &str, model: &str) -> CheckResult {
     if status != 200 {
         return result('A', Outcome::Fail, format!("GET /models answered HTTP {status}."));
     }
-    let ids = match super::request::parse_models(body) {
+    let ids = match crate::live::request::parse_models(body) {
         Ok(ids) => ids,
         Err(e) => return result('A', Outcome::Fail, e),
     };
@@ -271,7 +159,7 @@ pub fn check_stream(status: u16, stats: &LiveStats, total_ms: f64) -> CheckResul
     result('F', if ok { Outcome::Pass } else { Outcome::Fail }, evidence)
 }
 
-/// G: the same request with [`BAD_KEY`]; `cors` is what the page could see of CORS.
+/// G: the same request with [`BAD_KEY`](super::requests::BAD_KEY); `cors` is what the page could see of CORS.
 pub fn check_bad_key(status: u16, body: &str, cors: &str) -> CheckResult {
     match status {
         401 | 403 => result('G', Outcome::Pass, format!("A bad key got HTTP {status}. {cors}")),
@@ -290,7 +178,9 @@ pub fn check_bad_key(status: u16, body: &str, cors: &str) -> CheckResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::checks::requests::tool_body;
     use crate::stream::StreamInfo;
+    use serde_json::json;
 
     #[test]
     fn a_models_list_with_the_model_passes_and_paths_fail() {

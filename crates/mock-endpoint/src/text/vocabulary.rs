@@ -1,18 +1,14 @@
-//! Deterministic text for the mock model: long, varied technical prose from a seeded grammar
-//! (a treatise on kernel internals, section by section), and the loops a collapsing model falls
-//! into. The prose is built sentence by sentence from templates and a few hundred words, never
-//! repeats a sentence, and passes the analyzer at any length (tested below).
-
-use crate::rng::Rng;
-use std::collections::HashSet;
+//! The mock model's words: the treatise's topics (a heading and the nouns its sentences talk
+//! about), the general nouns, adjectives, verbs, openers, units and the sentence templates the
+//! prose grammar fills.
 
 /// One subject area: a heading and the nouns its sentences talk about.
-struct Topic {
-    title: &'static str,
-    nouns: &'static [&'static str],
+pub(super) struct Topic {
+    pub(super) title: &'static str,
+    pub(super) nouns: &'static [&'static str],
 }
 
-const TOPICS: &[Topic] = &[
+pub(super) const TOPICS: &[Topic] = &[
     Topic {
         title: "The scheduler and its run queues",
         nouns: &[
@@ -215,7 +211,7 @@ const TOPICS: &[Topic] = &[
     },
 ];
 
-const GENERAL_NOUNS: &[&str] = &[
+pub(super) const GENERAL_NOUNS: &[&str] = &[
     "kernel",
     "CPU",
     "cache line",
@@ -246,7 +242,7 @@ const GENERAL_NOUNS: &[&str] = &[
     "structure",
 ];
 
-const ADJECTIVES: &[&str] = &[
+pub(super) const ADJECTIVES: &[&str] = &[
     "busy",
     "idle",
     "per-CPU",
@@ -298,7 +294,7 @@ const ADJECTIVES: &[&str] = &[
 ];
 
 /// Verbs as (third person singular, base form).
-const VERBS: &[(&str, &str)] = &[
+pub(super) const VERBS: &[(&str, &str)] = &[
     ("updates", "update"),
     ("scans", "scan"),
     ("evicts", "evict"),
@@ -346,7 +342,7 @@ const VERBS: &[(&str, &str)] = &[
     ("publishes", "publish"),
 ];
 
-const INTRANSITIVE: &[&str] = &[
+pub(super) const INTRANSITIVE: &[&str] = &[
     "stalls",
     "wakes up",
     "falls behind",
@@ -366,12 +362,12 @@ const INTRANSITIVE: &[&str] = &[
     "goes idle",
 ];
 
-const PREPOSITIONS: &[&str] = &[
+pub(super) const PREPOSITIONS: &[&str] = &[
     "under", "behind", "inside", "across", "before", "after", "around", "beside", "through", "without", "against",
     "beyond",
 ];
 
-const OPENERS: &[&str] = &[
+pub(super) const OPENERS: &[&str] = &[
     "In practice,",
     "On a busy machine,",
     "Under memory pressure,",
@@ -392,9 +388,9 @@ const OPENERS: &[&str] = &[
     "With tracing enabled,",
 ];
 
-const MODALS: &[&str] = &["must", "may", "should", "can", "will", "cannot", "must not", "might"];
+pub(super) const MODALS: &[&str] = &["must", "may", "should", "can", "will", "cannot", "must not", "might"];
 
-const UNITS: &[&str] = &[
+pub(super) const UNITS: &[&str] = &[
     "microseconds",
     "milliseconds",
     "nanoseconds",
@@ -414,7 +410,7 @@ const UNITS: &[&str] = &[
 /// Sentence templates. Slots: `{D}` determiner, `{N}` noun, `{A}` adjective, `{V}` verb
 /// (third person), `{B}` verb (base form), `{I}` intransitive verb, `{P}` preposition,
 /// `{O}` opener, `{M}` modal, `{Q}` a number with a unit.
-const TEMPLATES: &[&str] = &[
+pub(super) const TEMPLATES: &[&str] = &[
     "{D} {A} {N} {V} {D} {N} {P} {D} {N}.",
     "When {D} {N} {I}, {D} {N} {V} {D} {A} {N}.",
     "{O} {D} {N} {V} {D} {N} and {V} {D} {A} {N}.",
@@ -441,243 +437,4 @@ const TEMPLATES: &[&str] = &[
     "{D} {A} {N} exists because {D} {N} once {V} {D} {N} {P} {D} {N}.",
 ];
 
-const DETERMINERS: &[&str] = &["the", "the", "the", "each", "every", "this", "that", "one"];
-
-/// Coherent prose of exactly `words` whitespace-separated words (ending mid-sentence when the
-/// budget says so), the same for the same `seed`.
-pub fn coherent(seed: u64, words: usize) -> String {
-    prose(Prose::new(seed, true), words)
-}
-
-/// Like [`coherent`] but paragraphs only, no headings: how reasoning reads.
-pub fn thinking(seed: u64, words: usize) -> String {
-    prose(Prose::new(seed, false), words)
-}
-
-fn prose(mut g: Prose, words: usize) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    while count < words {
-        let piece = g.next_piece();
-        count += piece.split_whitespace().count();
-        out.push_str(&piece);
-    }
-    take_words(&out, words).to_string()
-}
-
-/// The first `n` words of `text` with the whitespace between them (none after the last).
-pub fn take_words(text: &str, n: usize) -> &str {
-    if n == 0 {
-        return "";
-    }
-    let mut seen = 0;
-    let mut in_word = false;
-    for (i, c) in text.char_indices() {
-        if c.is_whitespace() {
-            if in_word {
-                seen += 1;
-                if seen == n {
-                    return &text[..i];
-                }
-            }
-            in_word = false;
-        } else {
-            in_word = true;
-        }
-    }
-    text
-}
-
-/// `words` words of a word loop: a coherent lead-in, then one word over and over.
-pub fn word_loop(seed: u64, words: usize) -> String {
-    let lead = coherent(seed, words.min(80));
-    let text = format!("{lead} and then the reclaim thread evicts {}", "evicted ".repeat(words));
-    take_words(&text, words).to_string()
-}
-
-/// A line a model gets stuck on; `n` words of: one short line, then that line repeated.
-pub fn line_loop(words: usize) -> String {
-    line_loop_of("Let me check the reclaim counters again before answering.", words)
-}
-
-/// `line` repeated, one per line, cut at `words` words.
-pub fn line_loop_of(line: &str, words: usize) -> String {
-    let per = line.split_whitespace().count().max(1);
-    let text = format!("{line}\n").repeat(words / per + 1);
-    take_words(&text, words).to_string()
-}
-
-/// Coherent prose for the first half of `words`, then a line loop.
-pub fn late_loop(seed: u64, words: usize) -> String {
-    let half = words / 2;
-    let lead = coherent(seed, half);
-    let tail =
-        line_loop_of("The reclaim thread scans the inactive list and evicts the oldest pages first.", words - half);
-    format!("{lead}\n\n{tail}")
-}
-
-/// The prose grammar's state: where the treatise is and what it has already said.
-struct Prose {
-    rng: Rng,
-    section: usize,
-    paragraphs_left: usize,
-    headings: bool,
-    said: HashSet<String>,
-}
-
-impl Prose {
-    fn new(seed: u64, headings: bool) -> Self {
-        let rng = Rng::new(seed ^ 0x5eed_c0de);
-        Prose { rng, section: 0, paragraphs_left: 0, headings, said: HashSet::new() }
-    }
-
-    /// The next heading (with its paragraph) or paragraph, ending in a blank line.
-    fn next_piece(&mut self) -> String {
-        let mut out = String::new();
-        if self.paragraphs_left == 0 {
-            if self.section == 0 && self.headings {
-                out.push_str("# Notes on operating-system kernel internals\n\n");
-            }
-            self.section += 1;
-            self.paragraphs_left = self.rng.between(3, 5);
-            let topic = &TOPICS[(self.section - 1) % TOPICS.len()];
-            let part = (self.section - 1) / TOPICS.len();
-            let title = if part == 0 { topic.title.to_string() } else { format!("{}, part {}", topic.title, part + 1) };
-            if self.headings {
-                out.push_str(&format!("## {}. {title}\n\n", self.section));
-            }
-        }
-        self.paragraphs_left -= 1;
-        let n = self.rng.between(4, 7);
-        let sentences: Vec<String> = (0..n).map(|_| self.fresh_sentence()).collect();
-        out.push_str(&sentences.join(" "));
-        out.push_str("\n\n");
-        out
-    }
-
-    /// A sentence not said before and without a word doubled.
-    fn fresh_sentence(&mut self) -> String {
-        loop {
-            let s = self.sentence();
-            let words: Vec<&str> = s.split_whitespace().collect();
-            let doubled = words.windows(2).any(|w| w[0].eq_ignore_ascii_case(w[1]));
-            if !doubled && self.said.insert(s.clone()) {
-                return s;
-            }
-        }
-    }
-
-    fn sentence(&mut self) -> String {
-        let topic = &TOPICS[(self.section.max(1) - 1) % TOPICS.len()];
-        let template = self.rng.pick(TEMPLATES);
-        let mut out = String::new();
-        let mut rest = template;
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let slot = &rest[open + 1..open + 2];
-            rest = &rest[open + 3..];
-            let word = match slot {
-                "D" => self.rng.pick(DETERMINERS).to_string(),
-                "N" if self.rng.chance(70) => self.rng.pick(topic.nouns).to_string(),
-                "N" => self.rng.pick(GENERAL_NOUNS).to_string(),
-                "A" => self.rng.pick(ADJECTIVES).to_string(),
-                "V" => VERBS[self.rng.below(VERBS.len())].0.to_string(),
-                "B" => VERBS[self.rng.below(VERBS.len())].1.to_string(),
-                "I" => self.rng.pick(INTRANSITIVE).to_string(),
-                "P" => self.rng.pick(PREPOSITIONS).to_string(),
-                "O" => self.rng.pick(OPENERS).to_string(),
-                "M" => self.rng.pick(MODALS).to_string(),
-                _ => self.quantity(),
-            };
-            out.push_str(&word);
-        }
-        out.push_str(rest);
-        // "A" before a vowel sound reads wrong; "an" fixes the common cases.
-        let out = fix_articles(&out);
-        capitalise(&out)
-    }
-
-    fn quantity(&mut self) -> String {
-        let n = match self.rng.below(4) {
-            0 => 1usize << self.rng.between(2, 16),
-            1 => self.rng.between(2, 99),
-            2 => self.rng.between(100, 9_999),
-            _ => self.rng.between(1, 20) * 25,
-        };
-        format!("{n} {}", self.rng.pick(UNITS))
-    }
-}
-
-fn fix_articles(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    let words: Vec<&str> = s.split(' ').collect();
-    for (i, w) in words.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        let next_vowel = words.get(i + 1).and_then(|n| n.chars().next()).is_some_and(|c| "aeiouAEIO".contains(c));
-        match *w {
-            "A" if next_vowel => out.push_str("An"),
-            "a" if next_vowel => out.push_str("an"),
-            _ => out.push_str(w),
-        }
-    }
-    out
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use coherency_core::analyze::{analyze, Verdict};
-
-    #[test]
-    fn coherent_prose_passes_at_every_length() {
-        for words in [30, 200, 1_000, 3_000, 6_000, 12_000] {
-            for seed in [0, 1, 42] {
-                for text in [coherent(seed, words), thinking(seed, words)] {
-                    assert_eq!(text.split_whitespace().count(), words);
-                    let r = analyze(&text);
-                    assert_eq!(r.verdict, Verdict::Pass, "{words} words, seed {seed}: {:?}", r.metrics);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn coherent_prose_is_not_a_repeated_block() {
-        let text = coherent(7, 6_000);
-        let paragraphs: Vec<&str> = text.split("\n\n").filter(|p| !p.is_empty()).collect();
-        let distinct: HashSet<&str> = paragraphs.iter().copied().collect();
-        assert_eq!(distinct.len(), paragraphs.len());
-        let sentences: Vec<&str> = text.split(". ").collect();
-        let distinct: HashSet<&str> = sentences.iter().copied().collect();
-        assert!(distinct.len() * 100 >= sentences.len() * 99, "{} of {}", distinct.len(), sentences.len());
-        assert_eq!(coherent(7, 6_000), text, "the same seed gives the same text");
-        assert_ne!(coherent(8, 6_000), text);
-    }
-
-    #[test]
-    fn loops_fail() {
-        for text in [word_loop(0, 2_000), line_loop(2_000), late_loop(0, 4_000)] {
-            assert_eq!(analyze(&text).verdict, Verdict::Fail);
-        }
-        assert_eq!(late_loop(0, 4_000).split_whitespace().count(), 4_000);
-        assert_eq!(word_loop(0, 2_000).split_whitespace().count(), 2_000);
-        assert_eq!(line_loop(2_000).split_whitespace().count(), 2_000);
-    }
-
-    #[test]
-    fn take_words_keeps_inner_whitespace() {
-        assert_eq!(take_words("a  b\nc d", 3), "a  b\nc");
-        assert_eq!(take_words("a b", 5), "a b");
-        assert_eq!(take_words("a b", 0), "");
-    }
-}
+pub(super) const DETERMINERS: &[&str] = &["the", "the", "the", "each", "every", "this", "that", "one"];

@@ -11,7 +11,7 @@
 //! when any reply placed reasoning in a field; else it is SKIPped (the model did not reason).
 //! The evidence names each source and where its reasoning was.
 
-use super::checks::{result, CheckResult, Outcome};
+use super::result::{result, CheckResult, Outcome};
 use crate::stream::{ChatAssembler, ReasoningPlacement, Tally};
 use crate::wording::plural;
 
