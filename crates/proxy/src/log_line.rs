@@ -70,7 +70,8 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summa
         Some(c) if c.verdict != Verdict::Pass => (c.reasons.clone(), c.tripped.map(|m| m.label())),
         _ => (Vec::new(), None),
     };
-    let end = finished.end.key(stats.stream.saw_done);
+    // A whole reply (not streamed) that ended is done: it has no end marker of its own.
+    let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Sse);
     let cut = finished.cut.as_ref().map(|c| {
         json!({
             "verdict": c.verdict,

@@ -64,7 +64,12 @@ impl Shared {
     ) -> Shared {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
-        let client = Client::builder(TokioExecutor::new()).pool_timer(TokioTimer::new()).build(connector);
+        // Header names go upstream in the case the client wrote them (hyper keeps it in the
+        // request's extensions), and come back in the upstream's.
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .http1_preserve_header_case(true)
+            .build(connector);
         Shared { upstream, cut_on, metrics, finisher, client, next_index: AtomicUsize::new(0) }
     }
 
@@ -91,6 +96,9 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_READ_TIMEOUT)
+                // The reply's headers as the upstream sent them: their names' case, no `Date` added.
+                .preserve_header_case(true)
+                .auto_date_header(false)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });
@@ -141,6 +149,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     *up.method_mut() = parts.method;
     *up.uri_mut() = uri;
     *up.headers_mut() = parts.headers;
+    *up.extensions_mut() = parts.extensions;
     up.headers_mut().remove(HOST);
 
     let index = generation.then(|| shared.next_index.fetch_add(1, Ordering::Relaxed));
@@ -212,6 +221,18 @@ struct TeeBody {
     slot: Arc<Mutex<Option<RequestFacts>>>,
 }
 
+impl TeeBody {
+    /// The body has ended: what it asks, read once.
+    fn read_facts(&mut self) {
+        if !self.over && !self.kept.is_empty() {
+            let facts = RequestFacts::read(&self.kept);
+            *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(facts);
+        }
+        self.kept = Vec::new();
+        self.over = true;
+    }
+}
+
 impl Body for TeeBody {
     type Data = Bytes;
     type Error = BoxError;
@@ -225,14 +246,14 @@ impl Body for TeeBody {
                     this.kept.extend_from_slice(&data[..data.len().min(room)]);
                     this.over |= data.len() > room;
                 }
+                // A body of known length is not polled past its last byte.
+                if this.inner.is_end_stream() {
+                    this.read_facts();
+                }
                 Poll::Ready(Some(Ok(frame)))
             }
             Poll::Ready(None) => {
-                if !this.over {
-                    let facts = RequestFacts::read(&this.kept);
-                    *this.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(facts);
-                }
-                this.kept = Vec::new();
+                this.read_facts();
                 Poll::Ready(None)
             }
             Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
@@ -317,17 +338,31 @@ impl Body for WatchedBody {
             let added = arrived.elapsed().as_secs_f64();
             watch.added(added * 1000.0);
             this.shared.metrics().added(added);
-            let out = match step {
+            let mut out = match step {
                 Step::PassOn => data,
-                Step::Send(bytes) if bytes.is_empty() => continue,
                 Step::Send(bytes) => Bytes::from(bytes),
                 Step::Cut(bytes) => {
                     // Dropping the upstream body closes its connection: the server stops.
                     this.upstream = None;
                     this.finish(End::Cut);
-                    Bytes::from(bytes)
+                    return Poll::Ready(Some(Ok(Frame::data(Bytes::from(bytes)))));
                 }
             };
+            // A body of known length is not polled past its last byte: it ends here.
+            if this.upstream.as_ref().is_some_and(Body::is_end_stream) {
+                this.upstream = None;
+                let held = this.watch.as_mut().map(|w| w.take_held(ms_since(this.started))).unwrap_or_default();
+                if !held.is_empty() {
+                    out = Bytes::from([&out[..], &held].concat());
+                }
+                this.finish(End::Closed);
+            }
+            if out.is_empty() {
+                if this.upstream.is_none() {
+                    return Poll::Ready(None);
+                }
+                continue;
+            }
             return Poll::Ready(Some(Ok(Frame::data(out))));
         }
     }
