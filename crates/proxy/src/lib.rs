@@ -12,8 +12,8 @@
 //! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
 //! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`log_line`], [`metrics`]. I/O: [`server`] (hyper) and
-//! [`log_file`] (the log thread).
+//! cut stream, the tokens saved), [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
+//! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
 pub mod cut;
 pub mod event_bounds;
@@ -21,6 +21,7 @@ pub mod log_file;
 pub mod log_line;
 pub mod metrics;
 pub mod request_facts;
+pub mod scorers;
 pub mod server;
 pub mod upstream;
 pub mod watch;
@@ -69,8 +70,11 @@ impl Proxy {
             .await
             .map_err(|e| format!("{}: cannot listen there: {e}", config.listen))?;
         let metrics = Arc::new(Mutex::new(metrics::Metrics::default()));
-        let (finisher, _thread) = log_file::Finisher::start(log, Arc::clone(&metrics), config.quiet);
-        let shared = Arc::new(server::Shared::new(config.upstream.clone(), config.cut_on, metrics, finisher));
+        let (finisher, _thread) = log_file::Finisher::start(log, Arc::clone(&metrics), config.quiet)
+            .map_err(|e| format!("the log's thread could not start: {e}"))?;
+        let scorers = scorers::Scorers::start(scorers::Scorers::default_threads())
+            .map_err(|e| format!("the scorers' threads could not start: {e}"))?;
+        let shared = Arc::new(server::Shared::new(config.upstream.clone(), config.cut_on, metrics, finisher, scorers));
         Ok(Proxy { listener, shared })
     }
 

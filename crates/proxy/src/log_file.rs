@@ -78,11 +78,16 @@ pub struct Finisher {
 impl Finisher {
     /// Starts the log thread: lines to `log` (when given), counts to `metrics`, a line on
     /// standard error each unless `quiet`. It ends when every sender is gone.
-    pub fn start(log: Option<LogFile>, metrics: Arc<Mutex<Metrics>>, quiet: bool) -> (Finisher, JoinHandle<()>) {
+    pub fn start(
+        log: Option<LogFile>,
+        metrics: Arc<Mutex<Metrics>>,
+        quiet: bool,
+    ) -> io::Result<(Finisher, JoinHandle<()>)> {
         let (tx, rx) = sync_channel(QUEUE);
         let m = Arc::clone(&metrics);
-        let thread = std::thread::spawn(move || finish_all(rx, log, &m, quiet));
-        (Finisher { tx, metrics }, thread)
+        let thread =
+            std::thread::Builder::new().name("proxy-log".to_string()).spawn(move || finish_all(rx, log, &m, quiet))?;
+        Ok((Finisher { tx, metrics }, thread))
     }
 
     /// Queues a job; when the queue is full, the line is lost and counted.

@@ -148,8 +148,14 @@ mod tests {
         let facts = RequestFacts { model: Some("asked".into()), stream: true, max_tokens: Some(1000), seed: Some(3) };
         let mut w = Watch::new(0.0, Shape::Sse, facts, cut_on);
         for (i, read) in stream(text).as_bytes().chunks(50).enumerate() {
-            if let Step::Cut(_) = w.on_data(read, 300.0 * i as f64) {
+            let now = 300.0 * i as f64;
+            if let Step::Cut(_) = w.on_data(read, now) {
                 break;
+            }
+            if let Some(check) = w.check(now) {
+                if let Step::Cut(_) = w.checked(check.run(), now) {
+                    break;
+                }
             }
         }
         w.finish(End::Closed, 1e6)

@@ -30,14 +30,17 @@ use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use std::future::Future;
 use tokio::net::TcpListener;
+use tokio::sync::oneshot;
 
 use crate::log_file::{Finisher, Job};
 use crate::log_line::Asked;
 use crate::metrics::Metrics;
 use crate::request_facts::{is_generation, keys_in, RequestFacts, MAX_FACTS_BODY};
+use crate::scorers::Scorers;
 use crate::upstream::Upstream;
-use crate::watch::{End, Shape, Step, Watch};
+use crate::watch::{Checked, End, Shape, Step, Watch};
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 pub type ProxyBody = BoxBody<Bytes, BoxError>;
@@ -51,6 +54,7 @@ pub struct Shared {
     pub cut_on: Option<Verdict>,
     pub metrics: Arc<Mutex<Metrics>>,
     pub finisher: Finisher,
+    scorers: Scorers,
     client: Client<HttpConnector, ProxyBody>,
     next_index: AtomicUsize,
 }
@@ -61,6 +65,7 @@ impl Shared {
         cut_on: Option<Verdict>,
         metrics: Arc<Mutex<Metrics>>,
         finisher: Finisher,
+        scorers: Scorers,
     ) -> Shared {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
@@ -70,7 +75,7 @@ impl Shared {
             .pool_timer(TokioTimer::new())
             .http1_preserve_header_case(true)
             .build(connector);
-        Shared { upstream, cut_on, metrics, finisher, client, next_index: AtomicUsize::new(0) }
+        Shared { upstream, cut_on, metrics, finisher, scorers, client, next_index: AtomicUsize::new(0) }
     }
 
     fn metrics(&self) -> std::sync::MutexGuard<'_, Metrics> {
@@ -188,6 +193,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     let body = WatchedBody {
         upstream: Some(body),
         watch: Some(watch),
+        check: None,
         failed: None,
         started,
         shared,
@@ -275,6 +281,8 @@ struct WatchedBody {
     /// `None` once it ended (or was cut: dropping it closes the upstream connection).
     upstream: Option<Incoming>,
     watch: Option<Watch>,
+    /// The answer of a check out with the scorers.
+    check: Option<oneshot::Receiver<Checked>>,
     /// An upstream failure to pass on after the bytes held before it.
     failed: Option<BoxError>,
     started: Instant,
@@ -292,6 +300,31 @@ impl WatchedBody {
     }
 }
 
+impl WatchedBody {
+    /// Reads a check's answer when it has come: the bytes that end the stream when it says to
+    /// cut now.
+    fn poll_check(&mut self, cx: &mut Context<'_>) -> Option<Bytes> {
+        let answer = match Pin::new(self.check.as_mut()?).poll(cx) {
+            Poll::Pending => return None,
+            Poll::Ready(answer) => answer,
+        };
+        self.check = None;
+        let watch = self.watch.as_mut()?;
+        let Ok(answer) = answer else {
+            watch.check_lost();
+            return None;
+        };
+        match watch.checked(answer, ms_since(self.started)) {
+            Step::Cut(bytes) => {
+                self.upstream = None;
+                self.finish(End::Cut);
+                Some(Bytes::from(bytes))
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Body for WatchedBody {
     type Data = Bytes;
     type Error = BoxError;
@@ -302,6 +335,9 @@ impl Body for WatchedBody {
             return Poll::Ready(Some(Err(e)));
         }
         loop {
+            if let Some(out) = this.poll_check(cx) {
+                return Poll::Ready(Some(Ok(Frame::data(out))));
+            }
             let Some(upstream) = this.upstream.as_mut() else { return Poll::Ready(None) };
             let frame = match Pin::new(upstream).poll_frame(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -334,7 +370,14 @@ impl Body for WatchedBody {
             };
             let Some(watch) = this.watch.as_mut() else { return Poll::Ready(Some(Ok(Frame::data(data)))) };
             let arrived = Instant::now();
-            let step = watch.on_data(&data, ms_since(this.started));
+            let now = ms_since(this.started);
+            let step = watch.on_data(&data, now);
+            if let Some(check) = watch.check(now) {
+                match this.shared.scorers.ask(check) {
+                    Some(answer) => this.check = Some(answer),
+                    None => watch.check_lost(),
+                }
+            }
             let added = arrived.elapsed().as_secs_f64();
             watch.added(added * 1000.0);
             this.shared.metrics().added(added);

@@ -5,18 +5,22 @@
 //! `SsePump` and analyzers as the page's live mode. Without a cut policy every read is passed
 //! on as it came and scored on the side. With one (`--cut-on fail`), the client gets whole
 //! events only: a read's part of an event not yet whole waits for the rest (at most
-//! [`MAX_HELD`]), so that when the reply's verdict (a full report, paced as the page paces it:
-//! [`LiveSession::report_due`]) reaches the level, the stream can end at once with the
-//! proxy's own last chunk and `[DONE]` ([`crate::cut`]); the session then holds exactly what
-//! the client received from upstream. A reply that is not streamed (JSON) is kept whole up to
-//! [`MAX_BODY_BYTES`] and scored when it ends, as one SSE event whose data is the body (the
-//! chat assembler reads a `chat.completion` as it reads a chunk). Anything else passes
-//! unscored, and the log says why.
+//! [`MAX_HELD`]). The reply so far is checked — a full report of its reasoning and content
+//! joined as the judge joins them, paced as the page paces its reports
+//! ([`LiveSession::report_due`]) — by a [`Check`] the caller runs off the network threads (a
+//! report costs milliseconds: it must not hold up the bytes of other streams); when its
+//! answer ([`Watch::checked`]) reaches the level, the stream ends at the next event boundary
+//! with the proxy's own last chunk and `[DONE]` ([`crate::cut`]); the session then holds
+//! exactly what the client received from upstream. A reply that is not streamed (JSON) is
+//! kept whole up to [`MAX_BODY_BYTES`] and scored when it ends, as one SSE event whose data is
+//! the body (the chat assembler reads a `chat.completion` as it reads a chunk). Anything else
+//! passes unscored, and the log says why.
 
 use std::time::Instant;
 
-use coherency_core::analyze::Verdict;
+use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::live::{Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
+use coherency_core::verdict::join_reply;
 
 use crate::cut::{self, ChunkFacts, TokensSaved};
 use crate::event_bounds::EventBounds;
@@ -117,6 +121,36 @@ pub struct Added {
     pub max_ms: f64,
 }
 
+/// The reply so far, to judge ([`Watch::check`]).
+#[derive(Debug)]
+pub struct Check {
+    /// Its reasoning and content, joined as the judge joins them.
+    text: String,
+}
+
+impl Check {
+    /// Judges the text (a full report: milliseconds per few KB, so off the network threads).
+    pub fn run(self) -> Checked {
+        let clock = Instant::now();
+        let report = analyze(&self.text);
+        Checked {
+            verdict: (!report.too_short).then_some(report.verdict),
+            why: report.reasons.into_iter().next().unwrap_or_default(),
+            cost_ms: clock.elapsed().as_secs_f64() * 1000.0,
+        }
+    }
+}
+
+/// A check's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// `None`: too short to judge.
+    pub verdict: Option<Verdict>,
+    /// The report's first reason.
+    pub why: String,
+    pub cost_ms: f64,
+}
+
 /// One generation being watched. See the module doc.
 #[derive(Debug)]
 pub struct Watch {
@@ -132,6 +166,9 @@ pub struct Watch {
     passed: usize,
     /// The verdict reached the cut level; the cut waits for the end of an event.
     cut_due: Option<(Verdict, String)>,
+    /// A check is out (started at this time), and the text size it was asked for.
+    checking: Option<f64>,
+    checked_len: usize,
     cut: Option<Cut>,
     /// A JSON reply as received, up to [`MAX_BODY_BYTES`]; `true` once past it.
     json: Vec<u8>,
@@ -153,6 +190,8 @@ impl Watch {
             held: Vec::new(),
             passed: 0,
             cut_due: None,
+            checking: None,
+            checked_len: 0,
             cut: None,
             json: Vec::new(),
             json_over: false,
@@ -226,11 +265,14 @@ impl Watch {
                 self.session.feed_up_to(&out, now_ms, MAX_CAPTURE_BYTES);
             }
         }
-        if self.cut_due.is_none() {
-            self.cut_due = self.failing(now_ms);
-        }
+        self.try_cut(out)
+    }
+
+    /// Ends the stream with `out` and the proxy's ending when a cut is due and the client has
+    /// had whole events only; else sends `out`.
+    fn try_cut(&mut self, mut out: Vec<u8>) -> Step {
         match &self.cut_due {
-            Some((verdict, why)) if self.passed == end && !self.session.is_full() => {
+            Some((verdict, why)) if self.cut.is_none() && self.passed == self.bounds.last_end() => {
                 let (verdict, why) = (*verdict, why.clone());
                 out.extend(cut::ending(
                     &self.facts.clone().unwrap_or_default(),
@@ -251,18 +293,44 @@ impl Watch {
         }
     }
 
-    /// The verdict and its first reason when a report is due at `now_ms` and reaches the cut
-    /// level.
-    fn failing(&mut self, now_ms: f64) -> Option<(Verdict, String)> {
-        let level = self.cut_on?;
-        if !self.session.report_due(now_ms) {
+    /// A check of the reply so far when one is due at `now_ms` (a cut policy, none out, the
+    /// pacer's time come, new text since the last): run it ([`Check::run`]) and hand its
+    /// answer to [`Self::checked`].
+    pub fn check(&mut self, now_ms: f64) -> Option<Check> {
+        if !self.may_cut() || self.cut.is_some() || self.cut_due.is_some() || self.checking.is_some() {
             return None;
         }
-        let clock = Instant::now();
-        let (_, _, combined) = self.session.reports();
-        self.session.reported(now_ms, clock.elapsed().as_secs_f64() * 1000.0);
-        (!combined.too_short && combined.verdict >= level)
-            .then(|| (combined.verdict, combined.reasons.first().cloned().unwrap_or_default()))
+        let (reasoning, content) = (self.session.reasoning_text(), self.session.content_text());
+        let size = reasoning.len() + content.len();
+        if size == self.checked_len || self.session.is_full() || !self.session.report_due(now_ms) {
+            return None;
+        }
+        self.checking = Some(now_ms);
+        self.checked_len = size;
+        Some(Check { text: join_reply([reasoning, content].into_iter().filter(|t| !t.is_empty())) })
+    }
+
+    /// A check's answer, arrived at `now_ms`: what to send (the proxy's ending when the
+    /// verdict reaches the level and the client is between events; else nothing).
+    pub fn checked(&mut self, answer: Checked, now_ms: f64) -> Step {
+        let asked = self.checking.take().unwrap_or(now_ms);
+        self.session.reported(asked, answer.cost_ms);
+        if let (Some(level), Some(verdict)) = (self.cut_on, answer.verdict) {
+            if verdict >= level && self.cut.is_none() {
+                self.cut_due = Some((verdict, answer.why));
+            }
+        }
+        if self.cut.is_some() {
+            return Step::Send(Vec::new());
+        }
+        self.try_cut(Vec::new())
+    }
+
+    /// A check that was asked for will not be answered (the scorers are overloaded): the
+    /// next one may be asked.
+    pub fn check_lost(&mut self) {
+        self.checking = None;
+        self.checked_len = 0;
     }
 
     /// Time the proxy added to one read (measured by the I/O layer).
@@ -409,7 +477,17 @@ mod tests {
         let mut client = Vec::new();
         for (i, read) in stream.as_bytes().chunks(size).enumerate() {
             // Reports are paced: one is due every 250 ms.
-            match w.on_data(read, i as f64 * 100.0) {
+            let now = i as f64 * 100.0;
+            let mut step = w.on_data(read, now);
+            if let Step::Send(bytes) = step {
+                client.extend(bytes);
+                // The check runs at once here; the proxy runs it on a scorer thread.
+                step = match w.check(now) {
+                    Some(check) => w.checked(check.run(), now),
+                    None => Step::Send(Vec::new()),
+                };
+            }
+            match step {
                 Step::PassOn => client.extend_from_slice(read),
                 Step::Send(bytes) => client.extend(bytes),
                 Step::Cut(bytes) => {
@@ -465,6 +543,34 @@ mod tests {
             assert_eq!(client, stream.as_bytes(), "read size {size}");
             assert_eq!(w.finish(End::Closed, 1.0).session.capture(), stream.as_bytes());
         }
+    }
+
+    #[test]
+    fn a_late_answer_cuts_at_once_between_events_and_one_check_is_out_at_a_time() {
+        let stream = looping_stream();
+        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(500)), Some(Verdict::Fail));
+        let half = stream.len() / 2;
+        let mut client = Vec::new();
+        let mut out = None;
+        // Reads 10 bytes apart in time; a check is asked for at the first chance and answered late.
+        for (i, read) in stream.as_bytes()[..half].chunks(10).enumerate() {
+            if let Step::Send(bytes) = w.on_data(read, i as f64) {
+                client.extend(bytes);
+            }
+            if out.is_some() {
+                assert!(w.check(i as f64 + 1e6).is_none(), "one check out at a time");
+            } else if w.session.content_text().len() > 300 {
+                out = w.check(i as f64);
+                assert!(out.is_some());
+            }
+        }
+        let received = client.len();
+        assert!(received < half, "the last event is not whole yet: held");
+        let Step::Cut(ending) = w.checked(out.unwrap().run(), 1e6) else { panic!("no cut") };
+        assert!(ending.starts_with(b": coherency proxy") && ending.ends_with(b"data: [DONE]\n\n"));
+        assert_eq!(&stream.as_bytes()[..received], &client[..], "whole events, then the ending");
+        assert_eq!(w.on_data(b"data: more\n\n", 2e6), Step::Send(Vec::new()), "nothing after a cut");
+        assert!(w.check(3e6).is_none());
     }
 
     #[test]
