@@ -65,10 +65,11 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summa
     let capture: &[u8] = if scored { finished.session.capture() } else { b"" };
     let base = export_captures([(&generation, capture)], keys);
 
-    let combined = scored.then(|| finished.session.reports().2);
-    let (reasons, tripped) = match &combined {
-        Some(c) if c.verdict != Verdict::Pass => (c.reasons.clone(), c.tripped.map(|m| m.label())),
-        _ => (Vec::new(), None),
+    // Why, for a WARN or FAIL (a second report: most generations pass and need none).
+    let flagged = scored && generation.verdict.is_some_and(|v| v != Verdict::Pass);
+    let (reasons, tripped) = match flagged.then(|| finished.session.reports().2) {
+        Some(c) => (c.reasons, c.tripped.map(|m| m.label())),
+        None => (Vec::new(), None),
     };
     // A whole reply (not streamed) that ended is done: it has no end marker of its own.
     let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Sse);
