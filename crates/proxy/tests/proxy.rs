@@ -319,3 +319,40 @@ fn a_huge_request_body_is_forwarded_whole() {
     let got = upstream.requests.recv_timeout(Duration::from_secs(10)).unwrap();
     assert!(got.body == body.as_bytes());
 }
+
+#[test]
+fn a_slow_client_gets_every_byte_in_order() {
+    // 2 MB of events as fast as the upstream can write them; the client reads 16 KB at a time.
+    // (No cut policy: the text is a few paragraphs said again and again, a loop.)
+    let words: Vec<&str> = coherency_core::samples::PROSE.split_inclusive(' ').collect();
+    let events: String = (0..12_000).map(|i| sse_chunk(words[i % words.len()])).collect();
+    let sent = events.clone();
+    let upstream = Scripted::start(move |conn, _| {
+        conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+        for piece in sent.as_bytes().chunks(4000) {
+            chunk(conn, piece)?;
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let proxy = proxy(&upstream.url(), None, None);
+    let mut s = TcpStream::connect(proxy.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(&request("POST", "/v1/chat/completions", Some("{\"stream\":true}"))).unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    let reply = Reply::parse(&raw);
+    assert!(reply.complete);
+    assert!(
+        reply.body == events.as_bytes(),
+        "the slow client's bytes differ ({} of {})",
+        reply.body.len(),
+        events.len()
+    );
+}
