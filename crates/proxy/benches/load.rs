@@ -22,6 +22,7 @@ use coherency_proxy::{Config, Proxy, Upstream};
 const STREAMS: usize = 100;
 const EVENTS: usize = 300;
 const EVENT_GAP: Duration = Duration::from_millis(5);
+const CHAT: &str = "/v1/chat/completions";
 
 fn main() {
     let prose = coherency_core::samples::PROSE;
@@ -53,10 +54,10 @@ fn main() {
             )
         })
         .collect();
-    let direct = run_all(mock_addr, &bodies);
+    let direct = run_all(mock_addr, CHAT, &bodies);
     let cpu_before = proxy_cpu_ns();
     let started = Instant::now();
-    let proxied = run_all(proxy_addr, &bodies);
+    let proxied = run_all(proxy_addr, CHAT, &bodies);
     let wall = started.elapsed();
     let cpu = proxy_cpu_ns() - cpu_before;
     let mut tokens = 0u64;
@@ -77,7 +78,7 @@ fn main() {
         wall.as_secs_f64()
     );
     println!(
-        "  proxy CPU: {:.1} ms in all = {:.2} ms per 1,000 tokens (its runtime's 2 threads and its log thread)",
+        "  proxy CPU: {:.1} ms in all = {:.2} ms per 1,000 tokens (its runtime's 2 threads, its scorer and log threads)",
         cpu as f64 / 1e6,
         cpu as f64 / 1e6 / (tokens.max(1) as f64 / 1000.0)
     );
@@ -85,13 +86,18 @@ fn main() {
 
     // 2. Latency per chunk, end to end: scoring only, then with the cut policy.
     let stamps = Stamps::start();
-    let straight = latencies(stamps.addr, &stamps);
+    let straight = latencies(stamps.addr, &stamps, CHAT);
     let (s50, s99) = (percentile(&straight, 50.0), percentile(&straight, 99.0));
     println!("  per chunk, write → arrival, straight ({} chunks): p50 {s50:.3} ms, p99 {s99:.3} ms", straight.len());
-    for (what, cut_on) in [("scoring only", None), ("--cut-on fail", Some(Verdict::Fail))] {
+    let modes = [
+        ("passed only (a path that is not a generation's)", "/v1/events", None),
+        ("scoring only", CHAT, None),
+        ("--cut-on fail", CHAT, Some(Verdict::Fail)),
+    ];
+    for (what, path, cut_on) in modes {
         let (proxy_addr, runtime) = start_proxy(&format!("http://{}/v1", stamps.addr), cut_on);
         let cpu_before = proxy_cpu_ns();
-        let through = latencies(proxy_addr, &stamps);
+        let through = latencies(proxy_addr, &stamps, path);
         let cpu = proxy_cpu_ns() - cpu_before;
         let (t50, t99) = (percentile(&through, 50.0), percentile(&through, 99.0));
         println!(
@@ -150,22 +156,22 @@ struct Received {
     arrivals: Vec<(Instant, usize)>,
 }
 
-fn run_all(addr: SocketAddr, bodies: &[String]) -> Vec<Received> {
+fn run_all(addr: SocketAddr, path: &str, bodies: &[String]) -> Vec<Received> {
     let threads: Vec<_> = bodies
         .iter()
         .map(|body| {
-            let body = body.clone();
-            std::thread::spawn(move || post(addr, &body))
+            let (body, path) = (body.clone(), path.to_string());
+            std::thread::spawn(move || post(addr, &path, &body))
         })
         .collect();
     threads.into_iter().map(|t| t.join().expect("a client thread")).collect()
 }
 
-fn post(addr: SocketAddr, body: &str) -> Received {
+fn post(addr: SocketAddr, path: &str, body: &str) -> Received {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
-        "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-bench\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk-bench\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
@@ -346,11 +352,11 @@ fn stamp_stream(mut conn: TcpStream, written: &Mutex<Vec<Vec<Option<Instant>>>>)
 }
 
 /// Every chunk's write → arrival time in ms, over `STREAMS` concurrent streams from `addr`.
-fn latencies(addr: SocketAddr, stamps: &Stamps) -> Vec<f64> {
+fn latencies(addr: SocketAddr, stamps: &Stamps, path: &str) -> Vec<f64> {
     let bodies: Vec<String> = (0..STREAMS)
         .map(|i| format!("{{\"model\":\"stamps\",\"stream\":true,\"stream_no\":{i},\"messages\":[]}}"))
         .collect();
-    let reads = run_all(addr, &bodies);
+    let reads = run_all(addr, path, &bodies);
     let written = stamps.written.lock().unwrap();
     let mut out = Vec::new();
     for (stream, read) in reads.iter().enumerate() {
