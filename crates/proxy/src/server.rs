@@ -166,9 +166,16 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         Ok(r) => r,
         Err(e) => {
             shared.metrics().upstream_unreachable += 1;
-            let why = error_chain(&e);
-            let text = format!("coherency proxy: the upstream {} did not answer: {why}\n", shared.upstream.base_url());
-            return Ok(full(StatusCode::BAD_GATEWAY, "text/plain; charset=utf-8", text));
+            let why = format!("the upstream {} did not answer: {}", shared.upstream.base_url(), error_chain(&e));
+            if let Some(index) = index {
+                // A generation that never reached the server is a log line too.
+                let unanswered = Watch::new(0.0, Shape::Unscored(why.clone()), RequestFacts::default(), None);
+                let finished = unanswered.finish(End::Closed, ms_since(started));
+                let upstream_url = target.split('?').next().unwrap_or_default().to_string();
+                let asked = Asked { index, unix_ms, path, upstream_url, status: StatusCode::BAD_GATEWAY.as_u16() };
+                shared.finisher.send(Job { finished, asked, keys: Vec::new() });
+            }
+            return Ok(full(StatusCode::BAD_GATEWAY, "text/plain; charset=utf-8", format!("coherency proxy: {why}\n")));
         }
     };
     let Some(index) = index else {

@@ -289,13 +289,22 @@ fn an_upstream_that_cannot_be_reached_is_a_502_saying_so() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let proxy = proxy(&format!("http://127.0.0.1:{port}/v1"), None, None);
+    let dir = temp_dir("unreachable");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&format!("http://127.0.0.1:{port}/v1"), None, Some(log.clone()));
     let reply = exchange(proxy.addr, &request("GET", "/v1/models", None));
     assert!(reply.status_line.contains("502"), "{}", reply.status_line);
     assert!(reply.text().contains("did not answer"), "{}", reply.text());
     assert!(!reply.text().contains(KEY));
+    // A generation that never reached the server is logged.
+    let generation = exchange(proxy.addr, &request("POST", "/v1/chat/completions", Some(&chat("m", true, 10))));
+    assert!(generation.status_line.contains("502"));
+    proxy.wait_for_generations(1);
+    let line = &log_lines(&log)[0];
+    assert_eq!(line["proxy"]["status"], 502);
+    assert!(line["generation"]["error"].as_str().unwrap().contains("did not answer"), "{line}");
     let m = proxy.metrics.lock().unwrap().render();
-    assert!(m.contains("coherency_proxy_upstream_unreachable_total 1"), "{m}");
+    assert!(m.contains("coherency_proxy_upstream_unreachable_total 2"), "{m}");
 }
 
 #[test]
