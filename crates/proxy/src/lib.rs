@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod request_facts;
 pub mod scorers;
 pub mod server;
+pub mod tool_calls;
 pub mod upstream;
 pub mod watch;
 

@@ -66,6 +66,8 @@ pub struct Job {
     pub finished: Finished,
     pub asked: Asked,
     pub keys: Vec<String>,
+    /// The request's body when it carries tool calls or results (see [`crate::tool_calls`]).
+    pub history: Option<Vec<u8>>,
 }
 
 /// The sending end of the log thread's queue.
@@ -107,7 +109,7 @@ fn finish_all(rx: Receiver<Job>, mut log: Option<LogFile>, metrics: &Mutex<Metri
     let mut told_failure = false;
     for job in rx {
         let keys: Vec<&str> = job.keys.iter().map(String::as_str).collect();
-        let (text, summary) = line(&job.finished, &job.asked, &keys);
+        let (text, summary) = line(&job.finished, &job.asked, &keys, job.history.as_deref());
         drop(job.keys);
         let mut lost = false;
         if let Some(file) = log.as_mut() {
@@ -145,6 +147,9 @@ pub fn said(s: &Summary, asked: &Asked) -> String {
         None if s.cut => text += ", tokens saved unknown (no max_tokens)",
         None => {}
     }
+    if let Some(v) = s.tool_calls.filter(|v| *v != coherency_core::analyze::Verdict::Pass) {
+        text += &format!(", tool calls across turns {}", v.as_str());
+    }
     text
 }
 
@@ -179,8 +184,14 @@ mod tests {
 
     #[test]
     fn the_terminal_line_escapes_what_came_from_the_network() {
-        let s =
-            Summary { model: "m\u{1b}[2J".into(), verdict: None, cut: true, tokens_saved: None, end: "cut-by-proxy" };
+        let s = Summary {
+            model: "m\u{1b}[2J".into(),
+            verdict: None,
+            cut: true,
+            tokens_saved: None,
+            end: "cut-by-proxy",
+            tool_calls: None,
+        };
         let asked = Asked {
             index: 0,
             unix_ms: 0,

@@ -9,7 +9,7 @@
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::LIVE_CAPTURES_LINE_START;
-use coherency_core::live::captures_file::export_captures;
+use coherency_core::live::captures_file::{export_captures, KEY_REMOVED};
 use coherency_core::live::soak::{Generation, Planned};
 use coherency_core::live::ChatRequest;
 use serde_json::{json, Value};
@@ -40,11 +40,14 @@ pub struct Summary {
     pub tokens_saved: Option<(u64, bool)>,
     /// The log's key for how it ended.
     pub end: &'static str,
+    /// The tool-call check across turns, when the request carried a history with calls.
+    pub tool_calls: Option<Verdict>,
 }
 
 /// The log line of `finished` (ending in `\n`), with every key of `keys` cut out of its
-/// capture, and what the metrics count of it.
-pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summary) {
+/// capture, and what the metrics count of it. `history`: the request's body when it carries
+/// tool calls or results, for the tool-call check across turns.
+pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&[u8]>) -> (String, Summary) {
     let stats = finished.session.stats();
     let model = stats.stream.model.clone().or_else(|| finished.request.model.clone()).unwrap_or_default();
     let planned = Planned {
@@ -84,6 +87,14 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summa
             "tokens_saved_unknown": c.saved.is_none().then_some("the request set no max_tokens"),
         })
     });
+    let tool_calls = history.filter(|_| scored).and_then(|h| crate::tool_calls::check(h, finished.session.capture()));
+    let tool_calls_json = tool_calls.as_ref().map(|t| {
+        let mut reason = t.reason.clone();
+        for key in keys.iter().filter(|k| !k.trim().is_empty()) {
+            reason = reason.replace(key.trim(), KEY_REMOVED);
+        }
+        json!({"verdict": t.verdict, "calls": t.calls, "reason": reason})
+    });
     let proxy = json!({
         "unix_ms": asked.unix_ms,
         "path": asked.path,
@@ -93,6 +104,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summa
         "reasons": reasons,
         "tripped": tripped,
         "cut": cut,
+        "tool_calls": tool_calls_json,
         "note": finished.note,
         "added_ms": { "reads": finished.added.reads, "total": round3(finished.added.total_ms), "max": round3(finished.added.max_ms) },
     });
@@ -108,6 +120,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str]) -> (String, Summa
         cut: finished.cut.is_some(),
         tokens_saved: finished.cut.as_ref().and_then(|c| c.saved).map(|s| (s.tokens, s.estimated)),
         end,
+        tool_calls: tool_calls.map(|t| t.verdict),
     };
     (text, summary)
 }
@@ -146,7 +159,12 @@ mod tests {
     }
 
     fn watched(text: &str, cut_on: Option<Verdict>) -> Finished {
-        let facts = RequestFacts { model: Some("asked".into()), stream: true, max_tokens: Some(1000), seed: Some(3) };
+        let facts = RequestFacts {
+            model: Some("asked".into()),
+            seed: Some(3),
+            max_tokens: Some(1000),
+            ..RequestFacts::default()
+        };
         let mut w = Watch::new(0.0, Shape::Sse, facts, cut_on);
         for (i, read) in stream(text).as_bytes().chunks(50).enumerate() {
             let now = 300.0 * i as f64;
@@ -170,14 +188,14 @@ mod tests {
         let mut file = String::new();
         let mut summaries = Vec::new();
         for (i, f) in finished.iter().enumerate() {
-            let (text, summary) = line(f, &asked(i, 200), &[KEY]);
+            let (text, summary) = line(f, &asked(i, 200), &[KEY], None);
             assert!(text.ends_with('\n') && text.matches('\n').count() == 1);
             file += &text;
             summaries.push(summary);
         }
         // An HTTP error is a line too, with no capture.
         let refused = Watch::new(0.0, Shape::Unscored("HTTP 401".into()), RequestFacts::default(), None);
-        let (text, summary) = line(&refused.finish(End::Closed, 1.0), &asked(3, 401), &[KEY]);
+        let (text, summary) = line(&refused.finish(End::Closed, 1.0), &asked(3, 401), &[KEY], None);
         assert_eq!(summary.verdict, None);
         file += &text;
 

@@ -27,6 +27,8 @@ pub struct Metrics {
     /// `upstream-failed`, `client-gone`).
     endings: BTreeMap<(String, &'static str), u64>,
     cuts: BTreeMap<String, u64>,
+    /// (model, verdict) → tool-call checks across turns (requests carrying a history with calls).
+    tool_calls: BTreeMap<(String, &'static str), u64>,
     /// (model, estimated) → tokens saved.
     tokens_saved: BTreeMap<(String, bool), u64>,
     /// Cuts whose request set no limit: their saving is not known.
@@ -45,6 +47,9 @@ impl Metrics {
         let verdict = s.verdict.map_or("none", |v| v.as_str());
         *self.generations.entry((model.clone(), verdict)).or_default() += 1;
         *self.endings.entry((model.clone(), s.end)).or_default() += 1;
+        if let Some(v) = s.tool_calls {
+            *self.tool_calls.entry((model.clone(), v.as_str())).or_default() += 1;
+        }
         if s.cut {
             *self.cuts.entry(model.clone()).or_default() += 1;
             match s.tokens_saved {
@@ -120,6 +125,19 @@ impl Metrics {
                 escape(model)
             );
         }
+        head(
+            &mut out,
+            "coherency_proxy_tool_call_checks_total",
+            "counter",
+            "The tool-call check across turns, by model and verdict, for requests whose history holds tool calls.",
+        );
+        for ((model, verdict), n) in &self.tool_calls {
+            let _ = writeln!(
+                out,
+                "coherency_proxy_tool_call_checks_total{{model=\"{}\",verdict=\"{verdict}\"}} {n}",
+                escape(model)
+            );
+        }
         head(&mut out, "coherency_proxy_cuts_total", "counter", "Streams the proxy cut (--cut-on) by model.");
         for (model, n) in &self.cuts {
             let _ = writeln!(out, "coherency_proxy_cuts_total{{model=\"{}\"}} {n}", escape(model));
@@ -185,6 +203,7 @@ mod tests {
             cut,
             tokens_saved: saved,
             end: if cut { "cut-by-proxy" } else { "done" },
+            tool_calls: (model == "qwen").then_some(Verdict::Fail),
         }
     }
 
@@ -207,6 +226,7 @@ mod tests {
             "coherency_proxy_generations_total{model=\"qwen\",verdict=\"none\"} 1\n",
             "coherency_proxy_generation_endings_total{model=\"qwen\",ending=\"cut-by-proxy\"} 3\n",
             "coherency_proxy_cuts_total{model=\"qwen\"} 3\n",
+            "coherency_proxy_tool_call_checks_total{model=\"qwen\",verdict=\"FAIL\"} 4\n",
             "coherency_proxy_tokens_saved_total{model=\"qwen\",estimated=\"true\"} 2000\n",
             "coherency_proxy_cuts_saving_unknown_total 1\n",
             "coherency_proxy_added_latency_seconds_bucket{le=\"0.00001\"} 1\n",

@@ -23,6 +23,8 @@ pub struct RequestFacts {
     /// `max_tokens`, `max_completion_tokens` or `max_output_tokens`.
     pub max_tokens: Option<u64>,
     pub seed: Option<u64>,
+    /// Its messages hold tool calls or results: the tool-call check across turns applies.
+    pub tool_history: bool,
 }
 
 impl RequestFacts {
@@ -31,6 +33,7 @@ impl RequestFacts {
         let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(body) else {
             return RequestFacts::default();
         };
+        let tool_history = crate::tool_calls::has_tool_history_in(&o);
         RequestFacts {
             model: o.get("model").and_then(Value::as_str).map(str::to_string),
             stream: o.get("stream").and_then(Value::as_bool).unwrap_or(false),
@@ -38,6 +41,7 @@ impl RequestFacts {
                 .iter()
                 .find_map(|k| o.get(*k).and_then(Value::as_u64)),
             seed: o.get("seed").and_then(Value::as_u64),
+            tool_history,
         }
     }
 }
@@ -79,7 +83,16 @@ mod tests {
     fn facts_are_read_from_the_body_and_unknown_when_absent() {
         let f =
             RequestFacts::read(br#"{"model":"m","stream":true,"max_completion_tokens":300,"seed":7,"messages":[]}"#);
-        assert_eq!(f, RequestFacts { model: Some("m".into()), stream: true, max_tokens: Some(300), seed: Some(7) });
+        assert_eq!(
+            f,
+            RequestFacts {
+                model: Some("m".into()),
+                stream: true,
+                max_tokens: Some(300),
+                seed: Some(7),
+                tool_history: false
+            }
+        );
         assert_eq!(RequestFacts::read(b"{not json"), RequestFacts::default());
         assert_eq!(RequestFacts::read(br#"{"max_tokens":-1,"stream":"yes"}"#), RequestFacts::default());
     }

@@ -173,7 +173,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
                 let finished = unanswered.finish(End::Closed, ms_since(started));
                 let upstream_url = target.split('?').next().unwrap_or_default().to_string();
                 let asked = Asked { index, unix_ms, path, upstream_url, status: StatusCode::BAD_GATEWAY.as_u16() };
-                shared.finisher.send(Job { finished, asked, keys: Vec::new() });
+                shared.finisher.send(Job { finished, asked, keys: Vec::new(), history: None });
             }
             return Ok(full(StatusCode::BAD_GATEWAY, "text/plain; charset=utf-8", format!("coherency proxy: {why}\n")));
         }
@@ -184,7 +184,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     let (mut parts, body) = response.into_parts();
     let header = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
     let shape = Shape::of(parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
-    let request = facts_slot.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
+    let (request, history) = facts_slot.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
     let mut watch = Watch::new(0.0, shape, request, shared.cut_on);
     watch.headers(ms_since(started));
     if watch.may_cut() {
@@ -206,6 +206,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         shared,
         asked: Some(asked),
         keys,
+        history,
     };
     Ok(Response::from_parts(parts, body.boxed()))
 }
@@ -225,13 +226,17 @@ fn ms_since(started: Instant) -> f64 {
     started.elapsed().as_secs_f64() * 1000.0
 }
 
+/// What a request's body asks, and the body itself when it carries tool calls or results.
+type ReadRequest = (RequestFacts, Option<Vec<u8>>);
+
 /// A generation's request body on its way upstream, as received; its first
 /// [`MAX_FACTS_BODY`] bytes are kept and read when it ends.
 struct TeeBody {
     inner: Incoming,
     kept: Vec<u8>,
     over: bool,
-    slot: Arc<Mutex<Option<RequestFacts>>>,
+    /// What the body asks, and the body itself when it carries tool calls or results.
+    slot: Arc<Mutex<Option<ReadRequest>>>,
 }
 
 impl TeeBody {
@@ -239,7 +244,8 @@ impl TeeBody {
     fn read_facts(&mut self) {
         if !self.over && !self.kept.is_empty() {
             let facts = RequestFacts::read(&self.kept);
-            *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(facts);
+            let history = facts.tool_history.then(|| std::mem::take(&mut self.kept));
+            *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((facts, history));
         }
         self.kept = Vec::new();
         self.over = true;
@@ -296,13 +302,16 @@ struct WatchedBody {
     shared: Arc<Shared>,
     asked: Option<Asked>,
     keys: Vec<String>,
+    /// The request's body, when it carries tool calls or results.
+    history: Option<Vec<u8>>,
 }
 
 impl WatchedBody {
     fn finish(&mut self, end: End) {
         if let (Some(watch), Some(asked)) = (self.watch.take(), self.asked.take()) {
             let finished = watch.finish(end, ms_since(self.started));
-            self.shared.finisher.send(Job { finished, asked, keys: std::mem::take(&mut self.keys) });
+            let (keys, history) = (std::mem::take(&mut self.keys), self.history.take());
+            self.shared.finisher.send(Job { finished, asked, keys, history });
         }
     }
 }

@@ -444,7 +444,7 @@ mod tests {
     }
 
     fn facts(max_tokens: Option<u64>) -> RequestFacts {
-        RequestFacts { model: Some("m".into()), stream: true, max_tokens, seed: None }
+        RequestFacts { model: Some("m".into()), stream: true, max_tokens, ..RequestFacts::default() }
     }
 
     #[test]

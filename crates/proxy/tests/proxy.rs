@@ -365,3 +365,28 @@ fn a_slow_client_gets_every_byte_in_order() {
         events.len()
     );
 }
+
+#[test]
+fn a_request_carrying_a_looping_tool_history_gets_the_tool_call_check_across_turns() {
+    let mock = mock();
+    let dir = temp_dir("tools");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&mock.base_url(), Some(Verdict::Fail), Some(log.clone()));
+    let mut messages = vec![serde_json::json!({"role": "user", "content": "Why does the date test fail?"})];
+    for i in 0..8 {
+        messages
+            .push(serde_json::json!({"role": "assistant", "content": null, "tool_calls": [{"id": format!("call_{i}"),
+            "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"src/date.py\"}"}}]}));
+        messages.push(serde_json::json!({"role": "tool", "tool_call_id": format!("call_{i}"), "content": "def parse(s):\n    return s\n"}));
+    }
+    let body = serde_json::json!({"model": "mock-coherent", "stream": true, "max_tokens": 200, "messages": messages,
+        "tools": [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]});
+    let reply = exchange(proxy.addr, &request("POST", "/v1/chat/completions", Some(&body.to_string())));
+    assert!(reply.text().contains("tool_calls"), "the mock answers with a call: {}", reply.text());
+    proxy.wait_for_generations(1);
+    let line = &log_lines(&log)[0];
+    assert_eq!(line["proxy"]["tool_calls"]["verdict"], "FAIL", "{}", line["proxy"]);
+    assert!(line["proxy"]["tool_calls"]["calls"].as_u64().unwrap() >= 8);
+    let m = proxy.metrics.lock().unwrap().render();
+    assert!(m.contains("coherency_proxy_tool_call_checks_total{model=\"mock-coherent\",verdict=\"FAIL\"} 1"), "{m}");
+}
