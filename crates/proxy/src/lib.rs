@@ -12,7 +12,8 @@
 //! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
 //! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
+//! cut stream, the tokens saved), [`tool_calls`] (the tool-call check across turns),
+//! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
 //! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
 pub mod cut;

@@ -4,7 +4,7 @@
 //! tokens, speed, time to first token, finish reason, `[DONE]` seen, what went wrong) and the
 //! reply as received, every key of the request cut out — with the proxy's own facts added
 //! under `"proxy"` (when, which path, the HTTP status, how it ended, the checks that tripped,
-//! the cut and the tokens it saved, the time the proxy added). Readers of the format take the
+//! the cut and the tokens it saved, the tool-call check across turns, the time the proxy added). Readers of the format take the
 //! keys they know; nothing of the request's headers is written.
 
 use coherency_core::analyze::Verdict;
