@@ -66,7 +66,7 @@ try {
 }
 `;
 
-// The served page's Content-Security-Policy (crates/page/index.html), made to fit one file: its
+// The served page's Content-Security-Policy (index.html), made to fit one file: its
 // three inline blocks (the theme script, the boot module, the styles) allowed by their hashes,
 // the icon as a data: URL, the worker from a Blob URL. Nothing else is loosened.
 const sha256 = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;

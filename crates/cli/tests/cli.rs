@@ -20,7 +20,11 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8(out.stdout.clone()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_slice(l.as_bytes()).unwrap())
+        .collect()
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> String {
@@ -231,8 +235,10 @@ fn a_soak_runs_captures_file_is_read_to_the_verdicts_the_run_showed() {
     assert_eq!(r["diagnostics"].as_array().map(Vec::len), Some(0));
     let file =
         std::fs::read_to_string(coherency_test_support::workspace_root().join("crates/core").join(path)).unwrap();
-    let rows: Vec<serde_json::Value> =
-        file.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["generation"].clone()).collect();
+    let rows: Vec<serde_json::Value> = file
+        .lines()
+        .map(|l| serde_json::from_slice::<serde_json::Value>(l.as_bytes()).unwrap()["generation"].clone())
+        .collect();
     let conversations = r["conversations"].as_array().unwrap();
     assert_eq!(conversations.len(), rows.len());
     for (c, row) in conversations.iter().zip(&rows) {

@@ -257,7 +257,9 @@ fn a_directory_is_walked_binaries_skipped_and_a_summary_ends_the_output() {
     let json = run(&["analyze", "--json", "-r", d]);
     let files: Vec<String> = stdout(&json)
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_slice::<serde_json::Value>(l.as_bytes()).unwrap()["file"].as_str().unwrap().to_string()
+        })
         .collect();
     assert_eq!(files, [format!("{d}/a.txt"), format!("{d}/d.txt"), format!("{d}/sub/b.txt")]);
     // A binary file named on the command line is still an error.
@@ -285,7 +287,9 @@ fn many_files_are_written_in_a_stable_order_as_given() {
     let first = run(&args);
     let files: Vec<String> = stdout(&first)
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_slice::<serde_json::Value>(l.as_bytes()).unwrap()["file"].as_str().unwrap().to_string()
+        })
         .collect();
     assert_eq!(files, given);
     assert_eq!(first.stdout, run(&args).stdout, "the same bytes each run");

@@ -4,7 +4,10 @@
 //! judges one text; `ingest` only reads (stream ← ingest, no analysis); `verdict` is the one
 //! place that judges transcripts (analyze, ingest ← verdict); `live` sits on top.
 //!
-//! Doc links count as naming. Test code (an item gated on `test`: a file's `mod tests`, a
+//! Within the crate, no two files import each other (`no_two_files_import_each_other`): a type
+//! two files share lives in a file below both.
+//!
+//! Doc links count as naming for the layers (not for the files' imports). Test code (an item gated on `test`: a file's `mod tests`, a
 //! test-only file) may name any module, as the tests under `tests/` do: the layers are about
 //! the code that ships.
 
@@ -85,6 +88,173 @@ fn every_way_of_naming_a_module_is_seen() {
     let code = "use crate::wording::x;\n#[cfg(test)]\nmod tests {\n    use crate::live::y;\n}\nfn after() {}\n";
     assert_eq!(shipped_code(code).lines().count(), 6, "lines kept, so that line numbers hold");
     assert_eq!(names(&shipped_code(code), 2), [(1, "wording")]);
+}
+
+#[test]
+fn no_two_files_import_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files: Vec<(String, String)> = rust_files(&src)
+        .into_iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&src).unwrap_or(&f).to_string_lossy().replace('\\', "/");
+            let text = fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            (rel, code_only(&shipped_code(&text)))
+        })
+        .filter(|(rel, _)| !test_only(&src, rel))
+        .collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(rel, _)| own_path(rel)).collect();
+    // What each folder's `mod.rs` re-exports, and from which of its files: `(folder, name) → file`.
+    let mut reexports: Vec<(Vec<String>, String, Vec<String>)> = Vec::new();
+    for (rel, code) in &files {
+        let here = own_path(rel);
+        for line in code.lines().filter_map(|l| l.strip_prefix("pub use ")) {
+            for path in use_paths(line.trim_end_matches(';')) {
+                let [child, .., last] = path.as_slice() else { continue };
+                let name = last.rsplit(" as ").next().unwrap_or(last).to_string();
+                reexports.push((here.clone(), name, [here.clone(), vec![child.clone()]].concat()));
+            }
+        }
+    }
+    let mut imports: BTreeSet<(Vec<String>, Vec<String>)> = BTreeSet::new();
+    for (rel, code) in &files {
+        let here = own_path(rel);
+        for path in code.lines().flat_map(|l| named_paths(l, &here, &modules)) {
+            let Some(k) = (0..=path.len()).rev().find(|&k| modules.contains(&path[..k])) else { continue };
+            let mut target = path[..k].to_vec();
+            if let Some(next) = path.get(k) {
+                if let Some((_, _, file)) = reexports.iter().find(|(m, n, _)| *m == target && n == next) {
+                    target = file.clone();
+                }
+            }
+            if !target.is_empty() && target != here {
+                imports.insert((here.clone(), target));
+            }
+        }
+    }
+    let both: Vec<String> = imports
+        .iter()
+        .filter(|(a, b)| a < b && imports.contains(&(b.clone(), a.clone())))
+        .map(|(a, b)| format!("{} ↔ {}", a.join("::"), b.join("::")))
+        .collect();
+    assert!(
+        both.is_empty(),
+        "these files import each other (let what they share live below both):\n{}",
+        both.join("\n")
+    );
+}
+
+#[test]
+fn the_paths_a_file_names_are_seen() {
+    let modules: BTreeSet<Vec<String>> =
+        [vec!["a"], vec!["a", "b"], vec!["a", "c"]].iter().map(|m| m.iter().map(|s| s.to_string()).collect()).collect();
+    let here: Vec<String> = vec!["a".into(), "b".into()];
+    let got = named_paths("use super::c::{X, d::Y}; let z = crate::e::f(1);", &here, &modules);
+    let want: Vec<Vec<&str>> = vec![vec!["a", "c", "X"], vec!["a", "c", "d", "Y"], vec!["e", "f"]];
+    assert_eq!(got, want);
+    let here: Vec<String> = vec!["a".into()];
+    assert_eq!(named_paths("pub use c::{X as Y};", &here, &modules), [vec!["a", "c", "X as Y"]]);
+    assert_eq!(code_only("use x; // use crate::y\n/// [`crate::z`]\nfn f() {}"), "use x; \n\nfn f() {}");
+}
+
+/// A file's own module path: `analyze/judge.rs` → `[analyze, judge]`, `lib.rs` → `[]`.
+fn own_path(rel: &str) -> Vec<String> {
+    let path = module_path(rel);
+    if path == ["lib"] {
+        Vec::new()
+    } else {
+        path.into_iter().map(str::to_string).collect()
+    }
+}
+
+/// `code` without its comments (line comments and doc comments), line for line.
+fn code_only(code: &str) -> String {
+    code.lines().map(|l| l.find("//").map_or(l, |i| &l[..i])).collect::<Vec<_>>().join("\n")
+}
+
+/// The crate paths one line of the file `here` names (`crate::…`, `super::…`, `self::…`, and a
+/// `use` of one of its own submodules), from the crate root, a `{…}` group expanded.
+fn named_paths(line: &str, here: &[String], modules: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some((start, rest)) = next_path(line, at) {
+        at = start + 1;
+        let mut base: Vec<String> = Vec::new();
+        let mut rest = rest;
+        if let Some(r) = rest.strip_prefix("crate::") {
+            rest = r;
+        } else {
+            base = here.to_vec();
+            while let Some(r) = rest.strip_prefix("super::") {
+                rest = r;
+                base.pop();
+            }
+        }
+        for path in use_paths(rest) {
+            out.push([base.clone(), path].concat());
+        }
+    }
+    let local = line.trim_start().trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+    let local = local.trim_start_matches("pub(super) ").strip_prefix("use ").unwrap_or("");
+    let local = local.strip_prefix("self::").unwrap_or(local);
+    if modules.contains(&[here.to_vec(), vec![ident(local).to_string()]].concat()) {
+        for path in use_paths(local.trim_end_matches(';')) {
+            out.push([here.to_vec(), path].concat());
+        }
+    }
+    out
+}
+
+/// The paths of a use tree or a path in code: `a::{b, c::D}` → `[a, b]`, `[a, c, D]`;
+/// `a::f(1)` → `[a, f]`. A renaming (`X as Y`) is kept whole in the last segment.
+fn use_paths(tree: &str) -> Vec<Vec<String>> {
+    let mut segments = Vec::new();
+    let mut rest = tree.trim_start();
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut out = Vec::new();
+            let (mut nesting, mut item_start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => nesting += 1,
+                    '}' | ',' if nesting == 0 => {
+                        let item = group[item_start..i].trim();
+                        match use_paths(item) {
+                            paths if paths.is_empty() && item == "self" => out.push(segments.clone()),
+                            paths => out.extend(paths.into_iter().map(|p| [segments.clone(), p].concat())),
+                        }
+                        item_start = i + 1;
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                    '}' => nesting -= 1,
+                    _ => {}
+                }
+            }
+            return out;
+        }
+        let name = ident(rest);
+        if name.is_empty() {
+            break;
+        }
+        rest = &rest[name.len()..];
+        if let Some(alias) = rest.strip_prefix(" as ") {
+            segments.push(format!("{name} as {}", ident(alias)));
+            break;
+        }
+        if name != "self" {
+            segments.push(name.to_string());
+        }
+        match rest.strip_prefix("::") {
+            Some(r) => rest = r,
+            None => break,
+        }
+    }
+    if segments.is_empty() {
+        Vec::new()
+    } else {
+        vec![segments]
+    }
 }
 
 /// The `.rs` files under `dir`, sorted.

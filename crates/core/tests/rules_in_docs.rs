@@ -1,14 +1,24 @@
-//! The README states every rule as the code holds it: each row of its checks tables ends in
-//! the WARN and FAIL cells made from `Thresholds::SEED` (the page and the CLI show the same
-//! words through `Metric::rule`), so a threshold changed in code and not in the docs fails here;
-//! and it names every input format the CLI takes, in the core's order.
+//! The docs state every rule as the code holds it: each row of the checks tables
+//! (docs/measures.md) ends in the WARN and FAIL cells made from `Thresholds::SEED` (the page and
+//! the CLI show the same words through `Metric::rule`), so a threshold changed in code and not in
+//! the docs fails here; the thresholds a person may set are listed row for row (docs/cli.md); and
+//! the docs name every input format the CLI takes, in the core's order (docs/formats.md).
+//! "README" below is the README and every page of docs/, read as one text.
 
 use coherency_core::analyze::{format_threshold, Metric, Thresholds, SETTINGS};
 use coherency_core::ingest::Format;
 
 fn readme() -> String {
-    let path = coherency_test_support::workspace_root().join("README.md");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let root = coherency_test_support::workspace_root();
+    let read =
+        |path: std::path::PathBuf| std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut pages: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|entry| entry.expect("a docs/ entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    std::iter::once(root.join("README.md")).chain(pages).map(read).collect::<Vec<_>>().join("\n")
 }
 
 /// The cells of the README table row whose first cell is `label`.

@@ -54,10 +54,11 @@ mod tests {
         let schema = json!({"type":"object","properties":{
             "city":{"type":"string"},"unit":{"type":"string","enum":["celsius","fahrenheit"]},
             "days":{"type":"integer"},"extra":{"type":"boolean"}},"required":["city","unit","days"]});
-        let v: Value = serde_json::from_str(&arguments(&schema)).unwrap();
+        let v: Value = serde_json::from_slice(arguments(&schema).as_bytes()).unwrap();
         assert_eq!(v, json!({"city":"Paris","unit":"celsius","days":3}));
         assert_eq!(arguments(&Value::Null), "{}");
-        let v: Value = serde_json::from_str(&arguments(&json!({"properties":{"q":{"type":"string"}}}))).unwrap();
+        let v: Value =
+            serde_json::from_slice(arguments(&json!({"properties":{"q":{"type":"string"}}})).as_bytes()).unwrap();
         assert_eq!(v, json!({"q":"mock q"}));
     }
 }

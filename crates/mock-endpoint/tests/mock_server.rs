@@ -160,7 +160,7 @@ fn events(body: &[u8]) -> Vec<Value> {
         for e in d.feed(piece) {
             if let SseEvent::Message(m) = e {
                 if m.data != "[DONE]" {
-                    out.push(serde_json::from_str(&m.data).unwrap());
+                    out.push(serde_json::from_slice(m.data.as_bytes()).unwrap());
                 }
             }
         }
@@ -447,7 +447,7 @@ fn tool_calls_streamed_and_not() {
     assert_eq!(turn.finish_reason.as_deref(), Some("tool_calls"));
     assert_eq!(turn.tool_calls.len(), 1);
     assert_eq!(turn.tool_calls[0].name, "get_weather");
-    let args: Value = serde_json::from_str(&turn.tool_calls[0].arguments).unwrap();
+    let args: Value = serde_json::from_slice(turn.tool_calls[0].arguments.as_bytes()).unwrap();
     assert!(args["city"].is_string() && args["unit"] == "celsius");
     let fragments = events(&r.body).iter().filter(|e| e["choices"][0]["delta"]["tool_calls"].is_array()).count();
     assert!(fragments > 2, "arguments arrive in fragments");
@@ -457,7 +457,7 @@ fn tool_calls_streamed_and_not() {
     assert_eq!(v["choices"][0]["finish_reason"], "tool_calls");
     let call = &v["choices"][0]["message"]["tool_calls"][0];
     assert_eq!((call["type"].as_str(), call["function"]["name"].as_str()), (Some("function"), Some("get_weather")));
-    let args: Value = serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    let args: Value = serde_json::from_slice(call["function"]["arguments"].as_str().unwrap().as_bytes()).unwrap();
     assert!(args.get("city").is_some() && args.get("unit").is_some());
 }
 

@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(t.diagnostics.len(), 1, "{:?}", t.diagnostics);
         assert_eq!(t.diagnostics[0].message, "generation 4 has no capture: HTTP 401");
 
-        let cut_line: Value = serde_json::from_str(file.lines().nth(2).unwrap()).unwrap();
+        let cut_line: Value = serde_json::from_slice(file.lines().nth(2).unwrap().as_bytes()).unwrap();
         assert_eq!(cut_line["proxy"]["ending"], "cut-by-proxy");
         assert_eq!(cut_line["proxy"]["cut"]["verdict"], "FAIL");
         assert_eq!(cut_line["generation"]["seed"], 3);

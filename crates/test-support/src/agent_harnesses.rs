@@ -438,12 +438,14 @@ mod tests {
                 match h {
                     Harness::Codex | Harness::GeminiCli => {
                         for line in text.lines() {
-                            serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{h:?} {kind}: {e}: {line}"));
+                            serde_json::from_slice::<Value>(line.as_bytes())
+                                .unwrap_or_else(|e| panic!("{h:?} {kind}: {e}: {line}"));
                         }
                     }
                     Harness::Aider => assert!(text.contains("# aider chat started at") && text.contains("#### ")),
                     _ => {
-                        serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("{h:?} {kind}: {e}"));
+                        serde_json::from_slice::<Value>(text.as_bytes())
+                            .unwrap_or_else(|e| panic!("{h:?} {kind}: {e}"));
                     }
                 }
                 // Every turn's text and every call's result is in the file (escaped or not).

@@ -577,7 +577,7 @@ mod tests {
     fn the_shapes_are_json() {
         let s = generate("ab_cycle", 1);
         for line in String::from_utf8(s.to_session_jsonl()).unwrap().lines() {
-            serde_json::from_str::<Value>(line).expect("a JSON line");
+            serde_json::from_slice::<Value>(line.as_bytes()).expect("a JSON line");
         }
         let chat: Value = serde_json::from_slice(&s.to_openai_request()).unwrap();
         assert!(chat["messages"].as_array().unwrap().iter().any(|m| m["role"] == "tool"));
@@ -588,7 +588,7 @@ mod tests {
         let log = String::from_utf8(s.to_jsonl_log()).unwrap();
         assert_eq!(log.lines().count(), s.turns.len() + 1, "a record per turn, and the overflow");
         for line in log.lines() {
-            let r: Value = serde_json::from_str(line).expect("a JSON line");
+            let r: Value = serde_json::from_slice(line.as_bytes()).expect("a JSON line");
             let sent = r["request"]["messages"].as_array().unwrap();
             assert!(sent.iter().all(|m| m.get("reasoning_content").is_none()), "reasoning is not sent back");
         }

@@ -9,7 +9,7 @@
 //! `text.rs`; the agent harnesses' session files: `opencode.rs`, `codex_rollout.rs`,
 //! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, sharing
 //! `harness.rs`, recognised by `detect_harness.rs`; a live run's captures: `live_captures.rs`);
-//! what they share: `history.rs` (messages and items of every API into turns: tool calls carry
+//! what they share: `history/` (messages and items of every API into turns: tool calls carry
 //! their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
 //! history made one conversation, each turn once), `value_text.rs` (a message a reader holds as a
@@ -51,6 +51,7 @@ mod live_captures;
 mod ollama_ndjson;
 mod opencode;
 mod openhands;
+mod parse;
 mod reader;
 mod session_jsonl;
 mod sse;
@@ -66,87 +67,7 @@ pub use detect::{binary_reason, detect};
 pub use format::Format;
 pub use lines::LineIndex;
 pub use live_captures::LINE_START as LIVE_CAPTURES_LINE_START;
+pub use parse::{parse, parse_owned, read};
 pub use reader::Reader;
 pub use text::is_verbatim;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
-
-use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
-use http_head::http_head;
-
-/// Reads `input` as `format`. Never fails: problems are diagnostics in the transcript.
-/// A saved HTTP response (`curl -i`) is read from its body on, unless read as text; a status
-/// other than 2xx is reported.
-pub fn parse(input: &[u8], format: Format) -> Transcript {
-    let head = http_head(input).filter(|_| !matches!(format, Format::Text | Format::Binary));
-    let Some(head) = head else { return parse_body(input, format) };
-    let mut t = parse_body(&input[head.body_start..], format);
-    let (shift, lines) = (head.body_start, head.lines);
-    for m in &mut t.messages {
-        m.source = m.source.start + shift..m.source.end + shift;
-        m.line = m.line.map(|l| l + lines);
-    }
-    for d in &mut t.diagnostics {
-        d.range = d.range.start + shift..d.range.end + shift;
-        d.line = d.line.map(|l| l + lines);
-    }
-    if !head.ok {
-        let status = Diagnostic {
-            line: Some(1),
-            range: 0..head.status.len().min(input.len()),
-            message: format!("the server answered {}", head.status),
-        };
-        t.diagnostics.insert(0, status);
-    }
-    t
-}
-
-/// [`parse`] taking the bytes, so that plain text is not copied (the page's worker reads big
-/// files this way, through [`Reader`]).
-pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
-    match format {
-        Format::Text => text::parse_owned(input),
-        _ => parse(&input, format),
-    }
-}
-
-fn parse_body(input: &[u8], format: Format) -> Transcript {
-    match format {
-        Format::Text => text::parse(input),
-        Format::OpenaiJson | Format::ResponsesJson | Format::AnthropicJson => json_document::parse(input, format),
-        Format::Sse => sse::parse(input, format, ChatAssembler::new()),
-        Format::ResponsesSse => sse::parse(input, format, ResponsesAssembler::new()),
-        Format::AnthropicSse => sse::parse(input, format, AnthropicAssembler::new()),
-        Format::OllamaNdjson => ollama_ndjson::parse(input),
-        Format::Jsonl => jsonl::parse(input),
-        Format::SessionJsonl => session_jsonl::parse(input),
-        Format::Opencode => opencode::parse(input),
-        Format::CodexJsonl => codex_rollout::parse(input),
-        Format::GeminiCli => gemini_cli::parse(input),
-        Format::Cline => cline::parse(input),
-        Format::OpenHands => openhands::parse(input),
-        Format::SweAgent => swe_agent::parse(input),
-        Format::Aider => aider_md::parse(input),
-        Format::LiveCaptures => live_captures::parse(input),
-        Format::Binary => binary(input),
-    }
-}
-
-/// Detects the format of `input` and reads it.
-pub fn read(input: &[u8]) -> Transcript {
-    parse(input, detect(input))
-}
-
-/// A binary input: one diagnostic saying what it seems to be, no messages.
-fn binary(input: &[u8]) -> Transcript {
-    let why = binary_reason(input).unwrap_or_else(|| "it was read as binary".into());
-    Transcript {
-        format: Format::Binary,
-        messages: Vec::new(),
-        stream: None,
-        diagnostics: vec![Diagnostic {
-            line: None,
-            range: 0..input.len(),
-            message: format!("Not a text file: {why}. Nothing to analyse."),
-        }],
-    }
-}

@@ -16,11 +16,11 @@ pub mod checks;
 pub mod explain;
 pub mod key_binding;
 pub mod needle;
-pub mod reasoning_check;
 pub mod request;
 pub mod session;
 pub mod soak;
 
+pub use checks::reasoning_check;
 pub use explain::{
     body_too_big, explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, MAX_BODY_BYTES,
     REDIRECT_REFUSED,

@@ -1,5 +1,5 @@
 //! The report as JSON: one object per file, the CLI's `--json` line and the page's "Download
-//! JSON" (README "The CLI" lists its fields; [`saved_report`](super::saved_report) reads it
+//! JSON" (docs/cli.md lists its fields; [`saved_report`](super::saved_report) reads it
 //! back). At the top level the worst judged message's report (for a plain text, the text's),
 //! then the file's verdict, every message, every conversation's judgement and what the reader
 //! noticed. Written as it is made: a log's line can be hundreds of megabytes, and a short text
@@ -18,7 +18,7 @@ use crate::verdict::{ConversationReport, MessageReport, MessageRow, StreamKind, 
 /// conversation's judgement across its turns and what the reader noticed.
 #[derive(Serialize)]
 pub struct FileReport<'a> {
-    /// The version of this object's schema (README "The CLI"): raised when a field changes
+    /// The version of this object's schema (docs/cli.md): raised when a field changes
     /// meaning or goes; new fields may come without it.
     schema_version: u32,
     file: &'a str,

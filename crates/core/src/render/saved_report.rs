@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::analyze::{Check, Direction, Metric, Thresholds, Verdict};
 use crate::ingest::{Diagnostic, Format};
 
-/// The `schema_version` this build writes and reads (README "The CLI": raised when a field
+/// The `schema_version` this build writes and reads (docs/cli.md: raised when a field
 /// changes meaning or goes).
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -1,8 +1,10 @@
 //! A conversation judged across its turns: its model stream (and each channel's, when a loop
 //! could hide in one behind varied text in the others), its tool-call check, and what they and
 //! its judged texts say together — the verdict, the turn where it turns degenerate (the onset
-//! turn), the turns that are part of a loop, the reasons in words. And the turns as the
-//! conversation view shows them ([`TranscriptReport::turns`]).
+//! turn), the turns that are part of a loop, the reasons in words.
+//!
+//! What the judgement comes to, [`ConversationReport`], is in `conversation_report.rs`; the turns
+//! as the conversation view shows them are made in `turn_view.rs`.
 //!
 //! Turns that *poll* are left out of the streams: those whose calls all repeat the call before
 //! them in a run the tool-call check finds polling (the same call, at least
@@ -10,79 +12,19 @@
 //! changes is waiting, not looping, whatever the turn says while it waits. A stream is analysed only when it has two turns or more
 //! and one of them says again something an earlier one said ([`super::says_again`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 
-use serde::{Deserialize, Serialize};
-
 use super::authorship::Author;
+use super::conversation_report::{ConversationReport, LoopTurn};
 use super::model_stream::{StreamKind, StreamLayout};
-use super::report::{MessageReport, TranscriptReport};
+use super::report::MessageReport;
 use super::says_again::{hashes, says_again};
 use super::tool_calls::{self, calls, is_call};
 use super::tool_loop::{check_tool_calls, loop_sentence, ToolCheck};
 use super::turns::Conversation;
 use crate::analyze::{Metric, Report, Span, SpanKind, Thresholds, Verdict};
 use crate::ingest::{Channel, Message, Transcript};
-
-/// One conversation's judgement across its turns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConversationReport {
-    /// Its number (`Message::conversation`).
-    pub conversation: usize,
-    /// Its turns, and those with the model's output.
-    pub turns: usize,
-    pub model_turns: usize,
-    /// The model's turns (`Message::index`) left out of its streams: they poll.
-    pub polls: Vec<usize>,
-    /// Indices into [`TranscriptReport::reports`] of its analysed streams.
-    pub streams: Vec<usize>,
-    /// The tool-call check.
-    pub tool_calls: ToolCheck,
-    /// The worst of its judged texts (messages, replies, streams) and its tool-call check.
-    pub verdict: Verdict,
-    /// The turn (`Message::index`) where it turns degenerate: the earliest start of what is at
-    /// the verdict's level; `None` for PASS.
-    pub onset_turn: Option<usize>,
-    /// The turns that are part of a loop across turns (a stream's flagged spans, a tool loop's
-    /// calls and results), with the loop's level, in order.
-    pub loop_turns: Vec<LoopTurn>,
-    /// Why, in words, worst first.
-    pub reasons: Vec<String>,
-}
-
-/// A turn that is part of a loop across turns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LoopTurn {
-    /// `Message::index`.
-    pub turn: usize,
-    /// The level of the worst loop it is part of (WARN or FAIL).
-    pub level: Verdict,
-}
-
-/// One turn as the conversation view shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TurnView {
-    /// `Message::index`.
-    pub index: usize,
-    /// Its messages, indices into [`Transcript::messages`], in order.
-    pub messages: Vec<usize>,
-    /// The model wrote (some of) it; else it is the model's input.
-    pub author: Author,
-    /// Its texts count towards the verdict.
-    pub judged: bool,
-    /// Indices into [`TranscriptReport::reports`] of its own texts (each message, and the
-    /// reply's reasoning and content together): what a click opens.
-    pub reports: Vec<usize>,
-    /// The worst verdict of its own texts, judged or not (`None`: nothing analysed).
-    pub verdict: Option<Verdict>,
-    /// Part of a loop across turns, at this level.
-    pub in_loop: Option<Verdict>,
-    /// It polls (left out of the streams).
-    pub poll: bool,
-    /// The conversation's onset turn.
-    pub onset: bool,
-}
 
 /// What is known of a conversation before any text is analysed.
 pub(super) struct Plan {
@@ -379,71 +321,13 @@ fn each_turn_once(mut turns: Vec<LoopTurn>) -> Vec<LoopTurn> {
     turns
 }
 
-impl TranscriptReport {
-    /// The turns of conversation `conversation` as the conversation view shows them, in order
-    /// (empty for a conversation the transcript does not have). `t` must be the transcript these
-    /// reports were made from.
-    pub fn turns(&self, t: &Transcript, conversation: usize) -> Vec<TurnView> {
-        let judgement = self.conversation(conversation);
-        let mut out: Vec<TurnView> = Vec::new();
-        let mut turn_at: HashMap<usize, usize> = HashMap::new();
-        for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
-            let at = match out.last() {
-                Some(last) if last.index == m.index => out.len() - 1,
-                _ => {
-                    let in_loop =
-                        judgement.and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index)).map(|l| l.level);
-                    out.push(TurnView {
-                        index: m.index,
-                        messages: Vec::new(),
-                        author: Author::Input,
-                        judged: false,
-                        reports: Vec::new(),
-                        verdict: None,
-                        in_loop,
-                        poll: judgement.is_some_and(|j| j.polls.contains(&m.index)),
-                        onset: judgement.and_then(|j| j.onset_turn) == Some(m.index),
-                    });
-                    out.len() - 1
-                }
-            };
-            turn_at.insert(k, at);
-            let view = &mut out[at];
-            view.messages.push(k);
-            view.author = view.author.min(Author::of(m));
-        }
-        for (i, r) in self.reports.iter().enumerate().filter(|(_, r)| r.stream.is_none()) {
-            let Some(&at) = r.messages.first().and_then(|m| turn_at.get(m)) else { continue };
-            let view = &mut out[at];
-            view.reports.push(i);
-            view.verdict = view.verdict.max(Some(r.report.verdict()));
-            view.judged |= r.judged;
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::test_messages::{message, tool};
+    use super::super::test_messages::message;
+    use super::super::test_messages::session;
     use super::*;
     use crate::analyze::Verdict;
-    use crate::ingest::Format;
     use crate::verdict::{judge_transcript, judge_transcript_with, JudgeOptions};
-
-    /// A user request, then `n` assistant turns each saying `say` (numbered) and calling `Read`
-    /// on the same file, each answered by `result(k)` with the call's id.
-    fn session(n: usize, say: &str, result: impl Fn(usize) -> String) -> Transcript {
-        let mut t = Transcript::new(Format::SessionJsonl);
-        t.messages.push(message(0, "user", Channel::Content, "The leap year test fails; please fix it."));
-        for k in 0..n {
-            let (turn, id) = (2 * k + 1, format!("call_{k}"));
-            t.messages.push(message(turn, "assistant", Channel::Content, &format!("{say} ({k})")));
-            t.messages.push(tool(turn, "assistant", Some("Read"), Some(&id), r#"{"file_path": "src/date.rs"}"#));
-            t.messages.push(tool(turn + 1, "tool", Some("Read"), Some(&id), &result(k)));
-        }
-        t
-    }
 
     #[test]
     fn a_tool_loop_fails_the_conversation_from_its_first_call() {
@@ -498,27 +382,5 @@ mod tests {
         let c = &asked.conversations[0];
         assert_eq!(c.onset_turn, Some(2));
         assert!(c.reasons[0].starts_with("turn 2: the result of Read FAILs on its own — "), "{:?}", c.reasons);
-    }
-
-    #[test]
-    fn the_turns_as_the_conversation_view_shows_them() {
-        let t = session(5, "Let me read the helper file to check the February logic", |_| "fn feb() {}".into());
-        let r = judge_transcript(&t);
-        let turns = r.turns(&t, 0);
-        assert_eq!(turns.len(), 11);
-        let first = &turns[1];
-        assert_eq!(
-            (first.index, first.messages.as_slice(), first.author, first.judged),
-            (1, &[1, 2][..], Author::Model, true)
-        );
-        assert_eq!((first.in_loop, first.onset, first.poll), (Some(Verdict::Fail), true, false));
-        assert_eq!(first.reports.len(), 2, "its content and its call");
-        let result = &turns[2];
-        assert_eq!(
-            (result.author, result.judged, result.verdict, result.onset),
-            (Author::Input, false, Some(Verdict::Pass), false)
-        );
-        assert_eq!(turns[0].in_loop, None, "the request is no part of the loop");
-        assert!(r.turns(&t, 7).is_empty());
     }
 }

@@ -25,7 +25,8 @@
 //! turns), `canonical.rs` (a tool call made canonical), `tool_calls.rs` (calls paired with their
 //! results, the results not taken yet in `free_results.rs`), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
 //! one text), `says_again.rs` (whether a stream is worth analysing), `conversation.rs` (a
-//! conversation judged across its turns, and its turns as the view shows them), `judge.rs`
+//! conversation judged across its turns), `conversation_report.rs` (what that judgement comes
+//! to), `turn_view.rs` (its turns as the page's view shows them), `judge.rs`
 //! (judging a transcript), `progress.rs`, `shares.rs` (the analysis
 //! split between two workers), `report.rs` (the reports and the worst judged
 //! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
@@ -37,6 +38,7 @@
 mod authorship;
 mod canonical;
 mod conversation;
+mod conversation_report;
 mod document;
 mod free_results;
 mod judge;
@@ -53,11 +55,12 @@ mod shares;
 mod test_messages;
 mod tool_calls;
 mod tool_loop;
+mod turn_view;
 mod turns;
 
 pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
 pub use canonical::{call_in_words, canonical_args, canonical_call};
-pub use conversation::{ConversationReport, LoopTurn, TurnView};
+pub use conversation_report::{ConversationReport, LoopTurn};
 pub use document::JudgedDocument;
 pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress, preview_of};
 pub use kept_report::{KeptReport, PassedText, SUMMED_UP_UNDER};
@@ -69,3 +72,4 @@ pub use row::MessageRow;
 pub use shares::{analyse_share, split_in_two, text_of, AnalysedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
+pub use turn_view::TurnView;

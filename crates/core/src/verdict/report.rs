@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::authorship::Author;
-use super::conversation::ConversationReport;
+use super::conversation_report::ConversationReport;
 use super::kept_report::KeptReport;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::reply::join_reply;

@@ -1,0 +1,109 @@
+//! The turns of a conversation as the page's conversation view shows them ([`TurnView`]:
+//! messages, author, judged or not, the reports a click opens, the verdict, loop, poll and
+//! onset marks), made from a transcript's reports ([`TranscriptReport::turns`]).
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::authorship::Author;
+use super::report::TranscriptReport;
+use crate::analyze::Verdict;
+use crate::ingest::Transcript;
+
+/// One turn as the conversation view shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnView {
+    /// `Message::index`.
+    pub index: usize,
+    /// Its messages, indices into [`Transcript::messages`], in order.
+    pub messages: Vec<usize>,
+    /// The model wrote (some of) it; else it is the model's input.
+    pub author: Author,
+    /// Its texts count towards the verdict.
+    pub judged: bool,
+    /// Indices into [`TranscriptReport::reports`] of its own texts (each message, and the
+    /// reply's reasoning and content together): what a click opens.
+    pub reports: Vec<usize>,
+    /// The worst verdict of its own texts, judged or not (`None`: nothing analysed).
+    pub verdict: Option<Verdict>,
+    /// Part of a loop across turns, at this level.
+    pub in_loop: Option<Verdict>,
+    /// It polls (left out of the streams).
+    pub poll: bool,
+    /// The conversation's onset turn.
+    pub onset: bool,
+}
+
+impl TranscriptReport {
+    /// The turns of conversation `conversation` as the conversation view shows them, in order
+    /// (empty for a conversation the transcript does not have). `t` must be the transcript these
+    /// reports were made from.
+    pub fn turns(&self, t: &Transcript, conversation: usize) -> Vec<TurnView> {
+        let judgement = self.conversation(conversation);
+        let mut out: Vec<TurnView> = Vec::new();
+        let mut turn_at: HashMap<usize, usize> = HashMap::new();
+        for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
+            let at = match out.last() {
+                Some(last) if last.index == m.index => out.len() - 1,
+                _ => {
+                    let in_loop =
+                        judgement.and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index)).map(|l| l.level);
+                    out.push(TurnView {
+                        index: m.index,
+                        messages: Vec::new(),
+                        author: Author::Input,
+                        judged: false,
+                        reports: Vec::new(),
+                        verdict: None,
+                        in_loop,
+                        poll: judgement.is_some_and(|j| j.polls.contains(&m.index)),
+                        onset: judgement.and_then(|j| j.onset_turn) == Some(m.index),
+                    });
+                    out.len() - 1
+                }
+            };
+            turn_at.insert(k, at);
+            let view = &mut out[at];
+            view.messages.push(k);
+            view.author = view.author.min(Author::of(m));
+        }
+        for (i, r) in self.reports.iter().enumerate().filter(|(_, r)| r.stream.is_none()) {
+            let Some(&at) = r.messages.first().and_then(|m| turn_at.get(m)) else { continue };
+            let view = &mut out[at];
+            view.reports.push(i);
+            view.verdict = view.verdict.max(Some(r.report.verdict()));
+            view.judged |= r.judged;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_messages::session;
+    use super::*;
+    use crate::verdict::judge_transcript;
+
+    #[test]
+    fn the_turns_as_the_conversation_view_shows_them() {
+        let t = session(5, "Let me read the helper file to check the February logic", |_| "fn feb() {}".into());
+        let r = judge_transcript(&t);
+        let turns = r.turns(&t, 0);
+        assert_eq!(turns.len(), 11);
+        let first = &turns[1];
+        assert_eq!(
+            (first.index, first.messages.as_slice(), first.author, first.judged),
+            (1, &[1, 2][..], Author::Model, true)
+        );
+        assert_eq!((first.in_loop, first.onset, first.poll), (Some(Verdict::Fail), true, false));
+        assert_eq!(first.reports.len(), 2, "its content and its call");
+        let result = &turns[2];
+        assert_eq!(
+            (result.author, result.judged, result.verdict, result.onset),
+            (Author::Input, false, Some(Verdict::Pass), false)
+        );
+        assert_eq!(turns[0].in_loop, None, "the request is no part of the loop");
+        assert!(r.turns(&t, 7).is_empty());
+    }
+}
