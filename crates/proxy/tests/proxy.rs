@@ -43,6 +43,8 @@ fn with_nothing_cut_the_mock_answers_through_the_proxy_as_it_answers_directly() 
         request("GET", "/v1/no/such/path?x=1", None),
         request("GET", "/elsewhere", None),
         request("POST", "/v1/chat/completions", Some(&chat("mock-unauthorized", true, 10))),
+        // HTTP 500 with a 5 MiB error body.
+        request("POST", "/v1/chat/completions", Some(&chat("mock-huge-error", true, 10))),
     ];
     for req in &requests {
         let direct = exchange(mock_addr, req);
@@ -54,12 +56,13 @@ fn with_nothing_cut_the_mock_answers_through_the_proxy_as_it_answers_directly() 
         assert!(proxied.complete && direct.complete, "{what}");
     }
     let statuses: Vec<String> = requests.iter().map(|r| exchange(proxy.addr, r).status_line).collect();
-    assert!(statuses[4].contains("404") && statuses[6].contains("401"), "{statuses:?}");
+    assert!(statuses[4].contains("404") && statuses[6].contains("401") && statuses[7].contains("500"), "{statuses:?}");
 
-    // Generations only are logged: 4 chat requests through the proxy, twice.
-    proxy.wait_for_generations(8);
+    // Generations only are logged: 5 chat requests through the proxy, twice.
+    proxy.wait_for_generations(10);
     let lines = log_lines(&log);
-    assert_eq!(lines.len(), 8);
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[4]["generation"]["error"], "HTTP 500");
     let verdicts: Vec<Value> = lines.iter().take(4).map(|l| l["generation"]["verdict"].clone()).collect();
     assert_eq!(verdicts, [Value::from("PASS"), "PASS".into(), "PASS".into(), Value::Null], "{lines:?}");
     assert_eq!(lines[3]["generation"]["error"], "HTTP 401");
