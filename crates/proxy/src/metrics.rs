@@ -35,6 +35,8 @@ pub struct Metrics {
     pub cuts_saving_unknown: u64,
     /// Log lines not written (the log could not keep up, or the file failed).
     pub log_lines_lost: u64,
+    /// Generations whose reply is passing now.
+    pub in_flight: u64,
     latency_counts: [u64; LATENCY_BUCKETS.len()],
     latency_count: u64,
     latency_sum: f64,
@@ -99,6 +101,13 @@ impl Metrics {
             "Requests the upstream could not be reached for (answered 502).",
         );
         let _ = writeln!(out, "coherency_proxy_upstream_unreachable_total {}", self.upstream_unreachable);
+        head(
+            &mut out,
+            "coherency_proxy_generations_in_flight",
+            "gauge",
+            "Generations whose reply is passing through now.",
+        );
+        let _ = writeln!(out, "coherency_proxy_generations_in_flight {}", self.in_flight);
         head(
             &mut out,
             "coherency_proxy_generations_total",
@@ -209,7 +218,7 @@ mod tests {
 
     #[test]
     fn the_exposition_counts_generations_cuts_savings_and_latency() {
-        let mut m = Metrics { requests: 5, ..Metrics::default() };
+        let mut m = Metrics { requests: 5, in_flight: 2, ..Metrics::default() };
         m.generation(&summary("llama \"8b\"\n", Some(Verdict::Pass), false, None));
         m.generation(&summary("qwen", Some(Verdict::Fail), true, Some((1500, true))));
         m.generation(&summary("qwen", Some(Verdict::Fail), true, Some((500, true))));
@@ -221,6 +230,8 @@ mod tests {
         let text = m.render();
         for want in [
             "coherency_proxy_requests_total 5\n",
+            "coherency_proxy_generations_in_flight 2\n",
+            "# TYPE coherency_proxy_generations_in_flight gauge\n",
             "coherency_proxy_generations_total{model=\"llama \\\"8b\\\"\\n\",verdict=\"PASS\"} 1\n",
             "coherency_proxy_generations_total{model=\"qwen\",verdict=\"FAIL\"} 3\n",
             "coherency_proxy_generations_total{model=\"qwen\",verdict=\"none\"} 1\n",

@@ -197,6 +197,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         upstream_url: target.split('?').next().unwrap_or_default().to_string(),
         status: parts.status.as_u16(),
     };
+    shared.metrics().in_flight += 1;
     let body = WatchedBody {
         upstream: Some(body),
         watch: Some(watch),
@@ -310,6 +311,10 @@ impl WatchedBody {
     fn finish(&mut self, end: End) {
         if let (Some(watch), Some(asked)) = (self.watch.take(), self.asked.take()) {
             let finished = watch.finish(end, ms_since(self.started));
+            {
+                let mut metrics = self.shared.metrics();
+                metrics.in_flight = metrics.in_flight.saturating_sub(1);
+            }
             let (keys, history) = (std::mem::take(&mut self.keys), self.history.take());
             self.shared.finisher.send(Job { finished, asked, keys, history });
         }

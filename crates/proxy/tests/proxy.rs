@@ -177,6 +177,7 @@ fn a_looping_stream_is_cut_cleanly_counted_and_logged_and_the_log_reads_back() {
         "coherency_proxy_cuts_total{model=\"mock-line-loop\"} 1\n".to_string(),
         format!("coherency_proxy_tokens_saved_total{{model=\"mock-line-loop\",estimated=\"true\"}} {saved}\n"),
         "coherency_proxy_requests_total 1\n".to_string(),
+        "coherency_proxy_generations_in_flight 0\n".to_string(),
     ] {
         assert!(m.contains(&want), "missing {want:?} in\n{m}");
     }
