@@ -1,6 +1,7 @@
 //! The command line's grammar (clap, derived): commands, flags, their help with examples.
 //! Names that come from the core (formats, threshold names) are listed from it, never retyped.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
@@ -15,6 +16,7 @@ Examples:
   coherency analyze -r --fail-on fail runs/       every file below runs/; only FAIL fails CI
   curl -sN $URL | coherency analyze -             standard input
   coherency analyze --threshold maxline.warn=10 poem.txt
+  coherency proxy --upstream http://127.0.0.1:8080/v1 --cut-on fail --log proxy.jsonl
   coherency completions bash > ~/.local/share/bash-completion/completions/coherency";
 
 const EXIT_STATUS: &str = "\
@@ -38,12 +40,30 @@ pub enum Command {
     /// Analyse files, directories or standard input: PASS, WARN or FAIL, and why
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_STATUS}"))]
     Analyze(AnalyzeArgs),
+    /// Sit between agents and an OpenAI-compatible server: score every generation as it passes
+    #[command(after_help = PROXY_HELP)]
+    Proxy(ProxyArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
 }
+
+const PROXY_HELP: &str = "\
+Point agents at the proxy instead of the server:
+  coherency proxy --upstream http://127.0.0.1:8080/v1 --cut-on fail --log proxy.jsonl
+  OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
+
+Chat and text completions (POST .../chat/completions, .../completions) are scored as they stream,
+with the page's live-mode analysis; everything else passes untouched, byte for byte, headers and
+the client's key included (the key is never logged). One line per generation goes to --log
+(the live-captures format: `coherency analyze proxy.jsonl` or the page read it back) and a short
+line to standard error; GET /metrics gives Prometheus counters. With --cut-on fail a stream whose
+verdict reaches FAIL ends at once: whole events, then a last chunk with finish_reason \"length\"
+and data: [DONE]; the upstream connection is closed and the tokens saved are counted (the
+request's max_tokens less the tokens generated; estimated when the server sent no usage).
+The upstream must be plain http:// (no TLS client is built in).";
 
 /// Which verdict makes the exit status non-zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -98,6 +118,41 @@ pub struct AnalyzeArgs {
     /// Colour the text output
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
+}
+
+/// The verdict a stream is cut at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CutOn {
+    /// cut a stream once its verdict is FAIL
+    Fail,
+    /// cut a stream once its verdict is WARN or FAIL (stricter; WARNs on healthy text happen)
+    Warn,
+}
+
+#[derive(Debug, Args)]
+pub struct ProxyArgs {
+    /// The address to listen on (127.0.0.1 keeps it on this machine)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8090")]
+    pub listen: SocketAddr,
+    /// The server's base URL, as an agent would be given it: http://HOST:PORT/v1
+    #[arg(long, value_name = "URL", value_parser = upstream)]
+    pub upstream: coherency_proxy::Upstream,
+    /// End a stream whose verdict reaches this level (default: never cut, only score)
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub cut_on: Option<CutOn>,
+    /// Append one line per generation to FILE (live captures: coherency analyze reads it)
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Rotate the log when it would pass N bytes (FILE becomes FILE.1)
+    #[arg(long, value_name = "N", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub log_max_bytes: Option<u64>,
+    /// No line per generation on standard error
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+fn upstream(url: &str) -> Result<coherency_proxy::Upstream, String> {
+    coherency_proxy::Upstream::parse(url)
 }
 
 impl AnalyzeArgs {

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! coherency analyze [OPTIONS] PATH...      (PATH "-" reads standard input; a directory its files)
+//! coherency proxy --upstream http://HOST:PORT/v1 [--cut-on fail] [--log FILE]
 //! coherency completions bash|zsh|fish
 //! ```
 //! Each input is read in its detected format (or the one given), every message is analysed on
@@ -28,7 +29,7 @@ use coherency_core::render::terminal::{safe_value, terminal_safe, Layout};
 use coherency_core::render::text::skipped;
 use coherency_core::verdict::JudgeOptions;
 
-use args::{AnalyzeArgs, Cli, Command};
+use args::{AnalyzeArgs, Cli, Command, CutOn, ProxyArgs};
 use run::{Output, Settings};
 
 fn main() -> ExitCode {
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Analyze(a) => analyze(&a),
+        Command::Proxy(p) => proxy(p),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "coherency", &mut io::stdout());
             ExitCode::SUCCESS
@@ -64,6 +66,29 @@ fn main() -> ExitCode {
 fn usage_error(message: &str) -> ExitCode {
     eprintln!("coherency: {}\n\nFor more information, try 'coherency analyze --help'.", safe_value(message));
     ExitCode::from(exit_status::USAGE)
+}
+
+/// `coherency proxy`: runs until stopped; exits 1 when it cannot start (the address is taken,
+/// the log cannot be opened).
+fn proxy(p: ProxyArgs) -> ExitCode {
+    let config = coherency_proxy::Config {
+        listen: p.listen,
+        upstream: p.upstream,
+        cut_on: p.cut_on.map(|c| match c {
+            CutOn::Fail => coherency_core::analyze::Verdict::Fail,
+            CutOn::Warn => coherency_core::analyze::Verdict::Warn,
+        }),
+        log: p.log,
+        log_max_bytes: p.log_max_bytes,
+        quiet: p.quiet,
+    };
+    match coherency_proxy::run(&config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("coherency proxy: {}", safe_value(&message));
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn analyze(a: &AnalyzeArgs) -> ExitCode {

@@ -1,0 +1,121 @@
+//! `coherency proxy`: an HTTP proxy between agents and an OpenAI-compatible server that scores
+//! every generation as it passes, with the core's [`LiveSession`](coherency_core::live::LiveSession)
+//! (the page's live mode), logs one line per generation in the live-captures format the page
+//! and `coherency analyze` read, serves `/metrics` (Prometheus), and with `--cut-on fail` ends a
+//! looping stream early and cleanly.
+//!
+//! ```text
+//! coherency proxy --listen 127.0.0.1:8090 --upstream http://127.0.0.1:8080/v1 --cut-on fail --log proxy.jsonl
+//! OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
+//! ```
+//!
+//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
+//! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
+//! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
+//! cut stream, the tokens saved), [`tool_calls`] (the tool-call check across turns),
+//! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
+//! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
+
+pub mod cut;
+pub mod event_bounds;
+pub mod log_file;
+pub mod log_line;
+pub mod metrics;
+pub mod request_facts;
+pub mod scorers;
+pub mod server;
+pub mod tool_calls;
+pub mod upstream;
+pub mod watch;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use coherency_core::analyze::Verdict;
+use tokio::net::TcpListener;
+
+pub use upstream::Upstream;
+
+/// What `coherency proxy` is asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub upstream: Upstream,
+    /// Cut a stream whose verdict reaches this level (`--cut-on fail`); `None`: never cut.
+    pub cut_on: Option<Verdict>,
+    /// The log file (one line per generation), if any.
+    pub log: Option<PathBuf>,
+    /// Rotate the log when it would pass this many bytes.
+    pub log_max_bytes: Option<u64>,
+    /// No line per generation on standard error.
+    pub quiet: bool,
+}
+
+/// A proxy bound to its address, ready to serve.
+pub struct Proxy {
+    listener: TcpListener,
+    shared: Arc<server::Shared>,
+}
+
+impl Proxy {
+    /// Binds `config.listen`, opens the log and starts its thread (inside a Tokio runtime).
+    pub async fn bind(config: &Config) -> Result<Proxy, String> {
+        let log = match &config.log {
+            Some(path) => Some(
+                log_file::LogFile::open(path, config.log_max_bytes)
+                    .map_err(|e| format!("{}: the log cannot be opened: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let listener = TcpListener::bind(config.listen)
+            .await
+            .map_err(|e| format!("{}: cannot listen there: {e}", config.listen))?;
+        let metrics = Arc::new(Mutex::new(metrics::Metrics::default()));
+        let (finisher, _thread) = log_file::Finisher::start(log, Arc::clone(&metrics), config.quiet)
+            .map_err(|e| format!("the log's thread could not start: {e}"))?;
+        let scorers = scorers::Scorers::start(scorers::Scorers::default_threads())
+            .map_err(|e| format!("the scorers' threads could not start: {e}"))?;
+        let shared = Arc::new(server::Shared::new(config.upstream.clone(), config.cut_on, metrics, finisher, scorers));
+        Ok(Proxy { listener, shared })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)))
+    }
+
+    /// The counters `/metrics` shows.
+    pub fn metrics(&self) -> Arc<Mutex<metrics::Metrics>> {
+        Arc::clone(&self.shared.metrics)
+    }
+
+    /// Serves until the task is dropped (or the process ends).
+    pub async fn serve(self) {
+        server::serve(self.listener, self.shared).await
+    }
+}
+
+/// Runs the proxy until the process is stopped: `coherency proxy`'s body.
+pub fn run(config: &Config) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("the proxy could not start its runtime: {e}"))?;
+    runtime.block_on(async {
+        let proxy = Proxy::bind(config).await?;
+        let cut = match config.cut_on {
+            Some(level) => format!("streams that reach {} are cut", level.as_str()),
+            None => "nothing is cut".to_string(),
+        };
+        let log = config.log.as_ref().map_or("no log file".to_string(), |p| format!("log {}", p.display()));
+        eprintln!(
+            "coherency proxy: listening on {} → {} ({cut}; {log}; metrics at http://{}/metrics)",
+            server::listening(proxy.local_addr()),
+            config.upstream.base_url(),
+            proxy.local_addr()
+        );
+        proxy.serve().await;
+        Ok(())
+    })
+}
