@@ -359,8 +359,11 @@ pub(super) fn judge_conversation(
         reasons.push(f.sentence(t, &p.calls));
     }
     if verdict == Verdict::Pass {
-        let across =
-            if streams.is_empty() && p.model_turns >= 2 { ", no turn says again what an earlier one said" } else { "" };
+        let across = if streams.is_empty() && p.moves_on.formulas.is_empty() && p.model_turns >= 2 {
+            ", no turn says again what an earlier one said"
+        } else {
+            ""
+        };
         reasons.insert(
             0,
             format!(

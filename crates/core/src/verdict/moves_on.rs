@@ -222,27 +222,25 @@ impl Formula {
     }
 }
 
-/// The calls made while a formula was said again, in words: "the same call on 4 different
-/// files (Edit)", "the same call with 3 different results (bash {cmd: cargo test})", "5
-/// different calls to 2 tools".
+/// The calls made while a formula was said again, in words, tool by tool in order of their
+/// first call: "the same call on 4 different files (Edit)", "the same call with 3 different
+/// results (Bash {command: cargo test})", "3 different calls to Edit".
 fn work_in_words<'a>(t: &Transcript, calls: impl Iterator<Item = &'a Call>) -> Option<String> {
-    let calls: Vec<&Call> = calls.collect();
-    let first = calls.first()?;
     let name = |c: &Call| t.messages[c.message].name.clone().unwrap_or_else(|| "a tool".into());
-    let tool = name(first);
-    if calls.iter().any(|c| name(c) != tool) {
-        let mut tools: Vec<String> = calls.iter().map(|c| name(c)).collect();
-        tools.sort_unstable();
-        tools.dedup();
-        return Some(format!("{} different calls to {} tools", thousands(calls.len()), tools.len()));
+    let mut tools: Vec<(String, Vec<&Call>)> = Vec::new();
+    for c in calls {
+        let tool = name(c);
+        match tools.iter_mut().find(|(n, _)| *n == tool) {
+            Some((_, group)) => group.push(c),
+            None => tools.push((tool, vec![c])),
+        }
     }
-    let args: Vec<Option<serde_json::Map<String, Value>>> = calls
-        .iter()
-        .map(|c| match serde_json::from_slice::<Value>(t.messages[c.message].text.as_bytes()) {
-            Ok(Value::Object(o)) => Some(o),
-            _ => None,
-        })
-        .collect();
+    let phrases: Vec<String> = tools.iter().map(|(tool, group)| calls_in_words(t, tool, group)).collect();
+    (!phrases.is_empty()).then(|| phrases.join(", "))
+}
+
+/// One tool's calls in words (see [`work_in_words`]).
+fn calls_in_words(t: &Transcript, tool: &str, calls: &[&Call]) -> String {
     let mut canonical: Vec<&str> = calls.iter().map(|c| c.canonical.as_str()).collect();
     canonical.sort_unstable();
     canonical.dedup();
@@ -250,14 +248,21 @@ fn work_in_words<'a>(t: &Transcript, calls: impl Iterator<Item = &'a Call>) -> O
         let mut results: Vec<Option<&str>> = calls.iter().map(|c| c.result_text(t)).collect();
         results.sort_unstable();
         results.dedup();
-        return Some(format!(
-            "the same call with {} different results ({})",
-            thousands(results.len()),
-            first.in_words(t)
-        ));
+        let first = calls[0].in_words(t);
+        return match results.len() {
+            1 => format!("{} ({first})", if calls.len() == 1 { "a call" } else { "the same call" }),
+            n => format!("the same call with {} different results ({first})", thousands(n)),
+        };
     }
     // One argument changes from call to call: say which, and how many values it took.
-    if let Some(objects) = args.iter().map(Option::as_ref).collect::<Option<Vec<_>>>() {
+    let objects: Option<Vec<serde_json::Map<String, Value>>> = calls
+        .iter()
+        .map(|c| match serde_json::from_slice::<Value>(t.messages[c.message].text.as_bytes()) {
+            Ok(Value::Object(o)) => Some(o),
+            _ => None,
+        })
+        .collect();
+    if let Some(objects) = objects {
         let mut keys: Vec<&String> = objects.iter().flat_map(|o| o.keys()).collect();
         keys.sort_unstable();
         keys.dedup();
@@ -274,10 +279,10 @@ fn work_in_words<'a>(t: &Transcript, calls: impl Iterator<Item = &'a Call>) -> O
             } else {
                 format!("values of {key}")
             };
-            return Some(format!("the same call on {} different {what} ({tool})", thousands(values.len())));
+            return format!("the same call on {} different {what} ({tool})", thousands(values.len()));
         }
     }
-    Some(format!("{} different calls to {tool}", thousands(canonical.len())))
+    format!("{} different calls to {tool}", thousands(canonical.len()))
 }
 
 #[cfg(test)]
