@@ -513,7 +513,9 @@ mod tests {
             let bytes = generate(kind, 1).to_session_jsonl();
             let l = JudgedDocument::read(&bytes, None);
             let c = &l.report.conversations[0];
-            assert!(c.model_turns > 5 && !c.streams.is_empty(), "{kind}: a conversation judged across turns");
+            assert!(c.model_turns > 5, "{kind}: a conversation judged across turns");
+            // A loop's streams are analysed; a healthy session's turns that move on are not.
+            assert_eq!(!c.streams.is_empty(), kind != "test_after_each_edit", "{kind}: its streams");
             assert!(l.report.reports.iter().any(|r| !r.judged), "{kind}: inputs travel as not judged");
             let back = decode(&encode_all(l.clone()), &bytes);
             assert_same(&back, &l, kind);

@@ -159,6 +159,9 @@ pub fn turn_label(t: &Transcript, turn: &TurnView) -> String {
     if turn.poll {
         out += ", polls (left out of the stream)";
     }
+    if turn.moved_on {
+        out += ", says again only a formula while the work moved on (left out of the stream)";
+    }
     out + ": show its analysis"
 }
 

@@ -16,6 +16,9 @@ fn seeds() -> u64 {
 
 type Writer = fn(&Session) -> Vec<u8>;
 
+/// The longest session written as a request log (each record repeats the history so far).
+const MAX_LOGGED_TURNS: usize = 300;
+
 /// The shapes a session is written in, as users paste them.
 const SHAPES: &[(&str, Writer)] = &[
     ("session-jsonl", Session::to_session_jsonl),
@@ -40,9 +43,11 @@ struct Outcome {
 fn judge(bytes: &[u8]) -> Outcome {
     let doc = JudgedDocument::read(bytes, None);
     let r = &doc.report;
-    assert_eq!(r.conversations.len(), 1, "one conversation");
-    let c = &r.conversations[0];
-    assert_eq!(r.verdict, Some(c.verdict), "the transcript's verdict is its conversation's");
+    // The main conversation: the longest (a noisy log has a subagent's sidechain beside it).
+    let c = r.conversations.iter().max_by_key(|c| c.turns).expect("a conversation");
+    let worst = r.conversations.iter().map(|c| c.verdict).max();
+    assert_eq!(r.verdict, worst, "the transcript's verdict is its worst conversation's");
+    assert_eq!(worst, Some(c.verdict), "the main conversation is the worst");
     let model_turns: Vec<usize> = r
         .turns(&doc.transcript, c.conversation)
         .into_iter()
@@ -87,6 +92,11 @@ fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
             let (mut onsets_ok, mut tripped) = (0, std::collections::BTreeMap::<String, usize>::new());
             let (mut repeats, mut cycles) = (Vec::new(), Vec::new());
             for s in sessions.iter().filter(|s| s.kind == *kind) {
+                // A request log repeats the history in every record: its size grows with the
+                // square of the turns; the longest sessions are judged in the other shapes.
+                if shape == "jsonl-log" && s.turns.len() > MAX_LOGGED_TURNS {
+                    continue;
+                }
                 let o = judge(&write(s));
                 counts[o.verdict as usize] += 1;
                 *tripped.entry(o.tripped.clone()).or_default() += 1;
@@ -102,8 +112,8 @@ fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
                             o.verdict, o.onset, o.tripped
                         ));
                     }
-                } else if o.verdict == Verdict::Fail {
-                    problems.push(format!("healthy {kind} ({shape}) FAILs [{}]", o.tripped));
+                } else if o.verdict > Verdict::Pass {
+                    problems.push(format!("healthy {kind} ({shape}) {} [{}]", o.verdict.as_str(), o.tripped));
                 }
             }
             let tripped: Vec<String> = tripped.into_iter().map(|(k, n)| format!("{n}× {k}")).collect();

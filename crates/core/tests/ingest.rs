@@ -125,6 +125,8 @@ fn each_fixture_is_detected_as_its_format() {
         ("chat_array.json", Format::OpenaiJson),
         ("chunks.jsonl", Format::Jsonl),
         ("claude_session.jsonl", Format::SessionJsonl),
+        ("next_file_please.jsonl", Format::SessionJsonl),
+        ("edit_test_progress.jsonl", Format::SessionJsonl),
         ("curl_i_401.http", Format::OpenaiJson),
         ("curl_i_stream.http", Format::Sse),
         ("deepseek_reasoning_loop.sse", Format::Sse),

@@ -71,6 +71,8 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     assert_warn_fail(&readme, "copies", &rules.copies_warn_text(), &rules.copies_fail_text());
     let tools = t.tools;
     assert_warn_fail(&readme, Metric::ToolLoop.label(), &tools.warn_text(), &tools.fail_text());
+    let formula = format!("at most {} words that an", tools.formula_words);
+    assert!(readme.contains(&formula), "README must state the formula rule across turns: {formula:?}");
     let end = &rules.degenerate_end;
     assert_warn_fail(
         &readme,

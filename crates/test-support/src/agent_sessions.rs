@@ -39,6 +39,9 @@ pub struct Session {
     pub onset_turn: Option<usize>,
     pub request: String,
     pub turns: Vec<Turn>,
+    /// Written with the furniture real logs carry (the session log only: a compaction summary,
+    /// progress events, system reminders in tool results, a subagent's sidechain).
+    pub noisy: bool,
 }
 
 /// The kinds of session, healthy ones first.
@@ -50,6 +53,16 @@ pub const HEALTHY: &[&str] = &[
     "short_acks",
     "long_tool_log",
     "retry_after_error",
+    // Issue 35: the rhythms of ordinary work, which repeat without looping.
+    "next_file_please",
+    "read_many_files",
+    "grep_after_grep",
+    "same_command_new_output",
+    "formulaic_lines",
+    "template_summaries",
+    "user_repeats_instruction",
+    "auto_continue",
+    "long_realistic",
 ];
 pub const LOOPING: &[&str] = &[
     "same_call_same_result",
@@ -290,9 +303,189 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             }
             (true, Some(onset))
         }
+        "next_file_please" => {
+            // The same edit on another file each time the user asks, answered "Done." (issue 35).
+            let n = 4 + rng.below(27);
+            for i in 0..n {
+                let file = format!("src/module_{i:02}.rs");
+                let args = json!({"file_path": file, "old_string": "parse_date(", "new_string": "read_date("});
+                let mut edit =
+                    turn(&mut rng, "", vec![call("Edit", args, &format!("The file {file} has been updated."))]);
+                edit.reasoning = None;
+                turns.push(edit);
+                let mut done = turn(&mut rng, "Done.", Vec::new());
+                done.reasoning = None;
+                done.user_after = (i + 1 < n).then(|| "Next file, please.".to_string());
+                turns.push(done);
+            }
+            (false, None)
+        }
+        "read_many_files" => {
+            let n = 20 + rng.below(21);
+            for i in 0..n {
+                let file = format!("src/part_{i:02}.rs");
+                let body = file_body(&mut Rng(i as u64 + seed * 1000 + 7), i);
+                turns.push(turn(
+                    &mut rng,
+                    "Let me check that file.",
+                    vec![call("Read", json!({"file_path": file}), &body)],
+                ));
+            }
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "grep_after_grep" => {
+            let n = 10 + rng.below(20);
+            for i in 0..n {
+                let word = format!("{}_{i}", rng.pick(WORDS));
+                let hits = format!("{}:{}: {}", files[i % files.len()], 10 + i, sentence(&mut rng, 8));
+                turns.push(turn(&mut rng, "Searching again.", vec![call("Grep", json!({"pattern": word}), &hits)]));
+            }
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "same_command_new_output" => {
+            // `git status` between edits: the same command, its output changing with the work.
+            let n = 6 + rng.below(10);
+            for i in 0..n {
+                turns.push(edit_turn(&mut rng, &mut repo, files[i % files.len()], i));
+                let status: String =
+                    (0..=i.min(files.len() - 1)).map(|k| format!("\tmodified:   {}\n", files[k])).collect();
+                let out = format!("On branch fix-leap\nChanges not staged for commit:\n{status}");
+                turns.push(turn(
+                    &mut rng,
+                    "Checking the status.",
+                    vec![call("bash", json!({"cmd": "git status"}), &out)],
+                ));
+            }
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "formulaic_lines" => {
+            // Short set phrases, said again and again while the work moves on.
+            let phrases = ["Done.", "Running the tests.", "Let me check that file.", "Looks good."];
+            let n = 20 + rng.below(20);
+            for i in 0..n {
+                let phrase = phrases[i % phrases.len()];
+                let c = match i % 3 {
+                    0 => call("Read", json!({"file_path": format!("src/unit_{i}.rs")}), &file_body(&mut rng, i)),
+                    1 => call("bash", json!({"cmd": "cargo test"}), &test_result(10 + i, usize::from(i % 5 == 1))),
+                    _ => {
+                        let args =
+                            json!({"file_path": format!("src/unit_{i}.rs"), "old_string": "a", "new_string": "b"});
+                        call("Edit", args, "The file has been updated.")
+                    }
+                };
+                turns.push(turn(&mut rng, phrase, vec![c]));
+            }
+            (false, None)
+        }
+        "template_summaries" => {
+            // A summary per file in a fixed template, one file a turn.
+            let n = 20 + rng.below(11);
+            for i in 0..n {
+                let file = format!("src/area_{i:02}.rs");
+                let text = format!(
+                    "## {file}\n- Purpose: {}\n- Issues: none found.\n- Tests: covered.",
+                    sentence(&mut rng, 9)
+                );
+                let body = file_body(&mut rng, i);
+                turns.push(turn(&mut rng, &text, vec![call("Read", json!({"file_path": file}), &body)]));
+            }
+            (false, None)
+        }
+        "user_repeats_instruction" => {
+            // The user asks for the tests again and again (a flaky test): the same call, the same
+            // result, each time asked for.
+            varied(&mut rng, &mut repo, &mut turns, 2, &files);
+            let result = test_result(40, 1);
+            let n = 4 + rng.below(5);
+            if let Some(last) = turns.last_mut() {
+                last.user_after = Some("Run the tests again, please.".into());
+            }
+            for i in 0..n {
+                let mut t =
+                    turn(&mut rng, "Running the tests.", vec![call("bash", json!({"cmd": "cargo test"}), &result)]);
+                t.user_after = (i + 1 < n).then(|| "Run the tests again, please.".to_string());
+                turns.push(t);
+            }
+            (false, None)
+        }
+        "auto_continue" => {
+            // A harness sends "Continue." after every turn; the agent works on.
+            let n = 10 + rng.below(15);
+            for _ in 0..n {
+                varied(&mut rng, &mut repo, &mut turns, 1, &files);
+                if let Some(t) = turns.last_mut() {
+                    t.text = format!("Continuing with the next step. {}", t.text);
+                    t.user_after = Some("Continue.".into());
+                }
+            }
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
+        "long_realistic" => {
+            // A long session of ordinary work: reading many files, editing, testing, committing,
+            // every rhythm above in turn, up to 1,000 turns, with the noise real logs carry.
+            let target = if seed == 0 { 1_000 } else { 120 + 40 * seed as usize };
+            let mut i = 0;
+            while turns.len() < target {
+                i += 1;
+                match rng.below(6) {
+                    0 => {
+                        for k in 0..3 + rng.below(6) {
+                            let file = format!("src/m{}_{k}.rs", i);
+                            let body = file_body(&mut rng, k);
+                            turns.push(turn(
+                                &mut rng,
+                                "Let me check that file.",
+                                vec![call("Read", json!({"file_path": file}), &body)],
+                            ));
+                        }
+                    }
+                    1 => {
+                        let file = files[i % files.len()];
+                        turns.push(edit_turn(&mut rng, &mut repo, file, i));
+                        let failed = rng.below(3);
+                        let out = test_result(100 + i, failed);
+                        turns.push(turn(
+                            &mut rng,
+                            "Running the tests.",
+                            vec![call("bash", json!({"cmd": "cargo test"}), &out)],
+                        ));
+                    }
+                    2 => {
+                        let word = format!("{}{i}", rng.pick(WORDS));
+                        let hits = format!("{}:{}: {}", files[i % files.len()], i % 300, sentence(&mut rng, 8));
+                        turns.push(turn(
+                            &mut rng,
+                            "Searching for it.",
+                            vec![call("Grep", json!({"pattern": word}), &hits)],
+                        ));
+                    }
+                    3 => {
+                        let out =
+                            format!("[fix-leap {:07x}] step {i}\n 1 file changed, {} insertions(+)", i * 7919, i % 40);
+                        let msg = format!("git commit -am 'step {i}'");
+                        turns.push(turn(&mut rng, "Committing.", vec![call("bash", json!({"cmd": msg}), &out)]));
+                    }
+                    4 => {
+                        let mut done = turn(&mut rng, "Done.", Vec::new());
+                        done.user_after = Some(sentence(&mut rng, 10));
+                        varied(&mut rng, &mut repo, &mut turns, 1, &files);
+                        turns.push(done);
+                    }
+                    _ => varied(&mut rng, &mut repo, &mut turns, 2, &files),
+                }
+            }
+            turns.truncate(target - 1);
+            final_answer(&mut rng, &mut turns);
+            (false, None)
+        }
         other => panic!("no session kind {other:?}"),
     };
-    Session { kind, looping, onset_turn: onset, request, turns }
+    let noisy = kind == "long_realistic";
+    Session { kind, looping, onset_turn: onset, request, turns, noisy }
 }
 
 fn sentence(rng: &mut Rng, words: usize) -> String {
@@ -409,30 +602,92 @@ impl Session {
     }
 
     /// A Claude-Code-style session log: one JSON object per line (user, assistant content
-    /// blocks — thinking, text, tool_use — and tool_result blocks in user lines).
+    /// blocks — thinking, text, tool_use — and tool_result blocks in user lines). A noisy
+    /// session also carries a compaction summary line, progress events, system reminders in
+    /// some tool results, a compacted history's summary as a user message, and a subagent's
+    /// sidechain (a conversation of its own).
     pub fn to_session_jsonl(&self) -> Vec<u8> {
         let mut lines = Vec::new();
         let mut n = 0usize;
-        let mut line = |kind: &str, message: Value| {
+        let mut line = |lines: &mut Vec<String>, kind: &str, message: Value| {
             n += 1;
             let v = json!({"type": kind, "sessionId": "s-1", "uuid": format!("u-{n}"), "message": message});
             lines.push(v.to_string());
         };
-        line("user", json!({"role": "user", "content": self.request}));
+        if self.noisy {
+            lines.push(
+                json!({"type": "summary", "summary": "Fixing the leap-year test", "leafUuid": "u-1"}).to_string(),
+            );
+        }
+        line(&mut lines, "user", json!({"role": "user", "content": self.request}));
         for (t, turn) in self.turns.iter().enumerate() {
+            if self.noisy && t % 10 == 3 {
+                lines.push(
+                    json!({"type": "progress", "uuid": format!("p-{t}"), "data": {"type": "hook_progress", "hookEvent": "PostToolUse", "status": "running"}})
+                        .to_string(),
+                );
+            }
+            if self.noisy && t == 5 {
+                lines.extend(Self::sidechain(t));
+            }
+            if self.noisy && t > 0 && t == self.turns.len() / 2 {
+                let summary = "This session is being continued from a previous conversation that ran out of context. \
+                    The conversation is summarized below:\nThe user asked to fix the leap-year test; the helper and \
+                    its callers were read and edited, the tests run after each edit.";
+                lines.push(
+                    json!({"type": "user", "sessionId": "s-1", "uuid": format!("c-{t}"), "isCompactSummary": true,
+                                  "message": {"role": "user", "content": summary}})
+                    .to_string(),
+                );
+            }
             let blocks = Self::assistant_blocks(t, turn);
-            line("assistant", json!({"role": "assistant", "content": blocks}));
+            line(&mut lines, "assistant", json!({"role": "assistant", "content": blocks}));
             for (k, c) in turn.calls.iter().enumerate() {
-                let result = json!({"type": "tool_result", "tool_use_id": Self::call_id(t, k), "content": c.result, "is_error": c.is_error});
-                line("user", json!({"role": "user", "content": [result]}));
+                let mut content = c.result.clone();
+                if self.noisy && t % 7 == 0 {
+                    content.push_str("\n\n<system-reminder>\nWhenever you read a file, consider whether it looks malicious.\n</system-reminder>");
+                }
+                let result = json!({"type": "tool_result", "tool_use_id": Self::call_id(t, k), "content": content, "is_error": c.is_error});
+                line(&mut lines, "user", json!({"role": "user", "content": [result]}));
             }
             if let Some(u) = &turn.user_after {
-                line("user", json!({"role": "user", "content": u}));
+                line(&mut lines, "user", json!({"role": "user", "content": u}));
             }
         }
         let mut out = lines.join("\n");
         out.push('\n');
         out.into_bytes()
+    }
+
+    /// A subagent's sidechain (its own conversation, linked by `parentUuid`): asked to find the
+    /// callers, it searches once and answers.
+    fn sidechain(t: usize) -> Vec<String> {
+        let at = |k: usize| format!("side-{t}-{k}");
+        let event = |k: usize, kind: &str, message: Value| {
+            let parent = if k == 0 { Value::Null } else { json!(at(k - 1)) };
+            json!({"type": kind, "sessionId": "s-1", "isSidechain": true, "uuid": at(k), "parentUuid": parent, "message": message})
+                .to_string()
+        };
+        let id = format!("side_call_{t}");
+        vec![
+            event(0, "user", json!({"role": "user", "content": "Find every caller of days_in_feb in the crate."})),
+            event(
+                1,
+                "assistant",
+                json!({"role": "assistant", "content": [{"type": "text", "text": "Searching the crate for callers."},
+                    {"type": "tool_use", "id": id, "name": "Grep", "input": {"pattern": "days_in_feb"}}]}),
+            ),
+            event(
+                2,
+                "user",
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "src/date.rs:12\nsrc/calendar.rs:40\ntests/date.rs:7"}]}),
+            ),
+            event(
+                3,
+                "assistant",
+                json!({"role": "assistant", "content": "Three callers: the date module, the calendar and the date test."}),
+            ),
+        ]
     }
 
     /// The conversation as OpenAI chat `messages` (reasoning as `reasoning_content`, calls as

@@ -5,6 +5,7 @@
 //! words and lines, so each byte is scanned once however the text was cut; the unfinished last
 //! word and line are counted tentatively in `report` without changing the scanners.
 
+use super::content_lines;
 use super::deflate_passes::DeflatePasses;
 use super::gzip_ratio::gzip_size;
 use super::judge::{self, Evidence};
@@ -97,6 +98,11 @@ impl Scans {
         let mut metrics = Metrics {
             maxrun: longest_run.as_ref().map_or(0, |r| r.count),
             maxline: lines.most_repeated.as_ref().map_or(0, |l| l.count),
+            content_maxline: lines
+                .most_repeated_content
+                .as_ref()
+                .filter(|_| lines.most_repeated.as_ref().is_some_and(|l| l.count >= t.maxline_warn))
+                .map(|c| c.as_ref().map_or(0, |l| l.count)),
             gzip_ratio: if text.is_empty() { 1.0 } else { gzip_bytes as f64 / text.len() as f64 },
             gzip_bytes: if text.is_empty() { 0 } else { gzip_bytes },
             tandem: found.tandem,
@@ -150,9 +156,18 @@ impl Scans {
             }
             spans.retain(|s| matches!(s.kind, SpanKind::WordRun | SpanKind::RepeatedLine));
         }
+        // The product judges the maxline check on lines with content (see `content_lines`);
+        // the report keeps the seed's check.
+        let counted = metrics.content_maxline.is_some();
+        let most_repeated = match &lines.most_repeated_content {
+            Some(content) if counted => content.as_ref(),
+            _ => lines.most_repeated.as_ref(),
+        };
+        let line_region = if counted { lines.content_region.clone() } else { lines.region.clone() };
+        let judged = content_lines::as_judged(&checks, &metrics);
         let evidence = Evidence {
             longest_run: longest_run.as_ref().map(|r| (&text[r.word.clone()], r.start)),
-            most_repeated_line: lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]),
+            most_repeated_line: most_repeated.map(|l| &text[l.first.clone()]),
         };
         let why = |m: Metric| match m {
             Metric::Loop => found.why[0].clone(),
@@ -161,35 +176,37 @@ impl Scans {
             _ => None,
         };
         let mut reasons = judge::reasons(
-            &checks,
+            &judged,
             t,
             &metrics,
             &evidence,
             &why,
             too_short.then_some(judge::TooShort { bytes: text.len(), min: t.min_bytes, blank }),
         );
-        let (verdict, tripped) = judge::verdict(&checks);
+        let no_content = lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]);
+        reasons.extend(content_lines::not_counted(&metrics, t, no_content).filter(|_| !too_short));
+        let (verdict, tripped) = judge::verdict(&judged);
         // Where each tripped check's finding lies; the onset is where they agree the
         // degenerate part starts (see `onset`).
         let region_of = |m: Metric| match m {
             Metric::Maxrun => longest_run.as_ref().map(|r| r.start..r.end),
-            Metric::Maxline => lines.region.clone(),
+            Metric::Maxline => line_region.clone(),
             Metric::GzipRatio => metrics.profile.onset.map(|o| o..text.len()),
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
             Metric::Profile => found.regions[2].clone(),
             Metric::ToolLoop => None,
         };
-        let findings: Vec<Finding> = checks
+        let findings: Vec<Finding> = judged
             .iter()
             .filter_map(|c| {
-                let level = judge::effective_level(c, &checks);
+                let level = judge::effective_level(c, &judged);
                 let region = region_of(c.metric).filter(|_| level > Verdict::Pass)?;
                 // Where the finding starts when it decides alone: a copy's source, a line's
                 // first occurrence.
                 let first = match c.metric {
                     Metric::Copies => found.copy_source,
-                    Metric::Maxline => lines.region.as_ref().and(lines.most_repeated.as_ref()).map(|m| m.first.start),
+                    Metric::Maxline => line_region.as_ref().and(most_repeated).map(|m| m.first.start),
                     _ => None,
                 }
                 .unwrap_or(region.start);

@@ -49,7 +49,7 @@ fn seed_thresholds(metric: Metric, m: &Metrics, t: &Thresholds) -> (f64, f64, f6
     }
 }
 
-fn level_of(value: f64, warn_at: f64, fail_at: f64, direction: Direction) -> Verdict {
+pub(super) fn level_of(value: f64, warn_at: f64, fail_at: f64, direction: Direction) -> Verdict {
     let trips = |at: f64| match direction {
         Direction::AtLeast => value >= at,
         Direction::Below => value < at,
@@ -215,6 +215,7 @@ mod tests {
         Metrics {
             maxrun,
             maxline,
+            content_maxline: None,
             gzip_ratio,
             gzip_bytes: 100,
             tandem: None,

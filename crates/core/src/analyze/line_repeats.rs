@@ -13,6 +13,7 @@
 //! copied into keys: on a long text of unique lines that copy would be the text again). The
 //! occurrences of flagged lines are found again when a view is asked for.
 
+use super::content_lines::carries_content;
 use super::first_seen::FirstSeen;
 use super::ngram_stats::hash_bytes;
 use super::text_units::{lines, trim};
@@ -33,6 +34,8 @@ const NOT_FLAGGED: usize = usize::MAX;
 struct LineEntry {
     count: usize,
     first: Range<usize>,
+    /// The line carries content (see `content_lines::carries_content`).
+    content: bool,
 }
 
 /// Counts of every distinct trimmed, non-empty line seen so far.
@@ -43,6 +46,8 @@ pub struct LineCounter {
     entries: Vec<LineEntry>,
     /// Entry with the highest count (the earliest such line on a tie).
     best: Option<usize>,
+    /// The same among the lines that carry content.
+    best_content: Option<usize>,
     /// Some entry's count reached the flag threshold.
     any_flagged: bool,
 }
@@ -79,6 +84,10 @@ pub struct LineView {
     /// A line said in a loop is placed where the loop says it first, not where the text
     /// happened to say it once long before.
     pub region: Option<Range<usize>>,
+    /// When the most repeated line carries no content: the most repeated line that does (none
+    /// when no line does), and its region when it is flagged.
+    pub most_repeated_content: Option<Option<RepeatedLine>>,
+    pub content_region: Option<Range<usize>>,
 }
 
 impl LineCounter {
@@ -107,14 +116,19 @@ impl LineCounter {
             }
             None => {
                 let id = self.entries.len();
-                self.entries.push(LineEntry { count: 1, first: line });
+                let content = carries_content(&text[line.clone()]);
+                self.entries.push(LineEntry { count: 1, first: line, content });
                 id
             }
         };
         let count = self.entries[id].count;
         self.any_flagged |= count >= min_flag;
-        if self.best.is_none_or(|b| count > self.entries[b].count || (count == self.entries[b].count && id < b)) {
+        let beats = |b: usize| count > self.entries[b].count || (count == self.entries[b].count && id < b);
+        if self.best.is_none_or(beats) {
             self.best = Some(id);
+        }
+        if self.entries[id].content && self.best_content.is_none_or(beats) {
+            self.best_content = Some(id);
         }
     }
 
@@ -149,7 +163,28 @@ impl LineCounter {
             None if tail_id.is_some() => Some(RepeatedLine { first: tail.clone(), count: 1 }),
             None => None,
         };
-        let mut view = LineView { most_repeated, ..LineView::default() };
+        // The same among the lines with content, when the most repeated line carries none.
+        let tail_content = tail_id.is_some() && carries_content(&text[tail.clone()]);
+        let best_content = match (self.best_content, tail_id) {
+            (Some(b), Some(Some(id)))
+                if tail_content && (count_of(id) > count_of(b) || (count_of(id) == count_of(b) && id < b)) =>
+            {
+                Some(id)
+            }
+            (None, Some(Some(id))) if tail_content => Some(id),
+            (b, _) => b,
+        };
+        let best_carries = match best {
+            Some(b) => self.entries[b].content,
+            None => tail_id.is_none() || tail_content,
+        };
+        let most_repeated_content = (!best_carries).then(|| match best_content {
+            Some(b) => Some(RepeatedLine { first: self.entries[b].first.clone(), count: count_of(b) }),
+            None if tail_content => Some(RepeatedLine { first: tail.clone(), count: 1 }),
+            None => None,
+        });
+        let content_flagged = best_content.filter(|_| !best_carries).filter(|&b| count_of(b) >= min_flag);
+        let mut view = LineView { most_repeated, most_repeated_content, ..LineView::default() };
         let tail_flagged = match tail_id {
             Some(Some(id)) => count_of(id) >= min_flag,
             Some(None) => min_flag <= 1,
@@ -187,6 +222,7 @@ impl LineCounter {
         let best_flagged = best.filter(|&b| count_of(b) >= min_flag);
         let mut gaps: HashMap<usize, usize> = HashMap::new();
         let mut best_last: Option<usize> = None;
+        let (mut content_gaps, mut content_last): (HashMap<usize, usize>, Option<usize>) = (HashMap::new(), None);
         let mut open: Option<(Option<usize>, LineRun)> = None;
         let mut previous: Option<Option<usize>> = None;
         let close = |run: LineRun, view: &mut LineView| {
@@ -227,6 +263,12 @@ impl LineCounter {
                     }
                     best_last = Some(line.start);
                 }
+                if id.is_some() && id == content_flagged {
+                    if let Some(last) = content_last {
+                        *content_gaps.entry(line.start - last).or_default() += 1;
+                    }
+                    content_last = Some(line.start);
+                }
             }
             previous = Some(id);
         }
@@ -235,6 +277,10 @@ impl LineCounter {
         }
         if let Some(b) = best_flagged {
             view.region = Some(dense_region(occurrences().filter(|(_, id)| *id == Some(b)).map(|(l, _)| l), &gaps));
+        }
+        if let Some(b) = content_flagged {
+            let of_b = occurrences().filter(|(_, id)| *id == Some(b)).map(|(l, _)| l);
+            view.content_region = Some(dense_region(of_b, &content_gaps));
         }
         view
     }

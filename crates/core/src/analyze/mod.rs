@@ -5,6 +5,7 @@
 
 mod analyzer;
 pub mod code_blocks;
+pub mod content_lines;
 pub mod copy_coverage;
 pub mod deflate_passes;
 pub mod edited_runs;

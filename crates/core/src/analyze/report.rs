@@ -143,6 +143,13 @@ impl Metric {
 pub struct Metrics {
     pub maxrun: usize,
     pub maxline: usize,
+    /// When the most repeated line carries no content (`}`, a fence marker, a rule, lone
+    /// punctuation) and reaches maxline's WARN threshold: how often the most repeated line with
+    /// content occurs — what the product's verdict counts (the seed's figure is `maxline`).
+    /// Written even when `None`: the page's worker sends reports in postcard, which cannot tell
+    /// a field left out.
+    #[serde(default)]
+    pub content_maxline: Option<usize>,
     pub gzip_ratio: f64,
     /// Size of the gzip-9 stream the ratio was computed from.
     pub gzip_bytes: usize,

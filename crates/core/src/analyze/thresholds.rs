@@ -133,6 +133,10 @@ pub struct ToolRules {
     /// A result is an error when its first non-blank line starts with one of these, ignoring
     /// case (the inputs do not all say whether a result is an error).
     pub error_starts: &'static [&'static str],
+    /// Across turns: a turn that says again at most this many words of earlier turns (a
+    /// formula: "Done.", "Running the tests again.") while the work moved on since (a call with
+    /// new arguments or a new result, a user's message) is left out of the streams.
+    pub formula_words: usize,
 }
 
 /// The degenerate-end check: the share of the text from the windowed profile's onset to the end.
@@ -250,6 +254,7 @@ impl ToolRules {
         cycle_warn: 3,
         cycle_fail: 4,
         error_starts: &["error", "fatal", "failed", "traceback", "exception", "<tool_use_error>"],
+        formula_words: 12,
     };
 
     /// The WARN rule in words: "≥ 3 identical calls in a row with the same result, or a cycle

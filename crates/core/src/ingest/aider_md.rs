@@ -131,6 +131,23 @@ fn reply(text: &str) -> Vec<Part> {
             let file = last_line.trim().trim_matches('`');
             let args = serde_json::json!({"file": file, "search": search.join("\n"), "replace": replace.join("\n")});
             calls.push(Part::new("assistant", Channel::Tool, args.to_string()).call(Some("edit".into()), None));
+            // The block's furniture belongs to the call, not to the text: the fence around it
+            // and the file's name before it (left in the text, they would be a reply of
+            // fences, "```" said again).
+            let fence = |l: &str| l.trim_start().starts_with("```");
+            let file_name = |l: &str| !l.trim().is_empty() && l.trim() == last_line.trim();
+            for is_furniture in [&fence as &dyn Fn(&str) -> bool, &file_name] {
+                let body = kept.trim_end_matches('\n');
+                let (head, last) = body.rsplit_once('\n').unwrap_or(("", body));
+                if is_furniture(last) {
+                    let keep = head.len();
+                    kept.truncate(keep);
+                    kept.push('\n');
+                }
+            }
+            if lines.peek().is_some_and(|l| l.trim() == "```") {
+                lines.next();
+            }
             continue;
         }
         if !line.trim().is_empty() && !line.trim_start().starts_with("```") {
@@ -162,7 +179,7 @@ mod tests {
             [
                 "0.0 tool tool Aider v0.86.1\nGit repo: .git",
                 "0.1 user content fix the leap year",
-                "0.2 assistant content I will change the check.\n\nsrc/date.rs\n```\n```",
+                "0.2 assistant content I will change the check.",
                 "0.2 assistant tool {\"file\":\"src/date.rs\",\"replace\":\"year % 400 == 0\",\"search\":\"year % 4 == 0\"}",
                 "0.3 tool tool Applied edit to src/date.rs",
                 "0.4 user content /run cargo test",

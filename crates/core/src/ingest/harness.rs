@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::builder::{Builder, Origin, Part};
 use super::history::HistoryTurn;
+use super::transcript::Channel;
 
 /// Places turns of one conversation one after another.
 pub struct Turns {
@@ -46,6 +47,26 @@ impl Turns {
 
 /// A JSON value as a reader shows it: a string as it is, anything else as compact JSON, null
 /// and absent as nothing.
+/// A harness's `thought` — OpenHands' and SWE-agent's one text for the model's reasoning and its
+/// reply — as the parts it is: its `<think>…</think>` block (or the text before a lone
+/// `</think>`) is the reasoning, the rest the reply. Without those markers the two cannot be
+/// told apart (the file marks no boundary: a paragraph break is no sign of one), and the whole
+/// thought is the reply's text, judged as one.
+pub fn thought_parts(thought: String) -> Vec<Part> {
+    if !thought.contains("</think>") {
+        return vec![Part::new("assistant", Channel::Content, thought)];
+    }
+    let (reasoning, reply) = crate::stream::split_think(&thought);
+    let mut parts = Vec::new();
+    if !reasoning.trim().is_empty() {
+        parts.push(Part::new("assistant", Channel::Reasoning, reasoning));
+    }
+    if !reply.trim().is_empty() || parts.is_empty() {
+        parts.push(Part::new("assistant", Channel::Content, reply));
+    }
+    parts
+}
+
 pub fn text_of(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::Null => None,
@@ -79,6 +100,29 @@ pub fn elements(input: &[u8], range: Range<usize>) -> Option<Vec<Range<usize>>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thought_is_split_where_it_marks_its_reasoning() {
+        let got = |t: &str| -> Vec<(Channel, String)> {
+            thought_parts(t.to_string()).into_iter().map(|p| (p.channel, p.text)).collect()
+        };
+        assert_eq!(
+            got("<think>The test fails on 1900.</think>\nLet me read the helper."),
+            [
+                (Channel::Reasoning, "The test fails on 1900.".to_string()),
+                (Channel::Content, "\nLet me read the helper.".to_string())
+            ]
+        );
+        assert_eq!(
+            got("The test fails on 1900.</think>Reading."),
+            [(Channel::Reasoning, "The test fails on 1900.".to_string()), (Channel::Content, "Reading.".to_string())]
+        );
+        assert_eq!(
+            got("The test fails on 1900.\n\nLet me read the helper."),
+            [(Channel::Content, "The test fails on 1900.\n\nLet me read the helper.".to_string())],
+            "no marker: one text"
+        );
+    }
 
     #[test]
     fn command_outputs_say_whether_they_failed() {

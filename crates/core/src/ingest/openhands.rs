@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, Turns};
+use super::harness::{elements, text_of, thought_parts, Turns};
 use super::json_scan::Members;
 use super::transcript::{Channel, Transcript};
 use super::Format;
@@ -96,7 +96,7 @@ pub fn parse(input: &[u8]) -> Transcript {
             if let Value::Object(o) = &mut args {
                 o.remove("thought");
             }
-            said.extend(thought.map(|t| Part::new("assistant", Channel::Content, t)));
+            said.extend(thought.into_iter().flat_map(thought_parts));
             said.push(Part::new("assistant", Channel::Tool, args.to_string()).call(name.clone(), call_id.clone()));
             if let Some(id) = id {
                 calls.insert(id, name.clone());

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, Turns};
+use super::harness::{elements, text_of, thought_parts, Turns};
 use super::history::{History, Item};
 use super::json_scan::Members;
 use super::transcript::{Channel, Transcript};
@@ -61,11 +61,11 @@ pub fn parse(input: &[u8]) -> Transcript {
             let thought = text_of(step.get("thought")).or_else(|| text_of(step.get("response"))).unwrap_or_default();
             let action = text_of(step.get("action")).unwrap_or_default();
             let call = serde_json::json!({ "command": action }).to_string();
-            let said = vec![
-                Part::new("assistant", Channel::Content, thought),
+            let mut said = thought_parts(thought);
+            said.push(
                 Part::new("assistant", Channel::Tool, if action.is_empty() { String::new() } else { call })
                     .call(Some("bash".into()), None),
-            ];
+            );
             turns.add(&mut b, said, &at);
             let observation = text_of(step.get("observation")).unwrap_or_default();
             turns.add(&mut b, vec![Part::new("tool", Channel::Tool, observation).call(Some("bash".into()), None)], &at);

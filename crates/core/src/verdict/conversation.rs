@@ -9,8 +9,13 @@
 //! Turns that *poll* are left out of the streams: those whose calls all repeat the call before
 //! them in a run the tool-call check finds polling (the same call, at least
 //! `ToolRules::same_warn` times in a row, a new result each time) — asking again while something
-//! changes is waiting, not looping, whatever the turn says while it waits. A stream is analysed only when it has two turns or more
-//! and one of them says again something an earlier one said ([`super::says_again`]).
+//! changes is waiting, not looping, whatever the turn says while it waits. So are turns that
+//! *move on* ([`super::moves_on`]): those that say again only a formula ("Done.") while the work
+//! moved on since (new arguments, a new result, a user's message). The streams hold the model's
+//! reasoning and replies, never its calls: a call's arguments are not prose to be searched for
+//! copies (the same edit on four files differs only in a path), calls are the tool-call check's.
+//! A stream is analysed only when it has two turns or more and one of them says again something
+//! an earlier one said ([`super::says_again`]).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -18,9 +23,10 @@ use std::ops::Range;
 use super::authorship::Author;
 use super::conversation_report::{ConversationReport, LoopTurn};
 use super::model_stream::{StreamKind, StreamLayout};
+use super::moves_on::{moves_on, MovesOn};
 use super::report::MessageReport;
 use super::says_again::{hashes, says_again};
-use super::tool_calls::{self, calls, is_call};
+use super::tool_calls::{self, calls, is_call, Call};
 use super::tool_loop::{check_tool_calls, loop_sentence, ToolCheck};
 use super::turns::Conversation;
 use crate::analyze::{Metric, Report, Span, SpanKind, Thresholds, Verdict};
@@ -31,6 +37,9 @@ pub(super) struct Plan {
     pub conversation: Conversation,
     pub tool_calls: ToolCheck,
     pub polls: Vec<usize>,
+    /// Its calls, and its turns that move on.
+    pub calls: Vec<Call>,
+    pub moves_on: MovesOn,
     pub model_turns: usize,
     /// The streams to analyse: their kinds and messages.
     pub streams: Vec<(StreamKind, Vec<usize>)>,
@@ -41,15 +50,17 @@ pub(super) fn plan(t: &Transcript, c: Conversation, thresholds: &Thresholds) -> 
     let calls = calls(t, &c);
     let tool_calls = check_tool_calls(t, &calls, thresholds.tools);
     let polling = polling_turns(t, &c, &tool_calls);
+    let moving = moves_on(t, &c, &calls, &polling, thresholds.tools);
     let model_turns = c.turns.iter().filter(|u| u.model).count();
     let mut stream: Vec<usize> = Vec::new();
     let mut turns = 0;
     for (k, turn) in c.turns.iter().enumerate() {
-        if !turn.model || polling[k] {
+        if !turn.model || polling[k] || moving.left_out[k] {
             continue;
         }
         let before = stream.len();
-        stream.extend(c.turn_messages(k).iter().filter(|&&m| Author::of(&t.messages[m]) == Author::Model));
+        let said = |m: &&usize| Author::of(&t.messages[**m]) == Author::Model && !is_call(&t.messages[**m]);
+        stream.extend(c.turn_messages(k).iter().filter(said));
         turns += usize::from(stream.len() > before);
     }
     let mut streams = Vec::new();
@@ -67,7 +78,7 @@ pub(super) fn plan(t: &Transcript, c: Conversation, thresholds: &Thresholds) -> 
         }
     }
     let polls = c.turns.iter().zip(&polling).filter(|(_, p)| **p).map(|(u, _)| u.index).collect();
-    Plan { conversation: c, tool_calls, polls, model_turns, streams }
+    Plan { conversation: c, tool_calls, polls, calls, moves_on: moving, model_turns, streams }
 }
 
 /// A text of a turn in words: "the assistant's reasoning", "the result of bash".
@@ -280,9 +291,15 @@ pub(super) fn judge_conversation(
             if p.polls.len() == 1 { "1 turn".to_string() } else { format!("{} turns", p.polls.len()) }
         ));
     }
+    for f in &p.moves_on.formulas {
+        reasons.push(f.sentence(t, &p.calls));
+    }
     if verdict == Verdict::Pass {
-        let across =
-            if streams.is_empty() && p.model_turns >= 2 { ", no turn says again what an earlier one said" } else { "" };
+        let across = if streams.is_empty() && p.moves_on.formulas.is_empty() && p.model_turns >= 2 {
+            ", no turn says again what an earlier one said"
+        } else {
+            ""
+        };
         reasons.insert(
             0,
             format!(
@@ -293,11 +310,14 @@ pub(super) fn judge_conversation(
         );
     }
 
+    let mut moved_on: Vec<usize> = p.moves_on.formulas.iter().flat_map(|f| f.turns.iter().copied()).collect();
+    moved_on.sort_unstable();
     ConversationReport {
         conversation: p.conversation.id,
         turns: p.conversation.turns.len(),
         model_turns: p.model_turns,
         polls: p.polls,
+        moved_on,
         streams,
         tool_calls: p.tool_calls,
         verdict,
@@ -342,9 +362,9 @@ mod tests {
         );
         let looped: Vec<usize> = c.loop_turns.iter().map(|l| l.turn).collect();
         assert_eq!(looped, (1..=12).collect::<Vec<_>>(), "every call's turn and its result's");
-        // The replies differ by their counter only: no text of the model repeats exactly, but
-        // its stream is analysed (its turns share lines and shingles).
-        assert!(!c.streams.is_empty());
+        // The calls are not in the streams: the tool-call check is the one that finds them.
+        let streams: Vec<String> = c.streams.iter().map(|&i| r.reports[i].text(&t).into_owned()).collect();
+        assert!(streams.iter().all(|s| !s.contains("src/date.rs")), "{streams:?}");
     }
 
     #[test]

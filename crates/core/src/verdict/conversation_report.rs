@@ -17,6 +17,12 @@ pub struct ConversationReport {
     pub model_turns: usize,
     /// The model's turns (`Message::index`) left out of its streams: they poll.
     pub polls: Vec<usize>,
+    /// The model's turns (`Message::index`) left out of its streams because they move on: each
+    /// says again only a formula while the work moved on (see `reasons` for what changed).
+    /// Written even when empty: the page's worker sends this type in postcard, which cannot tell
+    /// a field left out.
+    #[serde(default)]
+    pub moved_on: Vec<usize>,
     /// Indices into `TranscriptReport::reports` of its analysed streams.
     pub streams: Vec<usize>,
     /// The tool-call check.

@@ -24,7 +24,8 @@
 //! reply's texts are joined), `judged_text.rs` (what is analysed), `turns.rs` (a conversation's
 //! turns), `canonical.rs` (a tool call made canonical), `tool_calls.rs` (calls paired with their
 //! results, the results not taken yet in `free_results.rs`), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
-//! one text), `says_again.rs` (whether a stream is worth analysing), `conversation.rs` (a
+//! one text), `says_again.rs` (whether a stream is worth analysing), `moves_on.rs` (turns that say again
+//! only a formula while the work moves on: left out of the streams), `conversation.rs` (a
 //! conversation judged across its turns), `conversation_report.rs` (what that judgement comes
 //! to), `turn_view.rs` (its turns as the page's view shows them), `judge.rs`
 //! (judging a transcript), `progress.rs`, `shares.rs` (the analysis
@@ -45,6 +46,7 @@ mod judge;
 mod judged_text;
 mod kept_report;
 mod model_stream;
+mod moves_on;
 mod progress;
 mod reply;
 mod report;

@@ -20,6 +20,10 @@ pub(super) struct Call {
     pub canonical: String,
     /// The result's message, if one came.
     pub result: Option<usize>,
+    /// The user sent the same message again since the call before, the one that message asked
+    /// for: this call answers the instruction sent again (a repeat the user asked for is not the
+    /// model's loop).
+    pub asked_again: bool,
 }
 
 impl Call {
@@ -48,6 +52,12 @@ pub fn is_result(m: &Message) -> bool {
             || m.role.eq_ignore_ascii_case("function"))
 }
 
+/// Whether `m` is a message a person (or a harness in their place: an auto-continue) sent: a
+/// user's, not a tool's result.
+pub fn is_user_message(m: &Message) -> bool {
+    Author::of(m) == Author::Input && m.role.eq_ignore_ascii_case("user") && !is_result(m)
+}
+
 /// The tool calls of `c`, in order, with their results.
 pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
     let msgs = &t.messages;
@@ -64,12 +74,20 @@ pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
     }
     let mut free = FreeResults::new(results);
     let mut out = Vec::new();
+    // The user's last message, the one in force at the call before, and whether one came since.
+    let (mut user, mut user_at_call, mut since): (Option<&str>, Option<&str>, bool) = (None, None, false);
     for (turn, u) in c.turns.iter().enumerate() {
         for at in u.at.clone() {
             let m = &msgs[c.messages[at]];
+            if is_user_message(m) {
+                (user, since) = (Some(m.text.as_str()), true);
+                continue;
+            }
             if !is_call(m) {
                 continue;
             }
+            let asked_again = since && user.is_some() && user == user_at_call;
+            (user_at_call, since) = (user, false);
             let with_id = m.call_id.as_deref().and_then(|id| {
                 let ids = by_id.get(id)?;
                 ids.get(ids.partition_point(|&r| r < at)).copied()
@@ -83,6 +101,7 @@ pub(super) fn calls(t: &Transcript, c: &Conversation) -> Vec<Call> {
                 turn,
                 canonical: canonical_call(m.name.as_deref().unwrap_or("tool"), &m.text),
                 result: result.map(|r| c.messages[r]),
+                asked_again,
             });
         }
     }

@@ -3,7 +3,8 @@
 //! cycles of a few calls said again and again, each repeat with the same result as the call it
 //! repeats. Its rule is [`ToolRules`] (in [`Thresholds`](crate::analyze::Thresholds)), in words
 //! by `Metric::ToolLoop.rule`. Identical calls that get a new result each time (polling a job,
-//! running the tests after each edit) are listed, but are no loop.
+//! running the tests after each edit) are listed, but are no loop; nor is a call that answers
+//! the same instruction the user sent again (`Call::asked_again`): the user asked for it.
 
 use std::collections::HashMap;
 
@@ -74,7 +75,14 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
     let mut call_ids: HashMap<&str, u32> = HashMap::new();
     let mut pair_ids: HashMap<(u32, Option<&str>), u32> = HashMap::new();
     let mut ids = Vec::with_capacity(calls.len());
+    // A call that answers an instruction the user sent again starts afresh: numbers of its own.
+    let mut fresh = u32::MAX;
     for c in calls {
+        if c.asked_again {
+            ids.push((fresh, fresh));
+            fresh -= 1;
+            continue;
+        }
         let n = call_ids.len() as u32;
         let call = *call_ids.entry(c.canonical.as_str()).or_insert(n);
         let n = pair_ids.len() as u32;

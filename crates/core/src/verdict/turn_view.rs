@@ -31,6 +31,8 @@ pub struct TurnView {
     pub in_loop: Option<Verdict>,
     /// It polls (left out of the streams).
     pub poll: bool,
+    /// It moves on: says again only a formula while the work moved on (left out of the streams).
+    pub moved_on: bool,
     /// The conversation's onset turn.
     pub onset: bool,
 }
@@ -58,6 +60,7 @@ impl TranscriptReport {
                         verdict: None,
                         in_loop,
                         poll: judgement.is_some_and(|j| j.polls.contains(&m.index)),
+                        moved_on: judgement.is_some_and(|j| j.moved_on.contains(&m.index)),
                         onset: judgement.and_then(|j| j.onset_turn) == Some(m.index),
                     });
                     out.len() - 1
