@@ -38,6 +38,9 @@ pub enum Command {
     /// Analyse files, directories or standard input: PASS, WARN or FAIL, and why
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_STATUS}"))]
     Analyze(AnalyzeArgs),
+    /// Compare outputs with a golden reference: where they part, how far the logprobs drift
+    #[command(after_help = crate::compare::EXAMPLES)]
+    Compare(crate::compare::CompareArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions {
         #[arg(value_enum)]

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! coherency analyze [OPTIONS] PATH...      (PATH "-" reads standard input; a directory its files)
+//! coherency compare GOLDEN CAPTURES...   (or --save-golden OUT CAPTURES...)
 //! coherency completions bash|zsh|fish
 //! ```
 //! Each input is read in its detected format (or the one given), every message is analysed on
@@ -13,6 +14,7 @@
 
 mod args;
 mod colour;
+mod compare;
 mod config;
 mod exit_status;
 mod inputs;
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Analyze(a) => analyze(&a),
+        Command::Compare(c) => compare::run(&c, &coherency_core::analyze::Thresholds::SEED),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "coherency", &mut io::stdout());
             ExitCode::SUCCESS

@@ -107,10 +107,10 @@ pub fn compare(references: &[Output], candidates: &[Output], early_share: f64) -
         parting_share: median(&shares),
         early: shares.iter().filter(|s| **s < early_share).count(),
         near_ties: parted.iter().filter(|(_, p)| p.parting_gap.is_some_and(|g| g <= NEAR_TIE)).count(),
-        drift: mean(&drifts),
+        drift: mean(&drifts).map(at_least_zero),
         max_drift,
         top1: share(agreed, compared),
-        divergence: mean(&divergences),
+        divergence: mean(&divergences).map(at_least_zero),
         by_position: by_position(&prompts),
         trend_along_output: mean(&trends),
         trend_with_context: correlate(&context_drift),
@@ -119,6 +119,11 @@ pub fn compare(references: &[Output], candidates: &[Output], early_share: f64) -
         prompts,
         pairing,
     }
+}
+
+/// A mean of values that cannot be negative, its interval cut at 0.
+fn at_least_zero(e: Estimate) -> Estimate {
+    Estimate { low: e.low.max(0.0), ..e }
 }
 
 /// The mean |Δ logprob| in each bin of absolute position (prompt tokens, when reported, plus

@@ -123,7 +123,14 @@ fn sentence(c: &Comparison, reading: Reading, noise: Option<&Comparison>, early:
         noise.map(|f| format!(" (the reference against itself: {} of {} identical)", f.identical, f.prompts.len()));
     let floor = floor.unwrap_or_default();
     match reading {
-        Reading::Identical => format!("Identical: every one of the {} gave the reference's output{floor}.", plural(n, "prompt", "prompts")),
+        Reading::Identical => {
+            let drift = c.drift.filter(|d| d.value > 0.0).map(|d| format!(", their logprobs {:.2e} nats apart on average", d.value));
+            format!(
+                "Identical: every one of the {} gave the reference's tokens{}{floor}.",
+                plural(n, "prompt", "prompts"),
+                drift.unwrap_or_default()
+            )
+        }
         Reading::NothingCompared => "Nothing was compared.".into(),
         Reading::DifferentModel => format!(
             "They part at once on almost every prompt ({same}): another model or other settings (prompts, template, sampling), not a small numerical change{floor}."

@@ -18,7 +18,8 @@
 //! token; tokenisations compared by bytes), `token_drift.rs` (|Δ logprob|, top-1, the top-k
 //! total variation), `prompt.rs` (one prompt compared), `stats.rs` (medians, shares, means and
 //! rank correlations with 95 % intervals), `comparison.rs` (across prompts), `judgement.rs`
-//! (the verdict by `CompareRules` and the reading in words).
+//! (the verdict by `CompareRules` and the reading in words), `report.rs` (what the reports
+//! show: files, models, the comparison, the noise floor, the judgement).
 
 mod align;
 mod comparison;
@@ -28,6 +29,7 @@ mod output;
 mod pairing;
 mod prompt;
 mod read;
+mod report;
 pub mod stats;
 mod token_drift;
 
@@ -39,4 +41,5 @@ pub use output::Output;
 pub use pairing::{pair, Pairing};
 pub use prompt::{compare_prompt, PromptComparison, CONTINUATION_BYTES};
 pub use read::{read_outputs, InputKind, ReadOutputs};
+pub use report::CompareReport;
 pub use token_drift::{compare_tokens, top_gap, total_variation, TokenDrift};
