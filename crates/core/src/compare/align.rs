@@ -30,6 +30,10 @@ pub struct Alignment {
     pub reference_token: usize,
     /// The candidate's token holding `at_byte`.
     pub candidate_token: usize,
+    /// Where those two tokens start (bytes of each side; `at_byte` when a side has no token
+    /// there): the continuations are shown from there.
+    pub reference_token_start: usize,
+    pub candidate_token_start: usize,
     /// Pairs `(reference token, candidate token)` covering the same bytes, wholly inside the
     /// common prefix, in order.
     pub pairs: Vec<(usize, usize)>,
@@ -104,11 +108,16 @@ pub fn align(reference: &Output, candidate: &Output) -> Alignment {
         start_a = ends_a[i];
         i += 1;
     }
+    let (reference_token, candidate_token) = (token_at(&ends_a, at_byte), token_at(&ends_b, at_byte));
+    let start_of =
+        |ends: &[usize], k: usize| if k == 0 { 0 } else { ends.get(k - 1).copied().unwrap_or(at_byte).min(at_byte) };
     Alignment {
         outcome,
         at_byte,
-        reference_token: token_at(&ends_a, at_byte),
-        candidate_token: token_at(&ends_b, at_byte),
+        reference_token,
+        candidate_token,
+        reference_token_start: start_of(&ends_a, reference_token),
+        candidate_token_start: start_of(&ends_b, candidate_token),
         pairs,
         retokenised,
         reference_bytes: a.len(),
@@ -175,6 +184,7 @@ mod tests {
         let al = align(&out(&["And", " so", " they", " went"]), &out(&["And", " so", " then", " went"]));
         assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Outcome::Parted, 10, 2, 2));
         assert_eq!(al.pairs, vec![(0, 0), (1, 1)]);
+        assert_eq!((al.reference_token_start, al.candidate_token_start), (6, 6));
         let al = align(&out(&["a", "b", "c"]), &out(&["a", "b", "d"]));
         assert_eq!((al.at_byte, al.reference_token, al.pairs.len()), (2, 2, 2));
     }

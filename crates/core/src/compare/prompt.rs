@@ -38,7 +38,7 @@ pub struct PromptComparison {
     pub trend: Option<Estimate>,
     /// At the parting token: the reference's gap between its top two choices (nats), when given.
     pub parting_gap: Option<f64>,
-    /// The reference's and the candidate's text from the parting point (up to
+    /// The reference's and the candidate's text from the start of the parting tokens (up to
     /// [`CONTINUATION_BYTES`], on character boundaries; invalid UTF-8 shown as U+FFFD).
     pub reference_continuation: String,
     pub candidate_continuation: String,
@@ -102,6 +102,9 @@ pub fn compare_prompt(reference: &Output, candidate: &Output) -> PromptCompariso
         None
     };
     let (a, b) = (reference.compared_bytes(), candidate.compared_bytes());
+    // Both from the earlier of the two parting tokens' starts (the bytes before `at_byte` are
+    // the same on both sides).
+    let from = alignment.reference_token_start.min(alignment.candidate_token_start);
     PromptComparison {
         id: reference.id.clone(),
         parted,
@@ -118,8 +121,8 @@ pub fn compare_prompt(reference: &Output, candidate: &Output) -> PromptCompariso
         } else {
             reference.tokens.get(alignment.reference_token).and_then(top_gap)
         },
-        reference_continuation: continuation(&a, alignment.at_byte),
-        candidate_continuation: continuation(&b, alignment.at_byte),
+        reference_continuation: continuation(&a, from),
+        candidate_continuation: continuation(&b, from),
         logprobs: reference.has_logprobs() && candidate.has_logprobs(),
         alignment,
     }
@@ -165,6 +168,14 @@ mod tests {
         assert!(c.trend.unwrap().value > 0.99, "drift grows along the output");
         assert_eq!((c.top1_compared, c.top1_agreed), (10, 10));
         assert_eq!((c.reference_continuation.as_str(), c.candidate_continuation.as_str()), ("bc", "xc"));
+        let mut cut = drifted.clone();
+        cut[10].0 = "bz";
+        let c = compare_prompt(&out(&reference, "length"), &out(&cut, "length"));
+        assert_eq!(
+            (c.alignment.at_byte, c.reference_continuation.as_str(), c.candidate_continuation.as_str()),
+            (11, "bc", "bzc"),
+            "from the parting token's start"
+        );
         assert!((c.parting_gap.unwrap() - 0.5).abs() < 1e-9);
     }
 
