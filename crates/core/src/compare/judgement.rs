@@ -101,7 +101,7 @@ pub fn judge(c: &Comparison, noise: Option<&Comparison>, rules: &CompareRules) -
     let median_share = c.parting_share.map_or(1.0, |(m, _, _)| m.value);
     let at_once = c.parting.is_some_and(|(m, _, _)| m.value <= 1.0) && c.parted * 10 >= n * 9;
     let early = c.parted > 0 && median_share < rules.early_share;
-    let reading = if c.identical == n {
+    let reading = if c.identical == n && verdict == Verdict::Pass {
         Reading::Identical
     } else if at_once {
         Reading::DifferentModel

@@ -228,9 +228,9 @@ pub fn title(r: &CompareReport) -> String {
         Some(m) => format!("{m} ({files})"),
         None => files.to_string(),
     };
-    format!(
-        "{} against the reference {}",
-        side(&r.candidate_model, &r.candidates.join(", ")),
-        side(&r.reference_model, &r.reference)
-    )
+    let files = match r.candidates.len() {
+        0..=3 => r.candidates.join(", "),
+        n => format!("{} and {} more", r.candidates[..2].join(", "), n - 2),
+    };
+    format!("{} against the reference {}", side(&r.candidate_model, &files), side(&r.reference_model, &r.reference))
 }
