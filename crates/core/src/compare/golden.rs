@@ -17,6 +17,7 @@
 
 use super::output::Output;
 use crate::stream::TokenLogprob;
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 /// The schema written, and the newest read.
@@ -53,40 +54,61 @@ pub fn golden_file<'a>(outputs: impl IntoIterator<Item = &'a Output>) -> String 
     outputs.into_iter().map(|o| golden_line(o) + "\n").collect()
 }
 
+/// A golden line as read: every field optional, so that what is missing is named.
+#[derive(Deserialize)]
+struct GoldenIn {
+    coherency_golden: Option<u64>,
+    id: Option<String>,
+    prompt: Option<String>,
+    server: Option<String>,
+    model: Option<String>,
+    #[serde(default)]
+    settings: Value,
+    prompt_tokens: Option<u64>,
+    finish_reason: Option<String>,
+    text: Option<String>,
+    #[serde(default)]
+    tokens: Vec<Value>,
+    #[serde(default)]
+    logprobs: Vec<Option<f64>>,
+    #[serde(default)]
+    top_logprobs: Vec<Vec<(String, f64)>>,
+    #[serde(default)]
+    token_bytes: Vec<Option<Vec<u8>>>,
+}
+
 /// Reads one golden line, or says what is wrong with it.
 pub fn read_golden_line(line: &[u8]) -> Result<Output, String> {
-    let v: Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
-    let schema = v.get("coherency_golden").and_then(Value::as_u64).ok_or("no \"coherency_golden\" schema number")?;
+    let g: GoldenIn = serde_json::from_slice(line).map_err(|e| format!("not a golden line: {e}"))?;
+    let schema = g.coherency_golden.ok_or("no \"coherency_golden\" schema number")?;
     if schema > GOLDEN_SCHEMA {
         return Err(format!(
             "written with golden schema {schema}; this version reads schema {GOLDEN_SCHEMA} (a newer coherency wrote it)"
         ));
     }
-    let text_of = |key: &str| v.get(key).and_then(Value::as_str).map(String::from);
-    let id = text_of("id").ok_or("no \"id\"")?;
-    let list = |key: &str| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
-    let (tokens, logprobs, top, bytes) = (list("tokens"), list("logprobs"), list("top_logprobs"), list("token_bytes"));
-    let mut out = Vec::with_capacity(tokens.len());
-    for (k, t) in tokens.iter().enumerate() {
-        let token = t.as_str().ok_or_else(|| format!("token {} is not a string", k + 1))?.to_string();
-        let pairs = top.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
-        let top = pairs.iter().filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_f64()?))).collect();
-        let bytes = bytes
-            .get(k)
-            .and_then(Value::as_array)
-            .map(|b| b.iter().filter_map(|x| x.as_u64().and_then(|x| u8::try_from(x).ok())).collect());
-        out.push(TokenLogprob { token, bytes, logprob: logprobs.get(k).and_then(Value::as_f64), top });
+    let id = g.id.ok_or("no \"id\"")?;
+    let (mut logprobs, mut top, mut bytes) =
+        (g.logprobs.into_iter(), g.top_logprobs.into_iter(), g.token_bytes.into_iter());
+    let mut tokens = Vec::with_capacity(g.tokens.len());
+    for (k, t) in g.tokens.into_iter().enumerate() {
+        let Value::String(token) = t else { return Err(format!("token {} is not a string", k + 1)) };
+        tokens.push(TokenLogprob {
+            token,
+            bytes: bytes.next().flatten(),
+            logprob: logprobs.next().flatten(),
+            top: top.next().unwrap_or_default(),
+        });
     }
     Ok(Output {
         id,
-        prompt: text_of("prompt"),
-        text: text_of("text").unwrap_or_default(),
-        tokens: out,
-        prompt_tokens: v.get("prompt_tokens").and_then(Value::as_u64),
-        finish_reason: text_of("finish_reason"),
-        server: text_of("server"),
-        model: text_of("model"),
-        settings: v.get("settings").cloned().unwrap_or(Value::Null),
+        prompt: g.prompt,
+        text: g.text.unwrap_or_default(),
+        tokens,
+        prompt_tokens: g.prompt_tokens,
+        finish_reason: g.finish_reason,
+        server: g.server,
+        model: g.model,
+        settings: g.settings,
     })
 }
 
@@ -126,7 +148,7 @@ mod tests {
 
     #[test]
     fn bad_lines_say_why() {
-        assert!(read_golden_line(b"nope").unwrap_err().starts_with("not JSON"));
+        assert!(read_golden_line(b"nope").unwrap_err().starts_with("not a golden line"));
         assert_eq!(read_golden_line(b"{\"id\":\"a\"}").unwrap_err(), "no \"coherency_golden\" schema number");
         assert!(read_golden_line(b"{\"coherency_golden\":9,\"id\":\"a\"}").unwrap_err().contains("schema 9"));
         assert_eq!(read_golden_line(b"{\"coherency_golden\":1}").unwrap_err(), "no \"id\"");

@@ -119,49 +119,64 @@ fn read_capture(id: &str, bytes: &[u8], whole_json: bool, problems: &mut Vec<Str
 /// prompt's second generation), prefixed with its configuration ("A · ") when the file holds
 /// two.
 fn read_captures_file(bytes: &[u8]) -> ReadOutputs {
-    let configs: std::collections::BTreeSet<String> = bytes
-        .split(|&b| b == b'\n')
-        .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
-        .map(|v| v.pointer("/generation/config").and_then(Value::as_str).unwrap_or_default().to_string())
-        .collect();
+    // Each line read once: the configurations are known before the ids are made.
+    let mut lines: Vec<(usize, Result<Value, String>)> = Vec::new();
+    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines.push((k + 1, serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))));
+        }
+    }
+    let config_of = |v: &Value| v.pointer("/generation/config").and_then(Value::as_str).unwrap_or_default().to_string();
+    let configs: std::collections::BTreeSet<String> =
+        lines.iter().filter_map(|(_, v)| v.as_ref().ok()).map(config_of).collect();
+    let mut r = ReadOutputs { kind: InputKind::LiveCaptures, outputs: Vec::new(), problems: Vec::new() };
     let mut seen: Vec<(String, usize)> = Vec::new();
-    read_lines(bytes, InputKind::LiveCaptures, |_, line| {
-        let v: Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
-        let g = v.get("generation").cloned().unwrap_or(Value::Null);
-        let prompt = g.get("prompt").and_then(Value::as_u64).unwrap_or(0) + 1;
-        let config = g.get("config").and_then(Value::as_str).unwrap_or_default();
-        let base = if configs.len() > 1 && !config.is_empty() {
-            format!("{config} · prompt {prompt}")
-        } else {
-            format!("prompt {prompt}")
-        };
-        let count = match seen.iter_mut().find(|(id, _)| *id == base) {
-            Some((_, n)) => {
-                *n += 1;
-                *n
-            }
-            None => {
-                seen.push((base.clone(), 1));
-                1
-            }
-        };
-        let id = if count > 1 { format!("{base} #{count}") } else { base };
-        let sse = v.get("sse").and_then(Value::as_str).unwrap_or_default();
-        if sse.is_empty() {
-            let why = g.get("error").and_then(Value::as_str).unwrap_or("nothing was received");
-            return Err(format!("{id} has no capture: {why}"));
+    for (line_no, v) in lines {
+        match v.and_then(|v| captured_output(&v, configs.len() > 1, &mut seen)) {
+            Ok(o) => r.outputs.push(o),
+            Err(why) => r.problems.push(format!("line {line_no}: {why}")),
         }
-        let mut problems = Vec::new();
-        let Some(mut o) = read_capture(&id, sse.as_bytes(), false, &mut problems) else {
-            return Err(format!("{id}: {}", problems.join("; ")));
-        };
-        o.server = g.get("url").and_then(Value::as_str).map(String::from);
-        o.model = o.model.or_else(|| g.get("model").and_then(Value::as_str).map(String::from));
-        if let Some(seed) = g.get("seed").filter(|s| !s.is_null()) {
-            o.settings = json!({ "seed": seed });
+    }
+    r
+}
+
+/// One line of a captures file read into its output; `seen` counts each prompt's generations.
+fn captured_output(v: &Value, several_configs: bool, seen: &mut Vec<(String, usize)>) -> Result<Output, String> {
+    let g = v.get("generation").cloned().unwrap_or(Value::Null);
+    let prompt = g.get("prompt").and_then(Value::as_u64).unwrap_or(0) + 1;
+    let config = g.get("config").and_then(Value::as_str).unwrap_or_default();
+    let base = if several_configs && !config.is_empty() {
+        format!("{config} · prompt {prompt}")
+    } else {
+        format!("prompt {prompt}")
+    };
+    let count = match seen.iter_mut().find(|(id, _)| *id == base) {
+        Some((_, n)) => {
+            *n += 1;
+            *n
         }
-        Ok(vec![o])
-    })
+        None => {
+            seen.push((base.clone(), 1));
+            1
+        }
+    };
+    let id = if count > 1 { format!("{base} #{count}") } else { base };
+    let sse = v.get("sse").and_then(Value::as_str).unwrap_or_default();
+    if sse.is_empty() {
+        let why = g.get("error").and_then(Value::as_str).unwrap_or("nothing was received");
+        return Err(format!("{id} has no capture: {why}"));
+    }
+    let mut problems = Vec::new();
+    let Some(mut o) = read_capture(&id, sse.as_bytes(), false, &mut problems) else {
+        return Err(format!("{id}: {}", problems.join("; ")));
+    };
+    o.server = g.get("url").and_then(Value::as_str).map(String::from);
+    o.model = o.model.or_else(|| g.get("model").and_then(Value::as_str).map(String::from));
+    if let Some(seed) = g.get("seed").filter(|s| !s.is_null()) {
+        o.settings = json!({ "seed": seed });
+    }
+    Ok(o)
 }
 
 #[cfg(test)]
