@@ -30,7 +30,7 @@ usage: coherency-mock-server [OPTIONS]
 Behaviours are picked by the requested model: mock-coherent, mock-word-loop, mock-line-loop,
 mock-late-loop, mock-reasoning, mock-reasoning-loop, mock-reasoning-in-F (F as for
 --reasoning-field: mock-reasoning's reply with its reasoning there), mock-slow, mock-error, mock-dropped,
-mock-unauthorized, mock-no-cors, and mock-loops-NN (a late loop on NN % of seeds: over any 20
+mock-unauthorized, mock-no-cors, mock-loops-NN (a late loop on NN % of seeds: over any 20
 consecutive seeds exactly NN/5 of them; listed: mock-loops-25, mock-loops-50), mock-reference (greedy:
 the reply depends on the prompt alone at temperature 0) and mock-drifting-kernel (the
 reference until a position that comes earlier as the prompt grows; logprobs drifting). Every
