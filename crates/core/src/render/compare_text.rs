@@ -15,7 +15,7 @@ use crate::compare::CompareReport;
 pub fn compare_text(r: &CompareReport) -> StyledText {
     let mut out = StyledText::default();
     let j = &r.judgement;
-    let _ = write!(out, "coherency compare: {}\n", safe_value(&title(r)));
+    let _ = writeln!(out, "coherency compare: {}", safe_value(&title(r)));
     out.toned(Tone::Verdict(j.verdict), j.verdict.as_str());
     let _ = writeln!(out, " — {}", j.sentence);
     for reason in &j.reasons {

@@ -94,7 +94,7 @@ impl From<TokenIn> for TokenLogprob {
 
 impl LogprobChunk {
     /// Each choice's tokens in this chunk: `(choice index, tokens)`.
-    pub fn tokens(self) -> Vec<(u64, Vec<TokenLogprob>)> {
+    pub fn tokens(self) -> ChoiceTokens {
         let mut out = Vec::new();
         for (n, c) in self.choices.into_iter().flatten().enumerate() {
             let tokens: Vec<TokenLogprob> =
@@ -107,12 +107,15 @@ impl LogprobChunk {
     }
 }
 
+/// Each choice's tokens: `(choice index, its tokens)`, in order of first appearance.
+pub type ChoiceTokens = Vec<(u64, Vec<TokenLogprob>)>;
+
 /// A [`ChatAssembler`] that also keeps each choice's tokens and logprobs. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct LogprobAssembler {
     chat: ChatAssembler,
     /// `(choice index, its tokens so far)`, in order of first appearance.
-    tokens: Vec<(u64, Vec<TokenLogprob>)>,
+    tokens: ChoiceTokens,
 }
 
 impl LogprobAssembler {
@@ -136,7 +139,7 @@ impl LogprobAssembler {
     }
 
     /// Ends the stream: the replies, the stream info, and each choice's tokens.
-    pub fn finish_with_tokens(self) -> (Vec<Turn>, StreamInfo, Vec<(u64, Vec<TokenLogprob>)>) {
+    pub fn finish_with_tokens(self) -> (Vec<Turn>, StreamInfo, ChoiceTokens) {
         let (turns, info) = self.chat.finish();
         (turns, info, self.tokens)
     }
