@@ -95,7 +95,9 @@ pub fn align(reference: &Output, candidate: &Output) -> Alignment {
     let (mut pairs, mut retokenised) = (Vec::new(), 0);
     let (mut i, mut j) = (0, 0);
     let (mut start_a, mut start_b) = (0, 0);
-    while i < ends_a.len() && ends_a[i] <= at_byte {
+    // Only real tokens pair: a side without tokens is compared by its bytes alone.
+    let tokens = !reference.tokens.is_empty() && !candidate.tokens.is_empty();
+    while tokens && i < ends_a.len() && ends_a[i] <= at_byte {
         while j < ends_b.len() && start_b < start_a {
             start_b = ends_b[j];
             j += 1;

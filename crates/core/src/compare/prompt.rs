@@ -84,7 +84,8 @@ pub fn compare_prompt(reference: &Output, candidate: &Output) -> PromptCompariso
     let mut deltas = Vec::new();
     let (mut top1_compared, mut top1_agreed, mut divergences) = (0, 0, Vec::new());
     for &(i, j) in &alignment.pairs {
-        let d = compare_tokens(&reference.tokens[i], &candidate.tokens[j]);
+        let (Some(r), Some(c)) = (reference.tokens.get(i), candidate.tokens.get(j)) else { continue };
+        let d = compare_tokens(r, c);
         if let Some(delta) = d.delta {
             deltas.push((i, delta));
         }
@@ -185,6 +186,18 @@ mod tests {
         assert!(!compare_prompt(&long, &out(&[("a", -1.0)], "length")).parted);
         assert!(compare_prompt(&long, &out(&[("a", -1.0)], "stop")).parted);
         assert!(!compare_prompt(&long, &long).parted);
+    }
+
+    #[test]
+    fn outputs_without_tokens_are_compared_by_their_text() {
+        let text = |t: &str| Output { id: "p".into(), text: t.into(), ..Output::default() };
+        let c = compare_prompt(&text("Hi there"), &text("Hi there"));
+        assert_eq!((c.alignment.outcome, c.mean_delta, c.logprobs), (Outcome::Identical, None, false));
+        let c = compare_prompt(&text("Hi there"), &text("Hi where"));
+        assert!(c.parted && c.alignment.at_byte == 3 && c.deltas.is_empty());
+        // One side with tokens, the other without: by bytes, no drift.
+        let c = compare_prompt(&out(&[("Hi", -1.0), (" there", -1.0)], "stop"), &text("Hi there"));
+        assert_eq!((c.alignment.outcome, c.mean_delta), (Outcome::Identical, None));
     }
 
     #[test]
