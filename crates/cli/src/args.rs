@@ -43,6 +43,9 @@ pub enum Command {
     /// Sit between agents and an OpenAI-compatible server: score every generation as it passes
     #[command(after_help = PROXY_HELP)]
     Proxy(ProxyArgs),
+    /// Compare outputs with a golden reference: where they part, how far the logprobs drift
+    #[command(after_help = crate::compare::EXAMPLES)]
+    Compare(crate::compare::CompareArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions {
         #[arg(value_enum)]

@@ -3,6 +3,7 @@
 //! ```text
 //! coherency analyze [OPTIONS] PATH...      (PATH "-" reads standard input; a directory its files)
 //! coherency proxy --upstream http://HOST:PORT/v1 [--cut-on fail] [--log FILE]
+//! coherency compare GOLDEN CAPTURES...   (or --save-golden OUT CAPTURES...)
 //! coherency completions bash|zsh|fish
 //! ```
 //! Each input is read in its detected format (or the one given), every message is analysed on
@@ -14,6 +15,7 @@
 
 mod args;
 mod colour;
+mod compare;
 mod config;
 mod exit_status;
 mod inputs;
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Analyze(a) => analyze(&a),
         Command::Proxy(p) => proxy(p),
+        Command::Compare(c) => compare::run(&c, &coherency_core::analyze::Thresholds::SEED),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "coherency", &mut io::stdout());
             ExitCode::SUCCESS

@@ -33,6 +33,7 @@
 //! |-------------|-------------------------------------------|---------------------------------------------------------------|
 //! | [`live`]    | verdict, ingest, analyze, stream, order, wording | the live endpoint mode: the session, checks, soak statistics |
 //! | [`render`]  | verdict, ingest, analyze, stream, order, wording | reports for people: Markdown, HTML, JSON, segments, links |
+//! | [`compare`] | analyze, ingest, stream, order, wording       | an endpoint compared with a golden reference: partings, drift |
 //! | [`verdict`] | analyze, ingest, order, wording          | transcripts judged: what the page, the CLI and live mode call |
 //! | [`ingest`]  | stream, order, wording                   | documents read into a transcript (reading only, no judging)   |
 //! | [`analyze`] | order, wording                           | one text judged: the scorers, the checks, the `Report`        |
@@ -47,6 +48,7 @@
 //! and the tests.
 
 pub mod analyze;
+pub mod compare;
 pub mod ingest;
 pub mod live;
 pub mod order;

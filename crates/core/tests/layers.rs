@@ -25,8 +25,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("analyze", &["order", "wording"]),
     ("ingest", &["stream", "order", "wording"]),
     ("verdict", &["analyze", "ingest", "order", "wording"]),
+    ("compare", &["stream", "analyze", "ingest", "order", "wording"]),
     ("live", &["stream", "analyze", "ingest", "verdict", "order", "wording"]),
-    ("render", &["stream", "analyze", "ingest", "verdict", "order", "wording"]),
+    ("render", &["stream", "analyze", "ingest", "verdict", "compare", "order", "wording"]),
 ];
 
 #[test]

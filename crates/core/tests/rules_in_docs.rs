@@ -122,3 +122,24 @@ fn the_readme_lists_every_format_name_the_cli_takes() {
         std::iter::once("auto").chain(Format::ALL.iter().filter(|f| **f != Format::Binary).map(|f| f.name())).collect();
     assert_eq!(names, want, "README's `--format` names, in the core's order");
 }
+
+#[test]
+fn the_compare_rules_table_states_the_defaults_the_comparison_uses() {
+    let readme = readme();
+    let r = coherency_core::analyze::CompareRules::DEFAULT;
+    for (name, value) in [
+        ("parted_warn", r.parted_warn),
+        ("parted_fail", r.parted_fail),
+        ("drift_warn", r.drift_warn),
+        ("drift_fail", r.drift_fail),
+        ("early_share", r.early_share),
+        ("trend_min_drift", r.trend_min_drift),
+    ] {
+        let cells = row(&readme, &format!("`{name}`"));
+        assert_eq!(
+            cells.get(1).map(String::as_str),
+            Some(value.to_string().as_str()),
+            "docs/compare.md's row for {name}"
+        );
+    }
+}

@@ -42,10 +42,17 @@ pub enum Behaviour {
     /// prompt. Answers a needle question from what it sees (see `context.rs`), anything else
     /// as `Coherent`. `mock-context-2048` sees 2,048.
     ContextWindow(usize),
+    /// A deterministic reference for comparisons: at `temperature: 0` the reply depends only on
+    /// the prompt (any `seed`), with logprobs when asked (`token_logprobs.rs`).
+    Reference,
+    /// The reference's tokens until a position that comes earlier as the prompt grows, then a
+    /// different token and text; every logprob drifting from the reference's by an amount that
+    /// grows with the position (`token_logprobs::drifted`).
+    DriftingKernel,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 20] = [
+    pub const ALL: [Behaviour; 22] = [
         Behaviour::Coherent,
         Behaviour::WordLoop,
         Behaviour::LineLoop,
@@ -66,6 +73,8 @@ impl Behaviour {
         Behaviour::SometimesLoops(50),
         Behaviour::ContextWindow(2048),
         Behaviour::ContextWindow(8192),
+        Behaviour::Reference,
+        Behaviour::DriftingKernel,
     ];
 
     /// The name used by `--behaviour`; the model id is `mock-` + this.
@@ -83,6 +92,8 @@ impl Behaviour {
             Behaviour::Unauthorized => "unauthorized",
             Behaviour::NoCors => "no-cors",
             Behaviour::HugeError => "huge-error",
+            Behaviour::Reference => "reference",
+            Behaviour::DriftingKernel => "drifting-kernel",
             Behaviour::SometimesLoops(percent) => return format!("loops-{percent}"),
             Behaviour::ContextWindow(tokens) => return format!("context-{tokens}"),
             Behaviour::ReasoningIn(field) => return format!("reasoning-in-{}", field.name()),

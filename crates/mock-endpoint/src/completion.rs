@@ -1,7 +1,9 @@
-//! A [`Reply`] as one non-streamed `chat.completion` object.
+//! A [`Reply`] as one non-streamed `chat.completion` object (with `logprobs.content` when the
+//! request asked for them).
 
 use crate::reasoning_field::ReasoningField;
 use crate::reply::Reply;
+use crate::token_logprobs::wire_logprobs;
 use crate::wire::{details, Choice, Completion, Message};
 use serde_json::json;
 
@@ -27,7 +29,12 @@ pub fn body(reply: &Reply, id: &str, created: u64, model: &str, field: Reasoning
         object: "chat.completion",
         created,
         model,
-        choices: vec![Choice { index: 0, message, logprobs: None, finish_reason: reply.finish_reason }],
+        choices: vec![Choice {
+            index: 0,
+            message,
+            logprobs: reply.tokens.as_deref().map(wire_logprobs),
+            finish_reason: reply.finish_reason,
+        }],
         usage: reply.usage(),
     };
     serde_json::to_string(&completion).unwrap_or_default()

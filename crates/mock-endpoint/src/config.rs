@@ -30,8 +30,11 @@ usage: coherency-mock-server [OPTIONS]
 Behaviours are picked by the requested model: mock-coherent, mock-word-loop, mock-line-loop,
 mock-late-loop, mock-reasoning, mock-reasoning-loop, mock-reasoning-in-F (F as for
 --reasoning-field: mock-reasoning's reply with its reasoning there), mock-slow, mock-error, mock-dropped,
-mock-unauthorized, mock-no-cors, and mock-loops-NN (a late loop on NN % of seeds: over any 20
-consecutive seeds exactly NN/5 of them; listed: mock-loops-25, mock-loops-50). Any path under /moved/ answers 307 to the same path without it (a server that moved). A request with `tools` (and `tool_choice` other than
+mock-unauthorized, mock-no-cors, mock-loops-NN (a late loop on NN % of seeds: over any 20
+consecutive seeds exactly NN/5 of them; listed: mock-loops-25, mock-loops-50), mock-reference (greedy:
+the reply depends on the prompt alone at temperature 0) and mock-drifting-kernel (the
+reference until a position that comes earlier as the prompt grows; logprobs drifting). Every
+model sends logprobs (and top_logprobs) when asked. Any path under /moved/ answers 307 to the same path without it (a server that moved). A request with `tools` (and `tool_choice` other than
 \"none\") gets a tool call. The first line on standard output is
 `listening on http://127.0.0.1:PORT/v1`.";
 

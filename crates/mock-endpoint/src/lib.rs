@@ -28,6 +28,7 @@ mod rng;
 mod routes;
 mod stream;
 mod text;
+mod token_logprobs;
 mod tools;
 mod wire;
 

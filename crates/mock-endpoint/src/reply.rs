@@ -7,6 +7,7 @@ use crate::behaviour::Behaviour;
 use crate::context;
 use crate::request::ChatRequest;
 use crate::text;
+use crate::token_logprobs::{self, Token};
 use crate::tools;
 
 /// Words of coherent text when the request sets no `max_tokens`.
@@ -15,6 +16,19 @@ const COHERENT_WORDS: usize = 6_000;
 const LOOP_WORDS: usize = 4_000;
 /// Words sent before a mid-stream error or a dropped connection.
 const WORDS_BEFORE_TROUBLE: usize = 300;
+
+/// Words of the reference and drifting-kernel replies when the request sets no `max_tokens`.
+const REFERENCE_WORDS: usize = 300;
+
+/// What the reference models' reply depends on: the prompt alone at `temperature: 0`, the
+/// prompt and the `seed` otherwise.
+fn reference_seed(req: &ChatRequest) -> u64 {
+    if req.temperature == Some(0.0) {
+        req.prompt_hash
+    } else {
+        req.prompt_hash ^ req.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
 
 /// A tool call to send.
 #[derive(Clone, Debug)]
@@ -45,6 +59,8 @@ pub struct Reply {
     pub ending: Ending,
     pub prompt_tokens: usize,
     pub completion_tokens: usize,
+    /// The content's tokens with logprobs, when the request asked for `logprobs`.
+    pub tokens: Option<Vec<Token>>,
 }
 
 /// The reply of `behaviour` to `req`. `Unauthorized`, `NoCors` and `HugeError` answer like `Coherent`
@@ -62,6 +78,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         ending: Ending::Clean,
         prompt_tokens: req.prompt_tokens,
         completion_tokens: 0,
+        tokens: None,
     };
     if let Some(i) = req.tool_to_call {
         let tool = &req.tools[i];
@@ -92,6 +109,7 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
         Behaviour::MidStreamError | Behaviour::Dropped => Some(WORDS_BEFORE_TROUBLE),
         Behaviour::WordLoop | Behaviour::LineLoop | Behaviour::LateLoop => None,
         Behaviour::SometimesLoops(_) => unreachable!("for_seed picks one"),
+        Behaviour::Reference | Behaviour::DriftingKernel => Some(REFERENCE_WORDS),
         Behaviour::ContextWindow(_) => {
             Some(needle_answer.as_ref().map_or(COHERENT_WORDS, |a| a.split_whitespace().count()))
         }
@@ -129,6 +147,20 @@ pub fn plan(behaviour: Behaviour, req: &ChatRequest) -> Reply {
             reply.content = needle_answer.unwrap_or_else(|| text::coherent(seed, limit(COHERENT_WORDS)));
         }
         Behaviour::SometimesLoops(_) => {}
+        Behaviour::Reference => reply.content = text::coherent(reference_seed(req), limit(REFERENCE_WORDS)),
+        Behaviour::DriftingKernel => {
+            let seed = reference_seed(req);
+            let reference = text::coherent(seed, limit(REFERENCE_WORDS));
+            let rest = text::thinking(seed ^ 0x5eed, limit(REFERENCE_WORDS));
+            let (content, tokens) =
+                token_logprobs::drifted(seed, &reference, &rest, req.prompt_tokens, req.top_logprobs);
+            reply.content = content;
+            reply.tokens = req.logprobs.then_some(tokens);
+        }
+    }
+    if req.logprobs && reply.tokens.is_none() {
+        let seed = if behaviour == Behaviour::Reference { reference_seed(req) } else { seed };
+        reply.tokens = Some(token_logprobs::reference(seed, &reply.content, req.top_logprobs));
     }
     reply.completion_tokens = reply.reasoning.split_whitespace().count() + reply.content.split_whitespace().count();
     let cut_by_limit = match natural {

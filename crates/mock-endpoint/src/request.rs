@@ -28,6 +28,13 @@ pub struct ChatRequest {
     pub prompt_tokens: usize,
     /// `seed`, which varies the generated prose.
     pub seed: u64,
+    /// `temperature` (absent: the API's default, 1).
+    pub temperature: Option<f64>,
+    /// `logprobs: true`, and `top_logprobs` (0–20).
+    pub logprobs: bool,
+    pub top_logprobs: usize,
+    /// A hash of the messages' texts: what a greedy reply of the reference models depends on.
+    pub prompt_hash: u64,
 }
 
 /// Reads a request body; the error is a message for a 400 answer.
@@ -76,6 +83,15 @@ pub fn parse(body: &[u8]) -> Result<ChatRequest, String> {
         messages: messages.iter().map(|m| text_of(m.get("content").unwrap_or(&Value::Null))).collect(),
         prompt_tokens: prompt_tokens.max(1),
         seed: obj.get("seed").and_then(Value::as_u64).unwrap_or(0),
+        temperature: obj.get("temperature").and_then(Value::as_f64),
+        logprobs: obj.get("logprobs").and_then(Value::as_bool).unwrap_or(false),
+        top_logprobs: obj.get("top_logprobs").and_then(Value::as_u64).map_or(0, |n| n.min(20) as usize),
+        prompt_hash: messages.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, m| {
+            text_of(m.get("content").unwrap_or(&Value::Null))
+                .bytes()
+                .chain([0])
+                .fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        }),
     })
 }
 

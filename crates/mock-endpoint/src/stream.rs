@@ -1,12 +1,13 @@
 //! A [`Reply`] as an SSE stream of `chat.completion.chunk`s, exactly as FORMATS.md shows: a
 //! role chunk, reasoning (in the field the behaviour or `--reasoning-field` names, or inline
 //! between `<think>` chunks) and content in deltas of 1–3 words (tool-call arguments in small
-//! fragments), a finish chunk, a usage chunk with `choices: []` when asked for, `data: [DONE]`.
+//! fragments; with `logprobs` asked, a token a chunk with its `logprobs.content`), a finish chunk, a usage chunk with `choices: []` when asked for, `data: [DONE]`.
 //! Each event goes out as its own flushed HTTP chunk, after the configured pause.
 
 use crate::reasoning_field::{ReasoningField, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{Ending, Reply};
 use crate::rng::Rng;
+use crate::token_logprobs::wire_logprobs;
 use crate::wire::{Chunk, ChunkChoice, Delta, Usage};
 use serde::Serialize;
 use serde_json::json;
@@ -52,8 +53,20 @@ pub fn send_reply(s: &Stream, reply: &Reply, send: impl FnMut(&[u8]) -> io::Resu
     if inline {
         out.data(&s.chunk(Delta { content: Some(Some(THINK_CLOSE)), ..Delta::default() }, None), true)?;
     }
-    for piece in deltas(&reply.content, &mut rng) {
-        out.data(&s.chunk(Delta { content: Some(Some(piece)), ..Delta::default() }, None), true)?;
+    match &reply.tokens {
+        // With logprobs, a token a chunk, each with its `logprobs.content` (as vLLM sends them).
+        Some(tokens) => {
+            for t in tokens {
+                let mut chunk = s.chunk(Delta { content: Some(Some(&t.text)), ..Delta::default() }, None);
+                chunk.choices[0].logprobs = Some(wire_logprobs(std::slice::from_ref(t)));
+                out.data(&chunk, true)?;
+            }
+        }
+        None => {
+            for piece in deltas(&reply.content, &mut rng) {
+                out.data(&s.chunk(Delta { content: Some(Some(piece)), ..Delta::default() }, None), true)?;
+            }
+        }
     }
     if let Some(call) = &reply.tool_call {
         for piece in fragments(&call.arguments) {

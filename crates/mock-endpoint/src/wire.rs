@@ -21,7 +21,7 @@ pub struct Chunk<'a> {
 pub struct ChunkChoice<'a> {
     pub index: u32,
     pub delta: Delta<'a>,
-    pub logprobs: Option<()>,
+    pub logprobs: Option<Value>,
     pub finish_reason: Option<&'a str>,
 }
 
@@ -87,7 +87,7 @@ pub struct Completion<'a> {
 pub struct Choice<'a> {
     pub index: u32,
     pub message: Message<'a>,
-    pub logprobs: Option<()>,
+    pub logprobs: Option<Value>,
     pub finish_reason: &'a str,
 }
 

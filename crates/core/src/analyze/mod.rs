@@ -5,6 +5,7 @@
 
 mod analyzer;
 pub mod code_blocks;
+mod compare_rules;
 pub mod content_lines;
 pub mod copy_coverage;
 pub mod deflate_passes;
@@ -33,6 +34,7 @@ mod thresholds;
 pub mod word_runs;
 
 pub use analyzer::{analyze, analyze_with, analyze_without_deflate, AnalysisWithoutDeflate, Analyzer};
+pub use compare_rules::CompareRules;
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,

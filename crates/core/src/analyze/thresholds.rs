@@ -33,6 +33,9 @@ pub struct Thresholds {
     /// reasons (a text's report never holds the check: it judges a conversation's calls).
     #[serde(skip, default = "seed_tool_rules")]
     pub tools: &'static ToolRules,
+    /// How a comparison with a golden reference is judged (`compare`); out of the JSON report.
+    #[serde(skip)]
+    pub compare: super::compare_rules::CompareRules,
 }
 
 fn gzip_min_bytes() -> usize {
@@ -162,6 +165,7 @@ impl Thresholds {
         gzip_min_bytes: 1024,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
+        compare: super::compare_rules::CompareRules::DEFAULT,
     };
 }
 

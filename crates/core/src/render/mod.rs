@@ -3,11 +3,18 @@
 //! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
 //! [`link`] that carries the input itself; the [`json`] report (the CLI's `--json`), and a
 //! [`saved_report`] (such JSON) read back to be shown again; the CLI's [`text`] report, with
-//! every value from the input made [`terminal`]-safe.
+//! every value from the input made [`terminal`]-safe. A comparison with a golden reference
+//! (`compare`) has its own four: [`compare_text`], [`compare_json`], [`compare_markdown`] and
+//! [`compare_html`], from the figures in words of [`compare_figures`].
 //!
 //! Everything from the input (texts, message names, tool names, reasons quoting the text) is
 //! escaped for where it goes; nothing here is ever interpreted as markup.
 
+pub mod compare_figures;
+pub mod compare_html;
+pub mod compare_json;
+pub mod compare_markdown;
+pub mod compare_text;
 pub mod html;
 pub mod json;
 pub mod link;

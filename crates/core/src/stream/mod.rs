@@ -17,13 +17,15 @@
 //!
 //! Files: `sse.rs` (the decoder), `pump.rs`, `assembler.rs` (the [`Assembler`] trait), one
 //! assembler per dialect (`openai_chat.rs`, `responses.rs`, `anthropic.rs`, `ollama.rs`, the
-//! last fed NDJSON lines rather than SSE), `think.rs`, `reasoning_placement.rs`, `turn.rs`, and the wire shapes.
+//! last fed NDJSON lines rather than SSE), `think.rs`, `reasoning_placement.rs`, `turn.rs`, the wire shapes, and `logprobs.rs` (the
+//! chat assembler with each reply's tokens and logprobs kept beside it).
 
 pub mod anthropic;
 pub mod anthropic_wire;
 mod assembler;
 mod lenient;
 pub mod line_split;
+pub mod logprobs;
 pub mod ollama;
 pub mod openai_chat;
 pub mod openai_wire;
@@ -40,6 +42,7 @@ pub(crate) use lenient::{json_problem_at, text as lenient_text, text_of_value as
 pub use anthropic::AnthropicAssembler;
 pub use assembler::Assembler;
 pub use line_split::LineSplitter;
+pub use logprobs::{LogprobAssembler, TokenLogprob};
 pub use ollama::OllamaAssembler;
 pub use openai_chat::ChatAssembler;
 pub use pump::{SsePump, StreamProblem};
