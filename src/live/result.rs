@@ -17,33 +17,23 @@ use coherency_core::wording::thousands;
 pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
     let shown = v.shown_verdict();
     let broken = v.broken.as_ref().filter(|_| shown.is_none());
-    let badge = match (shown, v.worst, broken) {
-        (_, _, Some(b)) => html! {
-            <div id="live-verdict" class="badge badge-big fail" data-verdict={b.badge} data-text-verdict={v.worst.map(|(w, _)| w.as_str())}>
-                <span class="badge-icon" aria-hidden="true">{ "⚠" }</span>
-                <span class="badge-text">{ b.badge }</span>
-            </div>
-        },
-        (Some(verdict), Some((_, channel)), None) => html! {
-            <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
-                data-channel={worst_word(channel)}>
-                <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
-                <span class="badge-text">{ verdict.as_str() }</span>
-            </div>
-        },
-        _ => html! { <div id="live-verdict" class="badge badge-big pending" data-verdict="">{ "…" }</div> },
+    // The badge: the run's breakage (ERROR, CUT) when it stands for the verdict, else the verdict.
+    let (word, level, icon) = match (broken, shown) {
+        (Some(b), _) => (b.badge, "fail", "⚠"),
+        (None, Some(verdict)) => (verdict.as_str(), level_key(verdict), verdict_icon(verdict)),
+        (None, None) => ("", "pending", "…"),
     };
-    let level = match (shown, broken) {
-        (_, Some(_)) => "fail",
-        (Some(verdict), None) => level_key(verdict),
-        (None, None) => "pending",
+    let badge = html! {
+        <div id="live-verdict" class={classes!("badge", "badge-big", level)} data-verdict={word}
+            data-text-verdict={v.worst.map(|(w, _)| w.as_str())} data-channel={v.worst.map(|(_, c)| worst_word(c))}>
+            <span class="badge-icon" aria-hidden="true">{ icon }</span>
+            <span class="badge-text">{ word }</span>
+        </div>
     };
     let (headline, after) = match broken {
         Some(b) => (b.headline.clone(), Some(so_far_line(v.worst))),
         None => (live_headline(v.worst, v.running), None),
     };
-    // A FAIL in a run that broke off: the loop leads, the breakage is said under it.
-    let broken_too = v.broken.as_ref().filter(|_| broken.is_none()).map(|b| b.headline.clone());
     let facts = stat_rows(&v.stats, v.running)
         .into_iter()
         .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
@@ -75,7 +65,6 @@ pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
                     <div>
                         <h2 id="live-heading">{ headline }</h2>
                         if let Some(after) = after { <p id="live-so-far" class="measured">{ after }</p> }
-                        if let Some(also) = broken_too { <p id="live-broken" class="measured">{ also }</p> }
                         <p id="live-speed" class="measured">{ speed_line(&v.stats) }</p>
                         <p id="live-ending" class="measured" data-ending={v.ending_key}>{ &v.ending_text }</p>
                     </div>

@@ -93,18 +93,15 @@ impl LiveView {
         }
     }
 
-    /// The line beside Start and Stop: what the run is doing, and its verdict so far.
+    /// The line beside Start and Stop: the verdict so far (or the breakage), and how the run
+    /// goes or ended.
     pub fn status(&self) -> String {
         let verdict = match (&self.broken, self.worst) {
-            (Some(b), w) if b.replaces(w.map(|(v, _)| v)) => b.badge.to_string(),
-            (_, Some((v, _))) => v.as_str().to_string(),
-            (_, None) => "not judged yet".to_string(),
+            (Some(b), w) if b.replaces(w.map(|(v, _)| v)) => b.badge,
+            (_, Some((v, _))) => v.as_str(),
+            (_, None) => "not judged yet",
         };
-        if self.running {
-            format!("Streaming: {}, {verdict} so far. The result is below.", tokens_text(&self.stats))
-        } else {
-            format!("Ended: {verdict}. {} The result is below.", self.ending_text)
-        }
+        format!("{verdict}: {} The result is below.", self.ending_text)
     }
 
     /// The reasons of the channel with the worst verdict.
@@ -148,15 +145,12 @@ pub fn live_headline(worst: Option<(Verdict, Option<Channel>)>, running: bool) -
     }
 }
 
-/// "What came shows no repetition collapse.": the text's verdict said after a run that broke off.
+/// "What came: no repetition collapse.": the text's verdict, said after a run that broke off.
 pub fn so_far_line(worst: Option<(Verdict, Option<Channel>)>) -> String {
-    let Some((verdict, channel)) = worst else { return "Too little text came to judge.".to_string() };
-    let where_ = channel.map(|c| format!(" in the {}", channel_word(c))).unwrap_or_default();
-    match verdict {
-        Verdict::Pass => "What came shows no repetition collapse.".to_string(),
-        Verdict::Warn => format!("What came shows some repetition{where_}."),
-        Verdict::Fail => format!("What came shows repetition collapse{where_}."),
-    }
+    // ASCII only: `to_lowercase` would link the Unicode case tables into the wasm (~9 KB).
+    let mut headline = live_headline(worst, false);
+    headline[..1].make_ascii_lowercase();
+    format!("What came: {headline}.")
 }
 
 /// "812 tokens/s · 2,048 tokens (estimated)": speed always beside the verdict (a looping model
@@ -250,9 +244,9 @@ mod tests {
         assert_eq!(v.shown_verdict(), None, "but the run is not a PASS");
         let broken = v.broken.as_ref().expect("broken off");
         assert_eq!(broken.badge, "ERROR");
-        assert!(v.status().starts_with("Ended: ERROR."), "{}", v.status());
+        assert!(v.status().starts_with("ERROR: Ended with an error"), "{}", v.status());
         assert!(!v.ending_text.starts_with("Complete"), "{}", v.ending_text);
-        assert_eq!(so_far_line(v.worst), "What came shows no repetition collapse.");
+        assert_eq!(so_far_line(v.worst), "What came: no repetition collapse.");
     }
 
     #[test]
@@ -262,8 +256,7 @@ mod tests {
         let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": lp}}]});
         s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
         let running = LiveView::snapshot(1, &s);
-        assert!(running.status().starts_with("Streaming: ≈ 180 tokens"), "{}", running.status());
-        assert!(running.status().contains("FAIL so far"), "{}", running.status());
+        assert!(running.status().starts_with("FAIL: Streaming… 1 chunk so far."), "{}", running.status());
         s.end(Ending::Stopped, 200.0);
         let v = LiveView::snapshot(2, &s).stopped_at_fail(Some(8000));
         assert_eq!(v.shown_verdict(), Some(Verdict::Fail));
