@@ -103,6 +103,7 @@ const page = `<!doctype html>
   <script type="module">${boot}</script>
 </head>
 <body>
+  <a class="skip-link" href="#input">Skip to the text box</a>
   <div id="app">
     <p class="loading">Loading the analyzer…</p>
     <noscript><p class="load-error">Coherency Analyzer runs in your browser and needs JavaScript and WebAssembly.</p></noscript>

@@ -72,6 +72,12 @@ async fn ctrl_enter_analyses_and_coherent_text_passes() {
     assert_eq!(page.text("#span-count").await, "0 highlighted spans");
     assert_eq!(page.count(".span").await, 0);
     assert!(page.text(".reasons").await.contains("No check reached its WARN threshold"));
+    // Nothing to step through: no Previous / Next; a check that did not run is neutral, not a PASS.
+    assert_eq!(page.count("#prev-span, #next-span").await, 0);
+    let gzip = page.text("table.checks tr[data-metric=\"gzip_ratio\"] .badge").await;
+    assert_eq!(gzip, "not judged");
+    assert_eq!(page.count("table.checks tr[data-metric=\"gzip_ratio\"] .badge.pass").await, 0);
+    assert!(page.text(".reasons").await.contains("gzip ratio not judged (judged on texts of 1 KiB or more)"));
     page.close().await;
 }
 
@@ -840,14 +846,17 @@ async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
 /// Records, from before a file is chosen, every stage the progress panel shows and whether it
 /// came before the verdict (a big file is over too fast to catch it by polling alone).
 const PROGRESS_WATCH: &str = "
-    const w = window.__watch = { stages: [], messages: null, soFar: [], progressBeforeVerdict: null };
+    const w = window.__watch = { stages: [], messages: null, soFar: [], tones: [], progressBeforeVerdict: null };
     new MutationObserver(() => {
       const p = document.getElementById('load-progress');
       if (p && !w.stages.includes(p.dataset.stage)) w.stages.push(p.dataset.stage);
       const m = document.getElementById('progress-messages')?.dataset.count;
       if (m) w.messages = Number(m);
-      const s = document.getElementById('verdict-so-far')?.dataset.verdict;
+      const e = document.getElementById('verdict-so-far');
+      const s = e?.dataset.verdict;
       if (s && !w.soFar.includes(s)) w.soFar.push(s);
+      const t = e && (s + ' ' + e.dataset.tone);
+      if (t && !w.tones.includes(t)) w.tones.push(t);
       if (w.progressBeforeVerdict === null && document.getElementById('overall-verdict')) w.progressBeforeVerdict = w.stages.length > 0;
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
     return null;";
@@ -908,6 +917,9 @@ async fn a_20_mb_log_is_read_in_the_worker_with_progress_then_its_verdict() {
     assert_eq!(watch["messages"], json!(messages), "the messages found, as the core counts them");
     let so_far = watch["soFar"].as_array().cloned().unwrap_or_default();
     assert!(so_far.contains(&json!("FAIL")), "the FAIL is said while the rest is analysed: {watch}");
+    // A part's PASS is provisional: never the green verdict before the file's FAIL.
+    let tones = watch["tones"].as_array().cloned().unwrap_or_default();
+    assert!(!tones.contains(&json!("PASS pass")) && !tones.contains(&json!("WARN warn")), "{watch}");
     assert_eq!(page.count("#load-progress").await, 0, "the panel goes once the result shows");
     let bar = page.text("#format-bar .detected").await;
     assert!(bar.contains("file log-20mb.jsonl · 2"), "{bar}");
@@ -1299,10 +1311,7 @@ async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report
     set_threshold(&page, "maxline.fail", "3").await;
     let message = "return document.querySelector('#thresholds input[name=\"maxline.fail\"]').validationMessage;";
     page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !!")), "the refusal").await;
-    assert_eq!(
-        page.js(message).await,
-        json!("threshold maxline.warn is stricter than maxline.fail: a text would FAIL before it WARNs")
-    );
+    assert_eq!(page.js(message).await, json!("WARN must come before FAIL: maxline.warn 7 is past maxline.fail 3"));
     page.expect_verdict("PASS").await;
     set_threshold(&page, "maxline.fail", "12").await;
     page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !")), "the refusal gone").await;
@@ -1336,5 +1345,92 @@ async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report
     fresh.click("#thresholds-reset").await;
     fresh.expect_verdict("WARN").await;
     assert_eq!(fresh.count("#thresholds-note").await, 0);
+
+    // The loop check is set by name too: maxline loosened alone, a refrain said 8 times still
+    // FAILs on it; loop.fail and loop.warn loosen it.
+    let loop_level = "return document.querySelector('table.checks tr[data-metric=\"loop\"]')?.dataset.level;";
+    fresh.set_input(&"We sail at dawn, we sail at dawn, the harbour calls us home.\n".repeat(8)).await;
+    fresh.click("#analyze").await;
+    fresh.expect_verdict("FAIL").await;
+    set_threshold(&fresh, "maxline.fail", "100").await;
+    set_threshold(&fresh, "maxline.warn", "100").await;
+    fresh
+        .wait_for_js(
+            &format!("return {} === 'FAIL';", loop_level.trim_start_matches("return ").trim_end_matches(';')),
+            "the loop check FAILs",
+        )
+        .await;
+    set_threshold(&fresh, "loop.fail", "20").await;
+    fresh
+        .wait_for_js(
+            &format!("return {} === 'WARN';", loop_level.trim_start_matches("return ").trim_end_matches(';')),
+            "the loop check WARNs",
+        )
+        .await;
+    assert!(fresh.text("#thresholds-note").await.contains("loop.fail 20 (default 3)"));
     fresh.close().await;
+}
+
+/// Rows of the text view wider than their box (their end hidden), and cells of the checks
+/// table past the window's right edge.
+const CLIPPED: &str = "return [[...document.querySelectorAll('#analysed-text .vrow')].filter(r => r.scrollWidth > r.clientWidth).length, \
+     [...document.querySelectorAll('table.checks tbody td, table.checks tbody th')] \
+       .filter(c => c.offsetParent && c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length, \
+     document.documentElement.scrollWidth > document.documentElement.clientWidth];";
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn long_lines_keep_their_ends_and_a_narrow_screen_keeps_the_checks_in_view() {
+    let page = Page::open().await;
+    // Long wrapped lines, enough of them for the box to scroll (its scrollbar came after the
+    // view measured itself, and took the rows' last characters).
+    let line =
+        "The reclaim thread walks the inactive list and writes back the dirty pages that it finds there. ".repeat(5);
+    let text: String = (0..80).map(|i| format!("{i}: {line}\n")).collect();
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.wait_for_js("return !!document.querySelector('#verdict')?.dataset.verdict;", "a verdict").await;
+    page.settle_scrolling().await;
+    assert_eq!(page.js(CLIPPED).await, json!([0, 0, false]), "at the default width");
+    for theme in ["light", "dark"] {
+        page.client.set_window_size(400, 900).await.expect("resize");
+        page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
+        page.settle_scrolling().await;
+        page.wait_for_js(
+            &format!("{{ const c = (() => {{ {CLIPPED} }})(); return c[0] === 0; }}"),
+            "rows re-cut to 400 px",
+        )
+        .await;
+        assert_eq!(page.js(CLIPPED).await, json!([0, 0, false]), "at 400 px ({theme})");
+        page.js("document.querySelector('table.checks').scrollIntoView(); return null;").await;
+        screenshot(&page, &format!("narrow-checks-{theme}.png")).await;
+    }
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_skip_link_leads_to_the_text_box() {
+    let page = Page::open().await;
+    page.goto_query("?sample=late-loop").await;
+    page.expect_verdict("FAIL").await;
+    // The first stop of Tab is the skip link; following it focuses the text box.
+    let first = "return document.querySelector('a[href], button, input, select, textarea, [tabindex]').className;";
+    assert_eq!(page.js(first).await, json!("skip-link"));
+    // Tab from the top of the page, then Enter: as a keyboard user reaches it.
+    page.js("document.activeElement?.blur(); return null;").await;
+    page.client
+        .find(Locator::Css("body"))
+        .await
+        .expect("the body")
+        .send_keys(&char::from(Key::Tab).to_string())
+        .await
+        .expect("Tab");
+    page.wait_for_js("return document.activeElement.className === 'skip-link';", "the skip link focused").await;
+    let link = page.client.active_element().await.expect("the skip link");
+    link.send_keys(&char::from(Key::Enter).to_string()).await.expect("Enter on the skip link");
+    page.wait_for_js("return document.activeElement.id === 'input';", "the text box focused").await;
+    assert!(!page.js("return location.hash;").await.as_str().unwrap_or("#").contains("input"), "the address kept");
+
+    page.close().await;
 }

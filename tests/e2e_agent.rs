@@ -121,6 +121,10 @@ async fn a_looping_session_fails_with_its_loop_turns_banded_and_the_onset_in_vie
         "the turn's analysis",
     )
     .await;
+    // A turn row is short: more of them fit.
+    let height =
+        page.js("return document.querySelector('#conversation-turns .turn').getBoundingClientRect().height;").await;
+    assert!(height.as_f64().is_some_and(|h| h <= 80.0), "{height}");
     // Arrow keys move between turns.
     let el = page.client.find(Locator::Css(&format!(".turn[data-turn=\"{turn}\"]"))).await.expect("the turn");
     el.send_keys(&char::from(Key::Down).to_string()).await.expect("Down on the turn");

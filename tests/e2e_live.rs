@@ -54,6 +54,8 @@ async fn coherent_prose_passes_live_with_speed_usage_and_done() {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn word_line_and_late_loops_fail_live_with_highlights() {
     let live = Live::open(&[]).await;
+    // Each run to its end: the late loop's start lies far down its text.
+    live.page.click("#live-stop-at-fail").await;
     for model in ["mock-word-loop", "mock-line-loop", "mock-late-loop"] {
         live.run(model, 1500).await;
         live.expect_verdict("FAIL", "answer").await;
@@ -80,6 +82,8 @@ async fn word_line_and_late_loops_fail_live_with_highlights() {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_reasoning_loop_behind_a_clean_answer_fails_in_the_reasoning() {
     let live = Live::open(&[]).await;
+    // The whole run: the clean answer comes after the looping reasoning.
+    live.page.click("#live-stop-at-fail").await;
     live.run("mock-reasoning-loop", 1500).await;
     live.expect_verdict("FAIL", "reasoning").await;
     assert_eq!(live.attr("#live-reasoning", "data-verdict").await, "FAIL");
@@ -116,6 +120,18 @@ async fn a_mid_stream_error_and_a_dropped_connection_are_kept_and_said() {
     let errors = live.page.text("#live-errors").await;
     assert!(errors.contains("The server sent an error mid-stream"), "{errors}");
     assert_ne!(live.attr("#live-answer", "data-bytes").await, "0", "the text before the error is kept");
+    // A run the server crashed is not a PASS: the failure first, then what the text shows.
+    assert_eq!(live.attr("#live-verdict", "data-verdict").await, "ERROR");
+    assert_eq!(live.attr("#live-verdict", "data-text-verdict").await, "PASS");
+    assert_eq!(live.attr("#live-card", "data-broken").await, "error");
+    let headline = live.page.text("#live-heading").await;
+    assert!(headline.starts_with("The run failed: the server sent an error after"), "{headline}");
+    assert!(headline.contains("crashed mid-stream"), "{headline}");
+    assert_eq!(live.page.text("#live-so-far").await, "What came: no repetition collapse.");
+    let ending = live.page.text("#live-ending").await;
+    assert!(!ending.contains("Complete"), "{ending}");
+    assert!(live.page.text("#live-status").await.starts_with("ERROR: Ended with an error"));
+    assert_eq!(live.page.count("#live-card .badge.pass").await, 0, "no green badge");
 
     live.run("mock-dropped", 800).await;
     let ending = live.attr("#live-card", "data-ending").await;
@@ -123,7 +139,72 @@ async fn a_mid_stream_error_and_a_dropped_connection_are_kept_and_said() {
     let said = live.page.text("#live-ending").await;
     assert!(said.contains("without [DONE]") && said.contains("kept and scored"), "{said}");
     assert_eq!(live.attr("#live-stats", "data-done").await, "false");
-    assert_ne!(live.attr("#live-verdict", "data-verdict").await, "", "the cut text is scored");
+    assert_eq!(live.attr("#live-verdict", "data-verdict").await, "CUT", "a cut run is not a PASS");
+    assert_eq!(live.attr("#live-verdict", "data-text-verdict").await, "PASS", "the cut text is scored");
+    assert!(live.page.text("#live-heading").await.starts_with("The run was cut"));
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_runs_status_errors_and_result_show_where_start_was_pressed() {
+    let live = Live::open(&[]).await;
+    // No model: the error is said right under the Start button, not under the soak and checks.
+    live.set("#live-model", "").await;
+    live.page.click("#live-start").await;
+    live.page.wait_for_js("return !!document.querySelector('#live-failure');", "a failure message").await;
+    assert_eq!(live.attr("#live-failure", "data-kind").await, "form");
+    let below_start = "const s = document.getElementById('live-start').getBoundingClientRect(); \
+                       const e = document.querySelector(arguments[0]).getBoundingClientRect(); \
+                       return e.top - s.bottom;";
+    let gap = |css: &'static str| {
+        let page = &live.page;
+        async move { page.client.execute(below_start, vec![json!(css)]).await.expect("a gap").as_f64().expect("a number") }
+    };
+    let failure_gap = gap("#live-failure").await;
+    assert!((0.0..120.0).contains(&failure_gap), "the error {failure_gap} px under Start");
+
+    // A run: its status beside the button as it streams, the result right under the form,
+    // above the soak, the needle probe and the checks.
+    live.start("mock-slow", 400).await;
+    live.page
+        .wait_for_js(
+            "return document.getElementById('live-status').textContent.includes('Streaming…');",
+            "the status beside Start",
+        )
+        .await;
+    live.page.click("#live-stop").await;
+    live.wait_finished().await;
+    let status = live.page.text("#live-status").await;
+    assert!(status.contains(": Stopped by you"), "{status}");
+    assert!((0.0..80.0).contains(&gap("#live-status").await), "the status beside Start");
+    let card_gap = gap("#live-card").await;
+    assert!((0.0..240.0).contains(&card_gap), "the result {card_gap} px under Start");
+    assert!(gap("#soak").await > card_gap, "the result before the soak");
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_looping_generation_stops_at_its_first_fail_and_says_what_it_saved() {
+    let live = Live::open(&[]).await;
+    assert_eq!(live.page.js("return document.getElementById('live-stop-at-fail').checked;").await, json!(true));
+    live.run("mock-line-loop", 8000).await;
+    live.expect_verdict("FAIL", "answer").await;
+    assert_eq!(live.attr("#live-card", "data-ending").await, "stopped-at-fail");
+    let said = live.page.text("#live-ending").await;
+    assert!(
+        said.starts_with("Stopped at the first FAIL after") && said.contains("of max_tokens 8,000 not generated"),
+        "{said}"
+    );
+    assert!(live.chunks().await < 4000, "stopped well before 8,000 tokens");
+    assert_eq!(live.attr("#live-stats", "data-done").await, "false");
+
+    // Unticked, the run goes on to its end.
+    live.page.click("#live-stop-at-fail").await;
+    live.run("mock-line-loop", 1200).await;
+    live.expect_verdict("FAIL", "answer").await;
+    assert_eq!(live.attr("#live-card", "data-ending").await, "done");
     live.close().await;
 }
 

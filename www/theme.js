@@ -1,4 +1,6 @@
-// Applies a remembered theme before the first paint (the app's toggle writes it). A classic
+// Before the app starts: applies a remembered theme before the first paint (the app's toggle
+// writes it), and makes the skip link take the focus to the text box (a fragment link alone
+// only moves where Tab starts, and would replace a result link in the address). A classic
 // script loaded from the page's own origin, not inline: the Content-Security-Policy in
 // index.html allows no inline script.
 try {
@@ -7,3 +9,11 @@ try {
 } catch (e) {
   /* storage disabled (as on some file:// pages): follow the system */
 }
+document.addEventListener("click", (e) => {
+  const link = e.target instanceof Element && e.target.closest("a.skip-link");
+  const to = link && document.getElementById(link.hash.slice(1));
+  if (to) {
+    e.preventDefault();
+    to.focus();
+  }
+});

@@ -52,6 +52,7 @@ pub fn App() -> Html {
     let state = Rc::clone(&store.state);
     // Which input is shown: a text or file (false), or a live endpoint (true; `?mode=live`).
     let live = use_state(|| dom::location_search().contains("mode=live"));
+
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();

@@ -60,11 +60,12 @@ fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &
 pub fn check_row(c: &Check, thresholds: &Thresholds, on_activate: Option<Callback<()>>, action: &str) -> Html {
     let metric = c.metric;
     let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
-    let status = match c.level {
-        Verdict::Pass if !c.judged && metric == Metric::ToolLoop => "not judged: no tool calls",
-        Verdict::Pass if !c.judged => "not judged: text too short",
-        Verdict::Pass => "not tripped",
-        Verdict::Warn | Verdict::Fail => "tripped",
+    // A check that did not run is neither passed nor tripped: a neutral badge.
+    let (badge, tone, status) = match c.level {
+        Verdict::Pass if !c.judged && metric == Metric::ToolLoop => ("not judged", "skip", "no tool calls"),
+        Verdict::Pass if !c.judged => ("not judged", "skip", "text too short"),
+        Verdict::Pass => ("PASS", "pass", "not tripped"),
+        Verdict::Warn | Verdict::Fail => (c.level.as_str(), level_key(c.level), "tripped"),
     };
     let key = serde_key(metric);
     let cells = html! {
@@ -83,7 +84,7 @@ pub fn check_row(c: &Check, thresholds: &Thresholds, on_activate: Option<Callbac
             </td>
             <td class="num">{ threshold(c.warn_at) }</td>
             <td class="num">{ threshold(c.fail_at) }</td>
-            <td><span class={classes!("badge", level_key(c.level))}>{ c.level.as_str() }</span>{ " " }<span class="status-text">{ status }</span></td>
+            <td><span class={classes!("badge", tone)}>{ badge }</span>{ " " }<span class="status-text">{ status }</span></td>
         </>
     };
     let Some(on_activate) = on_activate else {

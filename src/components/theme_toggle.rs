@@ -18,7 +18,8 @@ pub fn ThemeToggle() -> Html {
     html! {
         <button type="button" id="theme-toggle" class="button ghost" aria-pressed={(*dark).to_string()} {onclick}
             title="Switch between light and dark; the choice is remembered in this browser">
-            <span aria-hidden="true">{ if *dark { "☾ " } else { "☀ " } }</span>
+            // A switch named for what it turns on; pressed (and marked ✓) while the theme is dark.
+            <span aria-hidden="true">{ if *dark { "✓ ☾ " } else { "☾ " } }</span>
             { "Dark theme" }
         </button>
     }

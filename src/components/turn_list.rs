@@ -267,9 +267,9 @@ fn turn_row(
                 }
                 if turn.poll { <span class="poll-tag">{ "polls" }</span> }
                 if turn.onset { <span class="onset-tag">{ "◆ the loop starts here" }</span> }
+                if more > 0 { <span class="turn-more">{ format!("+ {} more", plural(more, "text", "texts")) }</span> }
             </div>
             { for lines.iter().map(line_view) }
-            if more > 0 { <div class="turn-more">{ format!("+ {} more", plural(more, "text", "texts")) }</div> }
         </div>
     }
 }

@@ -26,11 +26,13 @@ pub fn load_progress(l: &Loading, on_cancel: &Callback<()>) -> Html {
             </div>
         }
     };
-    let so_far = l.so_far().map(|(v, text)| {
+    let so_far = l.so_far().map(|(v, text, provisional)| {
+        // A part's PASS or WARN in a neutral colour, without the verdict's icon: not the verdict.
+        let (tone, icon) = if provisional { ("pending", "…") } else { (level_key(v), verdict_icon(v)) };
         html! {
-            <p id="verdict-so-far" class={classes!("so-far", level_key(v))} data-verdict={v.as_str()}>
-                <span class={classes!("badge", level_key(v))}>
-                    <span class="badge-icon" aria-hidden="true">{ verdict_icon(v) }</span>{ v.as_str() }
+            <p id="verdict-so-far" class={classes!("so-far", tone)} data-verdict={v.as_str()} data-tone={tone}>
+                <span class={classes!("badge", tone)}>
+                    <span class="badge-icon" aria-hidden="true">{ icon }</span>{ v.as_str() }
                 </span>
                 { " " }{ text }
             </p>

@@ -116,16 +116,18 @@ impl Loading {
         self.progress.analysis.is_some_and(|a| a.texts_done < a.texts && a.texts <= 2 && a.bytes >= 4_000_000)
     }
 
-    /// What the worst text so far says about the file: a FAIL is already the file's verdict.
-    pub fn so_far(&self) -> Option<(Verdict, String)> {
+    /// What the worst text so far says about the file: a FAIL is already the file's verdict;
+    /// a PASS or WARN of a part is provisional (`true`: shown in a neutral colour, "so far",
+    /// never as the green verdict), as the rest may still FAIL.
+    pub fn so_far(&self) -> Option<(Verdict, String, bool)> {
         let a = self.progress.analysis?;
         if let Some((head, verdict)) = a.preview.filter(|(_, v)| a.worst.is_none_or(|w| *v > w)) {
             let text = format!(
-                "{} in the first {} of a long text; analysing the whole of it…",
+                "{} so far, in the first {} of a long text; analysing the whole of it…",
                 verdict.as_str(),
                 size_text(head)
             );
-            return Some((verdict, text));
+            return Some((verdict, text, verdict != Verdict::Fail));
         }
         let worst = a.worst?;
         let done = a.texts_done >= a.texts;
@@ -136,7 +138,7 @@ impl Loading {
             }
             (v, false) => format!("{} so far; analysing the rest…", v.as_str()),
         };
-        Some((worst, text))
+        Some((worst, text, !done && worst != Verdict::Fail))
     }
 
     /// "Preparing the result: 12 of 40 pieces".
@@ -235,19 +237,31 @@ mod tests {
         assert_eq!(l.analysed_text(), "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)");
         assert_eq!(l.analysed_fraction(), Some((12_000_000, 47_500_000)));
         assert!(!l.one_long_text());
-        let (v, text) = l.so_far().unwrap_or((Verdict::Pass, String::new()));
+        let (v, text, provisional) = l.so_far().unwrap_or((Verdict::Pass, String::new(), true));
         assert_eq!(v, Verdict::Fail);
         assert!(text.starts_with("already the file's verdict"), "{text}");
+        assert!(!provisional, "a FAIL is final");
 
         let one =
             AnalysisProgress { texts_done: 0, texts: 1, bytes_done: 0, bytes: 50_000_000, worst: None, preview: None };
         assert!(loading(Progress { analysis: Some(one), ..Progress::default() }).one_long_text());
         let previewed = AnalysisProgress { preview: Some((2_097_152, Verdict::Fail)), ..one };
-        let (v, text) = loading(Progress { analysis: Some(previewed), ..Progress::default() }).so_far().unwrap();
+        let (v, text, provisional) =
+            loading(Progress { analysis: Some(previewed), ..Progress::default() }).so_far().unwrap();
         assert_eq!(
-            (v, text.as_str()),
-            (Verdict::Fail, "FAIL in the first 2.1 MB of a long text; analysing the whole of it…")
+            (v, text.as_str(), provisional),
+            (Verdict::Fail, "FAIL so far, in the first 2.1 MB of a long text; analysing the whole of it…", false)
         );
+        // A PASS of a part is not the verdict: provisional until every text is analysed.
+        let passed = AnalysisProgress { preview: Some((2_097_152, Verdict::Pass)), ..one };
+        let (v, text, provisional) =
+            loading(Progress { analysis: Some(passed), ..Progress::default() }).so_far().unwrap();
+        assert_eq!((v, provisional), (Verdict::Pass, true), "{text}");
+        assert!(text.starts_with("PASS so far"), "{text}");
+        let some = AnalysisProgress { texts_done: 3, texts: 9, worst: Some(Verdict::Pass), ..one };
+        assert_eq!(loading(Progress { analysis: Some(some), ..Progress::default() }).so_far().map(|s| s.2), Some(true));
+        let all = AnalysisProgress { texts_done: 9, ..some };
+        assert_eq!(loading(Progress { analysis: Some(all), ..Progress::default() }).so_far().map(|s| s.2), Some(false));
         let l = loading(Progress { stage: Stage::Preparing, prepared: Some((3, 40)), ..Progress::default() });
         assert_eq!(l.prepared_text().as_deref(), Some("Showing the result: 3 of 40 pieces taken in"));
     }

@@ -431,6 +431,14 @@ mod tests {
     }
 
     #[test]
+    fn thresholds_a_person_set_travel_on_the_wire() {
+        let mut t = coherency_core::analyze::Thresholds::SEED;
+        t.assign("loop.fail=9").and_then(|()| t.assign("degenerate_end.warn=0.2")).expect("settings");
+        let bytes = postcard::to_allocvec(&t).expect("written");
+        assert_eq!(postcard::from_bytes::<coherency_core::analyze::Thresholds>(&bytes).ok(), Some(t));
+    }
+
+    #[test]
     fn every_fixture_comes_back_as_it_went() {
         let dir = coherency_test_support::fixture("formats");
         let mut names: Vec<String> = std::fs::read_dir(&dir)

@@ -24,6 +24,7 @@ use super::run::{self, now, NoStream};
 use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
+use coherency_core::analyze::Verdict;
 use coherency_core::live::reasoning_check::ReasoningEvidence;
 use coherency_core::live::{
     build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning, BoundKey,
@@ -105,6 +106,8 @@ pub fn LivePanel(props: &Props) -> Html {
     let view = use_state(|| None::<Rc<LiveView>>);
     let failure = use_state(|| None::<Failure>);
     let running = use_state(|| false);
+    // "Stop when it FAILs": on by default for the long run (a loop rarely ends by itself).
+    let stop_at_fail = use_state(|| true);
     let run = use_mut_ref(|| None::<Run>);
     // Where the long run and the soak put their reasoning: check D's streamed evidence.
     let streamed = use_mut_ref(ReasoningEvidence::default);
@@ -180,7 +183,7 @@ pub fn LivePanel(props: &Props) -> Html {
 
     let start = {
         let (form, run, reasoning) = (form.clone(), run.clone(), on_reasoning.clone());
-        let (view, failure, running) = (view.setter(), failure.setter(), running.clone());
+        let (view, failure, running, at_fail) = (view.setter(), failure.setter(), running.clone(), *stop_at_fail);
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
@@ -200,6 +203,7 @@ pub fn LivePanel(props: &Props) -> Html {
                 failure: failure.clone(),
                 running: running.setter(),
                 reasoning: reasoning.clone(),
+                stop_at_fail: at_fail.then(|| form.req.max_tokens.trim().parse().ok()),
             };
             wasm_bindgen_futures::spawn_local(stream(req, form.sent_key(), controller, stopped, outputs));
         })
@@ -207,6 +211,10 @@ pub fn LivePanel(props: &Props) -> Html {
     let stop = {
         let run = run.clone();
         Callback::from(move |_: MouseEvent| stop_run(&run))
+    };
+    let on_stop_at_fail = {
+        let stop_at_fail = stop_at_fail.clone();
+        Callback::from(move |e: Event| stop_at_fail.set(target_value(&e, "checked") == "true"))
     };
 
     let options = models.iter().map(|id| html! { <option value={id.clone()}>{ id }</option> });
@@ -219,6 +227,11 @@ pub fn LivePanel(props: &Props) -> Html {
     let failure_view = (*failure).clone().map(|fl| {
         html! { <p id="live-failure" class="status notice-line" role="alert" data-kind={fl.kind}>{ fl.text }</p> }
     });
+    let status = match (&*view, *running) {
+        (Some(v), _) => v.status(),
+        (None, true) => "Connecting…".to_string(),
+        (None, false) => String::new(),
+    };
     html! {
         <>
             <section class="card input-card live-form" aria-labelledby="live-form-heading">
@@ -277,16 +290,23 @@ pub fn LivePanel(props: &Props) -> Html {
                 <div class="actions">
                     <button type="button" id="live-start" class="button primary" onclick={start} disabled={*running}>{ "Start streaming" }</button>
                     <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                    <label class="check">
+                        <input id="live-stop-at-fail" type="checkbox" checked={*stop_at_fail} onchange={on_stop_at_fail} />
+                        { " Stop when it FAILs" }
+                    </label>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
                 </div>
+                <p id="live-status" class="status" role="status" aria-live="polite">{ status }</p>
+                { for failure_view }
+            </section>
+            <div class="results live-results">
+                if let Some(v) = (*view).clone() { { live_result(&v, &props.on_capture) } }
+            </div>
+            <section class="card live-tools" aria-label="Soak, context fidelity and endpoint checks">
                 <SoakRun form={f.clone()} api_key={sent_key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
                 <NeedleProbe form={f.clone()} api_key={sent_key.clone()} />
                 <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={streamed.borrow().clone()} />
             </section>
-            <div class="results live-results">
-                { for failure_view }
-                if let Some(v) = (*view).clone() { { live_result(&v, &props.on_capture) } }
-            </div>
         </>
     }
 }
@@ -298,6 +318,8 @@ struct Outputs {
     running: UseStateSetter<bool>,
     /// Where the run put its reasoning, for check D.
     reasoning: Callback<ReasoningSeen>,
+    /// "Stop when it FAILs" ticked: `Some`, with the request's max_tokens when it is a number.
+    stop_at_fail: Option<Option<u64>>,
 }
 
 fn stop_run(run: &Rc<RefCell<Option<Run>>>) {
@@ -319,15 +341,21 @@ async fn stream(
     out: Outputs,
 ) {
     let signal = controller.as_ref().map(|c| c.signal());
+    let at_fail = Cell::new(false);
     // Push is incremental; a full report (gzip of the whole text) is paced.
     let mut shown = |session: &mut LiveSession, t: f64| {
-        if session.report_due(t) {
-            publish(session, &out);
+        if session.report_due(t) && publish(session, &out, None) && out.stop_at_fail.is_some() && !stopped.get() {
+            // The first FAIL: the rest of the generation would only cost time and tokens.
+            at_fail.set(true);
+            stopped.set(true);
+            if let Some(c) = &controller {
+                c.abort();
+            }
         }
     };
     match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), &mut shown).await {
         Ok(mut streamed) => {
-            publish(&mut streamed.session, &out);
+            publish(&mut streamed.session, &out, at_fail.get().then_some(out.stop_at_fail.flatten()));
             out.reasoning.emit(ReasoningSeen::LongRun(streamed.session.reasoning_placement()));
         }
         Err(NoStream::Unanswered(e)) => {
@@ -346,13 +374,19 @@ async fn stream(
     out.running.set(false);
 }
 
-/// Takes full reports and shows them; tells the pacer what they cost.
-fn publish(session: &mut LiveSession, out: &Outputs) {
+/// Takes full reports and shows them (`at_fail`: the run was stopped at its first FAIL, with
+/// the request's max_tokens); tells the pacer what they cost. True when the text FAILs.
+fn publish(session: &mut LiveSession, out: &Outputs, at_fail: Option<Option<u64>>) -> bool {
     let started = now();
-    let view = LiveView::snapshot(SEQ.fetch_add(1, Ordering::Relaxed), session);
+    let mut view = LiveView::snapshot(SEQ.fetch_add(1, Ordering::Relaxed), session);
+    if let Some(max_tokens) = at_fail {
+        view = view.stopped_at_fail(max_tokens);
+    }
     let done = now();
     session.reported(done, done - started);
+    let fails = view.worst.is_some_and(|(v, _)| v == Verdict::Fail);
     out.view.set(Some(Rc::new(view)));
+    fails
 }
 
 /// The event target's `value` (or `checked`, as "true"/"false") property as a string.

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::text::LiveText;
-use super::view::{live_headline, speed_line, stat_rows, worst_word, LiveView};
+use super::view::{live_headline, so_far_line, speed_line, stat_rows, worst_word, LiveView};
 use crate::dom;
 use crate::model::{level_key, verdict_icon};
 use coherency_core::ingest::Channel;
@@ -15,17 +15,25 @@ use coherency_core::wording::thousands;
 /// A live run's result `v`; `on_replay` reads the finished run's capture through the file path.
 /// A plain function: it has no state of its own.
 pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
-    let badge = match v.worst {
-        Some((verdict, channel)) => html! {
-            <div id="live-verdict" class={classes!("badge", "badge-big", level_key(verdict))} data-verdict={verdict.as_str()}
-                data-channel={worst_word(channel)}>
-                <span class="badge-icon" aria-hidden="true">{ verdict_icon(verdict) }</span>
-                <span class="badge-text">{ verdict.as_str() }</span>
-            </div>
-        },
-        None => html! { <div id="live-verdict" class="badge badge-big pending" data-verdict="">{ "…" }</div> },
+    let shown = v.shown_verdict();
+    let broken = v.broken.as_ref().filter(|_| shown.is_none());
+    // The badge: the run's breakage (ERROR, CUT) when it stands for the verdict, else the verdict.
+    let (word, level, icon) = match (broken, shown) {
+        (Some(b), _) => (b.badge, "fail", "⚠"),
+        (None, Some(verdict)) => (verdict.as_str(), level_key(verdict), verdict_icon(verdict)),
+        (None, None) => ("", "pending", "…"),
     };
-    let level = v.worst.map_or("pending", |(verdict, _)| level_key(verdict));
+    let badge = html! {
+        <div id="live-verdict" class={classes!("badge", "badge-big", level)} data-verdict={word}
+            data-text-verdict={v.worst.map(|(w, _)| w.as_str())} data-channel={v.worst.map(|(_, c)| worst_word(c))}>
+            <span class="badge-icon" aria-hidden="true">{ icon }</span>
+            <span class="badge-text">{ word }</span>
+        </div>
+    };
+    let (headline, after) = match broken {
+        Some(b) => (b.headline.clone(), Some(so_far_line(v.worst))),
+        None => (live_headline(v.worst, v.running), None),
+    };
     let facts = stat_rows(&v.stats, v.running)
         .into_iter()
         .map(|(label, value)| html! { <div class="fact"><dt>{ label }</dt><dd>{ value }</dd></div> });
@@ -51,11 +59,12 @@ pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
     html! {
         <>
             <section id="live-card" class={classes!("card", "verdict-card", format!("verdict-{level}"))} data-running={v.running.to_string()}
-                data-ending={v.ending_key} aria-labelledby="live-heading">
+                data-ending={v.ending_key} data-broken={v.broken.as_ref().map(|b| b.key)} aria-labelledby="live-heading">
                 <div class="verdict-head" role="status">
                     { badge }
                     <div>
-                        <h2 id="live-heading">{ live_headline(v.worst, v.running) }</h2>
+                        <h2 id="live-heading">{ headline }</h2>
+                        if let Some(after) = after { <p id="live-so-far" class="measured">{ after }</p> }
                         <p id="live-speed" class="measured">{ speed_line(&v.stats) }</p>
                         <p id="live-ending" class="measured" data-ending={v.ending_key}>{ &v.ending_text }</p>
                     </div>

@@ -7,7 +7,9 @@ use std::rc::Rc;
 use crate::model::{duration_text, Analysis, Source};
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Channel;
-use coherency_core::live::{ending_key, ending_text, worst_channel, LiveSession, LiveStats};
+use coherency_core::live::{
+    broken_off, ending_key, ending_line, stopped_at_fail, worst_channel, BrokenOff, LiveSession, LiveStats,
+};
 use coherency_core::wording::{plural, thousands};
 
 /// What the page shows of a live run at one moment.
@@ -27,6 +29,8 @@ pub struct LiveView {
     pub running: bool,
     pub ending_key: &'static str,
     pub ending_text: String,
+    /// How the run broke off, when the server did not let it finish (said before the verdict).
+    pub broken: Option<BrokenOff>,
     /// The response body as received, once the run has ended (for replay and download).
     pub capture: Option<Rc<[u8]>>,
 }
@@ -63,11 +67,41 @@ impl LiveView {
             worst,
             channels,
             ending_key: ending_key(session.ending(), stats.stream.saw_done),
-            ending_text: ending_text(session.ending(), &stats),
+            ending_text: ending_line(session.ending(), &stats),
+            broken: broken_off(session.ending(), &stats),
             running: session.is_running(),
             capture: (!session.is_running()).then(|| Rc::from(session.capture())),
             stats,
         }
+    }
+
+    /// The view of a run the page stopped at its first FAIL: says so, and what it saved of
+    /// `max_tokens`.
+    pub fn stopped_at_fail(mut self, max_tokens: Option<u64>) -> Self {
+        self.ending_key = "stopped-at-fail";
+        self.ending_text = stopped_at_fail(&self.stats, max_tokens);
+        self
+    }
+
+    /// The verdict the run shows: the text's worst, unless the run broke off and its text does
+    /// not FAIL (then `None`: the breakage is said instead).
+    pub fn shown_verdict(&self) -> Option<Verdict> {
+        let verdict = self.worst.map(|(v, _)| v);
+        match &self.broken {
+            Some(b) if b.replaces(verdict) => None,
+            _ => verdict,
+        }
+    }
+
+    /// The line beside Start and Stop: the verdict so far (or the breakage), and how the run
+    /// goes or ended.
+    pub fn status(&self) -> String {
+        let verdict = match (&self.broken, self.worst) {
+            (Some(b), w) if b.replaces(w.map(|(v, _)| v)) => b.badge,
+            (_, Some((v, _))) => v.as_str(),
+            (_, None) => "not judged yet",
+        };
+        format!("{verdict}: {} The result is below.", self.ending_text)
     }
 
     /// The reasons of the channel with the worst verdict.
@@ -109,6 +143,14 @@ pub fn live_headline(worst: Option<(Verdict, Option<Channel>)>, running: bool) -
         Verdict::Warn => format!("Some repetition{where_}{so_far}"),
         Verdict::Fail => format!("Repetition collapse{where_}{so_far}"),
     }
+}
+
+/// "What came: no repetition collapse.": the text's verdict, said after a run that broke off.
+pub fn so_far_line(worst: Option<(Verdict, Option<Channel>)>) -> String {
+    // ASCII only: `to_lowercase` would link the Unicode case tables into the wasm (~9 KB).
+    let mut headline = live_headline(worst, false);
+    headline[..1].make_ascii_lowercase();
+    format!("What came: {headline}.")
 }
 
 /// "812 tokens/s · 2,048 tokens (estimated)": speed always beside the verdict (a looping model
@@ -187,6 +229,39 @@ mod tests {
         assert_eq!(live_headline(v.worst, false), "Repetition collapse in the answer");
         let rows = stat_rows(&v.stats, false);
         assert!(rows.iter().any(|(l, v)| *l == "[DONE]" && v == "not received"));
+    }
+
+    #[test]
+    fn a_stream_the_server_broke_off_is_not_a_pass_and_says_so_first() {
+        let mut s = LiveSession::new(0.0);
+        let prose = "The harbour was quiet that morning, and the boats rocked gently at their moorings. ";
+        let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": prose}}]});
+        s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
+        s.feed(b"data: {\"error\": {\"message\": \"the model crashed\"}}\n\ndata: [DONE]\n\n", 150.0);
+        s.end(Ending::Closed, 200.0);
+        let v = LiveView::snapshot(1, &s);
+        assert_eq!(v.worst.map(|(v, _)| v), Some(Verdict::Pass), "the text itself passes");
+        assert_eq!(v.shown_verdict(), None, "but the run is not a PASS");
+        let broken = v.broken.as_ref().expect("broken off");
+        assert_eq!(broken.badge, "ERROR");
+        assert!(v.status().starts_with("ERROR: Ended with an error"), "{}", v.status());
+        assert!(!v.ending_text.starts_with("Complete"), "{}", v.ending_text);
+        assert_eq!(so_far_line(v.worst), "What came: no repetition collapse.");
+    }
+
+    #[test]
+    fn a_run_stopped_at_its_first_fail_says_so_and_shows_the_fail() {
+        let mut s = LiveSession::new(0.0);
+        let lp = "Let me check the config file again.\n".repeat(20);
+        let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": lp}}]});
+        s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
+        let running = LiveView::snapshot(1, &s);
+        assert!(running.status().starts_with("FAIL: Streaming… 1 chunk so far."), "{}", running.status());
+        s.end(Ending::Stopped, 200.0);
+        let v = LiveView::snapshot(2, &s).stopped_at_fail(Some(8000));
+        assert_eq!(v.shown_verdict(), Some(Verdict::Fail));
+        assert_eq!(v.ending_key, "stopped-at-fail");
+        assert!(v.ending_text.contains("7,820 of max_tokens 8,000 not generated"), "{}", v.ending_text);
     }
 
     #[test]

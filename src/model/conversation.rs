@@ -12,12 +12,12 @@ use coherency_core::verdict::{
 use coherency_core::wording::{plural, thousands};
 
 /// Text lines a turn row shows; more are counted ("+ 2 more").
-pub const PREVIEW_LINES: usize = 3;
+pub const PREVIEW_LINES: usize = 2;
 /// Characters a preview line keeps before "…".
 pub const PREVIEW_CHARS: usize = 160;
 /// The height of a turn row in px: every row is as tall, so the view renders only the rows on
 /// screen from the scroll position alone (the style sheet leaves the height to this).
-pub const TURN_ROW_PX: f64 = 104.0;
+pub const TURN_ROW_PX: f64 = 74.0;
 /// The most conversations the picker lists (worst first); any other is reached by its number.
 pub const PICKER_MAX: usize = 200;
 

@@ -218,14 +218,12 @@ impl Document {
     /// more whose verdict is the document's, above PASS (the first such). `None` when the
     /// verdict comes from texts alone (a single reply, a stream) or is PASS.
     pub fn deciding_conversation(&self) -> Option<&ConversationReport> {
-        let verdict = self.report.verdict.filter(|v| *v > Verdict::Pass)?;
-        self.report.conversations.iter().find(|c| c.turns >= 2 && c.verdict == verdict)
+        coherency_core::render::deciding_conversation(&self.report)
     }
 
     /// "conversation 0, from turn 3": where the deciding conversation turns degenerate.
     pub fn conversation_place(c: &ConversationReport) -> String {
-        let from = c.onset_turn.map(|t| format!(", from turn {}", thousands(t))).unwrap_or_default();
-        format!("conversation {}{from}", thousands(c.conversation))
+        coherency_core::render::conversation_place(c)
     }
 
     /// "file vllm.sse · 2,771 bytes", "your text · 120 bytes", "a built-in sample · 3,210 bytes".

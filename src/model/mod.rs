@@ -114,6 +114,9 @@ impl Analysis {
     /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an onset.
     pub fn onset_text(&self) -> Option<String> {
         let onset = self.report.onset?;
+        if onset == 0 {
+            return Some("Degenerate from its very start (byte 0)".to_string());
+        }
         let line = self.text.as_bytes()[..onset.min(self.text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
         let share = if self.text.is_empty() { 0.0 } else { onset as f64 / self.text.len() as f64 };
         Some(format!(
@@ -234,6 +237,8 @@ mod tests {
         let a = Analysis::new(1, Source::Input, text);
         assert_eq!(a.report.onset, Some(28));
         assert_eq!(a.onset_text().unwrap(), "Turns degenerate at byte 28 (line 3, 2.4 % into the text)");
+        let from_start = Analysis::new(2, Source::Input, "Let me check again.\n".repeat(40));
+        assert_eq!(from_start.onset_text().as_deref(), Some("Degenerate from its very start (byte 0)"));
         let i = a.span_near(28).unwrap();
         assert_eq!(a.report.spans[i].kind, SpanKind::Loop);
         assert_eq!(a.span_near(0), Some(i), "the first span after");

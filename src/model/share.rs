@@ -19,9 +19,8 @@ pub const MAX_LINKED_INPUT: usize = 8 << 20;
 pub fn too_big_for_a_link(size: usize) -> Option<String> {
     (size > MAX_LINKED_INPUT).then(|| {
         format!(
-            "No link: the input is {}, and a link carries at most {} (compressed to 32,000 characters). Download the report instead.",
-            size_text(size),
-            size_text(MAX_LINKED_INPUT)
+            "No link: the input is {}, and a link holds 32,000 characters — a few hundred KB of looping text compressed, far less of varied text. Download the report instead.",
+            size_text(size)
         )
     })
 }
@@ -41,6 +40,13 @@ pub fn result_link(
 /// What the page says once a link is made: copied, or left in the address bar to copy.
 pub fn link_made(url: &str, copied: bool) -> String {
     let chars = url.len();
+    // The one-file page opened from disk: its links name a file on this machine.
+    if url.starts_with("file:") {
+        return format!(
+            "Link made ({} characters), but it opens only on this computer: it names this page's file. Share a link from the page served over http(s), or the report.",
+            thousands(chars)
+        );
+    }
     if copied {
         format!(
             "Link copied ({} characters). It carries the input itself, compressed, after the # — which browsers never send to a server.",
@@ -176,7 +182,10 @@ mod tests {
         assert!(markdown_copied(&md, false).contains("downloaded instead"));
         assert_eq!(too_big_for_a_link(100), None);
         let refusal = too_big_for_a_link(9 << 20).unwrap_or_default();
-        assert!(refusal.starts_with("No link: the input is 9.4 MB, and a link carries at most 8.4 MB"), "{refusal}");
+        assert!(refusal.starts_with("No link: the input is 9.4 MB, and a link holds 32,000 characters"), "{refusal}");
+        assert!(
+            link_made("file:///home/me/coherency-analyzer.html#v1;d=x", true).contains("opens only on this computer")
+        );
         assert!(report_downloaded("r.html", 2048).contains("(2.0 KB)"));
     }
 

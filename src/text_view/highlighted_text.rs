@@ -344,6 +344,8 @@ pub fn HighlightedText(props: &Props) -> Html {
                 </div>
             </div>
             if !spans.is_empty() { { legend() } }
+            // Previous and Next only when there is somewhere to go.
+            if !spans.is_empty() {
             <div class="span-nav" role="group" aria-label="Flagged spans">
                 { nav_button("prev-span", "↑ Previous", "p k", Rc::new(prev)) }
                 <span id="span-position" class="span-position" aria-live="polite" data-current={shown.map(|c| c.to_string())}>
@@ -354,6 +356,7 @@ pub fn HighlightedText(props: &Props) -> Html {
                 { for source_button }
                 <span class="help nav-help">{ "Keys in the text: n / j next, p / k previous." }</span>
             </div>
+            }
             <div class="vtext">
                 <div id="analysed-text" ref={scroller.clone()} class="text vtext-scroll" tabindex="0" role="region" style={format!("height:{}px", box_h + 2.0)}
                     aria-label="The analysed text with repeated spans highlighted" data-rows={layout.rows().to_string()}

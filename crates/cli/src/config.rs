@@ -86,7 +86,7 @@ mod tests {
             .unwrap_err()
             .contains("unknown threshold 'maxlines.fail'; the names are"));
         let order = file("order.toml", "[thresholds]\nmaxline.warn = 30\n");
-        assert!(thresholds(Some(&order), &[]).unwrap_err().contains("stricter than maxline.fail"));
+        assert!(thresholds(Some(&order), &[]).unwrap_err().contains("WARN must come before FAIL: maxline.warn"));
         assert!(thresholds(Some(Path::new("/no/such/coherency.toml")), &[]).is_err());
     }
 }

@@ -373,7 +373,7 @@ fn a_bad_threshold_is_a_usage_error_listing_the_names() {
     );
     let out = run(&["analyze", "--threshold", "maxline.warn=20", "tests/data/warn_list.txt"]);
     assert_eq!(out.status.code(), Some(64), "a WARN past its FAIL");
-    assert!(stderr(&out).contains("maxline.warn is stricter than maxline.fail"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("WARN must come before FAIL: maxline.warn"), "{}", stderr(&out));
 }
 
 /// Runs a shell command under `script` (util-linux), whose standard output and error are a

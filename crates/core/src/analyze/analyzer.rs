@@ -213,7 +213,7 @@ impl Scans {
                 Some(Finding { metric: c.metric, level, first, region })
             })
             .collect();
-        let onset = onset::onset(verdict, &findings);
+        let onset = onset::onset(verdict, &findings).map(|at| onset::word_start(text, at));
         // A log keeps a report per message: no spare capacity in them.
         reasons.shrink_to_fit();
         checks.shrink_to_fit();
@@ -267,7 +267,8 @@ fn gzip_and_loop_checks<R: Send>(
                 bytes
             });
             let gzip = std::cell::Cell::new(0);
-            let found = loop_checks::find_with_profile(text, t.loops, || {
+            let rules = t.loop_rules();
+            let found = loop_checks::find_with_profile(text, &rules, || {
                 both();
                 gzip.set(side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
                 profile.take()
@@ -276,7 +277,7 @@ fn gzip_and_loop_checks<R: Send>(
         });
     }
     let more = also();
-    let found = loop_checks::find(text, t.loops);
+    let found = loop_checks::find(text, &t.loop_rules());
     (gzip_size(text.as_bytes()), found, more)
 }
 
@@ -348,14 +349,14 @@ pub struct AnalysisWithoutDeflate {
 pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDeflate {
     let mut scans = Scans::default();
     scans.scan(text, 0, t);
-    AnalysisWithoutDeflate { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, t.loops) }
+    AnalysisWithoutDeflate { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
 }
 
 impl AnalysisWithoutDeflate {
     /// The report on `text` (the text this was made from), whose DEFLATE passes are `passes`
     /// ([`super::deflate_passes::deflate_passes`]).
     pub fn finish(self, text: &str, passes: DeflatePasses) -> Report {
-        let found = self.found.judge(text, self.thresholds.loops, passes.profile);
+        let found = self.found.judge(text, &self.thresholds.loop_rules(), passes.profile);
         self.scans.report(text, &self.thresholds, passes.gzip_bytes, found)
     }
 }

@@ -356,8 +356,8 @@ mod tests {
         );
         assert_eq!(
             r,
-            ["No check reached its WARN threshold: maxrun 1 < 6, maxline 1 < 5, gzip ratio not judged (judged from \
-              1 KiB of text), loop 0 % < 25 %."]
+            ["No check reached its WARN threshold: maxrun 1 < 6, maxline 1 < 5, gzip ratio not judged (judged on \
+              texts of 1 KiB or more), loop 0 % < 25 %."]
         );
     }
 }

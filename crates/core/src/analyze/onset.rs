@@ -57,9 +57,40 @@ pub fn onset(verdict: Verdict, findings: &[Finding]) -> Option<usize> {
     Some([Some(decisive.first), Some(region.start), failing].into_iter().flatten().min().unwrap_or(region.start))
 }
 
+/// `at` moved back to the start of its word when it falls inside one whose start is at most
+/// 32 bytes back: the onset never splits a word ("sca|n." → "|scan."). Elsewhere (a space, a
+/// line start, punctuation, text without spaces near) it stays.
+pub fn word_start(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let in_word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
+    if at == 0 || at >= bytes.len() || !(in_word(bytes[at]) && in_word(bytes[at - 1])) {
+        return at;
+    }
+    let from = at.saturating_sub(32);
+    // After an ASCII byte that is not a word's: a char boundary.
+    bytes[from..at].iter().rposition(|&b| !in_word(b)).map_or(at, |i| from + i + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_onset_snaps_back_to_the_start_of_its_word() {
+        let text = "The reclaim thread ran a scan. Then the scan.";
+        let mid = text.find("can.").unwrap_or(0);
+        assert_eq!(word_start(text, mid), mid - 1, "sca|n. → |scan.");
+        assert_eq!(word_start(text, 4), 4, "at a word's start already");
+        assert_eq!(word_start(text, 3), 3, "at a space");
+        assert_eq!(word_start(text, 0), 0);
+        assert_eq!(word_start(text, text.len()), text.len());
+        let line = "first line\nsecond";
+        assert_eq!(word_start(line, line.len() - 2), line.find("second").unwrap_or(0), "to the line's start");
+        let cjk = "重复重复重复重复重复重复重复重复重复重复重复";
+        assert_eq!(word_start(cjk, 12), 12, "no word start near: kept");
+        let long = format!("x {}", "a".repeat(60));
+        assert_eq!(word_start(&long, 50), 50, "a word longer than 32 bytes: kept");
+    }
 
     fn f(metric: Metric, level: Verdict, region: Range<usize>) -> Finding {
         Finding { metric, level, first: region.start, region }

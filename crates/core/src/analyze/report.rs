@@ -102,10 +102,10 @@ impl Metric {
     /// The WARN and FAIL rules in words, where a number alone does not say it all (made from
     /// the thresholds the checks read).
     pub fn rule(self, t: &Thresholds) -> Option<String> {
-        let rules = t.loops;
+        let rules = &t.loop_rules();
         match self {
             Metric::Maxrun | Metric::Maxline => None,
-            Metric::GzipRatio => Some(format!("judged from {} of text", bytes_text(t.gzip_min_bytes))),
+            Metric::GzipRatio => Some(format!("judged on texts of {} or more", bytes_text(t.gzip_min_bytes))),
             Metric::Loop => Some(format!("WARN: {}; FAIL: {}", rules.loop_warn_text(), rules.loop_fail_text())),
             Metric::Copies => Some(format!(
                 "{} count (looping: on a nearby source). WARN: {}; FAIL: {}",
@@ -113,7 +113,9 @@ impl Metric {
                 rules.copies_warn_text(),
                 rules.copies_fail_text()
             )),
-            Metric::Profile => Some(format!("judged from {} of text", bytes_text(rules.degenerate_end.min_bytes))),
+            Metric::Profile => {
+                Some(format!("judged on texts of {} or more", bytes_text(rules.degenerate_end.min_bytes)))
+            }
             Metric::ToolLoop => {
                 let tools = t.tools;
                 Some(format!(

@@ -5,8 +5,9 @@
 //! `--config` read through here, and a page panel can list, show and edit the same table
 //! (names, defaults, current values, changed or not) without a TOML reader.
 //!
-//! The loop checks' and the tool-call check's rules (their clauses and shares) are not settings
-//! yet: they are shared by reference (see [`Thresholds::loops`]) and stay the seed's.
+//! The loop, copies and degenerate-end checks are set by their main thresholds (`loop.fail`,
+//! `copies.fail`, `degenerate_end.fail`…), which the rest of each rule moves with
+//! ([`Thresholds::loop_rules`]); the tool-call check's rules stay the seed's.
 
 use std::fmt;
 
@@ -46,7 +47,7 @@ impl fmt::Debug for Setting {
 
 /// Every threshold a person may set, in the order they are listed. Counts are stored as
 /// `usize` and carried here as `f64` (exact for any count a text can reach).
-pub const SETTINGS: [Setting; 8] = [
+pub const SETTINGS: [Setting; 14] = [
     Setting {
         name: "maxrun.warn",
         field: "maxrun_warn",
@@ -111,13 +112,64 @@ pub const SETTINGS: [Setting; 8] = [
         get: |t| t.gzip_min_bytes as f64,
         set: |t, v| t.gzip_min_bytes = v as usize,
     },
+    Setting {
+        name: "loop.warn",
+        field: "loop_warn",
+        about: "copies said back to back that WARN on the loop check (each clause's other conditions still apply)",
+        kind: SettingKind::Count { min: 2 },
+        get: |t| t.loop_warn as f64,
+        set: |t, v| t.loop_warn = v as usize,
+    },
+    Setting {
+        name: "loop.fail",
+        field: "loop_fail",
+        about: "copies said back to back that FAIL on the loop check (each clause's other conditions still apply)",
+        kind: SettingKind::Count { min: 2 },
+        get: |t| t.loop_fail as f64,
+        set: |t, v| t.loop_fail = v as usize,
+    },
+    Setting {
+        name: "copies.warn",
+        field: "copies_warn",
+        about: "share of the text looping copies cover that WARNs (the copies check's other WARN shares move with it)",
+        kind: SettingKind::Ratio,
+        get: |t| t.copies_warn,
+        set: |t, v| t.copies_warn = v,
+    },
+    Setting {
+        name: "copies.fail",
+        field: "copies_fail",
+        about: "share of the text looping copies cover that FAILs (the copies check's other FAIL shares move with it)",
+        kind: SettingKind::Ratio,
+        get: |t| t.copies_fail,
+        set: |t, v| t.copies_fail = v,
+    },
+    Setting {
+        name: "degenerate_end.warn",
+        field: "degenerate_end_warn",
+        about: "share of the text, at its end, compressing to almost nothing that WARNs",
+        kind: SettingKind::Ratio,
+        get: |t| t.degenerate_end_warn,
+        set: |t, v| t.degenerate_end_warn = v,
+    },
+    Setting {
+        name: "degenerate_end.fail",
+        field: "degenerate_end_fail",
+        about: "share of the text, at its end, compressing to almost nothing that FAILs",
+        kind: SettingKind::Ratio,
+        get: |t| t.degenerate_end_fail,
+        set: |t, v| t.degenerate_end_fail = v,
+    },
 ];
 
 /// Pairs whose WARN may not be stricter than their FAIL: (warn, fail, counts trip at or above).
-const PAIRS: [(&str, &str, bool); 3] = [
+const PAIRS: [(&str, &str, bool); 6] = [
     ("maxrun.warn", "maxrun.fail", true),
     ("maxline.warn", "maxline.fail", true),
     ("gzip_ratio.warn", "gzip_ratio.fail", false),
+    ("loop.warn", "loop.fail", true),
+    ("copies.warn", "copies.fail", true),
+    ("degenerate_end.warn", "degenerate_end.fail", true),
 ];
 
 impl Setting {
@@ -185,8 +237,8 @@ pub enum ThresholdError {
     UnknownName(String),
     /// The value is not one the setting takes.
     BadValue { name: &'static str, value: String, why: String },
-    /// A WARN threshold stricter than its FAIL: a text would FAIL before it WARNs.
-    WarnPastFail { warn: &'static str, fail: &'static str },
+    /// A WARN threshold past its FAIL (a text would FAIL before it WARNs), with both values.
+    WarnPastFail { warn: &'static str, fail: &'static str, values: (String, String) },
     /// A config's value that is not a number or a table.
     NotANumber(String),
 }
@@ -206,8 +258,8 @@ impl fmt::Display for ThresholdError {
             Self::BadValue { name, value, why } => {
                 write!(f, "threshold {name}: '{value}' is not a value it takes ({why})")
             }
-            Self::WarnPastFail { warn, fail } => {
-                write!(f, "threshold {warn} is stricter than {fail}: a text would FAIL before it WARNs")
+            Self::WarnPastFail { warn, fail, values: (w, v) } => {
+                write!(f, "WARN must come before FAIL: {warn} {w} is past {fail} {v}")
             }
             Self::NotANumber(name) => write!(f, "threshold {name}: give a number"),
         }
@@ -254,13 +306,14 @@ impl Thresholds {
         }
     }
 
-    /// Checks that no WARN threshold is stricter than its FAIL.
+    /// Checks that every WARN threshold comes before its FAIL (trips on less).
     pub fn check_order(&self) -> Result<(), ThresholdError> {
         for (warn, fail, at_least) in PAIRS {
             let value = |name| Setting::named(name).map_or(0.0, |s| s.value(self));
             let (w, f) = (value(warn), value(fail));
             if (at_least && w > f) || (!at_least && w < f) {
-                return Err(ThresholdError::WarnPastFail { warn, fail });
+                let format = |name, v| Setting::named(name).map_or_else(String::new, |s| s.format(v));
+                return Err(ThresholdError::WarnPastFail { warn, fail, values: (format(warn, w), format(fail, f)) });
             }
         }
         Ok(())
@@ -365,7 +418,8 @@ mod tests {
         assert_eq!(
             unknown,
             "unknown threshold 'maxlines.fail'; the names are: maxrun.warn, maxrun.fail, maxline.warn, maxline.fail, \
-             gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes"
+             gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes, loop.warn, loop.fail, copies.warn, \
+             copies.fail, degenerate_end.warn, degenerate_end.fail"
         );
         assert!(t.assign("maxline.fail").unwrap_err().to_string().contains("is not NAME=VALUE"));
         for bad in ["maxline.fail=twenty", "maxline.fail=-1", "maxline.fail=0", "maxline.fail=2.5"] {
@@ -381,17 +435,69 @@ mod tests {
     }
 
     #[test]
-    fn a_warn_stricter_than_its_fail_is_refused() {
+    fn a_warn_past_its_fail_is_refused() {
         let mut t = Thresholds::SEED;
         t.assign("maxline.warn=30").expect("a setting");
         assert_eq!(
             t.check_order().unwrap_err().to_string(),
-            "threshold maxline.warn is stricter than maxline.fail: a text would FAIL before it WARNs"
+            "WARN must come before FAIL: maxline.warn 30 is past maxline.fail 12"
+        );
+        let mut shares = Thresholds::SEED;
+        shares.assign("degenerate_end.warn=0.5").expect("a setting");
+        assert_eq!(
+            shares.check_order().unwrap_err().to_string(),
+            "WARN must come before FAIL: degenerate_end.warn 0.5 is past degenerate_end.fail 0.25"
         );
         let mut ratio = Thresholds::SEED;
         ratio.assign("gzip_ratio.fail=0.2").expect("a setting");
         assert!(ratio.check_order().is_err());
         assert!(Thresholds::SEED.check_order().is_ok());
+    }
+
+    #[test]
+    fn thresholds_are_written_and_read_back_by_name() {
+        let mut t = Thresholds::SEED;
+        t.assign("maxline.fail=20").and_then(|()| t.assign("copies.fail=0.6")).expect("settings");
+        let json = serde_json::to_string(&t).expect("written");
+        assert!(
+            json.starts_with("{\"maxrun_warn\":6,\"maxrun_fail\":12,\"maxline_warn\":5,\"maxline_fail\":20,"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_slice::<Thresholds>(json.as_bytes()).ok(), Some(t));
+        // A report written before the loop, copies and degenerate-end settings existed.
+        let old = br#"{"maxrun_warn":7,"maxrun_fail":12,"maxline_warn":5,"maxline_fail":12,"gzip_ratio_warn":0.15,"gzip_ratio_fail":0.05,"min_bytes":20,"gzip_min_bytes":1024}"#;
+        let read: Thresholds = serde_json::from_slice(old).expect("read");
+        assert_eq!((read.maxrun_warn, read.gzip_ratio_fail, read.loop_fail), (7, 0.05, 3));
+        assert!(serde_json::from_slice::<Thresholds>(br#"{"maxrun_warn":"x"}"#).is_err());
+    }
+
+    #[test]
+    fn the_loop_copies_and_degenerate_end_checks_are_set_by_name() {
+        use crate::analyze::{analyze_with, LoopRules, Metric, Verdict};
+        assert_eq!(Thresholds::SEED.loop_rules(), LoopRules::SEED, "the defaults are the seed's rules");
+        let level = |t: &Thresholds, text: &str, metric: Metric| {
+            analyze_with(text, t).checks.iter().find(|c| c.metric == metric).map(|c| c.level)
+        };
+        // A refrain said 8 times: maxline loosened alone, the loop check still FAILs it.
+        let text = "We sail at dawn, we sail at dawn, the harbour calls us home.\n".repeat(8);
+        let mut t = Thresholds::SEED;
+        t.assign("maxline.warn=100").and_then(|()| t.assign("maxline.fail=100")).expect("settings");
+        assert_eq!(level(&t, &text, Metric::Loop), Some(Verdict::Fail));
+        t.assign("loop.fail=20").expect("a setting");
+        assert_eq!(level(&t, &text, Metric::Loop), Some(Verdict::Warn), "8 copies: under 20, past the WARN");
+        t.assign("loop.warn=20").expect("a setting");
+        assert_eq!(level(&t, &text, Metric::Loop), Some(Verdict::Pass));
+        let rules = t.loop_rules();
+        assert_eq!(rules.loop_fail[0].copies, 21.0, "every FAIL clause asks 17 copies more");
+        assert!(rules.loop_fail_text().starts_with("≥ 21 copies"), "{}", rules.loop_fail_text());
+        // Shares: the copies check's move together, the degenerate end's are set.
+        t.assign("copies.fail=0.6").and_then(|()| t.assign("degenerate_end.fail=0.5")).expect("settings");
+        let rules = t.loop_rules();
+        assert_eq!(rules.copies.fail_looping, 0.6);
+        assert!((rules.copies.fail_one_long - 0.5).abs() < 1e-9 && (rules.copies.restart_fail - 0.6).abs() < 1e-9);
+        assert_eq!(rules.degenerate_end.fail, 0.5);
+        assert_eq!(Thresholds::from_compact(&t.compact()), Ok(t), "they travel in links and to the workers");
+        assert!(t.assign("loop.fail=1").is_err() && t.assign("copies.fail=0").is_err());
     }
 
     #[test]

@@ -24,9 +24,28 @@ pub struct Thresholds {
     /// The gzip ratio is judged only from this many bytes of text.
     #[serde(default = "gzip_min_bytes")]
     pub gzip_min_bytes: usize,
+    /// The loop check's main thresholds, in copies said back to back: its WARN clauses and its
+    /// FAIL clauses (see [`LoopRules`]) move with these from the seed's 3 (see
+    /// [`Thresholds::loop_rules`]).
+    #[serde(default = "loop_warn")]
+    pub loop_warn: usize,
+    #[serde(default = "loop_fail")]
+    pub loop_fail: usize,
+    /// The copies check's main thresholds, the share of the text looping copies cover to WARN
+    /// and to FAIL; the rule's other shares move with them.
+    #[serde(default = "copies_warn")]
+    pub copies_warn: f64,
+    #[serde(default = "copies_fail")]
+    pub copies_fail: f64,
+    /// The degenerate-end check's shares of the text ([`EndRules`]).
+    #[serde(default = "degenerate_end_warn")]
+    pub degenerate_end_warn: f64,
+    #[serde(default = "degenerate_end_fail")]
+    pub degenerate_end_fail: f64,
     /// The loop checks' rules, by reference: every `Report` carries its `Thresholds`, and the
-    /// rules are a few hundred bytes. Not in the JSON report: each check there carries the
-    /// figures it was judged against, and `Metric::rule` says the rest in words.
+    /// rules are a few hundred bytes. Not in the JSON report: the settings above move them
+    /// ([`Thresholds::loop_rules`]), each check there carries the figures it was judged
+    /// against, and `Metric::rule` says the rest in words.
     #[serde(skip, default = "seed_loop_rules")]
     pub loops: &'static LoopRules,
     /// The tool-call check's rules, by reference and out of the JSON report for the same
@@ -40,6 +59,30 @@ pub struct Thresholds {
 
 fn gzip_min_bytes() -> usize {
     Thresholds::SEED.gzip_min_bytes
+}
+
+fn loop_warn() -> usize {
+    Thresholds::SEED.loop_warn
+}
+
+fn loop_fail() -> usize {
+    Thresholds::SEED.loop_fail
+}
+
+fn copies_warn() -> f64 {
+    Thresholds::SEED.copies_warn
+}
+
+fn copies_fail() -> f64 {
+    Thresholds::SEED.copies_fail
+}
+
+fn degenerate_end_warn() -> f64 {
+    Thresholds::SEED.degenerate_end_warn
+}
+
+fn degenerate_end_fail() -> f64 {
+    Thresholds::SEED.degenerate_end_fail
 }
 
 fn seed_loop_rules() -> &'static LoopRules {
@@ -163,10 +206,50 @@ impl Thresholds {
         gzip_ratio_fail: 0.10,
         min_bytes: 20,
         gzip_min_bytes: 1024,
+        loop_warn: LOOP_COPIES_ANCHOR,
+        loop_fail: LOOP_COPIES_ANCHOR,
+        copies_warn: LoopRules::SEED.copies.warn_looping,
+        copies_fail: LoopRules::SEED.copies.fail_looping,
+        degenerate_end_warn: LoopRules::SEED.degenerate_end.warn,
+        degenerate_end_fail: LoopRules::SEED.degenerate_end.fail,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
         compare: super::compare_rules::CompareRules::DEFAULT,
     };
+}
+
+/// The copies the loop check's settings (`loop.warn`, `loop.fail`) are counted from: the
+/// seed's clauses with this value are [`LoopRules::SEED`]'s.
+const LOOP_COPIES_ANCHOR: usize = 3;
+
+impl Thresholds {
+    /// The loop, copies and degenerate-end checks' rules with this person's settings in them:
+    /// the seed's ([`Self::loops`]) with each WARN (FAIL) clause of the loop check asking
+    /// `loop_warn − 3` (`loop_fail − 3`) copies more, each WARN (FAIL) share of the copies
+    /// check moved by `copies_warn − 25 %` (`copies_fail − 40 %`, kept within 1 %–100 %), and
+    /// the degenerate end's shares set. The defaults give [`LoopRules::SEED`] exactly.
+    pub fn loop_rules(&self) -> LoopRules {
+        let mut rules = *self.loops;
+        let shift = |clauses: &mut [TandemClause], to: usize| {
+            for c in clauses {
+                c.copies = (c.copies + to as f64 - LOOP_COPIES_ANCHOR as f64).max(1.0);
+            }
+        };
+        shift(&mut rules.loop_warn, self.loop_warn);
+        shift(&mut rules.loop_fail, self.loop_fail);
+        let moved = |share: f64, by: f64| (share + by).clamp(0.01, 1.0);
+        let c = &mut rules.copies;
+        let by = self.copies_warn - c.warn_looping;
+        (c.warn_long, c.warn_any, c.restart_warn) =
+            (moved(c.warn_long, by), moved(c.warn_any, by), moved(c.restart_warn, by));
+        c.warn_looping = self.copies_warn;
+        let by = self.copies_fail - c.fail_looping;
+        (c.fail_one_long, c.restart_fail) = (moved(c.fail_one_long, by), moved(c.restart_fail, by));
+        c.fail_looping = self.copies_fail;
+        rules.degenerate_end.warn = self.degenerate_end_warn;
+        rules.degenerate_end.fail = self.degenerate_end_fail;
+        rules
+    }
 }
 
 impl Default for Thresholds {

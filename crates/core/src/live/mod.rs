@@ -16,6 +16,7 @@ pub mod checks;
 pub mod explain;
 pub mod key_binding;
 pub mod needle;
+pub mod outcome;
 pub mod request;
 pub mod session;
 pub mod soak;
@@ -26,6 +27,7 @@ pub use explain::{
     REDIRECT_REFUSED,
 };
 pub use key_binding::BoundKey;
+pub use outcome::{broken_off, ending_line, stopped_at_fail, BrokenOff};
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     capture_full, ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveStats,

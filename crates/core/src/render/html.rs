@@ -98,7 +98,8 @@ pub fn html(summary: &Summary) -> String {
                 out,
                 "<tr><td>{}</td><td class=\"n\">{}</td><td>{op} {}</td><td>{op} {}</td><td class=\"{class}\">{level}</td></tr>",
                 c.metric.label(),
-                escape(&c.value_text()),
+                // A check that did not run shows no value (as the page shows it).
+                if c.judged { escape(&c.value_text()) } else { "—".into() },
                 format_threshold(c.metric, c.warn_at),
                 format_threshold(c.metric, c.fail_at)
             );

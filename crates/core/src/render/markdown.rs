@@ -213,7 +213,11 @@ mod tests {
         let log =
             format!("{}\n{}\n", line("A fine answer with enough words to judge it."), line(&"again and ".repeat(300)));
         let out = md(log.as_bytes());
-        assert!(out.contains("· worst: assistant content of conversation 1, turn 1"), "{out}");
+        // Led by the conversation, as the page leads: where it turns degenerate, and why.
+        assert!(
+            out.contains("· worst: conversation 1, from turn 1 — turn 1: the assistant's reply FAILs on its own"),
+            "{out}"
+        );
         assert!(out.contains("| verdict | message | where | bytes | tripped |"), "{out}");
         assert!(out.contains("| FAIL | assistant content | conversation 1, turn 1, line 2 |"), "{out}");
     }

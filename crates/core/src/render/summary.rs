@@ -64,6 +64,11 @@ impl<'a> Summary<'a> {
     /// Where the worst text is, for a document of several: "assistant reasoning of conversation
     /// 0, turn 3, line 5 (1,234 bytes)".
     pub fn worst_place(&self) -> Option<String> {
+        // A conversation whose judgement across turns decides the verdict leads, as on the page.
+        if let Some(c) = deciding_conversation(self.report) {
+            let why = c.reasons.first().map(|r| format!(" — {r}")).unwrap_or_default();
+            return Some(format!("{}{why}", conversation_place(c)));
+        }
         let row = &self.rows[self.worst.as_ref()?.0?];
         Some(format!("{} {} of {} ({})", row.role, row.channel_text(), place(row), plural(row.bytes, "byte", "bytes")))
     }
@@ -106,6 +111,19 @@ pub fn place(row: &MessageRow) -> String {
 pub fn place_of(conversation: usize, turn: usize, line: Option<usize>) -> String {
     let line = line.map(|l| format!(", line {l}")).unwrap_or_default();
     format!("conversation {conversation}, turn {turn}{line}")
+}
+
+/// The conversation whose judgement across turns decides `report`'s verdict (one of two turns
+/// or more at the verdict's level), when the verdict is not a PASS.
+pub fn deciding_conversation(report: &TranscriptReport) -> Option<&ConversationReport> {
+    let verdict = report.verdict.filter(|v| *v > Verdict::Pass)?;
+    report.conversations.iter().find(|c| c.turns >= 2 && c.verdict == verdict)
+}
+
+/// "conversation 0, from turn 3": where a conversation turns degenerate.
+pub fn conversation_place(c: &ConversationReport) -> String {
+    let from = c.onset_turn.map(|t| format!(", from turn {}", thousands(t))).unwrap_or_default();
+    format!("conversation {}{from}", thousands(c.conversation))
 }
 
 #[cfg(test)]
