@@ -111,8 +111,13 @@ impl Scans {
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
         // Runs past the cap are counted, not listed (the tail's too, when the list is full).
         let tail_listed = MAX_WORD_RUNS.saturating_sub(self.flagged_runs.len()).min(tail_runs.len());
-        let spans_not_listed =
-            self.runs_not_listed + (tail_runs.len() - tail_listed) + lines.not_listed + found.spans_not_listed;
+        // The incoherence checks judge the whole text at every report (one linear pass).
+        let incoherent = super::incoherence::find(text, t.incoherence);
+        let spans_not_listed = self.runs_not_listed
+            + (tail_runs.len() - tail_listed)
+            + lines.not_listed
+            + found.spans_not_listed
+            + incoherent.spans_not_listed;
         let mut spans: Vec<Span> = self
             .flagged_runs
             .iter()
@@ -136,6 +141,7 @@ impl Scans {
                 source: None,
             }))
             .chain(found.spans)
+            .chain(incoherent.spans.iter().cloned())
             .collect();
         crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
 
@@ -143,6 +149,7 @@ impl Scans {
         let too_short = is_too_short(text, t);
         let mut checks = judge::seed_checks(&metrics, t, text.len());
         checks.extend(found.checks);
+        checks.extend(incoherent.checks.iter().cloned());
         if too_short {
             // The loop checks judge nothing under the minimum size (the seed's keep their levels).
             for c in checks.iter_mut().filter(|c| !c.metric.is_seed()) {
@@ -158,6 +165,7 @@ impl Scans {
             Metric::Loop => found.why[0].clone(),
             Metric::Copies => found.why[1].clone(),
             Metric::Profile => found.why[2].clone(),
+            Metric::TemplateLeak | Metric::TokenSoup => incoherent.why_of(m),
             _ => None,
         };
         let mut reasons = judge::reasons(
@@ -178,6 +186,7 @@ impl Scans {
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
             Metric::Profile => found.regions[2].clone(),
+            Metric::TemplateLeak | Metric::TokenSoup => incoherent.region_of(m),
             Metric::ToolLoop => None,
         };
         let findings: Vec<Finding> = checks

@@ -41,6 +41,10 @@ pub enum Metric {
     Copies,
     /// The degenerate end found by the windowed compression profile.
     Profile,
+    /// Chat-template markers or role lines the model wrote (a runaway turn).
+    TemplateLeak,
+    /// Odd words: scripts mixed inside a word, byte-level tokenizer junk, mojibake.
+    TokenSoup,
     /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
     /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
     ToolLoop,
@@ -48,8 +52,16 @@ pub enum Metric {
 
 impl Metric {
     /// The checks of one text, in a [`Report`]'s order.
-    pub const ALL: [Metric; 6] =
-        [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio, Metric::Loop, Metric::Copies, Metric::Profile];
+    pub const ALL: [Metric; 8] = [
+        Metric::Maxrun,
+        Metric::Maxline,
+        Metric::GzipRatio,
+        Metric::Loop,
+        Metric::Copies,
+        Metric::Profile,
+        Metric::TemplateLeak,
+        Metric::TokenSoup,
+    ];
     /// The seed script's three heuristics.
     pub const SEED: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
 
@@ -62,6 +74,8 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "degenerate end",
+            Metric::TemplateLeak => "template leak",
+            Metric::TokenSoup => "token soup",
             Metric::ToolLoop => "tool loop",
         }
     }
@@ -75,6 +89,8 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "profile",
+            Metric::TemplateLeak => "template_leak",
+            Metric::TokenSoup => "token_soup",
             Metric::ToolLoop => "tool_loop",
         }
     }
@@ -93,6 +109,10 @@ impl Metric {
             Metric::Loop => "share of the text that is one unit repeated back to back",
             Metric::Copies => "share of the text that is a long near-exact copy of earlier text",
             Metric::Profile => "share of the text, at its end, whose 4 KiB windows compress below 0.08",
+            Metric::TemplateLeak => "chat-template markers or role lines the model wrote, outside code and quotes",
+            Metric::TokenSoup => {
+                "odd words in the densest window: scripts mixed inside a word, tokenizer junk, mojibake, U+FFFD"
+            }
             Metric::ToolLoop => {
                 "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
             }
@@ -114,6 +134,14 @@ impl Metric {
                 rules.copies_fail_text()
             )),
             Metric::Profile => Some(format!("judged from {} of text", bytes_text(rules.degenerate_end.min_bytes))),
+            Metric::TemplateLeak => {
+                let r = t.incoherence;
+                Some(format!("WARN: {}; FAIL: {}", r.leak_warn_text(), r.leak_fail_text()))
+            }
+            Metric::TokenSoup => {
+                let r = t.incoherence;
+                Some(format!("WARN: {}; FAIL: {}", r.soup_warn_text(), r.soup_fail_text()))
+            }
             Metric::ToolLoop => {
                 let tools = t.tools;
                 Some(format!(
@@ -134,6 +162,8 @@ impl Metric {
             Metric::GzipRatio | Metric::Profile | Metric::ToolLoop => None,
             Metric::Loop => Some(SpanKind::Loop),
             Metric::Copies => Some(SpanKind::Copy),
+            Metric::TemplateLeak => Some(SpanKind::TemplateLeak),
+            Metric::TokenSoup => Some(SpanKind::TokenSoup),
         }
     }
 }
@@ -313,10 +343,23 @@ pub enum SpanKind {
     /// A long near-exact copy of earlier text; `source` is where the original starts, `count`
     /// the copy's length in tokens.
     Copy,
+    /// A leaked chat-template marker or role line and the text written after it; `count` is
+    /// the non-blank bytes written after it.
+    TemplateLeak,
+    /// An odd word (scripts mixed inside it, tokenizer junk, mojibake); `count` is the odd
+    /// words in the densest window around it.
+    TokenSoup,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 4] = [SpanKind::Loop, SpanKind::Copy, SpanKind::WordRun, SpanKind::RepeatedLine];
+    pub const ALL: [SpanKind; 6] = [
+        SpanKind::Loop,
+        SpanKind::Copy,
+        SpanKind::WordRun,
+        SpanKind::RepeatedLine,
+        SpanKind::TemplateLeak,
+        SpanKind::TokenSoup,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -324,6 +367,8 @@ impl SpanKind {
             SpanKind::RepeatedLine => "repeated line",
             SpanKind::Loop => "loop",
             SpanKind::Copy => "copy of earlier text",
+            SpanKind::TemplateLeak => "leaked chat template",
+            SpanKind::TokenSoup => "odd word",
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct Thresholds {
     /// reasons (a text's report never holds the check: it judges a conversation's calls).
     #[serde(skip, default = "seed_tool_rules")]
     pub tools: &'static ToolRules,
+    /// The incoherence checks' rules (leaked chat templates, token soup), by reference and
+    /// out of the JSON report for the same reasons as `loops`.
+    #[serde(skip, default = "seed_incoherence_rules")]
+    pub incoherence: &'static IncoherenceRules,
 }
 
 fn gzip_min_bytes() -> usize {
@@ -45,6 +49,68 @@ fn seed_loop_rules() -> &'static LoopRules {
 
 fn seed_tool_rules() -> &'static ToolRules {
     &ToolRules::SEED
+}
+
+fn seed_incoherence_rules() -> &'static IncoherenceRules {
+    &IncoherenceRules::SEED
+}
+
+/// The incoherence checks beyond repetition (see `analyze::incoherence`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IncoherenceRules {
+    /// The template-leak check: leaked chat-template markers or role lines (outside code and
+    /// quotes) that WARN, at least…
+    pub leak_warn: usize,
+    /// …and that FAIL when one of them is followed by at least `leak_text_after` non-blank
+    /// bytes of text (the server did not stop: the model wrote on, often a turn for the other
+    /// side).
+    pub leak_fail: usize,
+    pub leak_text_after: usize,
+    /// The token-soup check counts odd words (scripts mixed inside a word, byte-level tokenizer
+    /// junk, mojibake, U+FFFD, byte-fallback tokens) in every window of this many words…
+    pub soup_window: usize,
+    /// …and WARNs when a window holds at least this many…
+    pub soup_warn: usize,
+    /// …and FAILs at this many.
+    pub soup_fail: usize,
+}
+
+impl IncoherenceRules {
+    /// Chosen on the labelled corpus (`crates/core/tests/incoherence_evidence.rs`).
+    pub const SEED: IncoherenceRules = IncoherenceRules {
+        leak_warn: 1,
+        leak_fail: 1,
+        leak_text_after: 8,
+        soup_window: 64,
+        soup_warn: 3,
+        soup_fail: 6,
+    };
+
+    /// The template-leak check's WARN rule in words.
+    pub fn leak_warn_text(&self) -> String {
+        format!("≥ {} chat-template marker or role line outside code and quotes", self.leak_warn)
+    }
+
+    /// The template-leak check's FAIL rule in words.
+    pub fn leak_fail_text(&self) -> String {
+        format!("≥ {} followed by ≥ {} non-blank bytes of text", self.leak_fail, self.leak_text_after)
+    }
+
+    /// The token-soup check's WARN rule in words.
+    pub fn soup_warn_text(&self) -> String {
+        format!("≥ {} odd words in {} words", self.soup_warn, self.soup_window)
+    }
+
+    /// The token-soup check's FAIL rule in words.
+    pub fn soup_fail_text(&self) -> String {
+        format!("≥ {} odd words in {} words", self.soup_fail, self.soup_window)
+    }
+}
+
+impl Default for IncoherenceRules {
+    fn default() -> Self {
+        Self::SEED
+    }
 }
 
 /// The loop, copies and degenerate-end checks' rules.
@@ -158,6 +224,7 @@ impl Thresholds {
         gzip_min_bytes: 1024,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
+        incoherence: &IncoherenceRules::SEED,
     };
 }
 

@@ -40,6 +40,8 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
         SpanKind::RepeatedLine => "repeated_line",
         SpanKind::Loop => "loop",
         SpanKind::Copy => "copy",
+        SpanKind::TemplateLeak => "template_leak",
+        SpanKind::TokenSoup => "token_soup",
     }
 }
 
@@ -56,6 +58,8 @@ pub fn span_title(span: &Span) -> String {
             Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
             None => plural(span.count, "token", "tokens"),
         },
+        SpanKind::TemplateLeak => plural(span.count, "byte written after it", "bytes written after it"),
+        SpanKind::TokenSoup => plural(span.count, "odd word", "odd words in its window"),
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
 }
