@@ -103,7 +103,19 @@ impl IncoherenceRules {
 
     /// The token-soup check's FAIL rule in words.
     pub fn soup_fail_text(&self) -> String {
-        format!("≥ {} odd words in {} words", self.soup_fail, self.soup_window)
+        format!(
+            "≥ {} odd words in {} words (in a text of fewer words, the same share, at least {})",
+            self.soup_fail, self.soup_window, self.soup_warn
+        )
+    }
+
+    /// The odd words that FAIL a text of `words` words: `soup_fail`, or in a text shorter than
+    /// the window the same share of its words (never fewer than `soup_warn`).
+    pub fn soup_fail_in(&self, words: usize) -> usize {
+        if words >= self.soup_window {
+            return self.soup_fail;
+        }
+        (self.soup_fail * words).div_ceil(self.soup_window).max(self.soup_warn)
     }
 }
 

@@ -123,10 +123,12 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     }
 
     // Token soup.
-    let (odd, _words) = token_soup::odd_words(text);
+    let (odd, words) = token_soup::odd_words(text);
     let (densest, onset) = token_soup::densest(&odd, rules.soup_window, rules.soup_warn);
-    let soup_level = level_of(densest, rules.soup_warn, rules.soup_fail);
-    let soup_check = check(Metric::TokenSoup, densest, rules.soup_warn, rules.soup_fail, soup_level);
+    // A text shorter than the window FAILs at the same rate: a sentence of soup.
+    let fail_at = rules.soup_fail_in(words);
+    let soup_level = level_of(densest, rules.soup_warn, fail_at);
+    let soup_check = check(Metric::TokenSoup, densest, rules.soup_warn, fail_at, soup_level);
     let mut soup_region = None;
     let mut soup_why = None;
     if let (Some(first), true) = (onset, soup_level > Verdict::Pass) {
@@ -135,6 +137,10 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
         let mut listed = 0;
         for (i, w) in odd.iter().enumerate() {
             hi = hi.max(i);
+            if i > 0 && odd[i - 1].range == w.range {
+                // One word counted as several (a byte-level text's pieces): one span.
+                continue;
+            }
             while odd.get(hi + 1).is_some_and(|n| n.index - w.index < rules.soup_window) {
                 hi += 1;
             }

@@ -211,11 +211,11 @@ fn role_line(text: &str, start: usize, body: &str) -> Option<Range<usize>> {
             return None;
         }
         let at = start + word.len();
-        return turn_follows(text, start + body.len()).then_some(at..start + glued.len());
+        return turn_follows(text, start + body.len(), false).then_some(at..start + glued.len());
     }
-    let role = matches!(trimmed, "assistant" | "user" | "model" | "system")
-        || matches!(trimmed, "### Instruction:" | "### Response:" | "### Human:" | "### Assistant:");
-    if !role {
+    let bare = matches!(trimmed, "assistant" | "user" | "model" | "system");
+    let alpaca = matches!(trimmed, "### Instruction:" | "### Response:" | "### Human:" | "### Assistant:");
+    if !bare && !alpaca {
         return None;
     }
     let before = text[..start].trim_end_matches([' ', '\t', '\r']);
@@ -225,23 +225,30 @@ fn role_line(text: &str, start: usize, body: &str) -> Option<Range<usize>> {
         || before.trim_end().chars().next_back().is_some_and(|c| {
             matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | ')' | '`' | '"' | '”' | '*' | ':' | '>')
         });
-    if !at_turn_start || !turn_follows(text, start + body.len()) {
+    if !at_turn_start || !turn_follows(text, start + body.len(), bare) {
         return None;
     }
     let lead = body.len() - body.trim_start().len();
     Some(start + lead..start + lead + trimmed.len())
 }
 
-/// Whether at least three words follow byte `from` before the next blank-line-separated role
-/// line or the end: the start of a turn.
-fn turn_follows(text: &str, from: usize) -> bool {
+/// Whether a turn starts at byte `from` (the end of a role line): its first non-blank line
+/// holds at least three words; with `blank_first`, a blank line comes before it (Llama 3's
+/// header ends in two line breaks: a definition list's role line has its meaning right below).
+fn turn_follows(text: &str, from: usize, blank_first: bool) -> bool {
     let rest = &text[from..];
-    let head = &rest[..rest.len().min(400)];
-    let mut head_end = head.len();
-    while !head.is_char_boundary(head_end) {
-        head_end -= 1;
+    let mut end = rest.len().min(600);
+    while !rest.is_char_boundary(end) {
+        end -= 1;
     }
-    head[..head_end].split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).take(3).count() >= 3
+    let mut lines = rest[..end].split('\n').skip(1);
+    if blank_first && !lines.next().is_some_and(|l| l.trim().is_empty()) {
+        return false;
+    }
+    let first = lines.find(|l| !l.trim().is_empty()).unwrap_or("");
+    // Three words, or four characters of a script written without spaces (CJK, Thai).
+    let spaceless = first.chars().filter(|&c| c as u32 >= 0x0E00 && c.is_alphanumeric()).count();
+    first.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count() >= 3 || spaceless >= 4
 }
 
 #[cfg(test)]
@@ -279,6 +286,8 @@ mod tests {
             "The array is a[INST] here, no.",
             "The assistant answers the user, and the user reads it.",
             "Roles:\n\nuser\nadmin\nguest\n",
+            "Every user has a role:\n\nuser\nadmin\nguest\n\nthe kernel page scheduler memory of a and to is.",
+            "The roles:\n\nsystem\nSets the behaviour of the assistant.\n\nuser\nThe person asking the questions.\n\nassistant\nThe model's replies to them.",
         ] {
             assert_eq!(sites(t), Vec::<&str>::new(), "{t}");
         }

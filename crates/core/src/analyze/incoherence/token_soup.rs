@@ -123,11 +123,22 @@ pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
         }
         let cjk_line = cjk >= 2 && cjk * 3 >= latin;
         for word in line.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-            if let Some(why) = oddity(word, cjk_line) {
-                let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
+            let Some(why) = oddity(word, cjk_line) else {
+                index += 1;
+                continue;
+            };
+            let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
+            // GPT-2's Ġ and Ċ stand for the spaces and line breaks between words, and each
+            // U+FFFD for a byte lost: each counts as a word (a byte-level text is one long word).
+            let units = match why {
+                Oddity::TokenizerJunk => word.chars().filter(|c| matches!(c, 'Ġ' | 'Ċ')).count(),
+                Oddity::Replacement => word.chars().filter(|&c| c == '\u{FFFD}').count(),
+                _ => 1,
+            };
+            for _ in 0..units.max(1) {
                 out.push(OddWord { range: start..start + word.len(), index, why });
+                index += 1;
             }
-            index += 1;
         }
     }
     (out, index)
@@ -279,9 +290,12 @@ mod tests {
             ["ashчниircrafthew", "Мексикуowania", "иExpression"]
         );
         assert_eq!(odd("and вfor her experience, for她 as before"), ["вfor", "for她"]);
-        assert_eq!(odd("HelloĠworld,ĠhowĠare you"), ["HelloĠworld,ĠhowĠare"]);
+        assert_eq!(odd("HelloĠworld,ĠhowĠare you"), ["HelloĠworld,ĠhowĠare"; 3]);
         assert_eq!(odd("It\u{2019}s cafÃ© time â€™ ok"), ["cafÃ©", "â€™"]);
-        assert_eq!(odd("bad \u{FFFD}\u{FFFD} bytes <0xE3><0x81> here"), ["\u{FFFD}\u{FFFD}", "<0xE3><0x81>"]);
+        assert_eq!(
+            odd("bad \u{FFFD}\u{FFFD} bytes <0xE3><0x81> here"),
+            ["\u{FFFD}\u{FFFD}", "\u{FFFD}\u{FFFD}", "<0xE3><0x81>"]
+        );
     }
 
     #[test]
