@@ -61,6 +61,9 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     assert_warn_fail(&readme, "copies", &rules.copies_warn_text(), &rules.copies_fail_text());
     let tools = t.tools;
     assert_warn_fail(&readme, Metric::ToolLoop.label(), &tools.warn_text(), &tools.fail_text());
+    let incoherence = t.incoherence;
+    assert_warn_fail(&readme, "template leak", &incoherence.leak_warn_text(), &incoherence.leak_fail_text());
+    assert_warn_fail(&readme, "token soup", &incoherence.soup_warn_text(), &incoherence.soup_fail_text());
     let end = &rules.degenerate_end;
     assert_warn_fail(
         &readme,
