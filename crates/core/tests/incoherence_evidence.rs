@@ -35,11 +35,14 @@ fn tolerance(class: &str) -> usize {
     }
 }
 
+/// A label's row: [PASS, WARN, FAIL] of the incoherence checks, of the whole report, and the
+/// worst onset error.
+type Row = ([usize; 3], [usize; 3], usize);
+
 #[test]
 fn incoherent_texts_fail_at_their_onset_and_look_alikes_pass() {
     let corpus = incoherent::corpus(&lengths());
-    // label → [PASS, WARN, FAIL] of the incoherence checks, of the report, and the worst onset error.
-    let mut table: BTreeMap<(bool, &str), ([usize; 3], [usize; 3], usize)> = BTreeMap::new();
+    let mut table: BTreeMap<(bool, &str), Row> = BTreeMap::new();
     let mut problems = Vec::new();
     for case in &corpus {
         let r = analyze(&case.text);
