@@ -457,7 +457,7 @@ fn soup_replacement(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let onset = s.len();
     while s.len() < n {
         if rng.below(3) == 0 {
-            for _ in 0..1 + rng.below(4) {
+            for _ in 0..2 + rng.below(4) {
                 s.push('\u{FFFD}');
             }
         } else {

@@ -63,7 +63,9 @@ pub enum Oddity {
     TokenizerJunk,
     /// UTF-8 read as Latin-1 or Windows-1252 (`Ã©`, `â€™`).
     Mojibake,
-    /// U+FFFD, the replacement character: bytes that were not UTF-8.
+    /// A run of U+FFFD, the replacement character: bytes that were not UTF-8 (a lone one is
+    /// not counted: a Latin-1 file read as UTF-8 shows one per accented letter, and the reader
+    /// says so).
     Replacement,
     /// A byte-fallback token written out (`<0xE3>`).
     ByteToken,
@@ -128,11 +130,10 @@ pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
                 continue;
             };
             let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
-            // GPT-2's Ġ and Ċ stand for the spaces and line breaks between words, and each
-            // U+FFFD for a byte lost: each counts as a word (a byte-level text is one long word).
+            // GPT-2's Ġ and Ċ stand for the spaces and line breaks between words: each counts as
+            // a word (a byte-level text is one long word).
             let units = match why {
                 Oddity::TokenizerJunk => word.chars().filter(|c| matches!(c, 'Ġ' | 'Ċ')).count(),
-                Oddity::Replacement => word.chars().filter(|&c| c == '\u{FFFD}').count(),
                 _ => 1,
             };
             for _ in 0..units.max(1) {
@@ -149,7 +150,7 @@ fn oddity(word: &str, cjk_line: bool) -> Option<Oddity> {
     if word.is_ascii() {
         return byte_token(word).then_some(Oddity::ByteToken);
     }
-    if word.contains('\u{FFFD}') {
+    if word.contains("\u{FFFD}\u{FFFD}") {
         return Some(Oddity::Replacement);
     }
     let mut prev: Option<char> = None;
@@ -292,10 +293,8 @@ mod tests {
         assert_eq!(odd("and вfor her experience, for她 as before"), ["вfor", "for她"]);
         assert_eq!(odd("HelloĠworld,ĠhowĠare you"), ["HelloĠworld,ĠhowĠare"; 3]);
         assert_eq!(odd("It\u{2019}s cafÃ© time â€™ ok"), ["cafÃ©", "â€™"]);
-        assert_eq!(
-            odd("bad \u{FFFD}\u{FFFD} bytes <0xE3><0x81> here"),
-            ["\u{FFFD}\u{FFFD}", "\u{FFFD}\u{FFFD}", "<0xE3><0x81>"]
-        );
+        assert_eq!(odd("bad \u{FFFD}\u{FFFD} bytes <0xE3><0x81> here"), ["\u{FFFD}\u{FFFD}", "<0xE3><0x81>"]);
+        assert_eq!(odd("caf\u{FFFD} au lait, se\u{FFFD}or"), Vec::<&str>::new(), "Latin-1 read as UTF-8");
     }
 
     #[test]
