@@ -22,11 +22,15 @@ fn lengths() -> Vec<usize> {
 
 /// The worst level of the incoherence checks.
 fn incoherence_level(r: &Report) -> Verdict {
-    [Metric::TemplateLeak, Metric::TokenSoup].iter().map(|&m| r.check(m).level).max().unwrap_or(Verdict::Pass)
+    [Metric::TemplateLeak, Metric::TokenSoup, Metric::WordSalad]
+        .iter()
+        .map(|&m| r.check(m).level)
+        .max()
+        .unwrap_or(Verdict::Pass)
 }
 
 /// How far the onset may lie from the planted one: a leak's marker is found exactly (a bare
-/// role line after its blank line); soup from its first odd word, a few words in.
+/// role line after its blank line); soup and salad from their first odd word, a few words in.
 fn tolerance(class: &str) -> usize {
     if class == "template_leak" {
         4
@@ -52,7 +56,11 @@ fn incoherent_texts_fail_at_their_onset_and_look_alikes_pass() {
         row.0[level as usize] += 1;
         row.1[r.verdict as usize] += 1;
         if failure {
-            let metric = if case.class == "template_leak" { Metric::TemplateLeak } else { Metric::TokenSoup };
+            let metric = match case.class {
+                "template_leak" => Metric::TemplateLeak,
+                "token_soup" => Metric::TokenSoup,
+                _ => Metric::WordSalad,
+            };
             let planted = case.onset.expect("a failure has an onset");
             let error = r.onset.map_or(usize::MAX, |o| o.abs_diff(planted));
             row.2 = row.2.max(error);

@@ -64,6 +64,7 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     let incoherence = t.incoherence;
     assert_warn_fail(&readme, "template leak", &incoherence.leak_warn_text(), &incoherence.leak_fail_text());
     assert_warn_fail(&readme, "token soup", &incoherence.soup_warn_text(), &incoherence.soup_fail_text());
+    assert_warn_fail(&readme, "word salad", &incoherence.salad_warn_text(), &incoherence.salad_fail_text());
     let end = &rules.degenerate_end;
     assert_warn_fail(
         &readme,

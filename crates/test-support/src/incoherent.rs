@@ -1,10 +1,12 @@
 //! Labelled incoherent texts (issue 33) and their legitimate look-alikes: leaked chat templates
 //! (a turn run past its end, in every template's markers and as bare role lines), token soup
-//! (scripts mixed inside words, a byte-level tokenizer's pieces, mojibake, U+FFFD), each
+//! (scripts mixed inside words, a byte-level tokenizer's pieces, mojibake, U+FFFD), word salad
+//! (function words run together with the words around them), each
 //! planted after healthy prose in English, Chinese, Japanese, Russian, Arabic or English with
 //! code; and what must pass: answers about templates, role words in sentences, a dialogue asked
 //! for, multilingual text, translations, transliteration, loanwords in CJK text, code, logs with
-//! hashes, UUIDs, base64 and URLs, maths, emoji, tables. Seeded and deterministic, from a
+//! hashes, UUIDs, base64 and URLs, maths, emoji, tables, terse notes, headlines and bullets,
+//! poetry, telegraphic logs, non-native English, compound words, code identifiers, Spanish. Seeded and deterministic, from a
 //! sentence to megabytes.
 
 use crate::labelled::cjk_prose;
@@ -35,6 +37,7 @@ pub struct Kind {
 
 const LEAK: &str = "template_leak";
 const SOUP: &str = "token_soup";
+const SALAD: &str = "word_salad";
 
 /// Every kind, failures first.
 pub const KINDS: &[Kind] = &[
@@ -53,6 +56,10 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "soup_byte_bpe", class: SOUP, min_len: 100, gen: soup_byte_bpe },
     Kind { label: "soup_mojibake", class: SOUP, min_len: 100, gen: soup_mojibake },
     Kind { label: "soup_replacement", class: SOUP, min_len: 100, gen: soup_replacement },
+    Kind { label: "salad_glued_function_words", class: SALAD, min_len: 150, gen: salad_glued_function_words },
+    // From 1 KB: the check splits a glued word into words the text also uses on their own, and
+    // a few hundred bytes of random prose rarely use them (it misses at 300 B).
+    Kind { label: "salad_phrases_run_together", class: SALAD, min_len: 1000, gen: salad_phrases_run_together },
     Kind { label: "templates_explained", class: "", min_len: 100, gen: templates_explained },
     Kind { label: "role_words_in_prose", class: "", min_len: 100, gen: role_words_in_prose },
     Kind { label: "dialogue_asked_for", class: "", min_len: 100, gen: dialogue_asked_for },
@@ -71,6 +78,14 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "emoji_chat", class: "", min_len: 60, gen: emoji_chat },
     Kind { label: "accented_latin", class: "", min_len: 60, gen: accented_latin },
     Kind { label: "quoted_foreign_word", class: "", min_len: 60, gen: quoted_foreign_word },
+    Kind { label: "terse_notes", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, TERSE_NOTES), None) },
+    Kind { label: "headlines_bullets", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, HEADLINES), None) },
+    Kind { label: "poetry", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, POETRY), None) },
+    Kind { label: "telegraphic_log", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, TELEGRAPHIC), None) },
+    Kind { label: "non_native_english", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, NON_NATIVE), None) },
+    Kind { label: "compound_words", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, COMPOUNDS), None) },
+    Kind { label: "code_identifiers", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, IDENTIFIERS), None) },
+    Kind { label: "prose_spanish", class: "", min_len: 60, gen: |r, n| (sentences(r, n, SPANISH, "."), None) },
 ];
 
 /// Every kind at every length from its shortest, seeded per kind and length.
@@ -661,3 +676,129 @@ fn quoted_foreign_word(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     }
     (s, None)
 }
+
+/// English with function words run into the words around them (`andrequest`, `tothe`,
+/// `andgetrequest`), every few words, after a healthy English opening that uses the words.
+fn salad_glued_function_words(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = prose(rng, (n / 3).max(60), WORDS, " ");
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    let glue = ["and", "to", "of", "the", "is", "his", "and"];
+    let mut i = 0;
+    while s.len() < n {
+        if i % 3 == 0 {
+            s.push_str(rng.pick(&glue));
+            s.push_str(rng.pick(WORDS));
+            if rng.below(3) == 0 {
+                s.push_str(rng.pick(WORDS));
+            }
+        } else {
+            s.push_str(rng.pick(WORDS));
+        }
+        i += 1;
+        s.push_str(if rng.below(10) == 0 { ". " } else { " " });
+    }
+    (s, Some(onset))
+}
+
+/// A small model's English whose phrases run together (`withhiswifeandchildren`): every
+/// sentence has one or two phrases of three to five words written without spaces.
+fn salad_phrases_run_together(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = prose(rng, (n / 3).max(60), WORDS, " ");
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    let starts = ["with", "of", "and", "to", "the", "each"];
+    while s.len() < n {
+        for k in 0..6 + rng.below(6) {
+            if k % 3 == 1 {
+                s.push_str(rng.pick(&starts));
+                for _ in 0..2 + rng.below(3) {
+                    s.push_str(rng.pick(&["the", "his", "and", "of"]));
+                    s.push_str(rng.pick(WORDS));
+                }
+            } else {
+                s.push_str(rng.pick(WORDS));
+            }
+            s.push(' ');
+        }
+        s.truncate(s.trim_end().len());
+        s.push_str(". ");
+    }
+    (s, Some(onset))
+}
+
+/// Lines picked at random, about `n` bytes.
+fn pick_lines(rng: &mut Rng, n: usize, lines: &[&str]) -> String {
+    let mut s = String::new();
+    while s.len() < n {
+        s.push_str(rng.pick(lines));
+        s.push('\n');
+        if rng.below(4) == 0 {
+            s.push_str(&prose(rng, 60, WORDS, " "));
+            s.push('\n');
+        }
+    }
+    s
+}
+
+const TERSE_NOTES: &[&str] = &[
+    "fix cache bug; ship v2 tmrw",
+    "todo: docs, tests, bench",
+    "mtg w/ infra re: gpu quota -> ask for 8 more",
+    "bisected: regression in 6.8, reverted the patch, ok now",
+    "note to self - check the swap config before the next run",
+    "perf ok, mem ok, latency meh",
+];
+const HEADLINES: &[&str] = &[
+    "Markets Rally As Central Bank Holds Rates Steady",
+    "- kernel: page cache reclaim reworked",
+    "- sched: fix latency spike under load",
+    "* docs: typo in the install guide",
+    "Local Team Wins Title After Extra Time",
+    "## Release notes for version 2.4",
+    "1. Install the package  2. Run the tests  3. Deploy",
+];
+const POETRY: &[&str] = &[
+    "the sea, the sea, the endless grey",
+    "and all the birds have gone away",
+    "o lonely lighthouse on the hill",
+    "the wind is high, the night is still",
+    "of stone and salt and winter light",
+    "to sleep, to dream, to wake at night",
+];
+const TELEGRAPHIC: &[&str] = &[
+    "conn refused; retry 3/5; backoff 200ms",
+    "worker-3 up, worker-4 down, rebalancing",
+    "ckpt saved step=1200 loss=2.31 lr=3e-4",
+    "oom at batch 64 -> retry with 32",
+    "disk full on /var, rotating logs",
+    "health ok / queue 12 / p99 340ms",
+];
+const NON_NATIVE: &[&str] = &[
+    "I am want to going to school yesterday because is raining and my mother she say me stay home.",
+    "Please to check the attached file and to revert me with the informations.",
+    "He don't know where is the station, so we was walking to the river for find it.",
+    "In my country we are eating the rice every days and the bread only on the weekend.",
+    "The meeting is postpone to next week because the manager he is in the holiday.",
+];
+const COMPOUNDS: &[&str] = &[
+    "She found herself together with another friend inside the old house.",
+    "The upstream stream feeds the download; the input is invalid, incomplete and incorrect.",
+    "However, somewhere within the team, someone understood without being told.",
+    "Nevertheless the candidate was notable, and the history of the island is well known.",
+    "Everyone knew that everything they did was, therefore, worthwhile and the thing to do.",
+    "Meanwhile the output of the workload was overwritten by another process.",
+];
+const IDENTIFIERS: &[&str] = &[
+    "Use `isinstance(x, int)` to check the instance, and hasattr(obj, name) for an attribute.",
+    "Call tolist() on the array, then getvalue() on the buffer, then tostring() on the value.",
+    "The function startswith checks the start; endswith checks the end of the string.",
+    "Set readline = file.readline and loop until isfile(path) is false.",
+    "```python\nif isinstance(value, str) and value.startswith(prefix):\n    return tolist(value)\n```",
+];
+const SPANISH: &[&str] = &[
+    "todos", "los", "dos", "hermanos", "van", "a", "tomar", "el", "mar", "y", "todo", "día", "para", "como", "casa",
+    "trabajo", "siempre", "ahora", "después", "mucho", "tiempo", "ciudad", "nosotros", "también",
+];

@@ -165,7 +165,7 @@ impl Scans {
             Metric::Loop => found.why[0].clone(),
             Metric::Copies => found.why[1].clone(),
             Metric::Profile => found.why[2].clone(),
-            Metric::TemplateLeak | Metric::TokenSoup => incoherent.why_of(m),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad => incoherent.why_of(m),
             _ => None,
         };
         let mut reasons = judge::reasons(
@@ -186,7 +186,7 @@ impl Scans {
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
             Metric::Profile => found.regions[2].clone(),
-            Metric::TemplateLeak | Metric::TokenSoup => incoherent.region_of(m),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad => incoherent.region_of(m),
             Metric::ToolLoop => None,
         };
         let findings: Vec<Finding> = checks

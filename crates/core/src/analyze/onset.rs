@@ -35,9 +35,9 @@ fn is_coarse(m: Metric) -> bool {
     matches!(m, Metric::Profile | Metric::GzipRatio)
 }
 
-/// Whether a check is one of the incoherence checks (a leaked template, token soup).
+/// Whether a check is one of the incoherence checks (a leaked template, token soup, word salad).
 fn is_incoherence(m: Metric) -> bool {
-    matches!(m, Metric::TemplateLeak | Metric::TokenSoup)
+    matches!(m, Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad)
 }
 
 /// The onset of a text judged `verdict` (none for PASS), from its checks' findings.

@@ -45,6 +45,8 @@ pub enum Metric {
     TemplateLeak,
     /// Odd words: scripts mixed inside a word, byte-level tokenizer junk, mojibake.
     TokenSoup,
+    /// Glued words: function words run together with the words around them.
+    WordSalad,
     /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
     /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
     ToolLoop,
@@ -52,7 +54,7 @@ pub enum Metric {
 
 impl Metric {
     /// The checks of one text, in a [`Report`]'s order.
-    pub const ALL: [Metric; 8] = [
+    pub const ALL: [Metric; 9] = [
         Metric::Maxrun,
         Metric::Maxline,
         Metric::GzipRatio,
@@ -61,6 +63,7 @@ impl Metric {
         Metric::Profile,
         Metric::TemplateLeak,
         Metric::TokenSoup,
+        Metric::WordSalad,
     ];
     /// The seed script's three heuristics.
     pub const SEED: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
@@ -76,6 +79,7 @@ impl Metric {
             Metric::Profile => "degenerate end",
             Metric::TemplateLeak => "template leak",
             Metric::TokenSoup => "token soup",
+            Metric::WordSalad => "word salad",
             Metric::ToolLoop => "tool loop",
         }
     }
@@ -91,6 +95,7 @@ impl Metric {
             Metric::Profile => "profile",
             Metric::TemplateLeak => "template_leak",
             Metric::TokenSoup => "token_soup",
+            Metric::WordSalad => "word_salad",
             Metric::ToolLoop => "tool_loop",
         }
     }
@@ -113,6 +118,7 @@ impl Metric {
             Metric::TokenSoup => {
                 "odd words in the densest window: scripts mixed inside a word, tokenizer junk, mojibake, U+FFFD"
             }
+            Metric::WordSalad => "glued words in the densest window: function words run together with other words",
             Metric::ToolLoop => {
                 "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
             }
@@ -142,6 +148,10 @@ impl Metric {
                 let r = t.incoherence;
                 Some(format!("WARN: {}; FAIL: {}", r.soup_warn_text(), r.soup_fail_text()))
             }
+            Metric::WordSalad => {
+                let r = t.incoherence;
+                Some(format!("judged in English text; WARN: {}; FAIL: {}", r.salad_warn_text(), r.salad_fail_text()))
+            }
             Metric::ToolLoop => {
                 let tools = t.tools;
                 Some(format!(
@@ -164,6 +174,7 @@ impl Metric {
             Metric::Copies => Some(SpanKind::Copy),
             Metric::TemplateLeak => Some(SpanKind::TemplateLeak),
             Metric::TokenSoup => Some(SpanKind::TokenSoup),
+            Metric::WordSalad => Some(SpanKind::GluedWord),
         }
     }
 }
@@ -349,16 +360,20 @@ pub enum SpanKind {
     /// An odd word (scripts mixed inside it, tokenizer junk, mojibake); `count` is the odd
     /// words in the densest window around it.
     TokenSoup,
+    /// A glued word (function words run together with other words); `count` is the glued
+    /// words in the window it opens.
+    GluedWord,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 6] = [
+    pub const ALL: [SpanKind; 7] = [
         SpanKind::Loop,
         SpanKind::Copy,
         SpanKind::WordRun,
         SpanKind::RepeatedLine,
         SpanKind::TemplateLeak,
         SpanKind::TokenSoup,
+        SpanKind::GluedWord,
     ];
 
     pub fn label(self) -> &'static str {
@@ -369,6 +384,7 @@ impl SpanKind {
             SpanKind::Copy => "copy of earlier text",
             SpanKind::TemplateLeak => "leaked chat template",
             SpanKind::TokenSoup => "odd word",
+            SpanKind::GluedWord => "glued word",
         }
     }
 }

@@ -73,6 +73,11 @@ pub struct IncoherenceRules {
     pub soup_warn: usize,
     /// …and FAILs at this many.
     pub soup_fail: usize,
+    /// The word-salad check counts glued words (a function word run together with the words
+    /// around it) in the same windows: WARN at this many…
+    pub salad_warn: usize,
+    /// …and FAIL at this many.
+    pub salad_fail: usize,
 }
 
 impl IncoherenceRules {
@@ -84,6 +89,8 @@ impl IncoherenceRules {
         soup_window: 64,
         soup_warn: 3,
         soup_fail: 6,
+        salad_warn: 3,
+        salad_fail: 6,
     };
 
     /// The template-leak check's WARN rule in words.
@@ -109,13 +116,27 @@ impl IncoherenceRules {
         )
     }
 
-    /// The odd words that FAIL a text of `words` words: `soup_fail`, or in a text shorter than
-    /// the window the same share of its words (never fewer than `soup_warn`).
-    pub fn soup_fail_in(&self, words: usize) -> usize {
-        if words >= self.soup_window {
-            return self.soup_fail;
+    /// The word-salad check's WARN rule in words.
+    pub fn salad_warn_text(&self) -> String {
+        format!("≥ {} glued words in {} words", self.salad_warn, self.soup_window)
+    }
+
+    /// The word-salad check's FAIL rule in words.
+    pub fn salad_fail_text(&self) -> String {
+        format!(
+            "≥ {} glued words in {} words (in a text of fewer words, the same share, at least {})",
+            self.salad_fail, self.soup_window, self.salad_warn
+        )
+    }
+
+    /// The count that FAILs a text of `words` words in a check counted in windows of `window`
+    /// words: `fail`, or in a text shorter than the window the same share of its words (never
+    /// fewer than `warn`).
+    pub fn fail_in(warn: usize, fail: usize, window: usize, words: usize) -> usize {
+        if words >= window {
+            return fail;
         }
-        (self.soup_fail * words).div_ceil(self.soup_window).max(self.soup_warn)
+        (fail * words).div_ceil(window).max(warn)
     }
 }
 

@@ -42,6 +42,7 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
         SpanKind::Copy => "copy",
         SpanKind::TemplateLeak => "template_leak",
         SpanKind::TokenSoup => "token_soup",
+        SpanKind::GluedWord => "glued_word",
     }
 }
 
@@ -60,6 +61,7 @@ pub fn span_title(span: &Span) -> String {
         },
         SpanKind::TemplateLeak => plural(span.count, "byte written after it", "bytes written after it"),
         SpanKind::TokenSoup => plural(span.count, "odd word", "odd words in its window"),
+        SpanKind::GluedWord => plural(span.count, "glued word", "glued words in its window"),
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
 }

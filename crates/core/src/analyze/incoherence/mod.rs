@@ -1,11 +1,12 @@
-//! Incoherence beyond repetition, judged: a leaked chat template (`template_leak`) and token
-//! soup (`token_soup`). Each gives a check with its value and level against
+//! Incoherence beyond repetition, judged: a leaked chat template (`template_leak`), token
+//! soup (`token_soup`) and word salad (`word_salad`). Each gives a check with its value and level against
 //! [`IncoherenceRules`], the spans that show it, where it starts (for the onset) and a
 //! sentence that quotes what it found. The whole text is judged at every report, so a text
 //! pushed in pieces gets the same findings as one push.
 
 pub mod template_leak;
 pub mod token_soup;
+pub mod word_salad;
 
 use super::report::{Check, Direction, Metric, Span, SpanKind, Verdict};
 use super::thresholds::IncoherenceRules;
@@ -18,12 +19,12 @@ pub const MAX_SPANS: usize = 1000;
 /// What the incoherence checks found in one text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IncoherenceFindings {
-    /// Template leak and token soup, in [`Metric::ALL`]'s order.
-    pub checks: [Check; 2],
+    /// Template leak, token soup and word salad, in [`Metric::ALL`]'s order.
+    pub checks: [Check; 3],
     /// Where each check's finding lies (for the onset), in the same order.
-    pub regions: [Option<Range<usize>>; 2],
+    pub regions: [Option<Range<usize>>; 3],
     /// One sentence per check at WARN or FAIL (without the "label value" head).
-    pub why: [Option<String>; 2],
+    pub why: [Option<String>; 3],
     pub spans: Vec<Span>,
     pub spans_not_listed: usize,
 }
@@ -122,69 +123,131 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
         leak_why = Some(sentence);
     }
 
-    // Token soup.
+    // Token soup and word salad: odd words counted in windows of words.
     let (odd, words) = token_soup::odd_words(text);
-    let (densest, onset) = token_soup::densest(&odd, rules.soup_window, rules.soup_warn);
-    // A text shorter than the window FAILs at the same rate: a sentence of soup.
-    let fail_at = rules.soup_fail_in(words);
-    let soup_level = level_of(densest, rules.soup_warn, fail_at);
-    let soup_check = check(Metric::TokenSoup, densest, rules.soup_warn, fail_at, soup_level);
-    let mut soup_region = None;
-    let mut soup_why = None;
-    if let (Some(first), true) = (onset, soup_level > Verdict::Pass) {
-        // Each odd word with the odd words in the window it opens.
+    let odd: Vec<Unit> = odd.into_iter().map(|w| Unit { range: w.range, index: w.index, why: w.why.words() }).collect();
+    let soup = Windowed { metric: Metric::TokenSoup, kind: SpanKind::TokenSoup, noun: ("odd word", "odd words") };
+    let (soup_check, soup_region, soup_why) =
+        soup.judge(text, &odd, words, rules, rules.soup_warn, rules.soup_fail, &mut spans, &mut spans_not_listed);
+    let (glued, words) = word_salad::glued_words(text);
+    let glued: Vec<Unit> =
+        glued.into_iter().map(|g| Unit { range: g.range, index: g.index, why: "words run together" }).collect();
+    let salad = Windowed { metric: Metric::WordSalad, kind: SpanKind::GluedWord, noun: ("glued word", "glued words") };
+    let (salad_check, salad_region, salad_why) =
+        salad.judge(text, &glued, words, rules, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
+    IncoherenceFindings {
+        checks: [leak_check, soup_check, salad_check],
+        regions: [leak_region, soup_region, salad_region],
+        why: [leak_why, soup_why, salad_why],
+        spans,
+        spans_not_listed,
+    }
+}
+
+/// A word a windowed check counts: its bytes, its index among the text's words, why.
+struct Unit {
+    range: Range<usize>,
+    index: usize,
+    why: &'static str,
+}
+
+/// A check that counts odd words in every window of `IncoherenceRules::soup_window` words.
+struct Windowed {
+    metric: Metric,
+    kind: SpanKind,
+    noun: (&'static str, &'static str),
+}
+
+impl Windowed {
+    /// The check of `units` (in order) in a text of `words` words, its region and sentence; its
+    /// spans pushed to `spans` (past [`MAX_SPANS`], counted in `not_listed`).
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        text: &str,
+        units: &[Unit],
+        words: usize,
+        rules: &IncoherenceRules,
+        warn: usize,
+        fail: usize,
+        spans: &mut Vec<Span>,
+        not_listed: &mut usize,
+    ) -> (Check, Option<Range<usize>>, Option<String>) {
+        let window = rules.soup_window;
+        let (densest, onset) = densest(units, window, warn);
+        // A text shorter than the window FAILs at the same rate: a sentence of soup.
+        let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
+        let level = level_of(densest, warn, fail_at);
+        let check = check(self.metric, densest, warn, fail_at, level);
+        let Some(first) = onset.filter(|_| level > Verdict::Pass) else { return (check, None, None) };
+        // Each unit with the units in the window it opens.
         let mut hi = 0;
         let mut listed = 0;
-        for (i, w) in odd.iter().enumerate() {
+        for (i, w) in units.iter().enumerate() {
             hi = hi.max(i);
-            if i > 0 && odd[i - 1].range == w.range {
+            if i > 0 && units[i - 1].range == w.range {
                 // One word counted as several (a byte-level text's pieces): one span.
                 continue;
             }
-            while odd.get(hi + 1).is_some_and(|n| n.index - w.index < rules.soup_window) {
+            while units.get(hi + 1).is_some_and(|n| n.index - w.index < window) {
                 hi += 1;
             }
             if listed >= MAX_SPANS {
-                spans_not_listed += 1;
+                *not_listed += 1;
                 continue;
             }
             listed += 1;
             spans.push(Span {
                 start: w.range.start,
                 end: w.range.end,
-                kind: SpanKind::TokenSoup,
+                kind: self.kind,
                 count: hi - i + 1,
-                level: soup_level,
+                level,
                 period: None,
                 source: None,
             });
         }
-        let start = odd[first].range.start;
-        soup_region = Some(start..odd.last().map_or(text.len(), |w| w.range.end));
-        let shown: Vec<String> =
-            odd[first..].iter().take(3).map(|w| format!("'{}'", quote(&text[w.range.clone()]))).collect();
+        let start = units[first].range.start;
+        let region = start..units.last().map_or(text.len(), |w| w.range.end);
+        let mut shown: Vec<String> = Vec::new();
         let mut kinds: Vec<&str> = Vec::new();
-        for w in &odd[first..] {
-            if !kinds.contains(&w.why.words()) {
-                kinds.push(w.why.words());
+        for (i, w) in units[first..].iter().enumerate() {
+            if shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
+                shown.push(format!("'{}'", quote(&text[w.range.clone()])));
+            }
+            if !kinds.contains(&w.why) {
+                kinds.push(w.why);
             }
         }
-        soup_why = Some(format!(
-            "{} in {} words, from byte {}: {} ({}); {} in all",
-            plural(densest, "odd word", "odd words"),
-            rules.soup_window,
+        let (one, many) = self.noun;
+        let why = format!(
+            "{} in {window} words, from byte {}: {} ({}); {} in all",
+            plural(densest, one, many),
             thousands(start),
             shown.join(", "),
             kinds.join(", "),
-            plural(odd.len(), "odd word", "odd words")
-        ));
+            plural(units.len(), one, many)
+        );
+        (check, Some(region), Some(why))
     }
-    crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
-    IncoherenceFindings {
-        checks: [leak_check, soup_check],
-        regions: [leak_region, soup_region],
-        why: [leak_why, soup_why],
-        spans,
-        spans_not_listed,
+}
+
+/// The most units among any `window` consecutive words, and the index (into `units`) of the
+/// first unit of the first window that holds at least `at_least` of them, if one does.
+fn densest(units: &[Unit], window: usize, at_least: usize) -> (usize, Option<usize>) {
+    let mut best = 0;
+    let mut first = None;
+    let mut lo = 0;
+    for hi in 0..units.len() {
+        while units[hi].index - units[lo].index >= window {
+            lo += 1;
+        }
+        let n = hi - lo + 1;
+        if n >= at_least && first.is_none() {
+            first = Some(lo);
+        }
+        best = best.max(n);
     }
+    (best, first)
 }

@@ -256,26 +256,6 @@ fn byte_token(word: &str) -> bool {
     count >= 2 || (count == 1 && b.len() == 6)
 }
 
-/// The densest window: the most odd words among any `window` consecutive words, and the index
-/// (into `odd`) of the first odd word of the first window that holds at least `at_least` of
-/// them (the onset), if one does.
-pub fn densest(odd: &[OddWord], window: usize, at_least: usize) -> (usize, Option<usize>) {
-    let mut best = 0;
-    let mut first = None;
-    let mut lo = 0;
-    for hi in 0..odd.len() {
-        while odd[hi].index - odd[lo].index >= window {
-            lo += 1;
-        }
-        let n = hi - lo + 1;
-        if n >= at_least && first.is_none() {
-            first = Some(lo);
-        }
-        best = best.max(n);
-    }
-    (best, first)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,13 +291,5 @@ mod tests {
         ] {
             assert_eq!(odd(t), Vec::<&str>::new(), "{t}");
         }
-    }
-
-    #[test]
-    fn the_densest_window_counts_odd_words_close_together() {
-        let w = |index| OddWord { range: 0..1, index, why: Oddity::MixedScripts };
-        let odd = [w(0), w(100), w(110), w(120), w(130), w(500)];
-        assert_eq!(densest(&odd, 64, 3), (4, Some(1)));
-        assert_eq!(densest(&odd, 10, 3), (1, None));
     }
 }

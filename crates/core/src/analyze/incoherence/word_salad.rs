@@ -1,0 +1,294 @@
+//! Word salad: English words run together where a function word should stand apart
+//! (`andrequest`, `todescription`, `withhiswifeandchildren`) — the signature of numerically
+//! broken attention or a tokenizer that drops its spaces. A glued word is a lower-case word of
+//! at least six letters that splits wholly into function words (a hand-written list) and words
+//! the same text uses on their own, with at least one function word that English never uses as
+//! a prefix ("and", "the", "of", "to", "his"…: not "in", "for", "over", which make real words);
+//! common words that split so (`another`, `together`, `herself`) are listed as words.
+//!
+//! Judged only in English text (where "the", "and", "of", "to"… are at least 4 % of the
+//! words) and outside code (fenced blocks, backticks, identifiers with `_ . ( /`): terse notes,
+//! headlines, bullet lists, poetry, telegraphic logs and non-native English separate their
+//! words, and those are what this counts. Words chosen at random from a vocabulary (the loop
+//! corpus' prose) are not word salad in this sense: their function words are out of place, but
+//! telling that apart needs a model of English syntax this check does not ship.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+/// Function words English never uses as a prefix of a longer word (or only in the words of
+/// [`WORDS_THAT_SPLIT`]).
+const STRONG: &[&str] = &[
+    "the", "and", "of", "to", "is", "are", "was", "were", "an", "or", "his", "her", "hers", "its", "their", "our",
+    "your", "this", "that", "these", "those", "which", "who", "whose", "what", "has", "have", "had", "does", "did",
+    "will", "would", "should", "could", "can", "not", "than", "then", "very", "too", "also", "each", "every", "some",
+    "any", "she", "they", "them", "him", "from", "been", "being", "there", "where", "when", "how", "why", "all",
+];
+
+/// Function words that also begin real words (`inside`, `forget`, `within`, `become`): they
+/// may be pieces of a glued word but never make one alone.
+const WEAK: &[&str] = &[
+    "in", "on", "at", "by", "for", "with", "as", "be", "do", "so", "no", "if", "it", "he", "we", "me", "my", "us",
+    "up", "out", "off", "over", "under", "after", "down", "into", "about", "but", "one", "two", "three", "four",
+    "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// Common words that split into function words and other words.
+const WORDS_THAT_SPLIT: &[&str] = &[
+    "another",
+    "herself",
+    "himself",
+    "itself",
+    "yourself",
+    "yourselves",
+    "ourselves",
+    "themselves",
+    "myself",
+    "together",
+    "nevertheless",
+    "nonetheless",
+    "whatsoever",
+    "notwithstanding",
+    "inasmuch",
+    "insofar",
+    "therefore",
+    "thereof",
+    "therein",
+    "thereby",
+    "thereafter",
+    "whereas",
+    "whereby",
+    "wherein",
+    "whereupon",
+    "wherever",
+    "whenever",
+    "whatever",
+    "whoever",
+    "whichever",
+    "however",
+    "forever",
+    "someone",
+    "something",
+    "somewhere",
+    "somehow",
+    "sometimes",
+    "somewhat",
+    "someday",
+    "anyone",
+    "anything",
+    "anywhere",
+    "anyway",
+    "anyhow",
+    "anybody",
+    "everyone",
+    "everything",
+    "everywhere",
+    "everybody",
+    "everyday",
+    "nobody",
+    "nothing",
+    "nowhere",
+    "cannot",
+    "hereby",
+    "herein",
+    "heretofore",
+    "otherwise",
+    "altogether",
+    "today",
+    "tonight",
+    "tomorrow",
+    "toward",
+    "towards",
+    "notable",
+    "notably",
+    "heritage",
+    "candid",
+    "candidate",
+    "candidates",
+    "washers",
+    "werewolf",
+    "hereafter",
+    "hitherto",
+    "whereabouts",
+    "thereabouts",
+    "allover",
+    "overall",
+    "theirs",
+    "history",
+    "thesis",
+    "theme",
+    "themes",
+    "therapist",
+    "isolate",
+    "island",
+    "islands",
+    "orange",
+    "oranges",
+    "thanks",
+    "tobacco",
+    "tomato",
+    "tomatoes",
+    "token",
+    "tokens",
+    "topic",
+    "topics",
+    "tower",
+    "towers",
+    "willow",
+    "willing",
+    "notion",
+    "notice",
+    "noticed",
+    "notices",
+    "heather",
+    "herald",
+    "heron",
+    "hermit",
+    "wasteland",
+    "whose",
+    "whoever",
+    "shepherd",
+    "shelter",
+    "hasten",
+    "haven",
+    "canteen",
+    "canon",
+    "canopy",
+    "thence",
+    "ordeal",
+    "order",
+    "orders",
+];
+
+/// Words that mark English text: when they are under 4 % of a text's words, it is not judged.
+const ENGLISH_MARKERS: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "that", "it", "for", "with"];
+
+/// A glued word: its bytes and its index among the text's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GluedWord {
+    pub range: Range<usize>,
+    pub index: usize,
+}
+
+/// The lower-case letters of a whitespace-separated token, when it is a plain word: letters
+/// with at most quotes, brackets or sentence punctuation around them.
+fn plain_word(token: &str) -> Option<&str> {
+    let w = token
+        .trim_start_matches(['"', '\'', '(', '[', '“', '‘', '*'])
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '*']);
+    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())).then_some(w)
+}
+
+/// The glued words of `text` and the number of its words (whitespace-separated).
+pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
+    let blocks = super::super::code_blocks::fenced_blocks(text);
+    let code = &blocks;
+    let tokens = || {
+        let mut block = 0;
+        text.split(char::is_whitespace).filter(|t| !t.is_empty()).enumerate().map(move |(i, t)| {
+            let start = t.as_ptr() as usize - text.as_ptr() as usize;
+            while code.get(block).is_some_and(|b| b.end <= start) {
+                block += 1;
+            }
+            let in_code = code.get(block).is_some_and(|b| b.contains(&start)) || t.contains('`');
+            (i, start, t, in_code)
+        })
+    };
+    // The words the text uses on their own, and how English it is.
+    let mut vocabulary: HashSet<&str> = HashSet::new();
+    let (mut words, mut markers) = (0usize, 0usize);
+    for (_, _, t, in_code) in tokens() {
+        words += 1;
+        if in_code {
+            continue;
+        }
+        if plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
+            markers += 1;
+        }
+        // Every lower-case part counts as a word used on its own: `get-request` uses "get".
+        for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
+            if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
+                vocabulary.insert(part);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if markers * 25 < words {
+        return (out, words);
+    }
+    let mut judged: HashMap<&str, bool> = HashMap::new();
+    for (index, start, t, in_code) in tokens() {
+        if in_code {
+            continue;
+        }
+        let Some(w) = plain_word(t) else { continue };
+        if w.len() < 6 || w.len() > 48 {
+            continue;
+        }
+        let glued = *judged.entry(w).or_insert_with(|| is_glued(w, &vocabulary));
+        if glued {
+            out.push(GluedWord { range: start..start + t.len(), index });
+        }
+    }
+    (out, words)
+}
+
+/// Whether `w` splits wholly into at least two pieces — function words, or words of
+/// `vocabulary` of three letters or more — one of them a strong function word.
+fn is_glued(w: &str, vocabulary: &HashSet<&str>) -> bool {
+    if WORDS_THAT_SPLIT.contains(&w) {
+        return false;
+    }
+    let n = w.len();
+    // reach[i]: w[..i] splits; strong[i]: it splits with a strong function word among its pieces.
+    let mut reach = vec![false; n + 1];
+    let mut strong = vec![false; n + 1];
+    reach[0] = true;
+    for i in 1..=n {
+        for j in 0..i {
+            if !reach[j] || (j == 0 && i == n) {
+                continue;
+            }
+            let piece = &w[j..i];
+            let is_strong = STRONG.contains(&piece);
+            let known = is_strong || WEAK.contains(&piece) || (piece.len() >= 3 && vocabulary.contains(piece));
+            if known {
+                reach[i] = true;
+                strong[i] |= strong[j] || is_strong;
+            }
+        }
+    }
+    strong[n]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glued(text: &str) -> Vec<&str> {
+        glued_words(text).0.iter().map(|g| &text[g.range.clone()]).collect()
+    }
+
+    #[test]
+    fn words_run_together_are_glued() {
+        let salad = "description of to and get-request to to. -description of service andgetrequest \
+                     andis_description of. request of a todescription andrequest.";
+        assert_eq!(glued(salad), ["andgetrequest", "todescription", "andrequest."]);
+        let small = "He came home withhiswifeandchildren and his wife and the children of the town were glad. \
+                     It is the day of the lighthouses, eachofthesefourlighthouses is a light.";
+        assert_eq!(glued(small), ["withhiswifeandchildren", "eachofthesefourlighthouses"]);
+    }
+
+    #[test]
+    fn real_words_code_and_other_languages_are_not() {
+        for t in [
+            "She found herself together with another friend, and the cat was inside the house.",
+            "The stream goes upstream, the load is a download and the input is invalid, incomplete and incorrect.",
+            "Use `isinstance(x, int)` to check the instance, and hasattr(obj, name) for an attribute of the object.",
+            "```\nandrequest todescription andgetrequest\n```\nThe request and the description of the code.",
+            "todos los dos hermanos van a tomar el mar y todo el día.",
+        ] {
+            assert_eq!(glued(t), Vec::<&str>::new(), "{t}");
+        }
+    }
+}
