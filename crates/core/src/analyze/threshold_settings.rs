@@ -5,8 +5,9 @@
 //! `--config` read through here, and a page panel can list, show and edit the same table
 //! (names, defaults, current values, changed or not) without a TOML reader.
 //!
-//! The loop checks' and the tool-call check's rules (their clauses and shares) are not settings
-//! yet: they are shared by reference (see [`Thresholds::loops`]) and stay the seed's.
+//! The loop checks', the incoherence checks' and the tool-call check's rules (their clauses,
+//! shares and counts) are not settings yet: they are shared by reference (see
+//! [`Thresholds::loops`]) and stay the seed's.
 
 use std::fmt;
 

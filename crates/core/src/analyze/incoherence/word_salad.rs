@@ -14,7 +14,30 @@
 //! telling that apart needs a model of English syntax this check does not ship.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
+
+/// FNV-1a: the words hashed here are short, and the standard SipHash costs this check most of
+/// its time on a long text.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FastSet<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
+type FastMap<'a> = HashMap<&'a str, bool, BuildHasherDefault<Fnv>>;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
 /// [`WORDS_THAT_SPLIT`]).
@@ -195,7 +218,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         })
     };
     // The words the text uses on their own, and how English it is.
-    let mut vocabulary: HashSet<&str> = HashSet::new();
+    let mut vocabulary = FastSet::default();
     let (mut words, mut markers) = (0usize, 0usize);
     for (_, _, t, in_code) in tokens() {
         words += 1;
@@ -207,7 +230,10 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         }
         // Every lower-case part counts as a word used on its own: `get-request` uses "get".
         for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
-            if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
+            if (3..=24).contains(&part.len())
+                && part.bytes().all(|b| b.is_ascii_lowercase())
+                && !vocabulary.contains(part)
+            {
                 vocabulary.insert(part);
             }
         }
@@ -216,7 +242,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     if markers * 25 < words {
         return (out, words);
     }
-    let mut judged: HashMap<&str, bool> = HashMap::new();
+    let mut judged = FastMap::default();
     for (index, start, t, in_code) in tokens() {
         if in_code {
             continue;
@@ -235,7 +261,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
 
 /// Whether `w` splits wholly into at least two pieces — function words, or words of
 /// `vocabulary` of three letters or more — one of them a strong function word.
-fn is_glued(w: &str, vocabulary: &HashSet<&str>) -> bool {
+fn is_glued(w: &str, vocabulary: &FastSet) -> bool {
     if WORDS_THAT_SPLIT.contains(&w) {
         return false;
     }
