@@ -217,30 +217,31 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
             (i, start, t, in_code)
         })
     };
-    // The words the text uses on their own, and how English it is.
-    let mut vocabulary = FastSet::default();
+    // How English the text is: only English text is judged (and only its words are kept, so
+    // that a long text of other words costs no table of them).
     let (mut words, mut markers) = (0usize, 0usize);
     for (_, _, t, in_code) in tokens() {
         words += 1;
-        if in_code {
-            continue;
-        }
-        if plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
+        if !in_code && plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
             markers += 1;
-        }
-        // Every lower-case part counts as a word used on its own: `get-request` uses "get".
-        for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
-            if (3..=24).contains(&part.len())
-                && part.bytes().all(|b| b.is_ascii_lowercase())
-                && !vocabulary.contains(part)
-            {
-                vocabulary.insert(part);
-            }
         }
     }
     let mut out = Vec::new();
     if markers * 25 < words {
         return (out, words);
+    }
+    // The words the text uses on their own. Every lower-case part counts: `get-request` uses
+    // "get".
+    let mut vocabulary = FastSet::default();
+    for (_, _, t, in_code) in tokens() {
+        if in_code {
+            continue;
+        }
+        for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
+            if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
+                vocabulary.insert(part);
+            }
+        }
     }
     let mut judged = FastMap::default();
     for (index, start, t, in_code) in tokens() {
