@@ -61,7 +61,18 @@ fn json_has_the_stable_fields() {
     let checks: Vec<&str> = r["checks"].as_array().unwrap().iter().map(|c| c["metric"].as_str().unwrap()).collect();
     assert_eq!(
         checks,
-        ["maxrun", "maxline", "gzip_ratio", "loop", "copies", "profile", "template_leak", "token_soup", "word_salad"]
+        [
+            "maxrun",
+            "maxline",
+            "gzip_ratio",
+            "loop",
+            "copies",
+            "profile",
+            "template_leak",
+            "token_soup",
+            "word_salad",
+            "drift"
+        ]
     );
     assert_eq!(r["metrics"]["maxrun"], 1);
     assert_eq!(r["metrics"]["maxline"], 400);

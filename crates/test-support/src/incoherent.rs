@@ -38,6 +38,7 @@ pub struct Kind {
 const LEAK: &str = "template_leak";
 const SOUP: &str = "token_soup";
 const SALAD: &str = "word_salad";
+const DRIFT: &str = "drift";
 
 /// Every kind, failures first.
 pub const KINDS: &[Kind] = &[
@@ -60,6 +61,8 @@ pub const KINDS: &[Kind] = &[
     // From 1 KB: the check splits a glued word into words the text also uses on their own, and
     // a few hundred bytes of random prose rarely use them (it misses at 300 B).
     Kind { label: "salad_phrases_run_together", class: SALAD, min_len: 1000, gen: salad_phrases_run_together },
+    Kind { label: "drift_abrupt", class: DRIFT, min_len: 10_000, gen: |r, n| drift_text(r, n, false) },
+    Kind { label: "drift_gradual", class: DRIFT, min_len: 10_000, gen: |r, n| drift_text(r, n, true) },
     Kind { label: "templates_explained", class: "", min_len: 100, gen: templates_explained },
     Kind { label: "role_words_in_prose", class: "", min_len: 100, gen: role_words_in_prose },
     Kind { label: "dialogue_asked_for", class: "", min_len: 100, gen: dialogue_asked_for },
@@ -86,6 +89,10 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "compound_words", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, COMPOUNDS), None) },
     Kind { label: "code_identifiers", class: "", min_len: 60, gen: |r, n| (pick_lines(r, n, IDENTIFIERS), None) },
     Kind { label: "prose_spanish", class: "", min_len: 60, gen: |r, n| (sentences(r, n, SPANISH, "."), None) },
+    Kind { label: "sections_on_subtopics", class: "", min_len: 1000, gen: sections_on_subtopics },
+    Kind { label: "table_of_contents", class: "", min_len: 300, gen: table_of_contents },
+    Kind { label: "unrelated_list", class: "", min_len: 300, gen: unrelated_list },
+    Kind { label: "essay_keeps_its_subject", class: "", min_len: 1000, gen: essay_keeps_its_subject },
 ];
 
 /// Every kind at every length from its shortest, seeded per kind and length.
@@ -802,3 +809,104 @@ const SPANISH: &[&str] = &[
     "todos", "los", "dos", "hermanos", "van", "a", "tomar", "el", "mar", "y", "todo", "día", "para", "como", "casa",
     "trabajo", "siempre", "ahora", "después", "mucho", "tiempo", "ciudad", "nosotros", "también",
 ];
+
+const TOPICS: [&[&str]; 4] = [
+    &["kernel", "scheduler", "memory", "pages", "threads", "latency", "cache", "interrupt", "reclaim", "allocator"],
+    &["butter", "onions", "garlic", "simmer", "saucepan", "pepper", "flour", "oven", "dough", "recipe"],
+    &["harbour", "sailors", "lighthouse", "storm", "waves", "anchor", "captain", "voyage", "tide", "island"],
+    &["violin", "orchestra", "concert", "melody", "rhythm", "composer", "symphony", "audience", "tempo", "score"],
+];
+
+/// An English paragraph (one line) about `topic`: its words among function words.
+fn topical_paragraph(rng: &mut Rng, topic: &[&str], len: usize) -> String {
+    const GLUE: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "that", "with", "for", "was", "it"];
+    let mut s = String::new();
+    while s.len() < len {
+        for i in 0..6 + rng.below(8) {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(if rng.below(2) == 0 { rng.pick(topic) } else { rng.pick(GLUE) });
+        }
+        s.push_str(". ");
+    }
+    s.truncate(s.trim_end().len());
+    s.push_str("\n\n");
+    s
+}
+
+/// Unstructured English prose that leaves its topic for good: about the first topic for a
+/// third, then (abruptly, or through paragraphs mixing both) about another, never coming back.
+fn drift_text(rng: &mut Rng, n: usize, gradual: bool) -> (String, Option<usize>) {
+    let first = TOPICS[rng.below(2)];
+    let second = TOPICS[2 + rng.below(2)];
+    let mut s = String::new();
+    while s.len() < n / 3 {
+        let len = 300 + rng.below(300);
+        s.push_str(&topical_paragraph(rng, first, len));
+    }
+    if gradual {
+        for _ in 0..3 {
+            let mixed: Vec<&str> = first.iter().take(3).chain(second.iter()).copied().collect();
+            let len = 300 + rng.below(200);
+            s.push_str(&topical_paragraph(rng, &mixed, len));
+        }
+    }
+    // The onset: where the first topic's words stop (the last mixed paragraph's end, near enough).
+    let onset = s.len();
+    while s.len() < n {
+        let len = 300 + rng.below(300);
+        s.push_str(&topical_paragraph(rng, second, len));
+    }
+    (s, Some(onset))
+}
+
+fn sections_on_subtopics(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = String::from("Here is an overview in four parts.\n\n");
+    let mut k = 0;
+    while s.len() < n {
+        let topic = TOPICS[k % 4];
+        s.push_str(&format!("## {}. {}\n\n", k + 1, topic[0]));
+        for _ in 0..2 {
+            let len = 300 + rng.below(300);
+            s.push_str(&topical_paragraph(rng, topic, len));
+        }
+        k += 1;
+    }
+    (s, None)
+}
+
+fn table_of_contents(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = String::from("Contents\n\n");
+    let mut k = 1;
+    while s.len() < n {
+        let topic = TOPICS[rng.below(4)];
+        s.push_str(&format!("{k}. The {} and the {} .......... {}\n", rng.pick(topic), rng.pick(topic), k * 7));
+        k += 1;
+    }
+    (s, None)
+}
+
+fn unrelated_list(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = String::from("Twenty unrelated facts, as you asked:\n\n");
+    while s.len() < n {
+        let topic = TOPICS[rng.below(4)];
+        let len = 120 + rng.below(200);
+        s.push_str(&format!("- {}", topical_paragraph(rng, topic, len)));
+    }
+    (s, None)
+}
+
+/// An essay in paragraphs on several sub-topics, each naming its subject again.
+fn essay_keeps_its_subject(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let subject = ["lighthouse", "keeper"];
+    let mut s = String::new();
+    let mut k = 0;
+    while s.len() < n {
+        let topic: Vec<&str> = TOPICS[k % 4].iter().chain(subject.iter()).copied().collect();
+        let len = 400 + rng.below(300);
+        s.push_str(&topical_paragraph(rng, &topic, len));
+        k += 1;
+    }
+    (s, None)
+}

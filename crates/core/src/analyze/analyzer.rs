@@ -171,7 +171,7 @@ impl Scans {
             Metric::Loop => found.why[0].clone(),
             Metric::Copies => found.why[1].clone(),
             Metric::Profile => found.why[2].clone(),
-            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad => incoherent.why_of(m),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.why_of(m),
             _ => None,
         };
         let mut reasons = judge::reasons(
@@ -192,7 +192,7 @@ impl Scans {
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
             Metric::Profile => found.regions[2].clone(),
-            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad => incoherent.region_of(m),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.region_of(m),
             Metric::ToolLoop => None,
         };
         let findings: Vec<Finding> = checks

@@ -65,13 +65,14 @@ fn level_of(value: f64, warn_at: f64, fail_at: f64, direction: Direction) -> Ver
 
 /// The order in which checks at the same level are named: the loop checks say where and what
 /// repeats, so they come before the seed's counts.
-pub const PREFERENCE: [Metric; 9] = [
+pub const PREFERENCE: [Metric; 10] = [
     Metric::Loop,
     Metric::Copies,
     Metric::Profile,
     Metric::TemplateLeak,
     Metric::TokenSoup,
     Metric::WordSalad,
+    Metric::Drift,
     Metric::Maxrun,
     Metric::Maxline,
     Metric::GzipRatio,

@@ -37,7 +37,7 @@ fn is_coarse(m: Metric) -> bool {
 
 /// Whether a check is one of the incoherence checks (a leaked template, token soup, word salad).
 fn is_incoherence(m: Metric) -> bool {
-    matches!(m, Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad)
+    matches!(m, Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift)
 }
 
 /// The onset of a text judged `verdict` (none for PASS), from its checks' findings.

@@ -47,6 +47,8 @@ pub enum Metric {
     TokenSoup,
     /// Glued words: function words run together with the words around them.
     WordSalad,
+    /// Topic drift: the share of the text, at its end, where the opening's topic never comes back.
+    Drift,
     /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
     /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
     ToolLoop,
@@ -54,7 +56,7 @@ pub enum Metric {
 
 impl Metric {
     /// The checks of one text, in a [`Report`]'s order.
-    pub const ALL: [Metric; 9] = [
+    pub const ALL: [Metric; 10] = [
         Metric::Maxrun,
         Metric::Maxline,
         Metric::GzipRatio,
@@ -64,6 +66,7 @@ impl Metric {
         Metric::TemplateLeak,
         Metric::TokenSoup,
         Metric::WordSalad,
+        Metric::Drift,
     ];
     /// The seed script's three heuristics.
     pub const SEED: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
@@ -80,6 +83,7 @@ impl Metric {
             Metric::TemplateLeak => "template leak",
             Metric::TokenSoup => "token soup",
             Metric::WordSalad => "word salad",
+            Metric::Drift => "topic drift",
             Metric::ToolLoop => "tool loop",
         }
     }
@@ -96,6 +100,7 @@ impl Metric {
             Metric::TemplateLeak => "template_leak",
             Metric::TokenSoup => "token_soup",
             Metric::WordSalad => "word_salad",
+            Metric::Drift => "drift",
             Metric::ToolLoop => "tool_loop",
         }
     }
@@ -119,6 +124,7 @@ impl Metric {
                 "odd words in the densest window: scripts mixed inside a word, tokenizer junk, mojibake, U+FFFD"
             }
             Metric::WordSalad => "glued words in the densest window: function words run together with other words",
+            Metric::Drift => "share of the text, at its end, where none of the opening's topic words comes back",
             Metric::ToolLoop => {
                 "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
             }
@@ -148,6 +154,10 @@ impl Metric {
                 let r = t.incoherence;
                 Some(format!("WARN: {}; FAIL: {}", r.soup_warn_text(), r.soup_fail_text()))
             }
+            Metric::Drift => Some(format!(
+                "judged in unstructured English prose from {} of text; never worse than WARN",
+                bytes_text(super::incoherence::drift::MIN_BYTES)
+            )),
             Metric::WordSalad => {
                 let r = t.incoherence;
                 Some(format!("judged in English text; WARN: {}; FAIL: {}", r.salad_warn_text(), r.salad_fail_text()))
@@ -175,6 +185,7 @@ impl Metric {
             Metric::TemplateLeak => Some(SpanKind::TemplateLeak),
             Metric::TokenSoup => Some(SpanKind::TokenSoup),
             Metric::WordSalad => Some(SpanKind::GluedWord),
+            Metric::Drift => Some(SpanKind::Drift),
         }
     }
 }
@@ -326,7 +337,7 @@ impl Check {
 pub fn format_metric(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.4}"),
-        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
+        Metric::Loop | Metric::Copies | Metric::Profile | Metric::Drift => percent(value),
         // Counts: whole numbers (integer formatting keeps float printing code out of the wasm).
         _ => (value as u64).to_string(),
     }
@@ -336,7 +347,7 @@ pub fn format_metric(metric: Metric, value: f64) -> String {
 pub fn format_threshold(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.2}"),
-        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
+        Metric::Loop | Metric::Copies | Metric::Profile | Metric::Drift => percent(value),
         _ => (value as u64).to_string(),
     }
 }
@@ -363,10 +374,12 @@ pub enum SpanKind {
     /// A glued word (function words run together with other words); `count` is the glued
     /// words in the window it opens.
     GluedWord,
+    /// The tail of a text that has left its opening's topic; `count` is its length in bytes.
+    Drift,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 7] = [
+    pub const ALL: [SpanKind; 8] = [
         SpanKind::Loop,
         SpanKind::Copy,
         SpanKind::WordRun,
@@ -374,6 +387,7 @@ impl SpanKind {
         SpanKind::TemplateLeak,
         SpanKind::TokenSoup,
         SpanKind::GluedWord,
+        SpanKind::Drift,
     ];
 
     pub fn label(self) -> &'static str {
@@ -385,6 +399,7 @@ impl SpanKind {
             SpanKind::TemplateLeak => "leaked chat template",
             SpanKind::TokenSoup => "odd word",
             SpanKind::GluedWord => "glued word",
+            SpanKind::Drift => "drifted off topic",
         }
     }
 }

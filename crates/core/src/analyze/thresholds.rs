@@ -78,6 +78,9 @@ pub struct IncoherenceRules {
     pub salad_warn: usize,
     /// …and FAIL at this many.
     pub salad_fail: usize,
+    /// Topic drift WARNs when none of the opening's topic words comes back in this share of
+    /// the text, at its end (unstructured English prose of 4 KiB or more); it never FAILs.
+    pub drift_warn: f64,
 }
 
 impl IncoherenceRules {
@@ -91,6 +94,7 @@ impl IncoherenceRules {
         soup_fail: 6,
         salad_warn: 3,
         salad_fail: 6,
+        drift_warn: 0.4,
     };
 
     /// The template-leak check's WARN rule in words.
@@ -114,6 +118,16 @@ impl IncoherenceRules {
             "≥ {} odd words in {} words (in a text of fewer words, the same share, at least {})",
             self.soup_fail, self.soup_window, self.soup_warn
         )
+    }
+
+    /// The drift check's WARN rule in words.
+    pub fn drift_warn_text(&self) -> String {
+        format!("≥ {} of the text", percent(self.drift_warn))
+    }
+
+    /// The drift check's FAIL rule in words.
+    pub fn drift_fail_text(&self) -> String {
+        "never: drift alone is a WARN".to_string()
     }
 
     /// The word-salad check's WARN rule in words.

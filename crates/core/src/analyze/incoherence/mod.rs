@@ -1,9 +1,11 @@
 //! Incoherence beyond repetition, judged: a leaked chat template (`template_leak`), token
-//! soup (`token_soup`) and word salad (`word_salad`). Each gives a check with its value and level against
+//! soup (`token_soup`), word salad (`word_salad`) and topic drift (`drift`, never worse than
+//! a WARN). Each gives a check with its value and level against
 //! [`IncoherenceRules`], the spans that show it, where it starts (for the onset) and a
 //! sentence that quotes what it found. The whole text is judged at every report, so a text
 //! pushed in pieces gets the same findings as one push.
 
+pub mod drift;
 pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
@@ -19,12 +21,12 @@ pub const MAX_SPANS: usize = 1000;
 /// What the incoherence checks found in one text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IncoherenceFindings {
-    /// Template leak, token soup and word salad, in [`Metric::ALL`]'s order.
-    pub checks: [Check; 3],
+    /// Template leak, token soup, word salad and drift, in [`Metric::ALL`]'s order.
+    pub checks: [Check; 4],
     /// Where each check's finding lies (for the onset), in the same order.
-    pub regions: [Option<Range<usize>>; 3],
+    pub regions: [Option<Range<usize>>; 4],
     /// One sentence per check at WARN or FAIL (without the "label value" head).
-    pub why: [Option<String>; 3],
+    pub why: [Option<String>; 4],
     pub spans: Vec<Span>,
     pub spans_not_listed: usize,
 }
@@ -135,11 +137,45 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     let salad = Windowed { metric: Metric::WordSalad, kind: SpanKind::GluedWord, noun: ("glued word", "glued words") };
     let (salad_check, salad_region, salad_why) =
         salad.judge(text, &glued, words, rules, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    // Drift: the opening's topic words never come back in a long tail. Never worse than WARN.
+    let found = drift::drift(text);
+    let share = found.as_ref().map_or(0.0, |d| d.tail.len() as f64 / text.len() as f64);
+    let drift_level = if found.is_some() && share >= rules.drift_warn { Verdict::Warn } else { Verdict::Pass };
+    let drift_check = Check {
+        metric: Metric::Drift,
+        value: share,
+        warn_at: rules.drift_warn,
+        fail_at: 1.0,
+        direction: Direction::AtLeast,
+        level: drift_level,
+        judged: found.is_some(),
+        data: false,
+    };
+    let (mut drift_region, mut drift_why) = (None, None);
+    if let (Some(d), Verdict::Warn) = (&found, drift_level) {
+        spans.push(Span {
+            start: d.tail.start,
+            end: d.tail.end,
+            kind: SpanKind::Drift,
+            count: d.tail.len(),
+            level: Verdict::Warn,
+            period: None,
+            source: None,
+        });
+        drift_region = Some(d.tail.clone());
+        let topic: Vec<String> = d.topic.iter().map(|w| format!("'{w}'")).collect();
+        drift_why = Some(format!(
+            "from byte {} to the end ({}) none of the opening's topic words ({}) comes back; drift alone is a WARN",
+            thousands(d.tail.start),
+            crate::wording::percent(share),
+            topic.join(", ")
+        ));
+    }
     crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
     IncoherenceFindings {
-        checks: [leak_check, soup_check, salad_check],
-        regions: [leak_region, soup_region, salad_region],
-        why: [leak_why, soup_why, salad_why],
+        checks: [leak_check, soup_check, salad_check, drift_check],
+        regions: [leak_region, soup_region, salad_region, drift_region],
+        why: [leak_why, soup_why, salad_why, drift_why],
         spans,
         spans_not_listed,
     }

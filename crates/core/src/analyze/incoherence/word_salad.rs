@@ -186,6 +186,18 @@ const WORDS_THAT_SPLIT: &[&str] = &[
 /// Words that mark English text: when they are under 4 % of a text's words, it is not judged.
 const ENGLISH_MARKERS: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "that", "it", "for", "with"];
 
+/// Whether `text` reads as English: "the", "and", "of", "to"… are at least 4 % of its words.
+pub fn is_english(text: &str) -> bool {
+    let (mut words, mut markers) = (0usize, 0usize);
+    for t in text.split(char::is_whitespace).filter(|t| !t.is_empty()) {
+        words += 1;
+        if plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
+            markers += 1;
+        }
+    }
+    words > 0 && markers * 25 >= words
+}
+
 /// A glued word: its bytes and its index among the text's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GluedWord {
