@@ -52,6 +52,16 @@ fn words(text: &str, from: usize, to: usize) -> impl Iterator<Item = (&str, usiz
     )
 }
 
+/// The first `max` bytes of `text` (fewer, to a character's boundary): enough to tell its
+/// language.
+fn head(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Whether `text` is unstructured prose: long lines, no headings, list items, tables, quotes
 /// or code fences.
 fn is_prose(text: &str) -> bool {
@@ -77,7 +87,7 @@ fn is_prose(text: &str) -> bool {
 /// The drift of `text`, if it is judged and its opening's topic words never come back after
 /// some point (`None` when they keep coming back to the end).
 pub fn drift(text: &str) -> Option<Drift> {
-    if text.len() < MIN_BYTES || !is_prose(text) || !super::word_salad::is_english(text) {
+    if text.len() < MIN_BYTES || !is_prose(text) || !super::word_salad::is_english(head(text, 1 << 18)) {
         return None;
     }
     let mut opening_end = (text.len() / 5).min(OPENING_MAX);
@@ -98,7 +108,7 @@ pub fn drift(text: &str) -> Option<Drift> {
     if topic.len() < 3 {
         return None;
     }
-    let topic_set: HashSet<&[u8]> = topic.iter().map(String::as_bytes).collect();
+    let topic_set: super::word_salad::FastBytesSet = topic.iter().map(String::as_bytes).collect();
     // The last topic word after the opening (compared without case, without allocating).
     let mut last = opening_end;
     let mut lower = [0u8; 32];
@@ -120,7 +130,9 @@ pub fn drift(text: &str) -> Option<Drift> {
             break;
         }
     }
-    if tail.len() > text.len() / 10 && (distinct.len() < TAIL_WORDS || !super::word_salad::is_english(tail)) {
+    if tail.len() > text.len() / 10
+        && (distinct.len() < TAIL_WORDS || !super::word_salad::is_english(head(tail, 1 << 18)))
+    {
         return None;
     }
     topic.truncate(5);

@@ -20,7 +20,7 @@ use std::ops::Range;
 /// FNV-1a: the words hashed here are short, and the standard SipHash costs this check most of
 /// its time on a long text.
 #[derive(Default)]
-struct Fnv(u64);
+pub(super) struct Fnv(u64);
 
 impl Hasher for Fnv {
     fn finish(&self) -> u64 {
@@ -37,6 +37,8 @@ impl Hasher for Fnv {
 }
 
 type FastSet<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
+/// A set of byte strings hashed with FNV-1a (see [`Fnv`]).
+pub(super) type FastBytesSet<'a> = HashSet<&'a [u8], BuildHasherDefault<Fnv>>;
 type FastMap<'a> = HashMap<&'a str, bool, BuildHasherDefault<Fnv>>;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
