@@ -10,6 +10,7 @@
 //! for have structure and are not judged; an essay whose parts keep naming their subject is not
 //! drift.
 
+use super::word_salad::head;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -50,16 +51,6 @@ fn words(text: &str, from: usize, to: usize) -> impl Iterator<Item = (&str, usiz
             (w, end)
         },
     )
-}
-
-/// The first `max` bytes of `text` (fewer, to a character's boundary): enough to tell its
-/// language.
-fn head(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// Whether `text` is unstructured prose: long lines, no headings, list items, tables, quotes

@@ -7,13 +7,13 @@
 //! common words that split so (`another`, `together`, `herself`) are listed as words.
 //!
 //! Judged only in English text (where "the", "and", "of", "to"… are at least 4 % of the
-//! words) and outside code (fenced blocks, backticks, identifiers with `_ . ( /`): terse notes,
+//! words of its first 256 KiB) and outside code (fenced blocks, backticks, identifiers with `_ . ( /`): terse notes,
 //! headlines, bullet lists, poetry, telegraphic logs and non-native English separate their
 //! words, and those are what this counts. Words chosen at random from a vocabulary (the loop
 //! corpus' prose) are not word salad in this sense: their function words are out of place, but
 //! telling that apart needs a model of English syntax this check does not ship.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
@@ -39,7 +39,6 @@ impl Hasher for Fnv {
 type FastSet<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
 /// A set of byte strings hashed with FNV-1a (see [`Fnv`]).
 pub(super) type FastBytesSet<'a> = HashSet<&'a [u8], BuildHasherDefault<Fnv>>;
-type FastMap<'a> = HashMap<&'a str, bool, BuildHasherDefault<Fnv>>;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
 /// [`WORDS_THAT_SPLIT`]).
@@ -231,23 +230,18 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
             (i, start, t, in_code)
         })
     };
-    // How English the text is: only English text is judged (and only its words are kept, so
-    // that a long text of other words costs no table of them).
-    let (mut words, mut markers) = (0usize, 0usize);
+    // Only English text is judged (told from its first 256 KiB), so that a long text of other
+    // words costs no table of them.
+    if !is_english(head(text, 1 << 18)) {
+        return (Vec::new(), text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+    }
+    // The words the text uses on their own (every lower-case part counts: `get-request` uses
+    // "get"), and the plain words that might be glued.
+    let mut vocabulary = FastSet::default();
+    let mut candidates = FastSet::default();
+    let mut words = 0;
     for (_, _, t, in_code) in tokens() {
         words += 1;
-        if !in_code && plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
-            markers += 1;
-        }
-    }
-    let mut out = Vec::new();
-    if markers * 25 < words {
-        return (out, words);
-    }
-    // The words the text uses on their own. Every lower-case part counts: `get-request` uses
-    // "get".
-    let mut vocabulary = FastSet::default();
-    for (_, _, t, in_code) in tokens() {
         if in_code {
             continue;
         }
@@ -256,22 +250,30 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
                 vocabulary.insert(part);
             }
         }
+        if let Some(w) = plain_word(t).filter(|w| (6..=48).contains(&w.len())) {
+            candidates.insert(w);
+        }
     }
-    let mut judged = FastMap::default();
+    let glued: FastSet = candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).collect();
+    let mut out = Vec::new();
+    if glued.is_empty() {
+        return (out, words);
+    }
     for (index, start, t, in_code) in tokens() {
-        if in_code {
-            continue;
-        }
-        let Some(w) = plain_word(t) else { continue };
-        if w.len() < 6 || w.len() > 48 {
-            continue;
-        }
-        let glued = *judged.entry(w).or_insert_with(|| is_glued(w, &vocabulary));
-        if glued {
+        if !in_code && plain_word(t).is_some_and(|w| glued.contains(w)) {
             out.push(GluedWord { range: start..start + t.len(), index });
         }
     }
     (out, words)
+}
+
+/// The first `max` bytes of `text` (fewer, to a character's boundary).
+pub(super) fn head(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// Whether `w` splits wholly into at least two pieces — function words, or words of
