@@ -10,6 +10,7 @@ pub mod deflate_passes;
 pub mod edited_runs;
 pub mod first_seen;
 pub mod gzip_ratio;
+pub mod hashed_set;
 pub mod incoherence;
 mod judge;
 pub mod line_repeats;

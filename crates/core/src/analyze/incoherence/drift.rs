@@ -10,8 +10,9 @@
 //! for have structure and are not judged; an essay whose parts keep naming their subject is not
 //! drift.
 
+use super::super::hashed_set::HashedSet;
+use super::super::ngram_stats::hash_bytes;
 use super::word_salad::head;
-use std::collections::HashSet;
 use std::ops::Range;
 
 /// Bytes a text needs to be judged.
@@ -85,21 +86,21 @@ pub fn drift(text: &str) -> Option<Drift> {
     while !text.is_char_boundary(opening_end) {
         opening_end -= 1;
     }
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen = HashedSet::default();
     let mut topic: Vec<String> = Vec::new();
     for (w, _) in words(text, 0, opening_end) {
         let w = w.to_ascii_lowercase();
         if COMMON.contains(&w.as_str()) {
             continue;
         }
-        if !seen.insert(w.clone()) && !topic.contains(&w) {
+        if !seen.insert(hash_bytes(w.as_bytes())) && !topic.contains(&w) {
             topic.push(w);
         }
     }
     if topic.len() < 3 {
         return None;
     }
-    let topic_set: super::word_salad::FastBytesSet = topic.iter().map(String::as_bytes).collect();
+    let topic_set: HashedSet = topic.iter().map(|w| hash_bytes(w.as_bytes())).collect();
     // The last topic word after the opening (compared without case, without allocating).
     let mut last = opening_end;
     let mut lower = [0u8; 32];
@@ -107,16 +108,16 @@ pub fn drift(text: &str) -> Option<Drift> {
         let lower = &mut lower[..w.len()];
         lower.copy_from_slice(w.as_bytes());
         lower.make_ascii_lowercase();
-        if topic_set.contains(&*lower) {
+        if topic_set.contains(&hash_bytes(lower)) {
             last = end;
         }
     }
     // A tail that says little (a loop, a run of one word) is the loop checks' to judge: drift
     // is a fluent text that moved on.
     let tail = &text[last..];
-    let mut distinct: HashSet<&str> = HashSet::new();
+    let mut distinct = HashedSet::default();
     for (w, _) in words(text, last, text.len()) {
-        distinct.insert(w);
+        distinct.insert(hash_bytes(w.as_bytes()));
         if distinct.len() >= TAIL_WORDS {
             break;
         }

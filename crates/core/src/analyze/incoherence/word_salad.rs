@@ -13,32 +13,9 @@
 //! corpus' prose) are not word salad in this sense: their function words are out of place, but
 //! telling that apart needs a model of English syntax this check does not ship.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use super::super::hashed_set::HashedSet;
+use super::super::ngram_stats::hash_bytes;
 use std::ops::Range;
-
-/// FNV-1a: the words hashed here are short, and the standard SipHash costs this check most of
-/// its time on a long text.
-#[derive(Default)]
-pub(super) struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type FastSet<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
-/// A set of byte strings hashed with FNV-1a (see [`Fnv`]).
-pub(super) type FastBytesSet<'a> = HashSet<&'a [u8], BuildHasherDefault<Fnv>>;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
 /// [`WORDS_THAT_SPLIT`]).
@@ -237,8 +214,8 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     }
     // The words the text uses on their own (every lower-case part counts: `get-request` uses
     // "get"), and the plain words that might be glued.
-    let mut vocabulary = FastSet::default();
-    let mut candidates = FastSet::default();
+    let mut vocabulary = HashedSet::default();
+    let (mut seen, mut candidates) = (HashedSet::default(), Vec::new());
     let mut words = 0;
     for (_, _, t, in_code) in tokens() {
         words += 1;
@@ -247,20 +224,23 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         }
         for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
             if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
-                vocabulary.insert(part);
+                vocabulary.insert(hash_bytes(part.as_bytes()));
             }
         }
         if let Some(w) = plain_word(t).filter(|w| (6..=48).contains(&w.len())) {
-            candidates.insert(w);
+            if seen.insert(hash_bytes(w.as_bytes())) {
+                candidates.push(w);
+            }
         }
     }
-    let glued: FastSet = candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).collect();
+    let glued: HashedSet =
+        candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).map(|w| hash_bytes(w.as_bytes())).collect();
     let mut out = Vec::new();
     if glued.is_empty() {
         return (out, words);
     }
     for (index, start, t, in_code) in tokens() {
-        if !in_code && plain_word(t).is_some_and(|w| glued.contains(w)) {
+        if !in_code && plain_word(t).is_some_and(|w| glued.contains(&hash_bytes(w.as_bytes()))) {
             out.push(GluedWord { range: start..start + t.len(), index });
         }
     }
@@ -278,7 +258,7 @@ pub(super) fn head(text: &str, max: usize) -> &str {
 
 /// Whether `w` splits wholly into at least two pieces — function words, or words of
 /// `vocabulary` of three letters or more — one of them a strong function word.
-fn is_glued(w: &str, vocabulary: &FastSet) -> bool {
+fn is_glued(w: &str, vocabulary: &HashedSet) -> bool {
     if WORDS_THAT_SPLIT.contains(&w) {
         return false;
     }
@@ -294,7 +274,9 @@ fn is_glued(w: &str, vocabulary: &FastSet) -> bool {
             }
             let piece = &w[j..i];
             let is_strong = STRONG.contains(&piece);
-            let known = is_strong || WEAK.contains(&piece) || (piece.len() >= 3 && vocabulary.contains(piece));
+            let known = is_strong
+                || WEAK.contains(&piece)
+                || (piece.len() >= 3 && vocabulary.contains(&hash_bytes(piece.as_bytes())));
             if known {
                 reach[i] = true;
                 strong[i] |= strong[j] || is_strong;
