@@ -165,7 +165,10 @@ fn oddity(word: &str, cjk_line: bool) -> Option<Oddity> {
             }
             // Ġ and Ċ start Maltese words; after a small letter, a digit or a sentence's
             // punctuation they are GPT-2's space and line break.
-            let after_word = p.is_lowercase() || p.is_ascii_digit() || matches!(p, ',' | '.' | ';' | ':' | '!' | '?');
+            // (`is_alphabetic() && !is_uppercase()`: the tables the core links already, not the
+            // lower-case one.)
+            let small = p.is_alphabetic() && !p.is_uppercase();
+            let after_word = small || p.is_ascii_digit() || matches!(p, ',' | '.' | ';' | ':' | '!' | '?');
             if matches!(c, 'Ġ' | 'Ċ') && (after_word || matches!(p, 'Ġ' | 'Ċ')) {
                 return Some(Oddity::TokenizerJunk);
             }
