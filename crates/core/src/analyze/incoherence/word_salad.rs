@@ -149,6 +149,15 @@ const WORDS_THAT_SPLIT: &[&str] = &[
     "whose",
     "whoever",
     "shepherd",
+    "father",
+    "fathers",
+    "rather",
+    "whether",
+    "weather",
+    "gather",
+    "gathers",
+    "gathered",
+    "gathering",
     "shelter",
     "hasten",
     "haven",
@@ -257,33 +266,40 @@ pub(super) fn head(text: &str, max: usize) -> &str {
 }
 
 /// Whether `w` splits wholly into at least two pieces — function words, or words of
-/// `vocabulary` of three letters or more — one of them a strong function word.
+/// `vocabulary` of three letters or more — among them a strong function word and a word that
+/// is not a function word (`weather` is "we", "at", "her": function words only, not glued).
 fn is_glued(w: &str, vocabulary: &HashedSet) -> bool {
     if WORDS_THAT_SPLIT.contains(&w) {
         return false;
     }
+    const STRONG_PIECE: u8 = 0b10;
+    const CONTENT_PIECE: u8 = 0b01;
     let n = w.len();
-    // reach[i]: w[..i] splits; strong[i]: it splits with a strong function word among its pieces.
-    let mut reach = vec![false; n + 1];
-    let mut strong = vec![false; n + 1];
-    reach[0] = true;
+    // states[i]: a bit per kind of split of w[..i] — bit k set when a split has the pieces
+    // whose kinds make k (STRONG_PIECE | CONTENT_PIECE).
+    let mut states = vec![0u8; n + 1];
+    states[0] = 1;
     for i in 1..=n {
         for j in 0..i {
-            if !reach[j] || (j == 0 && i == n) {
+            if states[j] == 0 || (j == 0 && i == n) {
                 continue;
             }
             let piece = &w[j..i];
-            let is_strong = STRONG.contains(&piece);
-            let known = is_strong
-                || WEAK.contains(&piece)
-                || (piece.len() >= 3 && vocabulary.contains(&hash_bytes(piece.as_bytes())));
-            if known {
-                reach[i] = true;
-                strong[i] |= strong[j] || is_strong;
+            let strong = STRONG.contains(&piece);
+            let function = strong || WEAK.contains(&piece);
+            let content = !function && piece.len() >= 3 && vocabulary.contains(&hash_bytes(piece.as_bytes()));
+            if !function && !content {
+                continue;
+            }
+            let kind = if strong { STRONG_PIECE } else { 0 } | if content { CONTENT_PIECE } else { 0 };
+            for k in 0..4u8 {
+                if states[j] & (1 << k) != 0 {
+                    states[i] |= 1 << (k | kind);
+                }
             }
         }
     }
-    strong[n]
+    states[n] & (1 << (STRONG_PIECE | CONTENT_PIECE)) != 0
 }
 
 #[cfg(test)]
@@ -308,6 +324,7 @@ mod tests {
     fn real_words_code_and_other_languages_are_not() {
         for t in [
             "She found herself together with another friend, and the cat was inside the house.",
+            "We talked about the weather, and whether her father would rather come at all.",
             "The stream goes upstream, the load is a download and the input is invalid, incomplete and incorrect.",
             "Use `isinstance(x, int)` to check the instance, and hasattr(obj, name) for an attribute of the object.",
             "```\nandrequest todescription andgetrequest\n```\nThe request and the description of the code.",
