@@ -63,7 +63,21 @@ fn json_has_the_stable_fields() {
     assert!(r["metrics"]["profile"]["windows"].as_array().unwrap().len() >= 4);
     assert_eq!(r["metrics"]["distinct"].as_array().unwrap().len(), 4);
     let checks: Vec<&str> = r["checks"].as_array().unwrap().iter().map(|c| c["metric"].as_str().unwrap()).collect();
-    assert_eq!(checks, ["maxrun", "maxline", "gzip_ratio", "loop", "copies", "profile"]);
+    assert_eq!(
+        checks,
+        [
+            "maxrun",
+            "maxline",
+            "gzip_ratio",
+            "loop",
+            "copies",
+            "profile",
+            "template_leak",
+            "token_soup",
+            "word_salad",
+            "drift"
+        ]
+    );
     assert_eq!(r["metrics"]["maxrun"], 1);
     assert_eq!(r["metrics"]["maxline"], 400);
     assert_eq!(format!("{:.4}", r["metrics"]["gzip_ratio"].as_f64().unwrap()), "0.0074");

@@ -4,6 +4,11 @@
 //! turning into a loop halfway), the best-of-N time of `analyze` and of one flate2 gzip-9
 //! pass, and their ratio. The seed's method is one gzip pass plus two linear scans; the aim is
 //! analysis ≤ 1.3 × gzip. Figures are ratios from one run: the machines are noisy.
+//!
+//! It also times the incoherence checks alone (`incoherence::find`) and prints what they can
+//! add at most: `analyze` ÷ (`analyze` − them), the cost of today's analysis over the one
+//! before them if they ran after everything else (they run beside the gzip pass, so the true
+//! figure is lower; issue 33's budget: at most 1.25 on 10 MB).
 
 use coherency_test_support::gzip_pass;
 use coherency_test_support::textgen;
@@ -18,12 +23,18 @@ fn main() {
     // `cargo test --benches` runs benches with no arguments other than `--bench`-less flags:
     // keep that quick by measuring only when asked to bench.
     let quick = !std::env::args().any(|a| a == "--bench");
-    println!("{:<22} {:>8} {:>12} {:>12} {:>8} {:>8}", "input", "MB", "analyze ms", "gzip-9 ms", "ratio", "verdict");
+    println!(
+        "{:<22} {:>8} {:>12} {:>12} {:>8} {:>8} {:>10} {:>9}",
+        "input", "MB", "analyze ms", "gzip-9 ms", "ratio", "verdict", "incoh. ms", "new/old"
+    );
     for &mb in if quick { &[1usize][..] } else { &[1, 10][..] } {
         let len = mb * 1_000_000;
         let mut rng = Rng(42);
-        let inputs =
-            [("prose", prose(&mut rng, len, WORDS, " ")), ("prose→loop", prose_turning_into_loop(&mut rng, len))];
+        let inputs = [
+            ("prose", prose(&mut rng, len, WORDS, " ")),
+            ("prose→loop", prose_turning_into_loop(&mut rng, len)),
+            ("cjk prose", coherency_test_support::labelled::cjk_prose(&mut rng, len)),
+        ];
         for (name, text) in &inputs {
             let runs = if quick {
                 1
@@ -38,14 +49,20 @@ fn main() {
             let gzip = best_of(runs, || {
                 black_box(gzip_pass(text.as_bytes()));
             });
+            let rules = coherency_core::analyze::IncoherenceRules::SEED;
+            let incoherence = best_of(runs, || {
+                black_box(coherency_core::analyze::incoherence::find(text, &rules));
+            });
             println!(
-                "{:<22} {:>8.1} {:>12.1} {:>12.1} {:>8.2} {:>8}",
+                "{:<22} {:>8.1} {:>12.1} {:>12.1} {:>8.2} {:>8} {:>10.1} {:>9.3}",
                 name,
                 text.len() as f64 / 1e6,
                 analyze.as_secs_f64() * 1e3,
                 gzip.as_secs_f64() * 1e3,
                 analyze.as_secs_f64() / gzip.as_secs_f64(),
-                verdict
+                verdict,
+                incoherence.as_secs_f64() * 1e3,
+                analyze.as_secs_f64() / (analyze.as_secs_f64() - incoherence.as_secs_f64())
             );
         }
     }

@@ -1,7 +1,7 @@
 //! What Coherency Analyzer's tests and benches share (never shipped): deterministic text
 //! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), labelled agent sessions
 //! ([`agent_sessions`], written as each coding-agent harness writes them: [`agent_harnesses`]), big
-//! generated logs ([`biglog`]), the yardstick gzip pass and best-of timing of the benches
+//! generated logs ([`biglog`]), labelled incoherent texts and their look-alikes ([`incoherent`]), the yardstick gzip pass and best-of timing of the benches
 //! ([`gzip_pass`], [`timing`]), the memory benches' counting allocator ([`counting_alloc`]), and
 //! where the fixtures are ([`fixture`]).
 
@@ -10,6 +10,7 @@ pub mod agent_sessions;
 pub mod biglog;
 pub mod counting_alloc;
 pub mod gzip_pass;
+pub mod incoherent;
 pub mod labelled;
 pub mod textgen;
 pub mod timing;

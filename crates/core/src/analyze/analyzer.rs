@@ -8,6 +8,7 @@
 use super::content_lines;
 use super::deflate_passes::DeflatePasses;
 use super::gzip_ratio::gzip_size;
+use super::incoherence::{self, IncoherenceFindings};
 use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
 use super::loop_checks;
@@ -64,8 +65,8 @@ impl Analyzer {
     /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
     /// unfinished last word and line; the text itself is not rescanned.
     pub fn report(&self) -> Report {
-        let (gzip_bytes, found, ()) = gzip_and_loop_checks(&self.text, &self.thresholds, || ());
-        self.scans.report(&self.text, &self.thresholds, gzip_bytes, found)
+        let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, &self.thresholds, || ());
+        self.scans.report(&self.text, &self.thresholds, gzip_bytes, found, incoherent)
     }
 }
 
@@ -88,7 +89,14 @@ impl Scans {
     /// The report on `text`, of which everything up to the scanned words and lines was
     /// scanned; the rest (the unfinished last word and line) is counted tentatively.
     /// `gzip_bytes` and `found` are the text's gzip size and the loop checks' findings.
-    fn report(&self, text: &str, t: &Thresholds, gzip_bytes: usize, found: loop_checks::LoopFindings) -> Report {
+    fn report(
+        &self,
+        text: &str,
+        t: &Thresholds,
+        gzip_bytes: usize,
+        found: loop_checks::LoopFindings,
+        incoherent: IncoherenceFindings,
+    ) -> Report {
         let mut runs = self.runs;
         let mut tail_runs = Vec::new();
         runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
@@ -117,8 +125,11 @@ impl Scans {
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
         // Runs past the cap are counted, not listed (the tail's too, when the list is full).
         let tail_listed = MAX_WORD_RUNS.saturating_sub(self.flagged_runs.len()).min(tail_runs.len());
-        let spans_not_listed =
-            self.runs_not_listed + (tail_runs.len() - tail_listed) + lines.not_listed + found.spans_not_listed;
+        let spans_not_listed = self.runs_not_listed
+            + (tail_runs.len() - tail_listed)
+            + lines.not_listed
+            + found.spans_not_listed
+            + incoherent.spans_not_listed;
         let mut spans: Vec<Span> = self
             .flagged_runs
             .iter()
@@ -142,6 +153,7 @@ impl Scans {
                 source: None,
             }))
             .chain(found.spans)
+            .chain(incoherent.spans.iter().cloned())
             .collect();
         crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
 
@@ -149,6 +161,7 @@ impl Scans {
         let too_short = is_too_short(text, t);
         let mut checks = judge::seed_checks(&metrics, t, text.len());
         checks.extend(found.checks);
+        checks.extend(incoherent.checks.iter().cloned());
         if too_short {
             // The loop checks judge nothing under the minimum size (the seed's keep their levels).
             for c in checks.iter_mut().filter(|c| !c.metric.is_seed()) {
@@ -173,6 +186,7 @@ impl Scans {
             Metric::Loop => found.why[0].clone(),
             Metric::Copies => found.why[1].clone(),
             Metric::Profile => found.why[2].clone(),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.why_of(m),
             _ => None,
         };
         let mut reasons = judge::reasons(
@@ -195,6 +209,7 @@ impl Scans {
             Metric::Loop => found.regions[0].clone(),
             Metric::Copies => found.regions[1].clone(),
             Metric::Profile => found.regions[2].clone(),
+            Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.region_of(m),
             Metric::ToolLoop => None,
         };
         let findings: Vec<Finding> = judged
@@ -241,23 +256,26 @@ impl Scans {
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub const PARALLEL_FROM_BYTES: usize = 256 * 1024;
 
-/// The seed's gzip size of `text`, the loop checks' findings, and what `also` returns. The gzip
-/// pass, the windowed profile and `also` (the seed's word and line scans of a text analysed
-/// whole) are independent of the token scorers: on a long text, natively, the gzip pass runs
-/// on a second thread meanwhile, and the profile and `also` on whichever thread is free first
+/// The seed's gzip size of `text`, the loop checks' findings, the incoherence checks' (which
+/// judge the whole text at every report), and what `also` returns. The gzip pass, the windowed
+/// profile, the incoherence checks and `also` (the seed's word and line scans of a text
+/// analysed whole) are independent of the token scorers: on a long text, natively, the gzip
+/// pass runs on a second thread meanwhile, and the others on whichever thread is free first
 /// (the gzip pass takes longer than the token scorers on prose, less on a loop). The wasm build
 /// runs everything on one thread.
 fn gzip_and_loop_checks<R: Send>(
     text: &str,
     t: &Thresholds,
     also: impl FnOnce() -> R + Send,
-) -> (usize, loop_checks::LoopFindings, R) {
+) -> (usize, loop_checks::LoopFindings, IncoherenceFindings, R) {
     #[cfg(not(target_arch = "wasm32"))]
     if text.len() >= PARALLEL_FROM_BYTES {
         let profile = FirstCome::new(|| super::profile::profile(text));
         let also = FirstCome::new(also);
+        let incoherent = FirstCome::new(|| incoherence::find(text, t.incoherence));
         let both = || {
             profile.run();
+            incoherent.run();
             also.run();
         };
         return std::thread::scope(|scope| {
@@ -273,12 +291,12 @@ fn gzip_and_loop_checks<R: Send>(
                 gzip.set(side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
                 profile.take()
             });
-            (gzip.get(), found, also.take())
+            (gzip.get(), found, incoherent.take(), also.take())
         });
     }
     let more = also();
     let found = loop_checks::find(text, &t.loop_rules());
-    (gzip_size(text.as_bytes()), found, more)
+    (gzip_size(text.as_bytes()), found, incoherence::find(text, t.incoherence), more)
 }
 
 /// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
@@ -326,12 +344,12 @@ pub fn analyze(text: &str) -> Report {
 
 /// [`analyze`] against thresholds `t` (a person's, see [`Thresholds::assign`]).
 pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
-    let (gzip_bytes, found, scans) = gzip_and_loop_checks(text, t, || {
+    let (gzip_bytes, found, incoherent, scans) = gzip_and_loop_checks(text, t, || {
         let mut scans = Scans::default();
         scans.scan(text, 0, t);
         scans
     });
-    scans.report(text, t, gzip_bytes, found)
+    scans.report(text, t, gzip_bytes, found, incoherent)
 }
 
 /// A whole text analysed but for its two DEFLATE passes (its gzip-9 size and its windowed
@@ -343,13 +361,19 @@ pub struct AnalysisWithoutDeflate {
     thresholds: Thresholds,
     scans: Scans,
     found: loop_checks::TokenFindings,
+    incoherent: IncoherenceFindings,
 }
 
 /// Everything [`analyze_with`] does to `text` against `t` except its DEFLATE passes.
 pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDeflate {
     let mut scans = Scans::default();
     scans.scan(text, 0, t);
-    AnalysisWithoutDeflate { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
+    AnalysisWithoutDeflate {
+        thresholds: *t,
+        scans,
+        found: loop_checks::find_by_tokens(text, &t.loop_rules()),
+        incoherent: incoherence::find(text, t.incoherence),
+    }
 }
 
 impl AnalysisWithoutDeflate {
@@ -357,7 +381,7 @@ impl AnalysisWithoutDeflate {
     /// ([`super::deflate_passes::deflate_passes`]).
     pub fn finish(self, text: &str, passes: DeflatePasses) -> Report {
         let found = self.found.judge(text, &self.thresholds.loop_rules(), passes.profile);
-        self.scans.report(text, &self.thresholds, passes.gzip_bytes, found)
+        self.scans.report(text, &self.thresholds, passes.gzip_bytes, found, self.incoherent)
     }
 }
 
@@ -390,9 +414,10 @@ mod tests {
         let text = format!("{}{}", prose.repeat(60), "Let me check the configuration once more.\n".repeat(3_000));
         assert!(text.len() >= PARALLEL_FROM_BYTES);
         let t = Thresholds::default();
-        let (gzip, found, ()) = gzip_and_loop_checks(&text, &t, || ());
+        let (gzip, found, incoherent, ()) = gzip_and_loop_checks(&text, &t, || ());
+        assert_eq!(incoherent, incoherence::find(&text, t.incoherence));
         assert_eq!(gzip, gzip_size(text.as_bytes()));
-        assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, t.loops)));
+        assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, &t.loop_rules())));
         // Its words and lines scanned on that thread too: the report of one push.
         let mut pushed = Analyzer::new();
         pushed.push(&text);

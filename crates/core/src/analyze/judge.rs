@@ -65,8 +65,18 @@ pub(super) fn level_of(value: f64, warn_at: f64, fail_at: f64, direction: Direct
 
 /// The order in which checks at the same level are named: the loop checks say where and what
 /// repeats, so they come before the seed's counts.
-pub const PREFERENCE: [Metric; 6] =
-    [Metric::Loop, Metric::Copies, Metric::Profile, Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
+pub const PREFERENCE: [Metric; 10] = [
+    Metric::Loop,
+    Metric::Copies,
+    Metric::Profile,
+    Metric::TemplateLeak,
+    Metric::TokenSoup,
+    Metric::WordSalad,
+    Metric::Drift,
+    Metric::Maxrun,
+    Metric::Maxline,
+    Metric::GzipRatio,
+];
 
 /// The level a check contributes to the verdict. A maxline FAIL counts as WARN when the loop
 /// check sees no loop and the copies check no FAIL-worthy copy: the line's occurrences are

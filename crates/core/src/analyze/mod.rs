@@ -1,4 +1,4 @@
-//! Analysis: the seed's three heuristics and the loop checks, judged, with the spans that show
+//! Analysis: the seed's three heuristics, the loop checks and the incoherence checks, judged, with the spans that show
 //! where they tripped and the onset of the degenerate text.
 //!
 //! Pure code: no I/O, no browser imports. One scorer per file; [`Analyzer`] runs them all.
@@ -12,6 +12,8 @@ pub mod deflate_passes;
 pub mod edited_runs;
 pub mod first_seen;
 pub mod gzip_ratio;
+pub mod hashed_set;
+pub mod incoherence;
 mod judge;
 pub mod line_repeats;
 pub mod loop_checks;
@@ -41,4 +43,4 @@ pub use report::{
     SpanKind, TandemFigure, UnitLevel, Verdict,
 };
 pub use threshold_settings::{setting_names, Setting, SettingKind, ThresholdChange, ThresholdError, SETTINGS};
-pub use thresholds::{CopyRules, EndRules, LoopRules, TandemClause, Thresholds, ToolRules};
+pub use thresholds::{CopyRules, EndRules, IncoherenceRules, LoopRules, TandemClause, Thresholds, ToolRules};

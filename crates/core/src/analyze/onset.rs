@@ -8,7 +8,8 @@
 //! the verdict (the first in [`PREFERENCE`] at the verdict's level), takes in every other
 //! tripped check's region that overlaps it until none does, and never lies after the start
 //! of a region that a FAILing check counts. The profile's onset and the gzip ratio are known
-//! only roughly: they place the onset only when they set the verdict. So a loop whose copies vary a little before they
+//! only roughly: they place the onset only when they set the verdict. The incoherence checks'
+//! regions (a leaked template, token soup: from the first finding to the end) join no other. So a loop whose copies vary a little before they
 //! become exact is placed at its first copy, where the copies check sees it start, and not
 //! where the exact run begins.
 
@@ -34,6 +35,11 @@ fn is_coarse(m: Metric) -> bool {
     matches!(m, Metric::Profile | Metric::GzipRatio)
 }
 
+/// Whether a check is one of the incoherence checks (a leaked template, token soup, word salad).
+fn is_incoherence(m: Metric) -> bool {
+    matches!(m, Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift)
+}
+
 /// The onset of a text judged `verdict` (none for PASS), from its checks' findings.
 pub fn onset(verdict: Verdict, findings: &[Finding]) -> Option<usize> {
     if verdict == Verdict::Pass {
@@ -42,9 +48,12 @@ pub fn onset(verdict: Verdict, findings: &[Finding]) -> Option<usize> {
     let decisive = PREFERENCE.iter().find_map(|&m| findings.iter().find(|f| f.metric == m && f.level == verdict))?;
     let precise = || findings.iter().filter(|f| !is_coarse(f.metric));
     let mut region = decisive.region.clone();
+    // The incoherence checks' regions run from what they found to the end: they neither take
+    // in nor join the repetition checks' regions (another kind of breakdown).
+    let joins = |f: &&Finding| !is_incoherence(f.metric) && !is_incoherence(decisive.metric);
     loop {
         let before = region.clone();
-        for f in precise().filter(|f| f.level > Verdict::Pass) {
+        for f in precise().filter(|f| f.level > Verdict::Pass).filter(joins) {
             if f.region.start <= region.end && region.start <= f.region.end {
                 region = region.start.min(f.region.start)..region.end.max(f.region.end);
             }
@@ -130,5 +139,14 @@ mod tests {
         // A copy that decides is placed at its source, the first copy of what it repeats.
         let copy = Finding { metric: Metric::Copies, level: Verdict::Fail, region: 600..900, first: 300 };
         assert_eq!(onset(Verdict::Fail, &[copy]), Some(300));
+        // A leaked template's region runs to the end: it takes in no warning before it…
+        let findings =
+            [f(Metric::TemplateLeak, Verdict::Fail, 1000..9000), f(Metric::Maxline, Verdict::Warn, 300..8000)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(1000));
+        // …and a loop's onset is not moved by it; a FAILing one earlier than the loop counts.
+        let findings = [f(Metric::Loop, Verdict::Fail, 5000..9000), f(Metric::TokenSoup, Verdict::Warn, 100..9000)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(5000));
+        let findings = [f(Metric::Loop, Verdict::Fail, 5000..9000), f(Metric::TemplateLeak, Verdict::Fail, 1000..9000)];
+        assert_eq!(onset(Verdict::Fail, &findings), Some(1000));
     }
 }

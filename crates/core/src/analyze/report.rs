@@ -41,6 +41,14 @@ pub enum Metric {
     Copies,
     /// The degenerate end found by the windowed compression profile.
     Profile,
+    /// Chat-template markers or role lines the model wrote (a runaway turn).
+    TemplateLeak,
+    /// Odd words: scripts mixed inside a word, byte-level tokenizer junk, mojibake.
+    TokenSoup,
+    /// Glued words: function words run together with the words around them.
+    WordSalad,
+    /// Topic drift: the share of the text, at its end, where the opening's topic never comes back.
+    Drift,
     /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
     /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
     ToolLoop,
@@ -48,8 +56,18 @@ pub enum Metric {
 
 impl Metric {
     /// The checks of one text, in a [`Report`]'s order.
-    pub const ALL: [Metric; 6] =
-        [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio, Metric::Loop, Metric::Copies, Metric::Profile];
+    pub const ALL: [Metric; 10] = [
+        Metric::Maxrun,
+        Metric::Maxline,
+        Metric::GzipRatio,
+        Metric::Loop,
+        Metric::Copies,
+        Metric::Profile,
+        Metric::TemplateLeak,
+        Metric::TokenSoup,
+        Metric::WordSalad,
+        Metric::Drift,
+    ];
     /// The seed script's three heuristics.
     pub const SEED: [Metric; 3] = [Metric::Maxrun, Metric::Maxline, Metric::GzipRatio];
 
@@ -62,6 +80,10 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "degenerate end",
+            Metric::TemplateLeak => "template leak",
+            Metric::TokenSoup => "token soup",
+            Metric::WordSalad => "word salad",
+            Metric::Drift => "topic drift",
             Metric::ToolLoop => "tool loop",
         }
     }
@@ -75,6 +97,10 @@ impl Metric {
             Metric::Loop => "loop",
             Metric::Copies => "copies",
             Metric::Profile => "profile",
+            Metric::TemplateLeak => "template_leak",
+            Metric::TokenSoup => "token_soup",
+            Metric::WordSalad => "word_salad",
+            Metric::Drift => "drift",
             Metric::ToolLoop => "tool_loop",
         }
     }
@@ -93,6 +119,12 @@ impl Metric {
             Metric::Loop => "share of the text that is one unit repeated back to back",
             Metric::Copies => "share of the text that is a long near-exact copy of earlier text",
             Metric::Profile => "share of the text, at its end, whose 4 KiB windows compress below 0.08",
+            Metric::TemplateLeak => "chat-template markers or role lines the model wrote, outside code and quotes",
+            Metric::TokenSoup => {
+                "odd words in the densest window: scripts mixed inside a word, tokenizer junk, mojibake, U+FFFD"
+            }
+            Metric::WordSalad => "glued words in the densest window: function words run together with other words",
+            Metric::Drift => "share of the text, at its end, where none of the opening's topic words comes back",
             Metric::ToolLoop => {
                 "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
             }
@@ -116,6 +148,22 @@ impl Metric {
             Metric::Profile => {
                 Some(format!("judged on texts of {} or more", bytes_text(rules.degenerate_end.min_bytes)))
             }
+            Metric::TemplateLeak => {
+                let r = t.incoherence;
+                Some(format!("WARN: {}; FAIL: {}", r.leak_warn_text(), r.leak_fail_text()))
+            }
+            Metric::TokenSoup => {
+                let r = t.incoherence;
+                Some(format!("WARN: {}; FAIL: {}", r.soup_warn_text(), r.soup_fail_text()))
+            }
+            Metric::Drift => Some(format!(
+                "judged in unstructured English prose of {} or more; never worse than WARN",
+                bytes_text(super::incoherence::drift::MIN_BYTES)
+            )),
+            Metric::WordSalad => {
+                let r = t.incoherence;
+                Some(format!("judged in English text; WARN: {}; FAIL: {}", r.salad_warn_text(), r.salad_fail_text()))
+            }
             Metric::ToolLoop => {
                 let tools = t.tools;
                 Some(format!(
@@ -136,6 +184,10 @@ impl Metric {
             Metric::GzipRatio | Metric::Profile | Metric::ToolLoop => None,
             Metric::Loop => Some(SpanKind::Loop),
             Metric::Copies => Some(SpanKind::Copy),
+            Metric::TemplateLeak => Some(SpanKind::TemplateLeak),
+            Metric::TokenSoup => Some(SpanKind::TokenSoup),
+            Metric::WordSalad => Some(SpanKind::GluedWord),
+            Metric::Drift => Some(SpanKind::Drift),
         }
     }
 }
@@ -294,7 +346,7 @@ impl Check {
 pub fn format_metric(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.4}"),
-        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
+        Metric::Loop | Metric::Copies | Metric::Profile | Metric::Drift => percent(value),
         // Counts: whole numbers (integer formatting keeps float printing code out of the wasm).
         _ => (value as u64).to_string(),
     }
@@ -304,7 +356,7 @@ pub fn format_metric(metric: Metric, value: f64) -> String {
 pub fn format_threshold(metric: Metric, value: f64) -> String {
     match metric {
         Metric::GzipRatio => format!("{value:.2}"),
-        Metric::Loop | Metric::Copies | Metric::Profile => percent(value),
+        Metric::Loop | Metric::Copies | Metric::Profile | Metric::Drift => percent(value),
         _ => (value as u64).to_string(),
     }
 }
@@ -322,10 +374,30 @@ pub enum SpanKind {
     /// A long near-exact copy of earlier text; `source` is where the original starts, `count`
     /// the copy's length in tokens.
     Copy,
+    /// A leaked chat-template marker or role line and the text written after it; `count` is
+    /// the non-blank bytes written after it.
+    TemplateLeak,
+    /// An odd word (scripts mixed inside it, tokenizer junk, mojibake); `count` is the odd
+    /// words in the densest window around it.
+    TokenSoup,
+    /// A glued word (function words run together with other words); `count` is the glued
+    /// words in the window it opens.
+    GluedWord,
+    /// The tail of a text that has left its opening's topic; `count` is its length in bytes.
+    Drift,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 4] = [SpanKind::Loop, SpanKind::Copy, SpanKind::WordRun, SpanKind::RepeatedLine];
+    pub const ALL: [SpanKind; 8] = [
+        SpanKind::Loop,
+        SpanKind::Copy,
+        SpanKind::WordRun,
+        SpanKind::RepeatedLine,
+        SpanKind::TemplateLeak,
+        SpanKind::TokenSoup,
+        SpanKind::GluedWord,
+        SpanKind::Drift,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -333,6 +405,10 @@ impl SpanKind {
             SpanKind::RepeatedLine => "repeated line",
             SpanKind::Loop => "loop",
             SpanKind::Copy => "copy of earlier text",
+            SpanKind::TemplateLeak => "leaked chat template",
+            SpanKind::TokenSoup => "odd word",
+            SpanKind::GluedWord => "glued word",
+            SpanKind::Drift => "drifted off topic",
         }
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! The loop, copies and degenerate-end checks are set by their main thresholds (`loop.fail`,
 //! `copies.fail`, `degenerate_end.fail`…), which the rest of each rule moves with
-//! ([`Thresholds::loop_rules`]); the tool-call check's rules stay the seed's.
+//! ([`Thresholds::loop_rules`]); the incoherence checks' and the tool-call check's rules stay the seed's.
 
 use std::fmt;
 

@@ -55,6 +55,10 @@ pub struct Thresholds {
     /// How a comparison with a golden reference is judged (`compare`); out of the JSON report.
     #[serde(skip)]
     pub compare: super::compare_rules::CompareRules,
+    /// The incoherence checks' rules (leaked chat templates, token soup), by reference and
+    /// out of the JSON report for the same reasons as `loops`.
+    #[serde(skip, default = "seed_incoherence_rules")]
+    pub incoherence: &'static IncoherenceRules,
 }
 
 fn gzip_min_bytes() -> usize {
@@ -91,6 +95,115 @@ fn seed_loop_rules() -> &'static LoopRules {
 
 fn seed_tool_rules() -> &'static ToolRules {
     &ToolRules::SEED
+}
+
+fn seed_incoherence_rules() -> &'static IncoherenceRules {
+    &IncoherenceRules::SEED
+}
+
+/// The incoherence checks beyond repetition (see `analyze::incoherence`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IncoherenceRules {
+    /// The template-leak check: leaked chat-template markers or role lines (outside code and
+    /// quotes) that WARN, at least…
+    pub leak_warn: usize,
+    /// …and that FAIL when one of them is followed by at least `leak_text_after` non-blank
+    /// bytes of text (the server did not stop: the model wrote on, often a turn for the other
+    /// side).
+    pub leak_fail: usize,
+    pub leak_text_after: usize,
+    /// The token-soup check counts odd words (scripts mixed inside a word, byte-level tokenizer
+    /// junk, mojibake, U+FFFD, byte-fallback tokens) in every window of this many words…
+    pub soup_window: usize,
+    /// …and WARNs when a window holds at least this many…
+    pub soup_warn: usize,
+    /// …and FAILs at this many.
+    pub soup_fail: usize,
+    /// The word-salad check counts glued words (a function word run together with the words
+    /// around it) in the same windows: WARN at this many…
+    pub salad_warn: usize,
+    /// …and FAIL at this many.
+    pub salad_fail: usize,
+    /// Topic drift WARNs when none of the opening's topic words comes back in this share of
+    /// the text, at its end (unstructured English prose of 4 KiB or more); it never FAILs.
+    pub drift_warn: f64,
+}
+
+impl IncoherenceRules {
+    /// Chosen on the labelled corpus (`crates/core/tests/incoherence_evidence.rs`).
+    pub const SEED: IncoherenceRules = IncoherenceRules {
+        leak_warn: 1,
+        leak_fail: 1,
+        leak_text_after: 8,
+        soup_window: 64,
+        soup_warn: 3,
+        soup_fail: 6,
+        salad_warn: 3,
+        salad_fail: 6,
+        drift_warn: 0.4,
+    };
+
+    /// The template-leak check's WARN rule in words.
+    pub fn leak_warn_text(&self) -> String {
+        format!("≥ {} chat-template marker or role line outside code and quotes", self.leak_warn)
+    }
+
+    /// The template-leak check's FAIL rule in words.
+    pub fn leak_fail_text(&self) -> String {
+        format!("≥ {} followed by ≥ {} non-blank bytes of text", self.leak_fail, self.leak_text_after)
+    }
+
+    /// The token-soup check's WARN rule in words.
+    pub fn soup_warn_text(&self) -> String {
+        format!("≥ {} odd words in {} words", self.soup_warn, self.soup_window)
+    }
+
+    /// The token-soup check's FAIL rule in words.
+    pub fn soup_fail_text(&self) -> String {
+        format!(
+            "≥ {} odd words in {} words (in a text of fewer words, the same share, at least {})",
+            self.soup_fail, self.soup_window, self.soup_warn
+        )
+    }
+
+    /// The drift check's WARN rule in words.
+    pub fn drift_warn_text(&self) -> String {
+        format!("≥ {} of the text", percent(self.drift_warn))
+    }
+
+    /// The drift check's FAIL rule in words.
+    pub fn drift_fail_text(&self) -> String {
+        "never: drift alone is a WARN".to_string()
+    }
+
+    /// The word-salad check's WARN rule in words.
+    pub fn salad_warn_text(&self) -> String {
+        format!("≥ {} glued words in {} words", self.salad_warn, self.soup_window)
+    }
+
+    /// The word-salad check's FAIL rule in words.
+    pub fn salad_fail_text(&self) -> String {
+        format!(
+            "≥ {} glued words in {} words (in a text of fewer words, the same share, at least {})",
+            self.salad_fail, self.soup_window, self.salad_warn
+        )
+    }
+
+    /// The count that FAILs a text of `words` words in a check counted in windows of `window`
+    /// words: `fail`, or in a text shorter than the window the same share of its words (never
+    /// fewer than `warn`).
+    pub fn fail_in(warn: usize, fail: usize, window: usize, words: usize) -> usize {
+        if words >= window {
+            return fail;
+        }
+        (fail * words).div_ceil(window).max(warn)
+    }
+}
+
+impl Default for IncoherenceRules {
+    fn default() -> Self {
+        Self::SEED
+    }
 }
 
 /// The loop, copies and degenerate-end checks' rules.
@@ -215,6 +328,7 @@ impl Thresholds {
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
         compare: super::compare_rules::CompareRules::DEFAULT,
+        incoherence: &IncoherenceRules::SEED,
     };
 }
 

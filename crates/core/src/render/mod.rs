@@ -47,6 +47,10 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
         SpanKind::RepeatedLine => "repeated_line",
         SpanKind::Loop => "loop",
         SpanKind::Copy => "copy",
+        SpanKind::TemplateLeak => "template_leak",
+        SpanKind::TokenSoup => "token_soup",
+        SpanKind::GluedWord => "glued_word",
+        SpanKind::Drift => "drift",
     }
 }
 
@@ -63,6 +67,10 @@ pub fn span_title(span: &Span) -> String {
             Some(src) => format!("{} · copied from byte {}", plural(span.count, "token", "tokens"), thousands(src)),
             None => plural(span.count, "token", "tokens"),
         },
+        SpanKind::TemplateLeak => plural(span.count, "byte written after it", "bytes written after it"),
+        SpanKind::TokenSoup => plural(span.count, "odd word", "odd words in its window"),
+        SpanKind::GluedWord => plural(span.count, "glued word", "glued words in its window"),
+        SpanKind::Drift => plural(span.count, "byte", "bytes"),
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())
 }

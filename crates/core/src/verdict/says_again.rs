@@ -9,9 +9,6 @@
 //! are): text said again over a dozen words or more is all but surely seen, and a short turn
 //! said again is a line said again.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::model_stream::{shown, StreamKind};
 use crate::analyze::ngram_stats::{hash_bytes, mix};
 use crate::ingest::{Channel, Transcript};
@@ -22,24 +19,7 @@ pub(super) const SHINGLE: usize = 6;
 pub(super) const SAMPLE: u64 = 4;
 
 /// The hashes are already mixed: a set of them needs no second hash.
-#[derive(Default)]
-struct AsIs(u64);
-
-impl Hasher for AsIs {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type Seen = HashSet<u64, BuildHasherDefault<AsIs>>;
+type Seen = crate::analyze::hashed_set::HashedSet;
 
 /// Ends a turn: whether it said again what an earlier turn of each stream said (of what the
 /// turn says once); then what it said is seen. `once` and `twice` are scratch sets (sets of

@@ -1,0 +1,188 @@
+//! Topic drift, judged conservatively: the words an English text's opening is about (content
+//! words it says at least twice) never come back in a long tail — the text has left its topic
+//! for good, while each part may read fluently. Drift alone is never worse than a WARN: a text
+//! may end somewhere else on purpose, and this says only that it did.
+//!
+//! Judged only where drift can be told from a plan: unstructured English prose of 4 KiB or
+//! more (lines of 150 bytes on average, no Markdown headings, list items, tables, quotes or code
+//! fences) whose tail reads as English and says at least 8 different words (a loop is not
+//! drift). A long answer in sections, a table of contents and a list of unrelated items asked
+//! for have structure and are not judged; an essay whose parts keep naming their subject is not
+//! drift.
+
+use super::super::hashed_set::HashedSet;
+use super::super::ngram_stats::hash_bytes;
+use super::word_salad::head;
+use std::ops::Range;
+
+/// Bytes a text needs to be judged.
+pub const MIN_BYTES: usize = 4096;
+
+/// Distinct words of five letters or more a drifted tail says at least.
+const TAIL_WORDS: usize = 8;
+
+/// The opening: the first fifth of the text, at most this many bytes.
+const OPENING_MAX: usize = 4096;
+
+/// What drift found: the opening's topic words and the tail where none comes back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drift {
+    /// The opening's topic words (content words it says at least twice), a few, for the reason.
+    pub topic: Vec<String>,
+    /// From just after the last topic word to the end.
+    pub tail: Range<usize>,
+}
+
+/// Words too common to say what a text is about.
+const COMMON: &[&str] = &[
+    "about", "after", "again", "along", "also", "always", "another", "because", "been", "before", "being", "between",
+    "both", "could", "does", "doing", "down", "each", "even", "every", "first", "from", "have", "having", "here",
+    "into", "just", "last", "like", "little", "made", "make", "many", "more", "most", "much", "must", "never", "next",
+    "only", "other", "over", "same", "should", "since", "some", "still", "such", "than", "that", "their", "them",
+    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "time", "under", "until", "upon",
+    "very", "want", "well", "were", "what", "when", "where", "which", "while", "with", "within", "without", "would",
+    "your", "will", "shall", "might", "know", "sure", "here's", "let's", "good", "great", "really", "quite", "often",
+];
+
+/// The ASCII words of five letters or more in `text[from..to]`, with where each ends.
+fn words(text: &str, from: usize, to: usize) -> impl Iterator<Item = (&str, usize)> + '_ {
+    text[from..to].split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| (5..=32).contains(&w.len())).map(
+        move |w| {
+            let end = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
+            (w, end)
+        },
+    )
+}
+
+/// Whether `text` is unstructured prose: long lines, no headings, list items, tables, quotes
+/// or code fences.
+fn is_prose(text: &str) -> bool {
+    let (mut lines, mut bytes, mut structured) = (0usize, 0usize, 0usize);
+    for line in text.lines() {
+        let l = line.trim_start();
+        if l.is_empty() {
+            continue;
+        }
+        lines += 1;
+        bytes += l.len();
+        let numbered = {
+            let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && matches!(l.as_bytes().get(digits), Some(b'.' | b')'))
+        };
+        if numbered || l.starts_with(['#', '-', '*', '+', '|', '>', '•']) || l.starts_with("```") {
+            structured += 1;
+        }
+    }
+    lines > 0 && structured <= 1 && bytes / lines >= 150
+}
+
+/// The drift of `text`, if it is judged and its opening's topic words never come back after
+/// some point (`None` when they keep coming back to the end).
+pub fn drift(text: &str) -> Option<Drift> {
+    if text.len() < MIN_BYTES || !is_prose(text) || !super::word_salad::is_english(head(text, 1 << 18)) {
+        return None;
+    }
+    let mut opening_end = (text.len() / 5).min(OPENING_MAX);
+    while !text.is_char_boundary(opening_end) {
+        opening_end -= 1;
+    }
+    let mut seen = HashedSet::default();
+    let mut topic: Vec<String> = Vec::new();
+    for (w, _) in words(text, 0, opening_end) {
+        let w = w.to_ascii_lowercase();
+        if COMMON.contains(&w.as_str()) {
+            continue;
+        }
+        if !seen.insert(hash_bytes(w.as_bytes())) && !topic.contains(&w) {
+            topic.push(w);
+        }
+    }
+    if topic.len() < 3 {
+        return None;
+    }
+    let topic_set: HashedSet = topic.iter().map(|w| hash_bytes(w.as_bytes())).collect();
+    // The last topic word after the opening (compared without case, without allocating).
+    let mut last = opening_end;
+    let mut lower = [0u8; 32];
+    for (w, end) in words(text, opening_end, text.len()) {
+        let lower = &mut lower[..w.len()];
+        lower.copy_from_slice(w.as_bytes());
+        lower.make_ascii_lowercase();
+        if topic_set.contains(&hash_bytes(lower)) {
+            last = end;
+        }
+    }
+    // A tail that says little (a loop, a run of one word) is the loop checks' to judge: drift
+    // is a fluent text that moved on.
+    let tail = &text[last..];
+    let mut distinct = HashedSet::default();
+    for (w, _) in words(text, last, text.len()) {
+        distinct.insert(hash_bytes(w.as_bytes()));
+        if distinct.len() >= TAIL_WORDS {
+            break;
+        }
+    }
+    if tail.len() > text.len() / 10
+        && (distinct.len() < TAIL_WORDS || !super::word_salad::is_english(head(tail, 1 << 18)))
+    {
+        return None;
+    }
+    topic.truncate(5);
+    Some(Drift { topic, tail: last..text.len() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paragraph(words: &[&str], n: usize, seed: usize) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(["the", "and", "of", "to", "is", "a"][(i * 7 + seed) % 6]);
+            s.push(' ');
+            s.push_str(words[(i * 5 + seed * 3) % words.len()]);
+            s.push(' ');
+            if i % 12 == 11 {
+                s.push_str("and so it goes. ");
+            }
+        }
+        s.push_str("\n\n");
+        s
+    }
+
+    const KERNEL: &[&str] =
+        &["kernel", "scheduler", "memory", "pages", "threads", "latency", "cache", "reclaim", "interrupt"];
+    const COOKING: &[&str] =
+        &["butter", "onions", "garlic", "simmer", "saucepan", "pepper", "flour", "dough", "recipe"];
+
+    #[test]
+    fn a_text_that_leaves_its_topic_for_good_drifts() {
+        let mut t = String::new();
+        for k in 0..6 {
+            t.push_str(&paragraph(KERNEL, 60, k));
+        }
+        let switch = t.len();
+        for k in 0..10 {
+            t.push_str(&paragraph(COOKING, 60, k));
+        }
+        let d = drift(&t).expect("judged");
+        assert!(d.tail.start <= switch && switch - d.tail.start < 200, "{:?} vs {switch}", d.tail);
+    }
+
+    #[test]
+    fn a_text_that_keeps_its_topic_and_structured_text_do_not() {
+        let mut t = String::new();
+        for k in 0..16 {
+            t.push_str(&paragraph(KERNEL, 60, k));
+        }
+        assert!(drift(&t).is_some_and(|d| d.tail.len() < 200));
+        let mut sections = String::new();
+        for (k, topic) in [KERNEL, COOKING, KERNEL, COOKING].iter().enumerate() {
+            sections.push_str(&format!("## Part {k}\n\n"));
+            for j in 0..3 {
+                sections.push_str(&paragraph(topic, 60, j));
+            }
+        }
+        assert_eq!(drift(&sections), None, "sections");
+    }
+}

@@ -1,0 +1,289 @@
+//! Incoherence beyond repetition, judged: a leaked chat template (`template_leak`), token
+//! soup (`token_soup`), word salad (`word_salad`) and topic drift (`drift`, never worse than
+//! a WARN). Each gives a check with its value and level against
+//! [`IncoherenceRules`], the spans that show it, where it starts (for the onset) and a
+//! sentence that quotes what it found. The whole text is judged at every report, so a text
+//! pushed in pieces gets the same findings as one push.
+
+pub mod drift;
+pub mod template_leak;
+pub mod token_soup;
+pub mod word_salad;
+
+use super::report::{Check, Direction, Metric, Span, SpanKind, Verdict};
+use super::thresholds::IncoherenceRules;
+use crate::wording::{plural, quote, thousands};
+use std::ops::Range;
+
+/// Spans listed per check; more are counted in `spans_not_listed`.
+pub const MAX_SPANS: usize = 1000;
+
+/// What the incoherence checks found in one text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncoherenceFindings {
+    /// Template leak, token soup, word salad and drift, in [`Metric::ALL`]'s order.
+    pub checks: [Check; 4],
+    /// Where each check's finding lies (for the onset), in the same order.
+    pub regions: [Option<Range<usize>>; 4],
+    /// One sentence per check at WARN or FAIL (without the "label value" head).
+    pub why: [Option<String>; 4],
+    pub spans: Vec<Span>,
+    pub spans_not_listed: usize,
+}
+
+impl IncoherenceFindings {
+    /// The sentence of `metric`'s check, if it tripped.
+    pub fn why_of(&self, metric: Metric) -> Option<String> {
+        let i = self.checks.iter().position(|c| c.metric == metric)?;
+        self.why[i].clone()
+    }
+
+    /// The region of `metric`'s check, if it tripped.
+    pub fn region_of(&self, metric: Metric) -> Option<Range<usize>> {
+        let i = self.checks.iter().position(|c| c.metric == metric)?;
+        self.regions[i].clone()
+    }
+}
+
+fn level_of(value: usize, warn: usize, fail: usize) -> Verdict {
+    if value >= fail {
+        Verdict::Fail
+    } else if value >= warn {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    }
+}
+
+fn check(metric: Metric, value: usize, warn: usize, fail: usize, level: Verdict) -> Check {
+    Check {
+        metric,
+        value: value as f64,
+        warn_at: warn as f64,
+        fail_at: fail as f64,
+        direction: Direction::AtLeast,
+        level,
+        judged: true,
+        data: false,
+    }
+}
+
+/// Judges `text` by the incoherence checks.
+pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
+    let mut spans = Vec::new();
+    let mut spans_not_listed = 0;
+
+    // The template leak.
+    let leaks = template_leak::leaks(text);
+    let runaway = leaks.iter().find(|l| l.written_after >= rules.leak_text_after);
+    let leak_level = if leaks.len() >= rules.leak_fail && runaway.is_some() {
+        Verdict::Fail
+    } else if leaks.len() >= rules.leak_warn {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    };
+    let leak_check = check(Metric::TemplateLeak, leaks.len(), rules.leak_warn, rules.leak_fail, leak_level);
+    let mut leak_region = None;
+    let mut leak_why = None;
+    if leak_level > Verdict::Pass {
+        for l in &leaks {
+            if spans.len() >= MAX_SPANS {
+                spans_not_listed += 1;
+                continue;
+            }
+            let level = if l.written_after >= rules.leak_text_after { Verdict::Fail } else { Verdict::Warn };
+            spans.push(Span {
+                start: l.marker.start,
+                end: l.after.end,
+                kind: SpanKind::TemplateLeak,
+                count: l.written_after,
+                level,
+                period: None,
+                source: None,
+            });
+        }
+        let first = &leaks[0];
+        leak_region = Some(first.marker.start..leaks.last().map_or(text.len(), |l| l.after.end));
+        let told = runaway.unwrap_or(first);
+        let marker = quote(&text[told.marker.clone()]);
+        let mut sentence = match runaway {
+            Some(l) => format!(
+                "the model wrote '{marker}' at byte {} and went on for {} ('{}')",
+                thousands(l.marker.start),
+                plural(l.written_after, "non-blank byte", "non-blank bytes"),
+                quote(text[l.after.clone()].trim_start())
+            ),
+            None => format!(
+                "the model wrote '{marker}' at byte {}, with nothing after it: the server shows its template's stop marker",
+                thousands(told.marker.start)
+            ),
+        };
+        if leaks.len() > 1 {
+            sentence.push_str(&format!(" — {} in all", plural(leaks.len(), "leak", "leaks")));
+        }
+        leak_why = Some(sentence);
+    }
+
+    // Token soup and word salad: odd words counted in windows of words.
+    let (odd, words) = token_soup::odd_words(text);
+    let odd: Vec<Unit> = odd.into_iter().map(|w| Unit { range: w.range, index: w.index, why: w.why.words() }).collect();
+    let soup = Windowed { metric: Metric::TokenSoup, kind: SpanKind::TokenSoup, noun: ("odd word", "odd words") };
+    let (soup_check, soup_region, soup_why) =
+        soup.judge(text, &odd, words, rules, rules.soup_warn, rules.soup_fail, &mut spans, &mut spans_not_listed);
+    let (glued, words) = word_salad::glued_words(text);
+    let glued: Vec<Unit> =
+        glued.into_iter().map(|g| Unit { range: g.range, index: g.index, why: "words run together" }).collect();
+    let salad = Windowed { metric: Metric::WordSalad, kind: SpanKind::GluedWord, noun: ("glued word", "glued words") };
+    let (salad_check, salad_region, salad_why) =
+        salad.judge(text, &glued, words, rules, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    // Drift: the opening's topic words never come back in a long tail. Never worse than WARN.
+    let found = drift::drift(text);
+    let share = found.as_ref().map_or(0.0, |d| d.tail.len() as f64 / text.len() as f64);
+    let drift_level = if found.is_some() && share >= rules.drift_warn { Verdict::Warn } else { Verdict::Pass };
+    let drift_check = Check {
+        metric: Metric::Drift,
+        value: share,
+        warn_at: rules.drift_warn,
+        fail_at: 1.0,
+        direction: Direction::AtLeast,
+        level: drift_level,
+        judged: found.is_some(),
+        data: false,
+    };
+    let (mut drift_region, mut drift_why) = (None, None);
+    if let (Some(d), Verdict::Warn) = (&found, drift_level) {
+        spans.push(Span {
+            start: d.tail.start,
+            end: d.tail.end,
+            kind: SpanKind::Drift,
+            count: d.tail.len(),
+            level: Verdict::Warn,
+            period: None,
+            source: None,
+        });
+        drift_region = Some(d.tail.clone());
+        let topic: Vec<String> = d.topic.iter().map(|w| format!("'{w}'")).collect();
+        drift_why = Some(format!(
+            "from byte {} to the end ({}) none of the opening's topic words ({}) comes back; drift alone is a WARN",
+            thousands(d.tail.start),
+            crate::wording::percent(share),
+            topic.join(", ")
+        ));
+    }
+    crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
+    IncoherenceFindings {
+        checks: [leak_check, soup_check, salad_check, drift_check],
+        regions: [leak_region, soup_region, salad_region, drift_region],
+        why: [leak_why, soup_why, salad_why, drift_why],
+        spans,
+        spans_not_listed,
+    }
+}
+
+/// A word a windowed check counts: its bytes, its index among the text's words, why.
+struct Unit {
+    range: Range<usize>,
+    index: usize,
+    why: &'static str,
+}
+
+/// A check that counts odd words in every window of `IncoherenceRules::soup_window` words.
+struct Windowed {
+    metric: Metric,
+    kind: SpanKind,
+    noun: (&'static str, &'static str),
+}
+
+impl Windowed {
+    /// The check of `units` (in order) in a text of `words` words, its region and sentence; its
+    /// spans pushed to `spans` (past [`MAX_SPANS`], counted in `not_listed`).
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        text: &str,
+        units: &[Unit],
+        words: usize,
+        rules: &IncoherenceRules,
+        warn: usize,
+        fail: usize,
+        spans: &mut Vec<Span>,
+        not_listed: &mut usize,
+    ) -> (Check, Option<Range<usize>>, Option<String>) {
+        let window = rules.soup_window;
+        let (densest, onset) = densest(units, window, warn);
+        // A text shorter than the window FAILs at the same rate: a sentence of soup.
+        let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
+        let level = level_of(densest, warn, fail_at);
+        let check = check(self.metric, densest, warn, fail_at, level);
+        let Some(first) = onset.filter(|_| level > Verdict::Pass) else { return (check, None, None) };
+        // Each unit with the units in the window it opens.
+        let mut hi = 0;
+        let mut listed = 0;
+        for (i, w) in units.iter().enumerate() {
+            hi = hi.max(i);
+            if i > 0 && units[i - 1].range == w.range {
+                // One word counted as several (a byte-level text's pieces): one span.
+                continue;
+            }
+            while units.get(hi + 1).is_some_and(|n| n.index - w.index < window) {
+                hi += 1;
+            }
+            if listed >= MAX_SPANS {
+                *not_listed += 1;
+                continue;
+            }
+            listed += 1;
+            spans.push(Span {
+                start: w.range.start,
+                end: w.range.end,
+                kind: self.kind,
+                count: hi - i + 1,
+                level,
+                period: None,
+                source: None,
+            });
+        }
+        let start = units[first].range.start;
+        let region = start..units.last().map_or(text.len(), |w| w.range.end);
+        let mut shown: Vec<String> = Vec::new();
+        let mut kinds: Vec<&str> = Vec::new();
+        for (i, w) in units[first..].iter().enumerate() {
+            if shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
+                shown.push(format!("'{}'", quote(&text[w.range.clone()])));
+            }
+            if !kinds.contains(&w.why) {
+                kinds.push(w.why);
+            }
+        }
+        let (one, many) = self.noun;
+        let why = format!(
+            "{} in {window} words, from byte {}: {} ({}); {} in all",
+            plural(densest, one, many),
+            thousands(start),
+            shown.join(", "),
+            kinds.join(", "),
+            plural(units.len(), one, many)
+        );
+        (check, Some(region), Some(why))
+    }
+}
+
+/// The most units among any `window` consecutive words, and the index (into `units`) of the
+/// first unit of the first window that holds at least `at_least` of them, if one does.
+fn densest(units: &[Unit], window: usize, at_least: usize) -> (usize, Option<usize>) {
+    let mut best = 0;
+    let mut first = None;
+    let mut lo = 0;
+    for hi in 0..units.len() {
+        while units[hi].index - units[lo].index >= window {
+            lo += 1;
+        }
+        let n = hi - lo + 1;
+        if n >= at_least && first.is_none() {
+            first = Some(lo);
+        }
+        best = best.max(n);
+    }
+    (best, first)
+}
