@@ -134,16 +134,22 @@ impl Analysis {
     }
 }
 
-/// "Analysed 17,599 bytes in 3 ms · 3 seed heuristics (seed thresholds) + 3 loop checks": what
+/// "Analysed 17,599 bytes in 3 ms · 3 seed heuristics (seed thresholds) + 3 loop checks + 4
+/// incoherence checks": what
 /// the report measured.
 pub fn measured_line(report: &Report, millis: Option<f64>) -> String {
     let thresholds = if report.thresholds == Thresholds::SEED { "seed thresholds" } else { "custom thresholds" };
     let took = millis.map(|ms| format!(" in {}", duration_text(ms))).unwrap_or_default();
     let seed = report.checks.iter().filter(|c| c.metric.is_seed()).count();
+    let incoherence = report.checks.iter().filter(|c| c.metric.is_incoherence()).count();
+    let loops = report.checks.len() - seed - incoherence;
+    let incoherence = match incoherence {
+        0 => String::new(),
+        n => format!(" + {n} incoherence checks"),
+    };
     format!(
-        "Analysed {}{took} · {seed} seed heuristics ({thresholds}) + {} loop checks",
+        "Analysed {}{took} · {seed} seed heuristics ({thresholds}) + {loops} loop checks{incoherence}",
         plural(report.bytes, "byte", "bytes"),
-        report.checks.len() - seed
     )
 }
 
@@ -264,11 +270,11 @@ mod tests {
         let a = Analysis::new(1, Source::Input, "x".repeat(17_599));
         assert_eq!(
             measured_line(&a.report, None),
-            "Analysed 17,599 bytes · 3 seed heuristics (seed thresholds) + 3 loop checks"
+            "Analysed 17,599 bytes · 3 seed heuristics (seed thresholds) + 3 loop checks + 4 incoherence checks"
         );
         assert_eq!(
             measured_line(&a.report, Some(12.3)),
-            "Analysed 17,599 bytes in 12 ms · 3 seed heuristics (seed thresholds) + 3 loop checks"
+            "Analysed 17,599 bytes in 12 ms · 3 seed heuristics (seed thresholds) + 3 loop checks + 4 incoherence checks"
         );
         assert_eq!(span_count_text(1, 0), "1 highlighted span");
         assert_eq!(span_count_text(1200, 0), "1,200 highlighted spans");

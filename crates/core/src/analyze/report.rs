@@ -110,6 +110,11 @@ impl Metric {
         Metric::SEED.contains(&self)
     }
 
+    /// One of the checks for breakdowns that do not repeat (`analyze::incoherence`).
+    pub fn is_incoherence(self) -> bool {
+        matches!(self, Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift)
+    }
+
     /// What the metric measures, in a few words.
     pub fn meaning(self) -> &'static str {
         match self {

@@ -34,7 +34,7 @@ pub struct PromptComparison {
     pub top1_compared: usize,
     pub top1_agreed: usize,
     pub mean_divergence: Option<f64>,
-    /// Spearman's ρ of |Δ logprob| against position along this output (≥ [`MIN_TREND_TOKENS`]).
+    /// Spearman's ρ of |Δ logprob| against position along this output (from `MIN_TREND_TOKENS` paired tokens).
     pub trend: Option<Estimate>,
     /// At the parting token: the reference's gap between its top two choices (nats), when given.
     pub parting_gap: Option<f64>,

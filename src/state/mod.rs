@@ -4,6 +4,8 @@
 //! clock as `now`); what it needs done comes out as effects, which the root component runs
 //! after it renders: reading and analysing a text, reading a file again in the worker,
 //! bringing a part of the page into view. [`Store`] fits it to Yew's `use_reducer`.
+//! Here: [`State`] and [`reduce`]; [`Action`] in `action.rs`, [`Effect`] and [`read`] in
+//! `effect.rs`, [`Store`] in `store.rs`.
 //!
 //! The state holds the current document (its transcript, reports and the analysis shown, all
 //! in `Rc`s), the user's own text while a sample has replaced it in the text box, what the
@@ -11,19 +13,21 @@
 //! is judged against (the defaults unless the user changed some: a change reads the document
 //! shown again).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use yew::Reducible;
-
-use super::file_load::load_view::{Loading, Progress, Stage};
-use super::model::document::Document;
-use super::model::saved::SavedView;
-use super::model::Source;
+use crate::file_load::load_view::{Loading, Stage};
+use crate::model::document::Document;
+use crate::model::saved::SavedView;
+use crate::model::Source;
 use coherency_core::analyze::Thresholds;
-use coherency_core::ingest::Format;
-use coherency_core::render::saved_report::is_saved_report;
-use coherency_core::verdict::JudgedDocument;
+
+mod action;
+mod effect;
+mod store;
+
+pub use action::Action;
+pub use effect::{read, Effect, Reveal};
+pub use store::Store;
 
 #[derive(Debug, Default, PartialEq)]
 pub struct State {
@@ -55,72 +59,6 @@ impl State {
             next_seq: self.next_seq,
         }
     }
-}
-
-pub enum Action {
-    /// Analyse `text`. `replaced` is the user's text that a sample just overwrote, if any.
-    Analyze { text: String, source: Source, replaced: Option<String> },
-    /// A file of `size` bytes is being read in the worker, from `now` (`performance.now()`).
-    Loading { name: String, size: usize, now: Option<f64> },
-    /// The worker's (or, at the end, the page's own) progress on it.
-    Progress(Progress),
-    /// The worker read and analysed the file, done at `now`; `note` is said beside the result.
-    Loaded { name: String, loaded: Box<JudgedDocument>, note: Option<String>, now: Option<f64> },
-    /// The user cancelled reading the file: what was shown stays.
-    Cancelled,
-    /// Read bytes already in memory (a live run's capture); `note` is said beside the result.
-    Load { name: String, bytes: Vec<u8>, note: Option<String> },
-    /// The browser could not read a file; what is shown stays.
-    LoadFailed { name: String, error: String },
-    /// Open what a result link carries: its input, in `chosen` (or the detected format), with
-    /// report `select` shown, judged against the link's thresholds.
-    OpenLink { bytes: Vec<u8>, chosen: Option<Format>, select: Option<usize>, thresholds: Thresholds },
-    /// Judge against these thresholds from now on, the document shown included.
-    SetThresholds(Thresholds),
-    /// The page's address holds a result link that cannot be opened, for this reason.
-    LinkFailed(String),
-    /// Read the current document again in another format (`None`: the detected one).
-    ChooseFormat(Option<Format>),
-    /// Show report `index` of the current document in full.
-    Select(usize),
-    /// The page read what an [`Effect::Read`] asked for, from `started` to `now`.
-    Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
-    /// What an [`Effect::Read`] asked to read was a report the CLI saved.
-    ReadSaved(Box<SavedView>),
-}
-
-/// What a transition asks the page to do; it answers with actions.
-#[derive(Debug, PartialEq)]
-pub enum Effect {
-    /// Read `bytes` in `chosen` (or the detected format) and analyse every message against
-    /// `thresholds` ([`Document::read_with`]), timed, with report `select` shown when there is
-    /// one; then [`Action::Read`]. Bytes that are a report the CLI saved, with no format
-    /// chosen, are read as such: [`Action::ReadSaved`].
-    Read {
-        seq: u64,
-        source: Source,
-        bytes: Rc<[u8]>,
-        chosen: Option<Format>,
-        select: Option<usize>,
-        thresholds: Thresholds,
-    },
-    /// Read the file of the document shown again in the worker, in `chosen` (or the detected
-    /// format), against `thresholds`; the page keeps the file, the document only what the
-    /// worker sent back.
-    ReadFileAgain { chosen: Option<Format>, thresholds: Thresholds },
-    /// Bring a part of the page into view if it is not.
-    Reveal(Reveal),
-}
-
-/// The parts of the page a transition brings into view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reveal {
-    /// The first result (the verdict), after each new document.
-    Result,
-    /// The progress panel, when a file starts being read.
-    Progress,
-    /// The analysis of the message the user picked.
-    Detail,
 }
 
 /// The transition: what `action` makes of `state`, and the effects the page must run. The
@@ -257,23 +195,6 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     }
 }
 
-/// Does what an [`Effect::Read`] asks: reads `bytes` as a document — or, when no format was
-/// chosen and they are a report the CLI saved, as that report — between `started` and `now()`.
-pub fn read(
-    seq: u64,
-    source: Source,
-    bytes: Rc<[u8]>,
-    (chosen, select, thresholds): (Option<Format>, Option<usize>, Thresholds),
-    started: Option<f64>,
-    now: impl FnOnce() -> Option<f64>,
-) -> Action {
-    if chosen.is_none() && is_saved_report(&bytes) {
-        return Action::ReadSaved(Box::new(SavedView::read(seq, source.name().into(), &bytes)));
-    }
-    let doc = Box::new(Document::read_with(seq, source, bytes, chosen, &thresholds).selecting(seq, select));
-    Action::Read { doc, started, now: now() }
-}
-
 /// Records how long reading and analysing took, on the document and on plain text's analysis
 /// (whose verdict card says it).
 fn set_millis(doc: &mut Document, started: Option<f64>, now: Option<f64>) {
@@ -285,41 +206,14 @@ fn set_millis(doc: &mut Document, started: Option<f64>, now: Option<f64>) {
     }
 }
 
-/// The state in Yew's `use_reducer`, with the effects of its transitions until the page takes
-/// them ([`Store::take_effects`], after each render).
-#[derive(Default)]
-pub struct Store {
-    pub state: Rc<State>,
-    effects: RefCell<Vec<Effect>>,
-}
-
-impl Store {
-    /// The effects not run yet, in the order their transitions asked for them.
-    pub fn take_effects(&self) -> Vec<Effect> {
-        self.effects.take()
-    }
-}
-
-impl Reducible for Store {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let (state, effects) = reduce(Rc::clone(&self.state), action);
-        if Rc::ptr_eq(&state, &self.state) && effects.is_empty() {
-            return self;
-        }
-        // Effects not taken yet move on with the state, so none is run twice or lost.
-        let mut pending = self.effects.take();
-        pending.extend(effects);
-        Rc::new(Store { state, effects: RefCell::new(pending) })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::file_load::load_view::Progress;
     use coherency_core::analyze::Verdict;
+    use coherency_core::ingest::Format;
     use coherency_core::verdict::AnalysisProgress;
+    use coherency_core::verdict::JudgedDocument;
 
     /// `action`, then the texts its effects ask for read as the page reads them (the clock at
     /// 10 then 12): the state after, and the effects left for the page.
@@ -611,17 +505,5 @@ mod tests {
         let (after, effects) = reduce(Rc::clone(&state), Action::Read { doc, started: None, now: None });
         assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
         assert_eq!(shown_text(&after).as_deref(), Some("newer"));
-    }
-
-    #[test]
-    fn the_store_keeps_effects_until_the_page_takes_them() {
-        let store = Rc::new(Store::default());
-        let store = Reducible::reduce(store, analyze("one", Source::Input, None));
-        let store = Reducible::reduce(store, Action::Loading { name: "f".into(), size: 1, now: None });
-        let effects = store.take_effects();
-        assert!(matches!(effects.as_slice(), [Effect::Read { .. }, Effect::Reveal(Reveal::Progress)]), "{effects:?}");
-        assert!(store.take_effects().is_empty());
-        let same = Reducible::reduce(Rc::clone(&store), Action::Select(0));
-        assert!(Rc::ptr_eq(&same, &store), "no document: nothing to select, no render");
     }
 }
