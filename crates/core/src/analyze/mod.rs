@@ -31,7 +31,9 @@ mod threshold_settings;
 mod thresholds;
 pub mod word_runs;
 
-pub use analyzer::{analyze, analyze_with, analyze_without_deflate, AnalysisWithoutDeflate, Analyzer};
+pub use analyzer::{
+    analyze, analyze_with, analyze_without_deflate, passes_without_deflate, AnalysisWithoutDeflate, Analyzer,
+};
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure, Report, Span,

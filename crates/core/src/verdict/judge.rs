@@ -17,7 +17,7 @@ use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, analyze_with, Verdict};
+use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -82,22 +82,28 @@ fn judge(
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
-                        KeptReport::of(analysed.remove(&TextKey::Message(k)).unwrap_or_else(|| {
-                            preview(previews, &m.text, &mut progress, on_progress);
-                            analyze_with(&m.text, &options.thresholds)
-                        }))
+                        analysed.remove(&TextKey::Message(k)).map_or_else(
+                            || {
+                                preview(previews, &m.text, &mut progress, on_progress);
+                                KeptReport::analysed(&m.text, &options.thresholds)
+                            },
+                            KeptReport::of,
+                        )
                     }
                 };
                 message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
-                let report = analysed.remove(&TextKey::Reply(parts[0])).unwrap_or_else(|| {
-                    let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
-                    preview(previews, &text, &mut progress, on_progress);
-                    analyze_with(&text, &options.thresholds)
-                });
+                let report = analysed.remove(&TextKey::Reply(parts[0])).map_or_else(
+                    || {
+                        let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
+                        preview(previews, &text, &mut progress, on_progress);
+                        KeptReport::analysed(&text, &options.thresholds)
+                    },
+                    KeptReport::of,
+                );
                 let author = Author::of(&msgs[parts[0]]);
-                message_report(parts, true, None, KeptReport::of(report), author, options)
+                message_report(parts, true, None, report, author, options)
             }
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
@@ -106,7 +112,7 @@ fn judge(
                     messages,
                     false,
                     Some(kind),
-                    KeptReport::of(analyze_with(&text, &options.thresholds)),
+                    KeptReport::analysed(&text, &options.thresholds),
                     Author::Model,
                     options,
                 )

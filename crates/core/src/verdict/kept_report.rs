@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::{Metric, Report, Thresholds, Verdict};
+use crate::analyze::{analyze_with, passes_without_deflate, Metric, Report, Thresholds, Verdict};
 
 /// Passing texts shorter than this keep a summary, not their report (see the module header).
 pub const SUMMED_UP_UNDER: usize = 64 * 1024;
@@ -47,6 +47,18 @@ impl KeptReport {
         } else {
             Self::Whole(Rc::new(report))
         }
+    }
+
+    /// What to keep of `text`'s analysis against `t`: [`Self::of`] its report, made without
+    /// the DEFLATE passes when the text is short enough to pass without them (see
+    /// [`passes_without_deflate`]): the same summary, with no compressor run for it.
+    pub fn analysed(text: &str, t: &Thresholds) -> Self {
+        if *t == Thresholds::SEED && text.len() < SUMMED_UP_UNDER {
+            if let Some(too_short) = passes_without_deflate(text, t) {
+                return Self::Passed(PassedText { bytes: text.len(), too_short });
+            }
+        }
+        Self::of(analyze_with(text, t))
     }
 
     /// The whole report, when it is kept (always, unless the text passed).
@@ -96,6 +108,20 @@ impl KeptReport {
 mod tests {
     use super::*;
     use crate::analyze::analyze;
+
+    #[test]
+    fn a_text_analysed_keeps_what_its_full_report_would_keep() {
+        let loose = {
+            let mut t = Thresholds::SEED;
+            t.assign("maxline.warn=3").expect("a setting");
+            t
+        };
+        for text in ["ok", "short and fine, really", &"x y ".repeat(300), &"Check it.\n".repeat(8), "a b c d e f g h"] {
+            for t in [Thresholds::SEED, loose] {
+                assert_eq!(KeptReport::analysed(text, &t), KeptReport::of(analyze_with(text, &t)), "{text:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_short_passing_text_keeps_a_summary_and_anything_else_its_report() {
