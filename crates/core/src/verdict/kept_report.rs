@@ -37,6 +37,38 @@ pub struct PassedText {
     pub too_short: bool,
 }
 
+/// One text's analysis made before judging, on any thread (it holds no `Rc`): the whole
+/// report, or what is kept of a short text that passed. The judge keeps it as
+/// [`Analysed::kept`] says (see [`super::judge_transcript_analysed`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Analysed {
+    /// Boxed: a report is a few hundred bytes, and a log holds one `Analysed` per text.
+    Whole(Box<Report>),
+    Passed(PassedText),
+}
+
+impl Analysed {
+    /// `text` analysed against `t`: [`KeptReport::of`]'s summary of a short text that
+    /// passes, found without its DEFLATE passes when they cannot change its verdict (see
+    /// [`passes_without_deflate`]); the whole report otherwise.
+    pub fn of(text: &str, t: &Thresholds) -> Self {
+        if *t == Thresholds::SEED && text.len() < SUMMED_UP_UNDER {
+            if let Some(too_short) = passes_without_deflate(text, t) {
+                return Self::Passed(PassedText { bytes: text.len(), too_short });
+            }
+        }
+        Self::Whole(Box::new(analyze_with(text, t)))
+    }
+
+    /// What the transcript's report keeps of it.
+    pub fn kept(self) -> KeptReport {
+        match self {
+            Self::Whole(report) => KeptReport::of(*report),
+            Self::Passed(p) => KeptReport::Passed(p),
+        }
+    }
+}
+
 impl KeptReport {
     /// What to keep of `report`: a summary when it passed a text under [`SUMMED_UP_UNDER`]
     /// bytes against the default thresholds, the report itself otherwise (the summed-up
@@ -49,16 +81,9 @@ impl KeptReport {
         }
     }
 
-    /// What to keep of `text`'s analysis against `t`: [`Self::of`] its report, made without
-    /// the DEFLATE passes when the text is short enough to pass without them (see
-    /// [`passes_without_deflate`]): the same summary, with no compressor run for it.
+    /// What to keep of `text`'s analysis against `t` ([`Analysed::of`], kept).
     pub fn analysed(text: &str, t: &Thresholds) -> Self {
-        if *t == Thresholds::SEED && text.len() < SUMMED_UP_UNDER {
-            if let Some(too_short) = passes_without_deflate(text, t) {
-                return Self::Passed(PassedText { bytes: text.len(), too_short });
-            }
-        }
-        Self::of(analyze_with(text, t))
+        Analysed::of(text, t).kept()
     }
 
     /// The whole report, when it is kept (always, unless the text passed).
