@@ -27,6 +27,7 @@ use std::process::ExitCode;
 
 use clap::builder::Styles;
 use clap::{CommandFactory, Parser};
+use coherency_core::render::json::Listing;
 use coherency_core::render::terminal::{safe_value, terminal_safe, Layout};
 use coherency_core::render::text::skipped;
 use coherency_core::verdict::JudgeOptions;
@@ -116,6 +117,7 @@ fn analyze(a: &AnalyzeArgs) -> ExitCode {
         output,
         format: a.chosen_format(),
         options: JudgeOptions { judge_inputs: a.judge_inputs, thresholds },
+        listing: if a.all_messages { Listing::All } else { Listing::FlaggedAndWorst(a.worst) },
         colour: output == Output::Text && colour::wanted(a.color),
     };
     let progress = progress::Progress::new(found.inputs.len(), output != Output::Json && io::stderr().is_terminal());

@@ -1,4 +1,5 @@
-//! The progress bar on standard error (indicatif): files analysed of all, with the time taken.
+//! The progress bar on standard error (indicatif): files analysed of all, with the time taken
+//! (over one input, its texts analysed of all).
 //! It appears only when standard error is a terminal, the output is not `--json`, and the run
 //! has taken over a second; it is cleared before a report is written over it.
 
@@ -40,7 +41,16 @@ impl Progress {
         Progress { bar, done }
     }
 
-    /// One more input done.
+    /// Counts one input's `total` texts instead of files (a run over one input).
+    pub fn count_texts(&self, total: usize) {
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {pos}/{len} texts analysed, {elapsed} {wide_bar}") {
+            self.bar.set_style(style);
+        }
+        self.bar.set_length(total as u64);
+        self.bar.set_position(0);
+    }
+
+    /// One more input (or text) done.
     pub fn advance(&self) {
         self.bar.inc(1);
     }

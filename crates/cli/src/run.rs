@@ -1,19 +1,21 @@
 //! `analyze` over its inputs: each read and judged by the core, many at once on every core
-//! (rayon), each file's report written as soon as it and every input before it are done, so
+//! (rayon) and each one's texts on every core too (a log of 300,000 records is one input),
+//! each file's report written as soon as it and every input before it are done, so
 //! the output streams in the inputs' order (one input is written straight to standard output
 //! as it is made: a log's JSON line can be hundreds of megabytes). A progress bar on standard
 //! error appears when the run takes over a second (see [`crate::progress`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Format;
+use coherency_core::render::json::Listing;
 use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
 use coherency_core::render::{self, Summary};
-use coherency_core::verdict::{JudgeOptions, JudgedDocument};
+use coherency_core::verdict::{text_of, Analysed, JudgeOptions, JudgedDocument};
 use rayon::prelude::*;
 
 use crate::colour::styled;
@@ -36,6 +38,8 @@ pub struct Settings {
     /// `None`: each input's detected format.
     pub format: Option<Format>,
     pub options: JudgeOptions,
+    /// Which messages `--json` lists.
+    pub listing: Listing,
     /// Colour in the text output.
     pub colour: bool,
 }
@@ -96,7 +100,8 @@ pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress:
         // One input: written straight out as it is made, nothing held.
         let mut stderr = Vec::new();
         // A closed standard output is nothing left to report to: the outcome stands.
-        let (outcome, _written) = analyse_and_write(only, settings, &mut ClearFirst { out, progress }, &mut stderr);
+        let (outcome, _written) =
+            analyse_and_write(only, settings, progress, &mut ClearFirst { out, progress }, &mut stderr);
         progress.finish();
         for line in stderr {
             eprintln!("{line}");
@@ -114,7 +119,7 @@ pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress:
                 }
                 let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
                 // Writing into memory cannot fail.
-                let (outcome, _) = analyse_and_write(input, settings, &mut stdout, &mut stderr);
+                let (outcome, _) = analyse_and_write(input, settings, &NoTextProgress, &mut stdout, &mut stderr);
                 let written = Written { stdout, stderr, outcome };
                 // The receiver is gone only when writing stopped.
                 let _ = sender.send((i, written));
@@ -144,6 +149,31 @@ pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress:
     });
     progress.finish();
     finished
+}
+
+/// Progress through one input's texts (the bar of a run over one input; a run over many
+/// counts files).
+pub trait TextProgress: Sync {
+    /// `total` texts are to be analysed.
+    fn start(&self, total: usize);
+    /// One more text analysed.
+    fn advance(&self);
+}
+
+struct NoTextProgress;
+
+impl TextProgress for NoTextProgress {
+    fn start(&self, _: usize) {}
+    fn advance(&self) {}
+}
+
+impl TextProgress for Progress {
+    fn start(&self, total: usize) {
+        self.count_texts(total);
+    }
+    fn advance(&self) {
+        Progress::advance(self);
+    }
 }
 
 /// A writer that clears the progress bar before the first byte it writes.
@@ -179,6 +209,7 @@ fn read(input: &Input) -> io::Result<Vec<u8>> {
 fn analyse_and_write(
     input: &Input,
     settings: &Settings,
+    texts: &dyn TextProgress,
     out: &mut dyn Write,
     stderr: &mut Vec<String>,
 ) -> (Outcome, io::Result<()>) {
@@ -188,7 +219,23 @@ fn analyse_and_write(
         Ok(bytes) => bytes,
         Err(e) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, e.to_string())),
     };
-    let doc = JudgedDocument::read_with(&bytes, settings.format, &settings.options);
+    // Its texts analysed on every core (many files share the cores through rayon's pool), then
+    // judged in order: the same document as judging it alone.
+    let thresholds = settings.options.thresholds;
+    let doc = JudgedDocument::read_analysing(&bytes, settings.format, &settings.options, |t, keys| {
+        // The texts as `str`s (the transcript shares them in `Rc`s, which stay on this thread).
+        let keyed: Vec<_> = keys.into_iter().filter_map(|key| Some((key, text_of(t, key)?))).collect();
+        texts.start(keyed.len());
+        keyed
+            .par_iter()
+            .with_min_len(64)
+            .map(|(key, text)| {
+                let analysed = Analysed::of(text, &thresholds);
+                texts.advance();
+                (*key, analysed)
+            })
+            .collect::<HashMap<_, _>>()
+    });
     if let Some(why) = doc.no_text() {
         return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why));
     }
@@ -218,7 +265,8 @@ fn analyse_and_write(
                 &analysis,
                 worst,
                 &worst_report,
-            );
+            )
+            .listing(settings.listing);
             let mut buffered = io::BufWriter::with_capacity(1 << 16, &mut *out);
             serde_json::to_writer(&mut buffered, &line)
                 .map_err(io::Error::other)

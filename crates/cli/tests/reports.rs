@@ -169,3 +169,67 @@ fn saved_report_matches_its_golden_file() {
     let want = fs::read_to_string(&golden).expect("tests/golden/saved-report.jsonl: run with UPDATE_GOLDEN=1");
     assert!(got == want, "the saved report differs from tests/golden/saved-report.jsonl");
 }
+
+/// `--json` on a log of many records lists every flagged message and the worst N others
+/// (`--worst N`, 10 by default), counts the rest, and the page's reader reads it; with
+/// `--all-messages` every message is listed, as before.
+#[test]
+fn json_of_many_records_lists_the_flagged_and_the_worst_few_and_reads_back() {
+    use coherency_core::render::saved_report::read_saved_reports;
+    let (mut log, records) = coherency_test_support::biglog::small_records_log(40_000);
+    let looping = "I will check the file again. ".repeat(40);
+    let record = serde_json::json!({
+        "request": {"messages": [{"role": "user", "content": "Check the file, please."}]},
+        "response": {"choices": [{"message": {"role": "assistant", "content": looping}}]}
+    });
+    log.extend_from_slice(format!("{record}\n").as_bytes());
+    let path = std::env::temp_dir().join(format!("coherency-many-records-{}.jsonl", std::process::id()));
+    fs::write(&path, &log).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_coherency"))
+            .args(["analyze", "--json"])
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "the looping reply FAILs");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let saved = read_saved_reports(&out.stdout);
+        assert!(saved.problems.is_empty(), "{:?}", saved.problems);
+        let Ok(a) = &saved.files[0].outcome else { panic!("read back: {:?}", saved.files) };
+        assert_eq!(a.messages.len(), line["messages"].as_array().unwrap().len());
+        assert_eq!(a.conversations.len(), line["conversations"].as_array().unwrap().len());
+        line
+    };
+    let texts = 2 * (records + 1);
+    for (args, others) in [(&[][..], 10), (&["--worst", "3"][..], 3), (&["--worst", "0"][..], 0)] {
+        let line = run(args);
+        assert_eq!(line["schema_version"], 1);
+        assert_eq!(line["judged_verdict"], "FAIL");
+        let counts = &line["counts"];
+        assert_eq!(counts["messages"], texts);
+        assert_eq!(counts["messages_judged"], records + 1);
+        assert_eq!((counts["messages_warn"].as_u64(), counts["messages_fail"].as_u64()), (Some(0), Some(1)));
+        assert_eq!(
+            (counts["conversations"].as_u64(), counts["conversations_fail"].as_u64()),
+            (Some(records as u64 + 1), Some(1))
+        );
+        let messages = line["messages"].as_array().unwrap();
+        assert_eq!(messages.len(), 1 + others, "{args:?}");
+        assert_eq!(messages[0]["verdict"], "FAIL");
+        assert!(messages[1..].iter().all(|m| m["verdict"] == "PASS" && m["judged"] == true));
+        assert_eq!(line["messages_not_listed"], texts - 1 - others);
+        // The flagged conversation, and each one a listed message is in.
+        let conversations = line["conversations"].as_array().unwrap();
+        assert_eq!(conversations[conversations.len() - 1]["verdict"], "FAIL");
+        assert_eq!(conversations.len() + line["conversations_not_listed"].as_u64().unwrap() as usize, records + 1);
+        for m in messages {
+            assert!(conversations.iter().any(|c| c["conversation"] == m["conversation"]), "{m}");
+        }
+    }
+    let all = run(&["--all-messages"]);
+    assert_eq!(all["messages"].as_array().unwrap().len(), texts);
+    assert_eq!(all["conversations"].as_array().unwrap().len(), records + 1);
+    assert_eq!((all["messages_not_listed"].as_u64(), all["conversations_not_listed"].as_u64()), (Some(0), Some(0)));
+    fs::remove_file(&path).unwrap();
+}

@@ -39,3 +39,42 @@ pub fn generate_log(target: usize) -> (Vec<u8>, usize) {
     }
     (out, records)
 }
+
+/// A log of about `target` bytes of small request/response records, each its own conversation
+/// (a question of a few words, a reply of a few words: about 180 bytes a record), the shape of an
+/// evaluation sweep's or a fleet's logs (issue 37: 53 MB is about 300,000 records). Nothing in
+/// it is wrong: every reply is short prose. Returns the bytes and the number of records.
+pub fn small_records_log(target: usize) -> (Vec<u8>, usize) {
+    let mut rng = Rng(37);
+    let mut out = Vec::with_capacity(target + 1_000);
+    let mut records = 0;
+    while out.len() < target {
+        let (question_words, reply_words) = (1 + rng.below(4), 2 + rng.below(5));
+        // Numbered: records that repeat a question would be read as one conversation.
+        let question = format!("{records}: {}", words(&mut rng, question_words, "?"));
+        let reply = words(&mut rng, reply_words, ".");
+        let record = json!({
+            "request": {"messages": [{"role": "user", "content": question}]},
+            "response": {"choices": [{"message": {"role": "assistant", "content": reply}}]}
+        });
+        out.extend_from_slice(serde_json::to_string(&record).unwrap_or_default().as_bytes());
+        out.push(b'\n');
+        records += 1;
+    }
+    (out, records)
+}
+
+/// `count` distinct random words and `end` (no word said twice: a reply of a few words that
+/// says one twice in a row reads as a loop).
+fn words(rng: &mut Rng, count: usize, end: &str) -> String {
+    let mut picked: Vec<&str> = Vec::with_capacity(count);
+    while picked.len() < count {
+        let word = rng.pick(WORDS);
+        if !picked.contains(&word) {
+            picked.push(word);
+        }
+    }
+    let mut s = picked.join(" ");
+    s.push_str(end);
+    s
+}

@@ -13,6 +13,7 @@ use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
 use super::loop_checks;
 use super::onset::{self, Finding};
+use super::profile::Profile;
 use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
@@ -352,6 +353,27 @@ pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
     scans.report(text, t, gzip_bytes, found, incoherent)
 }
 
+/// Whether `text` PASSes against `t`, found without its two DEFLATE passes where they cannot
+/// change its verdict: a text under `gzip_min_bytes` (its gzip ratio is not judged) and under
+/// the degenerate end's `min_bytes` (nor is its profile). `Some(too_short)` when it passes;
+/// `None` when it does not, or is long enough for its passes to count — then
+/// [`analyze_with`] it. A log of 300,000 short replies spent most of its time resetting the
+/// compressor (about 225 KB zeroed a pass) for figures no verdict reads; the figures
+/// themselves are made, exactly, whenever the report is (`analyze_with`).
+pub fn passes_without_deflate(text: &str, t: &Thresholds) -> Option<bool> {
+    if text.len() >= t.gzip_min_bytes || text.len() >= t.loop_rules().degenerate_end.min_bytes {
+        return None;
+    }
+    // Stand-ins no check judges at this size (a ratio over 1, a profile without windows);
+    // the report made with them is dropped, only its verdict read.
+    let unjudged = DeflatePasses {
+        gzip_bytes: text.len() + 1,
+        profile: Profile { window: super::profile::WINDOW, windows: Vec::new(), onset: None, min_ratio: 1.0 },
+    };
+    let report = analyze_without_deflate(text, t).finish(text, unjudged);
+    (report.verdict == Verdict::Pass).then_some(report.too_short)
+}
+
 /// A whole text analysed but for its two DEFLATE passes (its gzip-9 size and its windowed
 /// profile), which are counted elsewhere meanwhile (the page counts a long file's in a second
 /// worker, from the file's bytes: the wasm build has one thread per worker).
@@ -389,6 +411,46 @@ impl AnalysisWithoutDeflate {
 mod tests {
     use super::super::deflate_passes::deflate_passes;
     use super::*;
+
+    #[test]
+    fn a_short_text_passes_without_its_deflate_passes_exactly_when_its_full_report_passes() {
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            "ok".into(),
+            "   \n\n  ".into(),
+            "The answer is 42.".into(),
+            "Short and fine, really: the disk is full.".into(),
+            "model model model model".into(),
+            "no no no no no no no no no no no no no".into(),
+            "set set set set set set set".into(),
+            "line\n".repeat(12),
+            "Wait, let me check.\n".repeat(6),
+            "x".repeat(1023),
+            "x".repeat(1024),
+            format!("Here is the answer:{}", "\n".repeat(2000)),
+            crate::samples::PROSE.chars().take(900).collect(),
+            crate::samples::PROSE.repeat(5),
+        ];
+        // Every prefix of a loop and of prose, across the sizes a short reply has.
+        let looping = format!("{}{}", &crate::samples::PROSE[..300], "I will check the file again. ".repeat(40));
+        for end in (0..looping.len()).step_by(37) {
+            texts.push(looping[..crate::analyze::text_units::floor_boundary(&looping, end)].to_string());
+        }
+        let mut loose = Thresholds::SEED;
+        loose.assign("maxrun.warn=3").expect("a setting");
+        for t in [Thresholds::SEED, loose] {
+            for text in &texts {
+                let full = analyze_with(text, &t);
+                let quick = passes_without_deflate(text, &t);
+                if text.len() < t.gzip_min_bytes && text.len() < t.loops.degenerate_end.min_bytes {
+                    let expected = (full.verdict == Verdict::Pass).then_some(full.too_short);
+                    assert_eq!(quick, expected, "{text:?}");
+                } else {
+                    assert_eq!(quick, None, "long enough for its DEFLATE passes to count: {}", text.len());
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_text_analysed_without_its_deflate_passes_and_given_them_gets_the_same_report() {

@@ -35,7 +35,9 @@ mod threshold_settings;
 mod thresholds;
 pub mod word_runs;
 
-pub use analyzer::{analyze, analyze_with, analyze_without_deflate, AnalysisWithoutDeflate, Analyzer};
+pub use analyzer::{
+    analyze, analyze_with, analyze_without_deflate, passes_without_deflate, AnalysisWithoutDeflate, Analyzer,
+};
 pub use compare_rules::CompareRules;
 pub use pacing::ReportPacer;
 pub use report::{

@@ -1,8 +1,9 @@
 //! The report as JSON: one object per file, the CLI's `--json` line and the page's "Download
 //! JSON" (docs/cli.md lists its fields; [`saved_report`](super::saved_report) reads it
 //! back). At the top level the worst judged message's report (for a plain text, the text's),
-//! then the file's verdict, every message, every conversation's judgement and what the reader
-//! noticed. Written as it is made: a log's line can be hundreds of megabytes, and a short text
+//! then the file's verdict, how many messages and conversations got each verdict, the messages
+//! and conversations listed ([`Listing`]: every one, or every flagged one and the worst few
+//! others, the rest counted) and what the reader noticed. Written as it is made: a short text
 //! that passed keeps only a summary, so its report is made again as its row is written.
 
 use serde::Serialize;
@@ -39,11 +40,19 @@ pub struct FileReport<'a> {
     /// Whether the top-level text is judged, and why (it is an input only when nothing is).
     judged: bool,
     why: &'static str,
-    /// Every analysed message (and reasoning + content combined per reply, and each
-    /// conversation's streams), worst judged first, then the inputs not judged.
+    /// How many messages and conversations the file has, and of each verdict.
+    counts: Counts,
+    /// The analysed messages listed (and reasoning + content combined per reply, and each
+    /// conversation's streams), worst judged first, then the inputs not judged: every one, or
+    /// (the CLI's default, see [`Listing`]) every flagged one and the worst few others.
     messages: MessagesJson<'a>,
-    /// Each conversation judged across its turns.
+    /// Messages left out of `messages` (all PASS).
+    messages_not_listed: usize,
+    /// Conversations judged across their turns: every one, or those flagged or holding a
+    /// listed message.
     conversations: Vec<ConversationJson<'a>>,
+    /// Conversations left out of `conversations` (all PASS).
+    conversations_not_listed: usize,
     diagnostics: &'a [Diagnostic],
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<&'a StreamInfo>,
@@ -107,6 +116,34 @@ impl Serialize for MessagesJson<'_> {
     }
 }
 
+/// Which messages (and conversations) a file's line lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Every analysed message and every conversation (the page's download; the CLI's
+    /// `--all-messages`).
+    All,
+    /// Every message and conversation at WARN or FAIL, judged or not, and the `n` worst of the
+    /// other messages (in the rows' order: judged first, long enough to judge before too
+    /// short); a conversation is listed too when it holds a listed message. The rest are
+    /// counted (`messages_not_listed`, `conversations_not_listed`): a log of 300,000 healthy
+    /// records writes a few kilobytes, not a row each.
+    FlaggedAndWorst(usize),
+}
+
+/// How many messages (rows: texts analysed) and conversations a file has, and of each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub messages: usize,
+    /// Messages that count towards the file's verdict.
+    pub messages_judged: usize,
+    /// Messages at WARN and at FAIL, judged or not.
+    pub messages_warn: usize,
+    pub messages_fail: usize,
+    pub conversations: usize,
+    pub conversations_warn: usize,
+    pub conversations_fail: usize,
+}
+
 #[derive(Serialize)]
 pub struct FileError<'a> {
     schema_version: u32,
@@ -127,7 +164,19 @@ impl<'a> FileReport<'a> {
         worst: &'a MessageReport,
         worst_report: &'a Report,
     ) -> Self {
-        let messages = MessagesJson { rows: analysis.rows(t), analysis, transcript: t };
+        let rows = analysis.rows(t);
+        let mut counts =
+            Counts { messages: rows.len(), conversations: analysis.conversations.len(), ..Counts::default() };
+        for r in &rows {
+            counts.messages_judged += usize::from(r.judged);
+            counts.messages_warn += usize::from(r.verdict == Verdict::Warn);
+            counts.messages_fail += usize::from(r.verdict == Verdict::Fail);
+        }
+        for c in &analysis.conversations {
+            counts.conversations_warn += usize::from(c.verdict == Verdict::Warn);
+            counts.conversations_fail += usize::from(c.verdict == Verdict::Fail);
+        }
+        let messages = MessagesJson { rows, analysis, transcript: t };
         let conversations = analysis
             .conversations
             .iter()
@@ -160,11 +209,33 @@ impl<'a> FileReport<'a> {
             judged_verdict: analysis.verdict.unwrap_or(Verdict::Pass),
             judged: worst.judged,
             why: worst.why(),
+            counts,
             messages,
+            messages_not_listed: 0,
             conversations,
+            conversations_not_listed: 0,
             diagnostics: &t.diagnostics,
             stream: t.stream.as_ref(),
         }
+    }
+}
+
+impl FileReport<'_> {
+    /// The line listing the messages and conversations `listing` says ([`Self::new`] lists
+    /// every one).
+    pub fn listing(mut self, listing: Listing) -> Self {
+        let Listing::FlaggedAndWorst(n) = listing else { return self };
+        let mut others = 0;
+        self.messages.rows.retain(|r| {
+            let keep = r.verdict > Verdict::Pass || others < n;
+            others += usize::from(r.verdict == Verdict::Pass && keep);
+            keep
+        });
+        self.messages_not_listed = self.counts.messages - self.messages.rows.len();
+        let holding: std::collections::BTreeSet<usize> = self.messages.rows.iter().map(|r| r.conversation).collect();
+        self.conversations.retain(|c| c.report.verdict > Verdict::Pass || holding.contains(&c.report.conversation));
+        self.conversations_not_listed = self.counts.conversations - self.conversations.len();
+        self
     }
 }
 

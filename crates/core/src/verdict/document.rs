@@ -3,8 +3,12 @@
 //! CLI prints, for one input.
 
 use super::authorship::JudgeOptions;
-use super::judge::judge_transcript_with;
+use std::collections::HashMap;
+
+use super::judge::{judge_transcript_analysed, judge_transcript_with};
+use super::kept_report::Analysed;
 use super::report::TranscriptReport;
+use super::shares::{split_in_two, TextKey};
 use crate::ingest::{self, Format, Transcript};
 use crate::wording::plural;
 
@@ -37,6 +41,25 @@ impl JudgedDocument {
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 
+    /// [`Self::read_with`], its texts analysed by `analyse` (given the transcript and the
+    /// texts the judge analyses on their own, each distinct message text once and each reply
+    /// joined: see [`split_in_two`]) before it is judged — the CLI analyses them on every core
+    /// ([`Analysed::of`] each); the same document as [`Self::read_with`].
+    pub fn read_analysing(
+        bytes: &[u8],
+        chosen: Option<Format>,
+        options: &JudgeOptions,
+        analyse: impl FnOnce(&Transcript, Vec<TextKey>) -> HashMap<TextKey, Analysed>,
+    ) -> JudgedDocument {
+        let detected = ingest::detect(bytes);
+        let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
+        let [mut keys, other] = split_in_two(&transcript).shares;
+        keys.extend(other);
+        let analysed = analyse(&transcript, keys);
+        let report = judge_transcript_analysed(&transcript, options, analysed);
+        JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
+    }
+
     /// Why the input holds no text, when it is read as plain text and is empty ("holds no
     /// text: it is empty") or only whitespace ("holds no text: only whitespace (5,000 bytes)").
     /// One answer for an empty download, a closed standard input and a blank file, whatever
@@ -57,7 +80,7 @@ impl JudgedDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::Verdict;
+    use crate::analyze::{Thresholds, Verdict};
     use crate::verdict::judge_transcript;
 
     #[test]
@@ -71,6 +94,37 @@ mod tests {
         assert_eq!((text.detected, text.transcript.format), (Format::Sse, Format::Text));
         assert_eq!(text.report.reports[0].report.bytes(), capture.len());
         assert_eq!(JudgedDocument::read(b"", None).report.verdict, Some(Verdict::Pass));
+    }
+
+    #[test]
+    fn a_document_whose_texts_are_analysed_before_is_the_same_document() {
+        let looping = "I will check the file again. ".repeat(40);
+        let mut log = String::new();
+        for (k, reply) in ["Fine.", "The disk is full, so the job failed.", &looping, "Fine."].iter().enumerate() {
+            log += &format!(
+                "{{\"request\":{{\"messages\":[{{\"role\":\"user\",\"content\":\"Question {k}?\"}}]}},\
+                 \"response\":{{\"choices\":[{{\"message\":{{\"role\":\"assistant\",\"content\":{reply:?},\
+                 \"reasoning_content\":\"Let me think about question {k} first.\"}}}}]}}}}\n"
+            );
+        }
+        for bytes in [
+            log.as_bytes(),
+            crate::samples::PROSE.as_bytes(),
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"Hi there, fine?\"}}]}\n\n",
+        ] {
+            let doc = JudgedDocument::read(bytes, None);
+            let mut asked = 0;
+            let analysed = JudgedDocument::read_analysing(bytes, None, &JudgeOptions::default(), |t, keys| {
+                asked = keys.len();
+                keys.into_iter()
+                    .filter_map(|k| Some((k, Analysed::of(&super::super::text_of(t, k)?, &Thresholds::SEED))))
+                    .collect()
+            });
+            assert!(asked > 0);
+            assert_eq!(analysed, doc, "the same document, its texts analysed before");
+        }
+        let doc = JudgedDocument::read(log.as_bytes(), None);
+        assert_eq!(doc.report.verdict, Some(Verdict::Fail), "the looping reply");
     }
 
     #[test]

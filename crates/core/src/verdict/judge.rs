@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::authorship::{Author, JudgeOptions};
 use super::conversation::{judge_conversation, plan};
 use super::judged_text::{judged_texts, JudgedText};
-use super::kept_report::KeptReport;
+use super::kept_report::{Analysed, KeptReport};
 use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::reply::join_reply;
@@ -17,7 +17,7 @@ use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{analyze, analyze_with, Verdict};
+use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
@@ -29,7 +29,7 @@ pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
 
 /// [`judge_transcript`] under `options` (the CLI's `--judge-inputs`).
 pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> TranscriptReport {
-    judge(t, options, AnalysedBefore::new(), None)
+    judge(t, options, HashMap::new(), None)
 }
 
 /// [`judge_transcript_with`], calling `on_progress` before the first text and after each one
@@ -43,7 +43,21 @@ pub fn judge_transcript_with_progress(
     analysed: AnalysedBefore,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
-    judge(t, options, analysed, Some(on_progress))
+    judge(t, options, before(analysed), Some(on_progress))
+}
+
+/// [`judge_transcript_with`], taking the texts' analyses made before (on other threads: the
+/// CLI analyses a big log's texts on every core); a text not among them is analysed here.
+pub fn judge_transcript_analysed(
+    t: &Transcript,
+    options: &JudgeOptions,
+    analysed: HashMap<TextKey, Analysed>,
+) -> TranscriptReport {
+    judge(t, options, analysed, None)
+}
+
+fn before(analysed: AnalysedBefore) -> HashMap<TextKey, Analysed> {
+    analysed.into_iter().map(|(k, r)| (k, Analysed::Whole(Box::new(r)))).collect()
 }
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
@@ -51,7 +65,7 @@ pub fn judge_transcript_with_progress(
 fn judge(
     t: &Transcript,
     options: &JudgeOptions,
-    mut analysed: AnalysedBefore,
+    mut analysed: HashMap<TextKey, Analysed>,
     on_progress: Option<&mut dyn FnMut(AnalysisProgress)>,
 ) -> TranscriptReport {
     let previews = on_progress.is_some();
@@ -82,22 +96,28 @@ fn judge(
                     Some(&r) => reports[r].report.clone(),
                     None => {
                         seen.insert(&m.text, reports.len());
-                        KeptReport::of(analysed.remove(&TextKey::Message(k)).unwrap_or_else(|| {
-                            preview(previews, &m.text, &mut progress, on_progress);
-                            analyze_with(&m.text, &options.thresholds)
-                        }))
+                        analysed.remove(&TextKey::Message(k)).map_or_else(
+                            || {
+                                preview(previews, &m.text, &mut progress, on_progress);
+                                KeptReport::analysed(&m.text, &options.thresholds)
+                            },
+                            Analysed::kept,
+                        )
                     }
                 };
                 message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
-                let report = analysed.remove(&TextKey::Reply(parts[0])).unwrap_or_else(|| {
-                    let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
-                    preview(previews, &text, &mut progress, on_progress);
-                    analyze_with(&text, &options.thresholds)
-                });
+                let report = analysed.remove(&TextKey::Reply(parts[0])).map_or_else(
+                    || {
+                        let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
+                        preview(previews, &text, &mut progress, on_progress);
+                        KeptReport::analysed(&text, &options.thresholds)
+                    },
+                    Analysed::kept,
+                );
                 let author = Author::of(&msgs[parts[0]]);
-                message_report(parts, true, None, KeptReport::of(report), author, options)
+                message_report(parts, true, None, report, author, options)
             }
             JudgedText::Stream { kind, messages, .. } => {
                 let text = StreamLayout::new(t, &messages).text;
@@ -106,7 +126,7 @@ fn judge(
                     messages,
                     false,
                     Some(kind),
-                    KeptReport::of(analyze_with(&text, &options.thresholds)),
+                    KeptReport::analysed(&text, &options.thresholds),
                     Author::Model,
                     options,
                 )

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::{Metric, Report, Thresholds, Verdict};
+use crate::analyze::{analyze_with, passes_without_deflate, Metric, Report, Thresholds, Verdict};
 
 /// Passing texts shorter than this keep a summary, not their report (see the module header).
 pub const SUMMED_UP_UNDER: usize = 64 * 1024;
@@ -37,6 +37,38 @@ pub struct PassedText {
     pub too_short: bool,
 }
 
+/// One text's analysis made before judging, on any thread (it holds no `Rc`): the whole
+/// report, or what is kept of a short text that passed. The judge keeps it as
+/// [`Analysed::kept`] says (see [`super::judge_transcript_analysed`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Analysed {
+    /// Boxed: a report is a few hundred bytes, and a log holds one `Analysed` per text.
+    Whole(Box<Report>),
+    Passed(PassedText),
+}
+
+impl Analysed {
+    /// `text` analysed against `t`: [`KeptReport::of`]'s summary of a short text that
+    /// passes, found without its DEFLATE passes when they cannot change its verdict (see
+    /// [`passes_without_deflate`]); the whole report otherwise.
+    pub fn of(text: &str, t: &Thresholds) -> Self {
+        if *t == Thresholds::SEED && text.len() < SUMMED_UP_UNDER {
+            if let Some(too_short) = passes_without_deflate(text, t) {
+                return Self::Passed(PassedText { bytes: text.len(), too_short });
+            }
+        }
+        Self::Whole(Box::new(analyze_with(text, t)))
+    }
+
+    /// What the transcript's report keeps of it.
+    pub fn kept(self) -> KeptReport {
+        match self {
+            Self::Whole(report) => KeptReport::of(*report),
+            Self::Passed(p) => KeptReport::Passed(p),
+        }
+    }
+}
+
 impl KeptReport {
     /// What to keep of `report`: a summary when it passed a text under [`SUMMED_UP_UNDER`]
     /// bytes against the default thresholds, the report itself otherwise (the summed-up
@@ -47,6 +79,11 @@ impl KeptReport {
         } else {
             Self::Whole(Rc::new(report))
         }
+    }
+
+    /// What to keep of `text`'s analysis against `t` ([`Analysed::of`], kept).
+    pub fn analysed(text: &str, t: &Thresholds) -> Self {
+        Analysed::of(text, t).kept()
     }
 
     /// The whole report, when it is kept (always, unless the text passed).
@@ -96,6 +133,20 @@ impl KeptReport {
 mod tests {
     use super::*;
     use crate::analyze::analyze;
+
+    #[test]
+    fn a_text_analysed_keeps_what_its_full_report_would_keep() {
+        let loose = {
+            let mut t = Thresholds::SEED;
+            t.assign("maxline.warn=3").expect("a setting");
+            t
+        };
+        for text in ["ok", "short and fine, really", &"x y ".repeat(300), &"Check it.\n".repeat(8), "a b c d e f g h"] {
+            for t in [Thresholds::SEED, loose] {
+                assert_eq!(KeptReport::analysed(text, &t), KeptReport::of(analyze_with(text, &t)), "{text:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_short_passing_text_keeps_a_summary_and_anything_else_its_report() {

@@ -64,8 +64,10 @@ pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
 pub use canonical::{call_in_words, canonical_args, canonical_call};
 pub use conversation_report::{ConversationReport, LoopTurn};
 pub use document::JudgedDocument;
-pub use judge::{judge_transcript, judge_transcript_with, judge_transcript_with_progress, preview_of};
-pub use kept_report::{KeptReport, PassedText, SUMMED_UP_UNDER};
+pub use judge::{
+    judge_transcript, judge_transcript_analysed, judge_transcript_with, judge_transcript_with_progress, preview_of,
+};
+pub use kept_report::{Analysed, KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};

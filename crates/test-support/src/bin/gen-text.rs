@@ -2,8 +2,10 @@
 //! same bytes on every run — the inputs of `scripts/bench-cli`.
 //!
 //! KIND is `prose` (the benches' prose, `textgen::prose`) or `prose-loop` (prose turning into
-//! one sentence looping line by line for its last 30 %, `textgen::prose_then_loop`).
+//! one sentence looping line by line for its last 30 %, `textgen::prose_then_loop`) or
+//! `small-records` (a JSONL log of small request/response records, `biglog::small_records_log`).
 
+use coherency_test_support::biglog::small_records_log;
 use coherency_test_support::textgen::{prose, prose_then_loop, Rng, WORDS};
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,7 +13,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(kind), Some(Ok(mb))) = (args.first(), args.get(1).map(|m| m.parse::<f64>())) else {
-        eprintln!("usage: gen-text prose|prose-loop MB");
+        eprintln!("usage: gen-text prose|prose-loop|small-records MB");
         return ExitCode::from(64);
     };
     let len = (mb * 1e6) as usize;
@@ -19,8 +21,9 @@ fn main() -> ExitCode {
     let text = match kind.as_str() {
         "prose" => prose(&mut rng, len, WORDS, " "),
         "prose-loop" => prose_then_loop(&mut rng, len, len * 7 / 10),
+        "small-records" => String::from_utf8(small_records_log(len).0).unwrap_or_default(),
         other => {
-            eprintln!("gen-text: unknown KIND '{other}' (prose or prose-loop)");
+            eprintln!("gen-text: unknown KIND '{other}' (prose, prose-loop or small-records)");
             return ExitCode::from(64);
         }
     };
