@@ -4,7 +4,7 @@
 //! first that it failed or was cut (and why), then what the text shows. A loop in what came is
 //! still a FAIL. A run the user stopped (or the page stopped at its first FAIL) is not broken.
 
-use super::session::{Ending, LiveStats};
+use super::session::{ending_text, Ending, LiveStats};
 use crate::analyze::Verdict;
 use crate::wording::{plural, thousands};
 
@@ -67,7 +67,7 @@ pub fn broken_off(ending: &Ending, stats: &LiveStats) -> Option<BrokenOff> {
 }
 
 /// How the run ended, in words, for the line under the headline: as
-/// [`ending_text`](super::ending_text) says, except that a stream that reported an error and
+/// [`ending_text`] says, except that a stream that reported an error and
 /// then its end marker is not "Complete".
 pub fn ending_line(ending: &Ending, stats: &LiveStats) -> String {
     match ending {
@@ -75,7 +75,7 @@ pub fn ending_line(ending: &Ending, stats: &LiveStats) -> String {
             "Ended with an error, then [DONE], after {}. What came is kept and scored.",
             plural(stats.stream.chunks, "chunk", "chunks")
         ),
-        _ => super::ending_text(ending, stats),
+        _ => ending_text(ending, stats),
     }
 }
 
@@ -169,7 +169,7 @@ mod tests {
         );
         let (ending, stats) = session(&finished, Ending::Closed);
         assert_eq!(broken_off(&ending, &stats), None);
-        assert_eq!(ending_line(&ending, &stats), super::super::ending_text(&ending, &stats));
+        assert_eq!(ending_line(&ending, &stats), ending_text(&ending, &stats));
         // A finish reason without [DONE] (some servers send none): finished.
         let no_done = finished.replace("data: [DONE]\n\n", "");
         let (ending, stats) = session(&no_done, Ending::Closed);
