@@ -128,9 +128,11 @@ pub fn prose_then_loop(rng: &mut Rng, len: usize, prose_len: usize) -> String {
     s
 }
 
-/// A short poem whose refrain ("And still we sing of home.") comes back after each of its six
-/// verses: maxline 6, so it WARNs under the seed's thresholds (≥ 5) and passes with
-/// `maxline.warn` raised to 7 — the look-alike the thresholds' tests loosen a check for.
+/// A short poem whose refrain ("And still we sing of home.") is sung twice after each of its
+/// five verses: maxline 10 for the seed; the product counts the copies said with no new line
+/// since the one before — both after the first verse, the second after each other — 6, so it
+/// WARNs under the default thresholds (≥ 5) and passes with `maxline.warn` raised to 7 — the
+/// look-alike the thresholds' tests loosen a check for.
 pub fn refrain_poem() -> String {
     let verses = [
         "The river runs past the old mill at dawn, slow and brown with the spring rain.",
@@ -138,7 +140,6 @@ pub fn refrain_poem() -> String {
         "A fox crosses the frozen field without a sound and vanishes into the birches.",
         "Lanterns swing above the harbour wall tonight as the fishing boats come home.",
         "Children chase their kites along the northern dunes until the light is gone.",
-        "Bread cools by the open window of the bakery, and the whole street smells of it.",
     ];
-    verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\n")).collect()
+    verses.iter().map(|v| format!("{v}\nAnd still we sing of home.\nAnd still we sing of home.\n")).collect()
 }

@@ -6,10 +6,19 @@
 //! braces and brackets, `};`, a rule `---` or `***`, a table's `|---|---|`, lone punctuation)
 //! or is a code fence marker (```` ``` ```` or `~~~`, with or without its language).
 //!
+//! A line with content counts, toward the product's verdict, only its copies said with no new
+//! line since the one before (the first included): a new line is one with content whose shape —
+//! its numbers aside — was never said before. A summary per file says "Status: ok" thirty
+//! times, each time after the file's name and what it does: a template's field, filled in for
+//! each item, counts once. A loop says its lines again with nothing new between them (or only
+//! numbers changed: "Step 4" is not new after "Step 3") and counts in full. What changes
+//! between the copies counts as much as what stays the same.
+//!
 //! The seed's figure and `seed_verdict` stay exact: `Metrics::maxline` and the maxline check in
 //! `Report::checks` count every line. Only the product's verdict counts lines with content:
-//! when the most repeated line carries none, the check is judged on the most repeated line that
-//! does ([`Metrics::content_maxline`]), and a reason says so. A loop made of such lines (a
+//! when the most repeated line carries none, or its copies come after new lines, the check is
+//! judged on the line with content said again most so ([`Metrics::content_maxline`]), and a
+//! reason says so. A loop made of such lines (a
 //! thousand `}` back to back) is still the loop check's to find.
 
 use super::report::{Check, Metric, Metrics};
@@ -35,23 +44,40 @@ pub fn as_judged(checks: &[Check], m: &Metrics) -> Vec<Check> {
     out
 }
 
-/// The sentence saying that the seed's maxline counted a line without content, when it did and
-/// that line reached the WARN threshold: "maxline 6 counts the line '}', which carries no
-/// content: the verdict counts lines with content, the most repeated of which occurs 2 times".
+/// The sentence saying that the seed's maxline counted a line the verdict does not count so,
+/// when it did and that line reached the WARN threshold: "maxline 6 counts the line '}', which
+/// carries no content: the verdict counts lines with content, the most repeated of which occurs
+/// 2 times", or, for a template's field, "maxline 30 counts every copy of the line 'Status: ok';
+/// 29 come after new lines (as a template's field, filled in for each item, does): the verdict
+/// counts only the copies said with no new line since the one before: 1".
 pub fn not_counted(m: &Metrics, t: &Thresholds, most_repeated: Option<&str>) -> Option<String> {
     let n = m.content_maxline?;
+    let line = most_repeated.unwrap_or("");
+    let times = match n {
+        0 => "nowhere".to_string(),
+        1 => "once".to_string(),
+        n => format!("{} times", thousands(n)),
+    };
     (m.maxline >= t.maxline_warn).then(|| {
-        format!(
-            "maxline {} counts the line '{}', which carries no content (a closing brace, a fence marker, a rule, \
-             punctuation): the verdict counts only lines with content, the most repeated of which occurs {}",
-            thousands(m.maxline),
-            quote(most_repeated.unwrap_or("")),
-            match n {
-                0 => "nowhere".to_string(),
-                1 => "once".to_string(),
-                n => format!("{} times", thousands(n)),
-            }
-        )
+        if carries_content(line) {
+            let after_new = m.maxline - n.min(m.maxline);
+            format!(
+                "maxline {} counts every copy of the line '{}'; {} after new lines (as a template's field, \
+                 filled in for each item, does): the verdict counts only the copies said with no new line since \
+                 the one before: {}",
+                thousands(m.maxline),
+                quote(line),
+                if after_new == 1 { "1 comes".to_string() } else { format!("{} come", thousands(after_new)) },
+                thousands(n),
+            )
+        } else {
+            format!(
+                "maxline {} counts the line '{}', which carries no content (a closing brace, a fence marker, a rule, \
+                 punctuation): the verdict counts only lines with content, the most repeated of which occurs {times}",
+                thousands(m.maxline),
+                quote(line),
+            )
+        }
     })
 }
 
@@ -78,7 +104,7 @@ mod tests {
         assert_eq!(r.metrics.maxline, 6, "the seed counts every line");
         assert_eq!(r.seed_verdict, Verdict::Warn, "and the seed's verdict stays");
         assert_eq!(r.check(Metric::Maxline).level, Verdict::Warn, "the seed's check as it was");
-        assert_eq!(r.metrics.content_maxline, Some(2));
+        assert_eq!(r.metrics.content_maxline, Some(1), "each copy of a line with content comes after new lines");
         assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.reasons);
         assert!(
             r.reasons.iter().any(|s| s.starts_with("maxline 6 counts the line '}', which carries no content")),

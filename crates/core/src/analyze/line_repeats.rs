@@ -36,6 +36,26 @@ struct LineEntry {
     first: Range<usize>,
     /// The line carries content (see `content_lines::carries_content`).
     content: bool,
+    /// Its copies said with no new line since the one before (the first included): what the
+    /// product's verdict counts (see `content_lines`).
+    said_again: usize,
+    /// `LineCounter::new_lines` when it was last said.
+    new_lines_then: usize,
+}
+
+/// The hash of a line with its digits read as `0`: lines that differ only in their numbers
+/// have one shape.
+fn shape_hash(line: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in line {
+        let b = if b.is_ascii_digit() { b'0' } else { b };
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    super::ngram_stats::mix(h)
+}
+
+fn same_shape(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || (x.is_ascii_digit() && y.is_ascii_digit()))
 }
 
 /// Counts of every distinct trimmed, non-empty line seen so far.
@@ -46,8 +66,13 @@ pub struct LineCounter {
     entries: Vec<LineEntry>,
     /// Entry with the highest count (the earliest such line on a tie).
     best: Option<usize>,
-    /// The same among the lines that carry content.
+    /// Among the lines that carry content, the one said again most with no new line between
+    /// its copies (the highest `said_again`, the earliest on a tie).
     best_content: Option<usize>,
+    /// The lines with content of a shape (digits aside) said for the first time so far.
+    new_lines: usize,
+    /// Entry numbers by shape, for lines with a digit (a line without one is its own shape).
+    shapes: FirstSeen,
     /// Some entry's count reached the flag threshold.
     any_flagged: bool,
 }
@@ -84,8 +109,10 @@ pub struct LineView {
     /// A line said in a loop is placed where the loop says it first, not where the text
     /// happened to say it once long before.
     pub region: Option<Range<usize>>,
-    /// When the most repeated line carries no content: the most repeated line that does (none
-    /// when no line does), and its region when it is flagged.
+    /// When the product's verdict counts otherwise than the seed (the most repeated line carries
+    /// no content, or its copies come between new lines, like a template's field): the line
+    /// with content said again most with no new line between its copies, its count so (none
+    /// when no line carries content), and its region when it is flagged.
     pub most_repeated_content: Option<Option<RepeatedLine>>,
     pub content_region: Option<Range<usize>>,
 }
@@ -111,13 +138,22 @@ impl LineCounter {
             self.index.find_or_insert(hash_bytes(key), new_id, |id| first_of(id) == key, |id| hash_bytes(first_of(id)));
         let id = match found.map(|id| id as usize) {
             Some(id) => {
-                self.entries[id].count += 1;
+                let e = &mut self.entries[id];
+                e.count += 1;
+                if e.new_lines_then == self.new_lines {
+                    e.said_again += 1;
+                }
+                e.new_lines_then = self.new_lines;
                 id
             }
             None => {
                 let id = self.entries.len();
                 let content = carries_content(&text[line.clone()]);
-                self.entries.push(LineEntry { count: 1, first: line, content });
+                if content && self.new_shape(text, &line, id) {
+                    self.new_lines += 1;
+                }
+                let new_lines_then = self.new_lines;
+                self.entries.push(LineEntry { count: 1, first: line, content, said_again: 1, new_lines_then });
                 id
             }
         };
@@ -127,9 +163,32 @@ impl LineCounter {
         if self.best.is_none_or(beats) {
             self.best = Some(id);
         }
-        if self.entries[id].content && self.best_content.is_none_or(beats) {
+        let said = self.entries[id].said_again;
+        let says_more = |b: usize| said > self.entries[b].said_again || (said == self.entries[b].said_again && id < b);
+        if self.entries[id].content && self.best_content.is_none_or(says_more) {
             self.best_content = Some(id);
         }
+    }
+
+    /// Whether a line first said (entry `id`, not yet pushed) has a shape not seen before: it
+    /// has no digit, or no line said before differs from it only in its numbers.
+    fn new_shape(&mut self, text: &str, line: &Range<usize>, id: usize) -> bool {
+        let key = &text.as_bytes()[line.clone()];
+        if !key.iter().any(u8::is_ascii_digit) {
+            return true;
+        }
+        let entries = &self.entries;
+        let first_of = |e: u32| {
+            let r = if e as usize == id { line.clone() } else { entries[e as usize].first.clone() };
+            &text.as_bytes()[r]
+        };
+        let found = self.shapes.find_or_insert(
+            shape_hash(key),
+            id as u32,
+            |e| same_shape(first_of(e), key),
+            |e| shape_hash(first_of(e)),
+        );
+        found.is_none()
     }
 
     /// The entry of a line (trimmed, non-empty) counted before.
@@ -163,27 +222,31 @@ impl LineCounter {
             None if tail_id.is_some() => Some(RepeatedLine { first: tail.clone(), count: 1 }),
             None => None,
         };
-        // The same among the lines with content, when the most repeated line carries none.
+        // Among the lines with content, the one said again most with no new line between its
+        // copies: what the product's verdict counts, when it counts otherwise than the seed.
         let tail_content = tail_id.is_some() && carries_content(&text[tail.clone()]);
+        let said_of = |id: usize| {
+            let e = &self.entries[id];
+            e.said_again + usize::from(tail_id == Some(Some(id)) && e.new_lines_then == self.new_lines)
+        };
         let best_content = match (self.best_content, tail_id) {
             (Some(b), Some(Some(id)))
-                if tail_content && (count_of(id) > count_of(b) || (count_of(id) == count_of(b) && id < b)) =>
+                if tail_content && (said_of(id) > said_of(b) || (said_of(id) == said_of(b) && id < b)) =>
             {
                 Some(id)
             }
             (None, Some(Some(id))) if tail_content => Some(id),
             (b, _) => b,
         };
-        let best_carries = match best {
-            Some(b) => self.entries[b].content,
-            None => tail_id.is_none() || tail_content,
-        };
-        let most_repeated_content = (!best_carries).then(|| match best_content {
-            Some(b) => Some(RepeatedLine { first: self.entries[b].first.clone(), count: count_of(b) }),
+        let content_line = match best_content {
+            Some(b) => Some(RepeatedLine { first: self.entries[b].first.clone(), count: said_of(b) }),
             None if tail_content => Some(RepeatedLine { first: tail.clone(), count: 1 }),
             None => None,
-        });
-        let content_flagged = best_content.filter(|_| !best_carries).filter(|&b| count_of(b) >= min_flag);
+        };
+        let seed_count = most_repeated.as_ref().map_or(0, |l| l.count);
+        let differs = content_line.as_ref().map_or(0, |l| l.count) != seed_count;
+        let most_repeated_content = differs.then_some(content_line);
+        let content_flagged = best_content.filter(|_| differs).filter(|&b| said_of(b) >= min_flag);
         let mut view = LineView { most_repeated, most_repeated_content, ..LineView::default() };
         let tail_flagged = match tail_id {
             Some(Some(id)) => count_of(id) >= min_flag,

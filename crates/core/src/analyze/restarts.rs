@@ -15,6 +15,15 @@
 //! sources do not advance, so they make only line-long stretches. Re-tellings that hold as
 //! many numbers as words are data (see `CopySpan::is_data`) and are left out.
 //!
+//! Copies that say as much new as they say again are a template's items, not a restart: a
+//! summary per file ("### src/a.rs", "Purpose: …", "Status: ok"), a row of fields per item,
+//! each filled with its own words. What changes between the copies counts as much as what
+//! stays the same: a group of re-tellings is left out when the words its copies say new (in no
+//! 4-token shingle seen before, from each re-telling to the next) are at least
+//! [`NEW_PER_REPEATED`] of the words they say again. A re-telling rewords one word in five or
+//! six, a code block shown again changes its comment: their copies say again three words or
+//! more for each new one.
+//!
 //! A *restart* is a passage re-told at least twice: re-tellings whose sources overlap, grouped
 //! (a shingle's source is its first occurrence, so re-tellings point at the first telling). Value: the share of the text in the re-tellings of the most re-told
 //! passage (0..=1); the passage itself (the first telling) is not counted, so a text told three
@@ -37,6 +46,10 @@ pub const MAX_GAP: usize = 8;
 pub const DRIFT: usize = 8;
 /// The shortest re-telling, in tokens.
 pub const MIN_TOKENS: usize = 32;
+/// A passage's copies are a template's items, not re-tellings, when the words they say new
+/// are at least this share (numerator, denominator) of the words they say again: 1 new word for
+/// 2 said again.
+pub const NEW_PER_REPEATED: (usize, usize) = (1, 2);
 
 /// One re-telling, in token numbers: `start..end` re-tells `source..source_end`; `seen` of its
 /// tokens are in shingles seen before.
@@ -122,6 +135,9 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
     // neighbours' roots. A rewording first said in a later telling and said again after that
     // then still points into the first telling, so long texts of many tellings keep their order.
     let mut root: Vec<u32> = (0..shingles as u32).collect();
+    // The tokens in a shingle seen before (one bit each): what a copy said again; the rest of
+    // it is what it says new.
+    let mut repeated = vec![0u64; ids.len().div_ceil(64)];
     let each = ids.windows(SHINGLE).enumerate().map(|(i, w)| (i as u32, ngram_id(w)));
     let same = |j, i| shingle(j) == shingle(i);
     first.find_or_insert_all(
@@ -134,6 +150,9 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
                 return;
             };
             let i = i as usize;
+            for k in i..i + SHINGLE {
+                repeated[k / 64] |= 1 << (k % 64);
+            }
             let j = root[j as usize] as usize;
             if open.as_ref().is_some_and(|c| i - c.last > MAX_GAP) {
                 all.extend(open.take().and_then(|c| c.retelling()));
@@ -165,7 +184,24 @@ pub fn restarts(ids: &[u32], classes: &[TokenClass], distinct_4grams: usize) -> 
         .collect();
     let count = |r: Range<usize>, class: TokenClass| classes[r].iter().filter(|&&c| c == class).count();
     let is_data = |r: Range<usize>| count(r.clone(), TokenClass::Number) >= count(r, TokenClass::Word);
-    Restarts { retellings: most_retold(all, &is_data) }
+    // What the copies say new against what they say again, in words (a template's labels are
+    // short words between much punctuation; its items' contents are words).
+    let is_repeated = |k: usize| repeated[k / 64] & (1 << (k % 64)) != 0;
+    let items = |copies: &[Retelling]| {
+        let (mut new, mut again) = (0, 0);
+        for (n, c) in copies.iter().enumerate() {
+            let end = copies.get(n + 1).map_or(c.end, |next| next.start.max(c.end));
+            for k in (c.start..end).filter(|&k| classes[k] == TokenClass::Word) {
+                if is_repeated(k) {
+                    again += 1;
+                } else {
+                    new += 1;
+                }
+            }
+        }
+        NEW_PER_REPEATED.1 * new >= NEW_PER_REPEATED.0 * again
+    };
+    Restarts { retellings: most_retold(all, &is_data, &items) }
 }
 
 /// Pieces of one re-telling joined: a piece that starts within three gaps of the previous one's
@@ -201,7 +237,11 @@ fn joined(pieces: Vec<Retelling>) -> Vec<Retelling> {
 /// some of the same things between new ones) and unless what it spans, first telling
 /// included, holds as many numbers as words (`is_data`: a log's lines repeating a long
 /// constant part).
-fn most_retold(all: Vec<Retelling>, is_data: &dyn Fn(Range<usize>) -> bool) -> Vec<Retelling> {
+fn most_retold(
+    all: Vec<Retelling>,
+    is_data: &dyn Fn(Range<usize>) -> bool,
+    items: &dyn Fn(&[Retelling]) -> bool,
+) -> Vec<Retelling> {
     let overlaps = |a: &Range<usize>, b: &Range<usize>| {
         let shared = a.end.min(b.end).saturating_sub(a.start.max(b.start));
         2 * shared >= (a.end - a.start).min(b.end - b.start)
@@ -236,7 +276,7 @@ fn most_retold(all: Vec<Retelling>, is_data: &dyn Fn(Range<usize>) -> bool) -> V
         .into_iter()
         .filter(|(first, members)| {
             let (start, end) = (members[0].start, members.last().map_or(first.end, |m| m.end));
-            members.len() >= 2 && 2 * tokens(members) >= end - start && !is_data(first.start..end)
+            members.len() >= 2 && 2 * tokens(members) >= end - start && !is_data(first.start..end) && !items(members)
         })
         .max_by_key(|(_, members)| tokens(members))
         .map(|(first, mut members)| {
