@@ -60,6 +60,7 @@ pub const HEALTHY: &[&str] = &[
     "same_command_new_output",
     "formulaic_lines",
     "template_summaries",
+    "template_reply",
     "user_repeats_instruction",
     "auto_continue",
     "long_realistic",
@@ -94,7 +95,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (false, None)
         }
         "test_after_each_edit" => {
-            for i in 0..6 + rng.below(4) {
+            for i in 0..long_or(seed, 500, 6 + rng.below(4)) {
                 turns.push(edit_turn(&mut rng, &mut repo, files[i % 3], i));
                 let passed = 10 + i * 3 + rng.below(3);
                 turns.push(turn(
@@ -111,13 +112,17 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
                 "Starting the build job.",
                 vec![call("bash", json!({"cmd": "ci start build"}), "job 4711 started")],
             ));
-            let steps = 6 + rng.below(5);
+            let steps = long_or(seed, 1_000, 6 + rng.below(5));
             for i in 0..steps {
                 let pct = (i + 1) * 100 / (steps + 1);
                 turns.push(turn(
                     &mut rng,
                     "Checking on the job.",
-                    vec![call("bash", json!({"cmd": "ci status 4711"}), &format!("job 4711: running, {pct}% done"))],
+                    vec![call(
+                        "bash",
+                        json!({"cmd": "ci status 4711"}),
+                        &format!("job 4711: running, step {} of {steps}, {pct}% done", i + 1),
+                    )],
                 ));
             }
             turns.push(turn(
@@ -305,7 +310,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         }
         "next_file_please" => {
             // The same edit on another file each time the user asks, answered "Done." (issue 35).
-            let n = 4 + rng.below(27);
+            let n = long_or(seed, 500, 4 + rng.below(27));
             for i in 0..n {
                 let file = format!("src/module_{i:02}.rs");
                 let args = json!({"file_path": file, "old_string": "parse_date(", "new_string": "read_date("});
@@ -321,7 +326,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (false, None)
         }
         "read_many_files" => {
-            let n = 20 + rng.below(21);
+            let n = long_or(seed, 1_000, 20 + rng.below(21));
             for i in 0..n {
                 let file = format!("src/part_{i:02}.rs");
                 let body = file_body(&mut Rng(i as u64 + seed * 1000 + 7), i);
@@ -335,7 +340,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (false, None)
         }
         "grep_after_grep" => {
-            let n = 10 + rng.below(20);
+            let n = long_or(seed, 1_000, 10 + rng.below(20));
             for i in 0..n {
                 let word = format!("{}_{i}", rng.pick(WORDS));
                 let hits = format!("{}:{}: {}", files[i % files.len()], 10 + i, sentence(&mut rng, 8));
@@ -346,7 +351,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         }
         "same_command_new_output" => {
             // `git status` between edits: the same command, its output changing with the work.
-            let n = 6 + rng.below(10);
+            let n = long_or(seed, 500, 6 + rng.below(10));
             for i in 0..n {
                 turns.push(edit_turn(&mut rng, &mut repo, files[i % files.len()], i));
                 let status: String =
@@ -364,7 +369,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         "formulaic_lines" => {
             // Short set phrases, said again and again while the work moves on.
             let phrases = ["Done.", "Running the tests.", "Let me check that file.", "Looks good."];
-            let n = 20 + rng.below(20);
+            let n = long_or(seed, 1_000, 20 + rng.below(20));
             for i in 0..n {
                 let phrase = phrases[i % phrases.len()];
                 let c = match i % 3 {
@@ -382,7 +387,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         }
         "template_summaries" => {
             // A summary per file in a fixed template, one file a turn.
-            let n = 20 + rng.below(11);
+            let n = long_or(seed, 1_000, 20 + rng.below(11));
             for i in 0..n {
                 let file = format!("src/area_{i:02}.rs");
                 let text = format!(
@@ -394,12 +399,44 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             }
             (false, None)
         }
+        "template_reply" => {
+            // Many files read, then one reply holding a summary per file in a fixed template,
+            // each item's content its own (issue 35).
+            let n = long_or(seed, 300, 24 + rng.below(13));
+            let names: Vec<String> = (0..n).map(|i| format!("src/{}_{i}.rs", rng.pick(WORDS))).collect();
+            for (i, file) in names.iter().enumerate() {
+                let body = file_body(&mut rng, i);
+                turns.push(turn(&mut rng, "", vec![call("Read", json!({"file_path": file}), &body)]));
+            }
+            let shape = seed % 4;
+            let mut text = String::from("Here is a summary of each file.\n\n");
+            for (i, file) in names.iter().enumerate() {
+                let words = 7 + rng.below(8);
+                let purpose = sentence(&mut rng, words);
+                let item = match shape {
+                    0 => format!("### {file}\nPurpose: {purpose}\nStatus: ok\n\n"),
+                    1 => {
+                        let key = format!("`{}_{}`", rng.pick(WORDS), rng.pick(WORDS));
+                        format!("### {file}\n- **Purpose:** {purpose}\n- **Key items:** {key}\n- **Status:** ok\n\n")
+                    }
+                    2 => format!("{}. `{file}` — {purpose} Status: ok. Tests: passing.\n", i + 1),
+                    _ => {
+                        let issues = if rng.below(4) == 0 { sentence(&mut rng, 6) } else { "none found.".to_string() };
+                        format!("**{file}**\nPurpose: {purpose}\nIssues: {issues}\nTests: covered.\n\n")
+                    }
+                };
+                text.push_str(&item);
+            }
+            text.push_str("Nothing in these files needs changing for the leap-year fix.");
+            turns.push(turn(&mut rng, &text, Vec::new()));
+            (false, None)
+        }
         "user_repeats_instruction" => {
             // The user asks for the tests again and again (a flaky test): the same call, the same
             // result, each time asked for.
             varied(&mut rng, &mut repo, &mut turns, 2, &files);
             let result = test_result(40, 1);
-            let n = 4 + rng.below(5);
+            let n = long_or(seed, 1_000, 4 + rng.below(5));
             if let Some(last) = turns.last_mut() {
                 last.user_after = Some("Run the tests again, please.".into());
             }
@@ -413,7 +450,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
         }
         "auto_continue" => {
             // A harness sends "Continue." after every turn; the agent works on.
-            let n = 10 + rng.below(15);
+            let n = long_or(seed, 1_000, 10 + rng.below(15));
             for _ in 0..n {
                 varied(&mut rng, &mut repo, &mut turns, 1, &files);
                 if let Some(t) = turns.last_mut() {
@@ -488,9 +525,27 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
     Session { kind, looping, onset_turn: onset, request, turns, noisy }
 }
 
+/// How often a healthy rhythm repeats: `long` times in the session of seed 1 (up to 1,000
+/// turns: a rhythm kept up all day), `short` in the others.
+fn long_or(seed: u64, long: usize, short: usize) -> usize {
+    if seed == 1 {
+        long
+    } else {
+        short
+    }
+}
+
+/// About `words` words of prose, never one word twice in a row (a model's ordinary sentence;
+/// "latency latency latency" would be a small loop of its own).
 fn sentence(rng: &mut Rng, words: usize) -> String {
-    let mut s = prose(rng, words * 6, WORDS, " ");
-    s.truncate(s.trim_end().len());
+    let text = prose(rng, words * 6, WORDS, " ");
+    let mut kept: Vec<&str> = Vec::new();
+    for w in text.split_whitespace() {
+        if kept.last() != Some(&w) {
+            kept.push(w);
+        }
+    }
+    let mut s = kept.join(" ");
     s.push('.');
     s
 }

@@ -5,9 +5,9 @@
 use super::share::share;
 use crate::analyze::code_blocks::{block_holding, fenced_blocks};
 use crate::analyze::copy_coverage::{CopyCoverage, CopySpan};
-use crate::analyze::ngram_stats::token_ranges_at;
+use crate::analyze::ngram_stats::{token_class, token_ranges_at, tokens, TokenClass};
 use crate::analyze::report::{Check, CopyFigure, Direction, Metric, Span, SpanKind, Verdict};
-use crate::analyze::restarts::Restarts;
+use crate::analyze::restarts::{Restarts, NEW_PER_REPEATED};
 use crate::analyze::thresholds::CopyRules;
 use crate::wording::{percent_of, thousands};
 use std::ops::Range;
@@ -124,7 +124,55 @@ pub(super) fn with_restarts(text: &str, copies: CopiesJudged, retold: &[CopySpan
     }
 }
 
+/// The copies that are a template's items, left out: copies of one passage (the same source)
+/// whose words said new — between each copy and the next, outside any copy, and the edits
+/// bridged inside them — are at least [`NEW_PER_REPEATED`] of the words they say again (the
+/// rule of `restarts`: what changes between the copies counts as much as what stays the
+/// same). A summary per file whose fixed fields run long ("- Issues: none found. - Tests:
+/// covered by the unit tests. - Status: ok") copies them for every file, each time after the
+/// file's own words.
+fn without_items(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
+    let mut by_source: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+    for (k, s) in c.spans.iter().enumerate() {
+        by_source.entry(s.source).or_default().push(k);
+    }
+    let words_in = |from: usize, to: usize| -> usize {
+        if from >= to {
+            return 0;
+        }
+        let gap = &text[from..to];
+        tokens(gap).iter().filter(|t| token_class(&gap[t.range()]) == TokenClass::Word).count()
+    };
+    let mut items = vec![false; c.spans.len()];
+    for copies in by_source.values().filter(|g| g.len() >= 2) {
+        let (mut new, mut again) = (0, 0);
+        for (i, &k) in copies.iter().enumerate() {
+            let s = &c.spans[k];
+            again += s.words.saturating_sub(s.edits);
+            new += s.edits;
+            if let Some(&next) = copies.get(i + 1) {
+                // The words between this copy and the next, less those in other copies.
+                let inside: usize = c.spans[k + 1..next].iter().map(|o| o.words).sum();
+                new += words_in(s.end, c.spans[next].start).saturating_sub(inside);
+            }
+        }
+        if NEW_PER_REPEATED.1 * new >= NEW_PER_REPEATED.0 * again {
+            for &k in copies {
+                items[k] = true;
+            }
+        }
+    }
+    if !items.contains(&true) {
+        return None;
+    }
+    let spans: Vec<CopySpan> = c.spans.iter().zip(&items).filter(|(_, &item)| !item).map(|(s, _)| s.clone()).collect();
+    let copied_bytes = spans.iter().map(|s| s.end - s.start).sum();
+    Some(CopyCoverage { coverage: share(copied_bytes, text.len()), spans, copied_bytes })
+}
+
 pub(super) fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
+    let kept = without_items(text, c);
+    let c = kept.as_ref().unwrap_or(c);
     let n = text.len();
     let len = |s: &CopySpan| s.end - s.start;
     let long_share = share(c.spans.iter().filter(|s| is_long(s, r)).map(len).sum(), n);
