@@ -373,3 +373,23 @@ fn a_tools_repetitive_log_is_an_input_and_not_judged() {
     assert_eq!((r["judged_verdict"].as_str(), r["judged"].as_bool()), (Some("WARN"), Some(true)));
     assert_eq!(r["why"], "input — judged on request");
 }
+
+/// Issue 35: a session that repeats while the work moves on PASSes, and the text report says
+/// why that stretch was not a loop: what changed between its turns.
+#[test]
+fn the_text_report_says_what_changed_where_a_session_repeats_and_moves_on() {
+    let out = run(&["analyze", "tests/data/formats/next_file_please.jsonl"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  conversation 0: PASS ("), "{text}");
+    assert!(
+        text.contains(
+            "4 turns say again only 'Done.' while the work moved on (the same call on 5 different files (Edit)"
+        ),
+        "{text}"
+    );
+    let out = run(&["analyze", "tests/data/formats/edit_test_progress.jsonl"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the same call with 4 different results"), "{text}");
+}

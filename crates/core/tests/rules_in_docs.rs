@@ -73,6 +73,9 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     assert_warn_fail(&readme, Metric::ToolLoop.label(), &tools.warn_text(), &tools.fail_text());
     let formula = format!("at most {} words that an", tools.formula_words);
     assert!(readme.contains(&formula), "README must state the formula rule across turns: {formula:?}");
+    let (new, again) = coherency_core::analyze::restarts::NEW_PER_REPEATED;
+    let items = format!("at least {new} new word for every {again} they say again");
+    assert!(readme.contains(&items), "README must state when copies are a template's items: {items:?}");
     let incoherence = t.incoherence;
     assert_warn_fail(&readme, "template leak", &incoherence.leak_warn_text(), &incoherence.leak_fail_text());
     assert_warn_fail(&readme, "token soup", &incoherence.soup_warn_text(), &incoherence.soup_fail_text());

@@ -46,6 +46,14 @@ impl Harness {
     }
 }
 
+/// What a harness writes when it compacts a long session's history (a noisy session, half way).
+const COMPACTION_SUMMARY: &str = "Summary of the conversation so far: the user asked to fix the leap-year test; \
+    the helper and its callers were read and edited, and the tests were run after each edit.";
+
+/// A system reminder some harnesses append to a tool's result (a noisy session, now and then).
+const REMINDER: &str = "\n\n<system-reminder>\nThe user may change files while you work; read a file again \
+    before editing it.\n</system-reminder>";
+
 fn stamp(i: usize) -> String {
     format!("2026-12-02T09:{:02}:{:02}.{:03}Z", 12 + i / 60 % 48, i % 60, i * 37 % 1000)
 }
@@ -99,13 +107,19 @@ impl Session {
                 parts.push(json!({"id": format!("prt_{t}_t"), "type": "text", "text": turn.text}));
             }
             for (k, c) in turn.calls.iter().enumerate() {
+                let output =
+                    if self.noisy && t % 7 == 0 { format!("{}{REMINDER}", c.result) } else { c.result.clone() };
                 let state = if c.is_error {
-                    json!({"status": "error", "input": c.args, "error": c.result})
+                    json!({"status": "error", "input": c.args, "error": output})
                 } else {
-                    json!({"status": "completed", "input": c.args, "output": c.result, "title": c.name})
+                    json!({"status": "completed", "input": c.args, "output": output, "title": c.name})
                 };
                 let tool = c.name.to_lowercase();
                 parts.push(json!({"id": format!("prt_{t}_{k}"), "type": "tool", "callID": call_id(t, k), "tool": tool, "state": state}));
+            }
+            if self.noisy && t % 5 == 2 {
+                parts.push(json!({"id": format!("prt_{t}_p"), "type": "patch", "hash": format!("{:08x}", t * 7919), "files": ["src/date.rs"]}));
+                parts.push(json!({"id": format!("prt_{t}_n"), "type": "snapshot", "snapshot": format!("{:040x}", t * 104_729)}));
             }
             parts.push(
                 json!({"id": format!("prt_{t}_f"), "type": "step-finish", "tokens": {"input": 1200 + t, "output": 80}}),
@@ -119,6 +133,16 @@ impl Session {
                 messages.push(json!({
                     "info": {"id": format!("msg_{t}_u"), "sessionID": "ses_4f1c2d3e", "role": "user"},
                     "parts": [{"id": format!("prt_{t}_u"), "type": "text", "text": u}],
+                }));
+            }
+            if self.noisy && t > 0 && t == self.turns.len() / 2 {
+                messages.push(json!({
+                    "info": {"id": format!("msg_{t}_c"), "sessionID": "ses_4f1c2d3e", "role": "user"},
+                    "parts": [{"id": format!("prt_{t}_c"), "type": "compaction"}],
+                }));
+                messages.push(json!({
+                    "info": {"id": format!("msg_{t}_s"), "sessionID": "ses_4f1c2d3e", "role": "assistant", "summary": true},
+                    "parts": [{"id": format!("prt_{t}_s"), "type": "text", "text": COMPACTION_SUMMARY}],
                 }));
             }
         }
@@ -140,6 +164,10 @@ impl Session {
                    "cli_version": "0.46.0", "instructions": "You are Codex, a coding agent."}),
         );
         let message = |role: &str, kind: &str, text: &str| json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]});
+        if self.noisy {
+            let context = "<environment_context>\n  <cwd>/home/dev/proj</cwd>\n  <approval_policy>on-request</approval_policy>\n</environment_context>";
+            line("response_item", message("user", "input_text", context));
+        }
         line("response_item", message("user", "input_text", &self.request));
         line("event_msg", json!({"type": "user_message", "message": self.request}));
         for (t, turn) in self.turns.iter().enumerate() {
@@ -162,6 +190,13 @@ impl Session {
                     json!({"type": "function_call", "name": "shell", "arguments": args.to_string(), "call_id": call_id(t, k)}),
                 );
                 let code = i32::from(c.is_error);
+                if self.noisy {
+                    line(
+                        "event_msg",
+                        json!({"type": "exec_command_begin", "call_id": call_id(t, k), "command": ["bash", "-lc", as_command(c)]}),
+                    );
+                    line("event_msg", json!({"type": "exec_command_end", "call_id": call_id(t, k), "exit_code": code}));
+                }
                 let output = json!({"output": c.result, "metadata": {"exit_code": code, "duration_seconds": 0.4}});
                 line(
                     "response_item",
@@ -175,6 +210,9 @@ impl Session {
             if let Some(u) = &turn.user_after {
                 line("response_item", message("user", "input_text", u));
                 line("event_msg", json!({"type": "user_message", "message": u}));
+            }
+            if self.noisy && t > 0 && t == self.turns.len() / 2 {
+                line("compacted", json!({"message": COMPACTION_SUMMARY}));
             }
         }
         lines.join("\n") + "\n"
@@ -220,6 +258,13 @@ impl Session {
                         .to_string(),
                 );
             }
+            if self.noisy && t % 10 == 3 {
+                let info = "Chat history compressed from 48210 to 9120 tokens.";
+                lines.push(
+                    json!({"id": format!("i{t}"), "timestamp": stamp(t + 2), "type": "info", "content": info})
+                        .to_string(),
+                );
+            }
         }
         lines.push(json!({"$set": {"lastUpdated": stamp(self.turns.len() + 3)}}).to_string());
         lines.join("\n") + "\n"
@@ -255,6 +300,13 @@ impl Session {
                 .collect();
             if let Some(u) = &turn.user_after {
                 user.push(json!({"type": "text", "text": format!("<feedback>\n{u}\n</feedback>")}));
+            }
+            if self.noisy && !user.is_empty() {
+                let details = format!(
+                    "<environment_details>\n# VSCode Visible Files\nsrc/date.rs\n\n# Current Time\n{}\n</environment_details>",
+                    stamp(t)
+                );
+                user.push(json!({"type": "text", "text": details}));
             }
             if !user.is_empty() {
                 msgs.push(json!({"role": "user", "content": user}));
@@ -296,6 +348,16 @@ impl Session {
                 events.push(json!({"id": next, "timestamp": stamp(t), "source": "user", "action": "message", "args": {"content": u}}));
                 next += 1;
             }
+            if self.noisy && t % 10 == 3 {
+                events.push(json!({"id": next, "timestamp": stamp(t), "source": "environment", "observation": "agent_state_changed",
+                                   "content": "", "extras": {"agent_state": "running"}}));
+                next += 1;
+            }
+            if self.noisy && t > 0 && t == self.turns.len() / 2 {
+                events.push(json!({"id": next, "timestamp": stamp(t), "source": "environment", "observation": "agent_condensation",
+                                   "content": COMPACTION_SUMMARY, "extras": {}}));
+                next += 1;
+            }
         }
         json!(events)
     }
@@ -323,7 +385,10 @@ impl Session {
                 assistant["tool_calls"] = json!(calls);
             }
             history.push(assistant);
-            let observation: String = turn.calls.iter().map(|c| c.result.as_str()).collect::<Vec<_>>().join("\n");
+            let mut observation: String = turn.calls.iter().map(|c| c.result.as_str()).collect::<Vec<_>>().join("\n");
+            if self.noisy && t % 7 == 0 && !observation.is_empty() {
+                observation.push_str("\n(Open file: /home/dev/proj/src/date.rs)\n(Current directory: /home/dev/proj)");
+            }
             if !turn.calls.is_empty() {
                 let ids: Vec<String> = (0..turn.calls.len()).map(|k| call_id(t, k)).collect();
                 history.push(json!({"role": "tool", "content": observation, "tool_call_ids": ids, "message_type": "observation"}));
@@ -344,7 +409,7 @@ impl Session {
     fn aider_history(&self) -> String {
         let mut out = String::from("\n# aider chat started at 2026-12-02 09:12:01\n\n> /usr/local/bin/aider --model ollama_chat/qwen3-coder\n> Aider v0.86.1\n> Git repo: .git with 42 files\n\n");
         out.push_str(&format!("#### {}\n\n", self.request));
-        for turn in &self.turns {
+        for (t, turn) in self.turns.iter().enumerate() {
             if let Some(r) = &turn.reasoning {
                 out.push_str(&format!("<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>\n\n{r}\n\n</thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>\n\n"));
             }
@@ -354,6 +419,9 @@ impl Session {
             }
             for c in &turn.calls {
                 out.push_str(&aider_call(c));
+            }
+            if self.noisy {
+                out.push_str(&format!("> Tokens: {}k sent, {} received.\n\n", 8 + t % 40, 100 + t * 7 % 900));
             }
             if let Some(u) = &turn.user_after {
                 out.push_str(&format!("#### {u}\n\n"));

@@ -7,7 +7,7 @@
 //! run of backticks inside it, so a pasted report never turns the input into markup or links.
 
 use super::summary::{place, Summary};
-use crate::analyze::{format_threshold, Check};
+use crate::analyze::{format_threshold, Check, Verdict};
 use crate::verdict::MessageRow;
 use crate::wording::{plural, thousands};
 
@@ -73,6 +73,12 @@ pub fn markdown(summary: &Summary) -> String {
             let from = c.onset_turn.map(|u| format!(" from turn {u}")).unwrap_or_default();
             let why = c.reasons.first().map(|r| format!(": {}", escape(r))).unwrap_or_default();
             push(&mut out, &format!("- conversation {} {}{from}{why}", c.conversation, c.verdict.as_str()));
+            if c.verdict == Verdict::Pass {
+                // Why its repeats were not a loop: what changed between them.
+                for r in c.reasons.iter().skip(1) {
+                    push(&mut out, &format!("  - {}", escape(r)));
+                }
+            }
         }
         if flagged.len() > CONVERSATIONS_LISTED {
             push(&mut out, &format!("- … and {} more", thousands(flagged.len() - CONVERSATIONS_LISTED)));

@@ -83,9 +83,10 @@ impl<'a> Summary<'a> {
         Some((onset, &text[onset..end], end < text.len()))
     }
 
-    /// The conversations whose judgement across turns found something.
+    /// The conversations whose judgement across turns found something: a loop, or repeats
+    /// that moved on (see `ConversationReport::worth_showing`).
     pub fn flagged_conversations(&self) -> impl Iterator<Item = &'a ConversationReport> {
-        self.report.conversations.iter().filter(|c| c.verdict > Verdict::Pass)
+        self.report.conversations.iter().filter(|c| c.worth_showing())
     }
 
     /// The thresholds the texts were judged against, when a person changed any: "maxline.fail

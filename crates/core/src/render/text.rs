@@ -159,11 +159,11 @@ fn write_check(out: &mut StyledText, indent: &str, c: &Check) -> fmt::Result {
 /// Conversations listed with their findings across turns, at most this many.
 const CONVERSATIONS_SHOWN: usize = 20;
 
-/// Each conversation whose judgement across turns is above PASS: its verdict, onset turn and
-/// reasons (the tool loop, the streams).
+/// Each conversation whose judgement across turns is above PASS, or that repeats while the work
+/// moves on: its verdict, onset turn and reasons (the tool loop, the streams; what changed
+/// between the turns that repeat).
 fn write_conversations(out: &mut StyledText, analysis: &TranscriptReport, thresholds: &Thresholds) -> fmt::Result {
-    let flagged: Vec<&ConversationReport> =
-        analysis.conversations.iter().filter(|c| c.verdict > Verdict::Pass).collect();
+    let flagged: Vec<&ConversationReport> = analysis.conversations.iter().filter(|c| c.worth_showing()).collect();
     for c in flagged.iter().take(CONVERSATIONS_SHOWN) {
         let from = c.onset_turn.map(|u| format!(" from turn {u}")).unwrap_or_default();
         let calls = match c.tool_calls.calls {

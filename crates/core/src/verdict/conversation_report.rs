@@ -39,6 +39,15 @@ pub struct ConversationReport {
     pub reasons: Vec<String>,
 }
 
+impl ConversationReport {
+    /// Whether the reports show it: its judgement across turns found a loop, or it repeats
+    /// while the work moves on (turns that poll or say again only a formula), and its reasons
+    /// say why that was not a loop ("the same call on 4 different files").
+    pub fn worth_showing(&self) -> bool {
+        self.verdict > Verdict::Pass || !self.moved_on.is_empty() || !self.polls.is_empty()
+    }
+}
+
 /// A turn that is part of a loop across turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopTurn {

@@ -126,7 +126,7 @@ pub(super) fn with_restarts(text: &str, copies: CopiesJudged, retold: &[CopySpan
 
 /// The copies that are a template's items, left out: copies of one passage (the same source)
 /// whose words said new — between each copy and the next, outside any copy, and the edits
-/// bridged inside them — are at least [`NEW_PER_REPEATED`] of the words they say again (the
+/// bridged inside them that are not numbers — are at least [`NEW_PER_REPEATED`] of the words they say again (the
 /// rule of `restarts`: what changes between the copies counts as much as what stays the
 /// same). A summary per file whose fixed fields run long ("- Issues: none found. - Tests:
 /// covered by the unit tests. - Status: ok") copies them for every file, each time after the
@@ -148,8 +148,11 @@ fn without_items(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
         let (mut new, mut again) = (0, 0);
         for (i, &k) in copies.iter().enumerate() {
             let s = &c.spans[k];
-            again += s.words.saturating_sub(s.edits);
-            new += s.edits;
+            // Edits bridged inside the copy count as new, numbers aside (a log's counters and
+            // times are not new words).
+            let word_edits = s.edits.saturating_sub(s.number_edits);
+            again += s.words.saturating_sub(word_edits);
+            new += word_edits;
             if let Some(&next) = copies.get(i + 1) {
                 // The words between this copy and the next, less those in other copies.
                 let inside: usize = c.spans[k + 1..next].iter().map(|o| o.words).sum();
