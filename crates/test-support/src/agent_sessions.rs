@@ -296,15 +296,28 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             (true, Some(onset))
         }
         "late_loop" => {
-            varied(&mut rng, &mut repo, &mut turns, 20, &files);
+            // Seed 1: after 300 turns of the healthy rhythm the loop then says too (edit, then
+            // "Running the tests." with a new count each time), the same words with the same
+            // failing result: the formula said again while nothing moves on is the loop.
+            let (text, cmd) = if seed == 1 {
+                for i in 0..150 {
+                    turns.push(edit_turn(&mut rng, &mut repo, files[i % 3], i));
+                    let out = test_result(100 + i, i % 3);
+                    turns.push(turn(
+                        &mut rng,
+                        "Running the tests.",
+                        vec![call("bash", json!({"cmd": "cargo test"}), &out)],
+                    ));
+                }
+                ("Running the tests.", "cargo test")
+            } else {
+                varied(&mut rng, &mut repo, &mut turns, 20, &files);
+                ("The test still fails; running it again to see the error.", "cargo test date::leap")
+            };
             let onset = turns.len();
             let failure = test_result(40, 2);
             for _ in 0..20 {
-                turns.push(turn(
-                    &mut rng,
-                    "The test still fails; running it again to see the error.",
-                    vec![call("bash", json!({"cmd": "cargo test date::leap"}), &failure)],
-                ));
+                turns.push(turn(&mut rng, text, vec![call("bash", json!({"cmd": cmd}), &failure)]));
             }
             (true, Some(onset))
         }
