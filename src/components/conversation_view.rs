@@ -16,12 +16,12 @@ use yew::prelude::*;
 
 use super::checks_table::{check_row, checks_head};
 use super::turn_list::{TurnList, Turns};
-use crate::model::conversation::{choice_label, first_conversation, onset_sentence, picker_choices};
+use crate::model::conversation::{choice_label, counts_sentence, first_conversation, onset_sentence, picker_choices};
 use crate::model::document::Document;
 use crate::model::level_key;
 use coherency_core::analyze::Thresholds;
 use coherency_core::verdict::{ConversationReport, TurnView};
-use coherency_core::wording::{plural, thousands};
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -130,12 +130,7 @@ fn summary(
     turns: &[TurnView],
 ) -> Html {
     let v = c.verdict;
-    let counts = format!(
-        "{}, {} of them the model's{}",
-        plural(c.turns, "turn", "turns"),
-        thousands(c.model_turns),
-        if c.polls.is_empty() { String::new() } else { format!(", {} polling", thousands(c.polls.len())) }
-    );
+    let counts = counts_sentence(c);
     let onset = onset_sentence(c).unwrap_or_default();
     let to_loop = c.tool_calls.decisive().and_then(|l| turns.iter().position(|t| t.index == l.first_turn)).map(|k| {
         let go = go.clone();

@@ -165,6 +165,20 @@ pub fn turn_label(t: &Transcript, turn: &TurnView) -> String {
     out + ": show its analysis"
 }
 
+/// The conversation's turns counted: "12 turns, 6 of them the model's, 2 polling, 4 moved on"
+/// (the turns left out of its streams because the work moved forward there; its reasons say
+/// what changed).
+pub fn counts_sentence(c: &ConversationReport) -> String {
+    let mut out = format!("{}, {} of them the model's", plural(c.turns, "turn", "turns"), thousands(c.model_turns));
+    if !c.polls.is_empty() {
+        out += &format!(", {} polling", thousands(c.polls.len()));
+    }
+    if !c.moved_on.is_empty() {
+        out += &format!(", {} moved on", thousands(c.moved_on.len()));
+    }
+    out
+}
+
 /// The conversation's onset in words: "The loop starts at turn 3." (`None` without one).
 pub fn onset_sentence(c: &ConversationReport) -> Option<String> {
     c.onset_turn.map(|turn| format!("The conversation turns degenerate at turn {}.", thousands(turn)))
@@ -215,6 +229,28 @@ mod tests {
         let (lines, _) = preview(t, result);
         assert!(lines[0].label.starts_with("result of "), "{:?}", lines[0]);
         assert!(turn_label(t, result).contains("input — not judged"), "{}", turn_label(t, result));
+    }
+
+    /// Issue 35: a stretch that repeats while the work moves on is no loop, and the view says
+    /// why — its reasons name what changed, its turns are marked, its counts say how many.
+    #[test]
+    fn a_session_that_repeats_while_moving_on_passes_and_says_what_changed() {
+        let doc = judged("next_file_please");
+        let (t, r) = (&doc.transcript, &doc.report);
+        let c = first_conversation(r).expect("a conversation");
+        let judgement = r.conversation(c).expect("judged");
+        assert_eq!(judgement.verdict, Verdict::Pass);
+        assert!(!judgement.moved_on.is_empty());
+        let files = format!("the same call on {} different files (Edit)", judgement.moved_on.len() + 1);
+        assert!(judgement.reasons.iter().any(|s| s.contains(&files)), "{files:?} in {:?}", judgement.reasons);
+        assert!(counts_sentence(judgement).ends_with(&format!(", {} moved on", judgement.moved_on.len())));
+        let turns = r.turns(t, c);
+        assert_eq!(flagged_rows(&turns), Vec::<usize>::new());
+        let marked: Vec<usize> = turns.iter().filter(|u| u.moved_on).map(|u| u.index).collect();
+        assert_eq!(marked, judgement.moved_on);
+        for u in turns.iter().filter(|u| u.moved_on) {
+            assert!(turn_label(t, u).contains("says again only a formula while the work moved on"));
+        }
     }
 
     #[test]

@@ -113,6 +113,37 @@ mod tests {
         );
     }
 
+    /// Issue 35: a summary per file in a fixed template, each item in its own words, passes (the
+    /// seed still counts its field 30 times); the same item said again 30 times is a loop; a
+    /// field whose items change only their numbers is not new each time.
+    #[test]
+    fn a_template_filled_for_each_item_passes_and_the_same_item_again_does_not() {
+        use coherency_test_support::textgen::{prose, Rng, WORDS};
+        let mut rng = Rng(35);
+        let purposes: Vec<String> = (0..30).map(|_| prose(&mut rng, 70, WORDS, " ").trim_end().to_string()).collect();
+        let item = |i: usize| {
+            format!(
+                "### src/{}_{i}.rs\n- **Purpose:** {}.\n- **Issues:** none found.\n- **Tests:** covered by the unit \
+                 tests in this module.\n- **Status:** ok\n\n",
+                WORDS[i * 7 % WORDS.len()],
+                purposes[i]
+            )
+        };
+        let summary: String = (0..30).map(item).collect();
+        let r = analyze(&summary);
+        assert_eq!(r.metrics.maxline, 30, "the seed counts every copy of a field");
+        assert_eq!(r.metrics.content_maxline, Some(1));
+        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.reasons);
+        assert!(r.reasons.iter().any(|s| s.contains("29 come after new lines")), "{:?}", r.reasons);
+        let again = item(0).repeat(30);
+        assert_eq!(analyze(&again).verdict, Verdict::Fail);
+        // Only the numbers change between the copies of the field: nothing new, a loop.
+        let counted: String = (0..30).map(|i| format!("Step {i}: check the file.\nStatus: ok\n")).collect();
+        let r = analyze(&counted);
+        assert_eq!(r.metrics.content_maxline, None, "every copy counted: {:?}", r.reasons);
+        assert_eq!(r.verdict, Verdict::Fail);
+    }
+
     #[test]
     fn a_line_with_content_said_too_often_still_counts() {
         let text = "}\n".repeat(7) + &"Let me check the file again.\nSomething else entirely here.\n".repeat(6);

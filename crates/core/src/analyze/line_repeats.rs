@@ -43,19 +43,26 @@ struct LineEntry {
     new_lines_then: usize,
 }
 
-/// The hash of a line with its digits read as `0`: lines that differ only in their numbers
-/// have one shape.
+/// A line's shape: its bytes with each run of digits read as one `0` — lines that differ only
+/// in their numbers ("Step 9", "Step 10") have one shape.
+fn shape(line: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    line.iter().enumerate().filter_map(|(i, &b)| match b.is_ascii_digit() {
+        true if i > 0 && line[i - 1].is_ascii_digit() => None,
+        true => Some(b'0'),
+        false => Some(b),
+    })
+}
+
 fn shape_hash(line: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in line {
-        let b = if b.is_ascii_digit() { b'0' } else { b };
+    for b in shape(line) {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
     super::ngram_stats::mix(h)
 }
 
 fn same_shape(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || (x.is_ascii_digit() && y.is_ascii_digit()))
+    shape(a).eq(shape(b))
 }
 
 /// Counts of every distinct trimmed, non-empty line seen so far.

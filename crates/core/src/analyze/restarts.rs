@@ -316,6 +316,29 @@ mod tests {
         assert!(r.retellings.iter().all(|t| t.source < 10 && t.source_end > 55), "the story's first telling: {r:?}");
     }
 
+    /// Issue 35: items of a template, each in its own words, say one new word or more for every
+    /// two they say again; a story told again in other words says far fewer.
+    #[test]
+    fn a_template_filled_for_each_item_is_not_a_restart() {
+        use coherency_test_support::textgen::{prose, Rng, WORDS};
+        let mut rng = Rng(35);
+        let summary: String = (0..30)
+            .map(|i| {
+                let purpose = prose(&mut rng, 60, WORDS, " ");
+                format!(
+                    "### src/{}_{i}.rs\n- **Purpose:** {}.\n- **Issues:** none found.\n- **Tests:** covered by the \
+                     unit tests in this module.\n- **Status:** ok\n\n",
+                    WORDS[i * 7 % WORDS.len()],
+                    purpose.trim_end()
+                )
+            })
+            .collect();
+        assert_eq!(found(&summary), Restarts::default());
+        let story =
+            format!("{STORY}\n\n{}\n\n{}\n\n{}\n", reworded(5, "little"), reworded(6, "then"), reworded(7, "so"));
+        assert_eq!(found(&story).retellings.len(), 3);
+    }
+
     #[test]
     fn told_twice_or_a_template_is_not_a_restart() {
         assert_eq!(found(&format!("{STORY}\n\nIn short: {}\n", reworded(5, "little"))), Restarts::default());

@@ -136,13 +136,21 @@ fn without_items(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
     for (k, s) in c.spans.iter().enumerate() {
         by_source.entry(s.source).or_default().push(k);
     }
+    if by_source.values().all(|g| g.len() < 2) {
+        return None;
+    }
+    // The words outside every copy before each span's successor, once (in prefix sums): the
+    // words between two copies of one passage, less those in other copies, are a difference.
     let words_in = |from: usize, to: usize| -> usize {
-        if from >= to {
-            return 0;
-        }
-        let gap = &text[from..to];
+        let gap = text.get(from..to).unwrap_or_default();
         tokens(gap).iter().filter(|t| token_class(&gap[t.range()]) == TokenClass::Word).count()
     };
+    let mut outside = Vec::with_capacity(c.spans.len() + 1);
+    outside.push(0usize);
+    for (k, s) in c.spans.iter().enumerate() {
+        let next = c.spans.get(k + 1).map_or(s.end, |n| n.start.max(s.end));
+        outside.push(outside[k] + words_in(s.end, next));
+    }
     let mut items = vec![false; c.spans.len()];
     for copies in by_source.values().filter(|g| g.len() >= 2) {
         let (mut new, mut again) = (0, 0);
@@ -154,9 +162,8 @@ fn without_items(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
             again += s.words.saturating_sub(word_edits);
             new += word_edits;
             if let Some(&next) = copies.get(i + 1) {
-                // The words between this copy and the next, less those in other copies.
-                let inside: usize = c.spans[k + 1..next].iter().map(|o| o.words).sum();
-                new += words_in(s.end, c.spans[next].start).saturating_sub(inside);
+                // The words between this copy and the next that no copy holds.
+                new += outside[next] - outside[k];
             }
         }
         if NEW_PER_REPEATED.1 * new >= NEW_PER_REPEATED.0 * again {
