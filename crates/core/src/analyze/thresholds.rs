@@ -119,6 +119,11 @@ pub struct IncoherenceRules {
     pub soup_warn: usize,
     /// …and FAILs at this many.
     pub soup_fail: usize,
+    /// Every word of a window of `soup_function_window` words of running text whose function
+    /// words are fewer than `soup_function_share` of its words of letters is odd (words of no
+    /// language: a model sampling its vocabulary at random; see `incoherence::no_language`).
+    pub soup_function_window: usize,
+    pub soup_function_share: f64,
     /// The word-salad check counts glued words (a function word run together with the words
     /// around it) in the same windows: WARN at this many…
     pub salad_warn: usize,
@@ -138,6 +143,8 @@ impl IncoherenceRules {
         soup_window: 64,
         soup_warn: 3,
         soup_fail: 6,
+        soup_function_window: 128,
+        soup_function_share: 0.1,
         salad_warn: 3,
         salad_fail: 6,
         drift_warn: 0.4,

@@ -6,6 +6,8 @@
 //! pushed in pieces gets the same findings as one push.
 
 pub mod drift;
+pub mod function_words;
+pub mod no_language;
 pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
@@ -126,7 +128,7 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     }
 
     // Token soup and word salad: odd words counted in windows of words.
-    let (odd, words) = token_soup::odd_words(text);
+    let (odd, words) = token_soup::odd_words(text, rules.soup_function_window, rules.soup_function_share);
     let odd: Vec<Unit> = odd.into_iter().map(|w| Unit { range: w.range, index: w.index, why: w.why.words() }).collect();
     let soup = Windowed { metric: Metric::TokenSoup, kind: SpanKind::TokenSoup, noun: ("odd word", "odd words") };
     let (soup_check, soup_region, soup_why) =
