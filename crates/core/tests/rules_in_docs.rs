@@ -73,7 +73,7 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     assert_warn_fail(&readme, Metric::ToolLoop.label(), &tools.warn_text(), &tools.fail_text());
     let formula = format!("at most {} words that an", tools.formula_words);
     assert!(readme.contains(&formula), "README must state the formula rule across turns: {formula:?}");
-    let incoherence = t.incoherence;
+    let incoherence = t.incoherence_rules();
     assert_warn_fail(&readme, "template leak", &incoherence.leak_warn_text(), &incoherence.leak_fail_text());
     assert_warn_fail(&readme, "token soup", &incoherence.soup_warn_text(), &incoherence.soup_fail_text());
     assert_warn_fail(&readme, "word salad", &incoherence.salad_warn_text(), &incoherence.salad_fail_text());

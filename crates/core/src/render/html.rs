@@ -12,7 +12,7 @@ use std::fmt::Write;
 use super::summary::{place, Summary};
 use super::{kind_key, level_key, segments, span_title};
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{format_threshold, Span};
+use crate::analyze::{threshold_cell, Span};
 use crate::wording::{plural, thousands};
 
 /// Bytes of the worst text shown at most: a text longer than this is shown from a little before
@@ -91,17 +91,16 @@ pub fn html(summary: &Summary) -> String {
     if let Some((_, report, _)) = &summary.worst {
         let _ = writeln!(out, "<h2>Checks</h2>\n<table id=\"checks\"><tr><th>check</th><th>value</th><th>WARN</th><th>FAIL</th><th>level</th></tr>");
         for c in &report.checks {
-            let op = escape(c.direction.symbol(true));
             let (level, class) =
                 if c.judged { (c.level.as_str(), level_key(c.level)) } else { ("not judged", "muted") };
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td>{op} {}</td><td>{op} {}</td><td class=\"{class}\">{level}</td></tr>",
+                "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{level}</td></tr>",
                 c.metric.label(),
                 // A check that did not run shows no value (as the page shows it).
                 if c.judged { escape(&c.value_text()) } else { "—".into() },
-                format_threshold(c.metric, c.warn_at),
-                format_threshold(c.metric, c.fail_at)
+                escape(&threshold_cell(c, false)),
+                escape(&threshold_cell(c, true))
             );
         }
         let _ = writeln!(out, "</table>");
