@@ -250,13 +250,14 @@ impl Windowed {
         let region = start..units.last().map_or(text.len(), |w| w.range.end);
         let mut shown: Vec<String> = Vec::new();
         let mut kinds: Vec<&str> = Vec::new();
-        if units[first].why == token_soup::Oddity::NoLanguage.words() {
+        let stretch = units[first].why == token_soup::Oddity::NoLanguage.words();
+        if stretch {
             // Words of no language are shown as the stretch they make.
             let end = units[first..].iter().take(8).last().map_or(start, |w| w.range.end);
             shown.push(format!("'{}'", quote(&text[start..end])));
         }
         for (i, w) in units[first..].iter().enumerate() {
-            if shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
+            if !stretch && shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
                 shown.push(format!("'{}'", quote(&text[w.range.clone()])));
             }
             if !kinds.contains(&w.why) {
