@@ -14,7 +14,8 @@
 //! a word of one language that is a content word in another (German "war", Italian "come")
 //! costs nothing: the check asks only how many words of a stretch are in the table.
 
-use std::collections::HashSet;
+use super::super::hashed_set::HashedSet;
+use super::super::ngram_stats::hash_bytes;
 use std::sync::OnceLock;
 
 const WORDS: &str = "
@@ -74,33 +75,58 @@ kaj estas al ke mi vi li ŝi ĝi ili kun
 के में की है और से को का पर यह नहीं एक हैं था भी तो कि
 ";
 
-fn table() -> &'static HashSet<&'static str> {
-    static TABLE: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    TABLE.get_or_init(|| WORDS.split_whitespace().collect())
+/// The table as hashes of the words' bytes, and the longest word's length in bytes.
+fn table() -> &'static (HashedSet, usize) {
+    static TABLE: OnceLock<(HashedSet, usize)> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let words = WORDS.split_whitespace();
+        let longest = words.clone().map(str::len).max().unwrap_or(0);
+        (words.map(|w| hash_bytes(w.as_bytes())).collect(), longest)
+    })
 }
 
 /// Whether `word` (letters only, any case) is a function word of some language. A word elided
 /// before an apostrophe counts by its first part (French `l'homme`, Italian `dell'anno`,
 /// English `don't`).
 pub fn is_function_word(word: &str) -> bool {
-    let head = word.split(['\'', '’']).next().unwrap_or(word);
-    if head.is_empty() || head.len() > 24 {
+    let (table, longest) = table();
+    let head = match word.find(['\'', '’']) {
+        Some(at) => {
+            let head = &word[..at];
+            if !head.is_empty() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
+                // l', d', qu', dell', all', un'
+                return true;
+            }
+            head
+        }
+        None => word,
+    };
+    if head.is_empty() || head.len() > *longest {
         return false;
     }
-    if head.len() < word.len() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
-        // l', d', qu', dell', all', un'
-        return true;
+    if head.is_ascii() {
+        // Lower case on the stack: most words are ASCII.
+        let mut buf = [0u8; 32];
+        let lower = &mut buf[..head.len()];
+        lower.copy_from_slice(head.as_bytes());
+        lower.make_ascii_lowercase();
+        return table.contains(&hash_bytes(lower));
     }
-    if head.chars().all(|c| !c.is_uppercase()) {
-        return table().contains(head);
+    if !head.chars().any(char::is_uppercase) {
+        return table.contains(&hash_bytes(head.as_bytes()));
     }
     let lower: String = head.chars().flat_map(char::to_lowercase).collect();
-    table().contains(lower.as_str())
+    table.contains(&hash_bytes(lower.as_bytes()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_longest_word_fits_the_stack_buffer() {
+        assert!(table().1 <= 32, "{}", table().1);
+    }
 
     #[test]
     fn function_words_of_many_languages() {

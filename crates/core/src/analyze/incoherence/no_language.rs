@@ -8,7 +8,7 @@
 //! Judged only in running text, a window of words at a time: nearly all of the window's
 //! words are words of letters (no code, numbers, hashes, URLs, identifiers, tables, markup),
 //! and sentences, clauses and lines hardly end (a stop, a comma or semicolon, or a line
-//! break after at most one word in 16: not a list, a poem, headlines or notes one per line or
+//! break after at most one word in 32: not a list, a poem, headlines or notes one per line or
 //! in a line with commas, not prose of any language, whose sentences and clauses end every 5
 //! to 30 words). A model sampling its vocabulary at random writes one run-on line: stops,
 //! commas and line breaks are a few of its thousands of tokens. Scripts that do
@@ -73,7 +73,7 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
             let breaks = stops + commas + (last.line - first_line);
             n >= MIN_WORDS
                 && letters * 8 >= n * 7
-                && breaks * 16 <= n
+                && breaks * 32 <= n
                 && (functions as f64) < function_share * letters as f64
         };
         let whole = qualifies(ring.len(), first.line, counts);
@@ -101,7 +101,7 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
                     tail[3] += t.stop as usize;
                 }
                 let rest = ring.len() - cut;
-                if rest * 2 < ring.len() || rest * 2 < window || !qualifies(rest, ring[cut].line, tail) {
+                if rest * 2 < ring.len() || !qualifies(rest, ring[cut].line, tail) {
                     return;
                 }
             }
@@ -193,6 +193,16 @@ fn kind_of(token: &str) -> Kind {
         .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '»', '*', '…', '،', '؟']);
     if w.is_empty() || w.len() > 64 {
         return Kind::Other;
+    }
+    if w.is_ascii() {
+        let b = w.as_bytes();
+        let letters =
+            b[0].is_ascii_alphabetic() && b.iter().all(|&c| c.is_ascii_alphabetic() || c == b'\'' || c == b'-');
+        return match (letters, letters && is_function_word(w)) {
+            (false, _) => Kind::Other,
+            (true, true) => Kind::Function,
+            (true, false) => Kind::Content,
+        };
     }
     let mut first: Option<Script> = None;
     for (i, c) in w.char_indices() {
