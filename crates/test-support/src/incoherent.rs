@@ -928,7 +928,7 @@ fn essay_keeps_its_subject(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
 pub fn tokenizer_tokens() -> &'static [String] {
     static TOKENS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     TOKENS.get_or_init(|| {
-        let all: Vec<String> = serde_json::from_str(include_str!("../data/gpt2-tokens.json"))
+        let all: Vec<String> = serde_json::from_slice(include_bytes!("../data/gpt2-tokens.json"))
             .expect("data/gpt2-tokens.json is a JSON list of strings");
         all.into_iter().filter(|t| !t.chars().any(|c| c.is_control() && c != '\n')).collect()
     })

@@ -253,7 +253,7 @@ impl Windowed {
         let stretch = units[first].why == token_soup::Oddity::NoLanguage.words();
         if stretch {
             // Words of no language are shown as the stretch they make.
-            let end = units[first..].iter().take(8).last().map_or(start, |w| w.range.end);
+            let end = units[first..].iter().take(8).next_back().map_or(start, |w| w.range.end);
             shown.push(format!("'{}'", quote(&text[start..end])));
         }
         for (i, w) in units[first..].iter().enumerate() {
