@@ -100,32 +100,9 @@ pub struct OddWord {
     pub why: Oddity,
 }
 
-/// The odd words of `text` and the number of words in it (whitespace-separated). Words of no
-/// language are found in windows of `function_window` words whose function words are fewer
-/// than `function_share` of their words of letters (see `no_language`).
-pub fn odd_words(text: &str, function_window: usize, function_share: f64) -> (Vec<OddWord>, usize) {
-    let (mut out, words) = odd_words_alone(text);
-    let gibberish = super::no_language::words(text, function_window, function_share);
-    if !gibberish.is_empty() {
-        let mut merged = Vec::with_capacity(out.len() + gibberish.len());
-        let mut odd = out.into_iter().peekable();
-        for g in gibberish {
-            while let Some(o) = odd.next_if(|o| o.index <= g.index) {
-                merged.push(o);
-            }
-            if merged.last().is_some_and(|o: &OddWord| o.index == g.index) {
-                continue;
-            }
-            merged.push(OddWord { range: g.range, index: g.index, why: Oddity::NoLanguage });
-        }
-        merged.extend(odd);
-        out = merged;
-    }
-    (out, words)
-}
-
-/// The odd words of `text` found word by word, and the number of words in it.
-fn odd_words_alone(text: &str) -> (Vec<OddWord>, usize) {
+/// The odd words of `text` found word by word, and the number of words in it
+/// (whitespace-separated). Words of no language are `no_language`'s, merged in `mod.rs`.
+pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
     let mut out = Vec::new();
     let mut index = 0;
     let mut at = 0;
@@ -297,7 +274,7 @@ mod tests {
     use super::*;
 
     fn odd(text: &str) -> Vec<&str> {
-        odd_words(text, 128, 0.1).0.iter().map(|w| &text[w.range.clone()]).collect()
+        odd_words(text).0.iter().map(|w| &text[w.range.clone()]).collect()
     }
 
     #[test]
