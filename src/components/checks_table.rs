@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::{level_key, Analysis};
-use coherency_core::analyze::{format_threshold, Check, Metric, Thresholds, Verdict};
+use coherency_core::analyze::{threshold_cell, Check, Metric, Thresholds, Verdict};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -59,7 +59,6 @@ fn row(c: &Check, thresholds: &Thresholds, first_span: Option<usize>, on_jump: &
 /// `on_activate` the row is a control (click, Enter or Space) that `action` describes.
 pub fn check_row(c: &Check, thresholds: &Thresholds, on_activate: Option<Callback<()>>, action: &str) -> Html {
     let metric = c.metric;
-    let threshold = |v: f64| format!("{} {}", c.direction.symbol(true), format_threshold(metric, v));
     // A check that did not run is neither passed nor tripped: a neutral badge.
     let (badge, tone, status) = match c.level {
         Verdict::Pass if !c.judged && metric == Metric::ToolLoop => ("not judged", "skip", "no tool calls"),
@@ -82,8 +81,8 @@ pub fn check_row(c: &Check, thresholds: &Thresholds, on_activate: Option<Callbac
             <td class="num value" title={(!c.judged).then(|| format!("computed: {}", c.value_text()))}>
                 { if c.judged { c.value_text() } else { "—".to_string() } }
             </td>
-            <td class="num">{ threshold(c.warn_at) }</td>
-            <td class="num">{ threshold(c.fail_at) }</td>
+            <td class="num">{ threshold_cell(c, false) }</td>
+            <td class="num">{ threshold_cell(c, true) }</td>
             <td><span class={classes!("badge", tone)}>{ badge }</span>{ " " }<span class="status-text">{ status }</span></td>
         </>
     };

@@ -310,7 +310,11 @@ fn summary_view(s: &SoakSummary, id: &'static str, prefix: &str) -> Html {
     let speed = |label: &str, spread: Option<Spread>| {
         spread.map(|x| format!("{label}: median {:.1} tokens/s, p90 {:.1} (of {})", x.median, x.p90, x.n))
     };
-    let mut lines = vec![format!("Loop rate (FAIL): {}", s.fail.text()), format!("WARN: {}", s.warn.text())];
+    let mut lines = vec![format!("Loop rate (FAIL): {}", s.loops.text())];
+    if s.gibberish.k > 0 {
+        lines.push(format!("Incoherent (FAIL a gibberish, word-salad or template-leak check): {}", s.gibberish.text()));
+    }
+    lines.push(format!("WARN: {}", s.warn.text()));
     lines.extend(speed("Coherent generations", s.speed_coherent));
     lines.extend(speed("Looping generations", s.speed_looping));
     if let Some(t) = s.ttft {

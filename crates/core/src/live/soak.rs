@@ -1,5 +1,7 @@
 //! Soak statistics: many generations of one endpoint (or two, A/B) summed up the way a team
-//! quotes them — the loop rate (FAIL and WARN shares apart) with a Wilson 95 % interval, speed
+//! quotes them — the loop rate (FAIL and WARN shares apart) with a Wilson 95 % interval, the
+//! rate of generations that FAIL an incoherence check (gibberish, word salad, a leaked
+//! template) apart from the loops, speed
 //! (median and p90 tokens/s) of the coherent and the looping generations apart, time to first
 //! token, how many ended without the stream's end marker, and a plain sentence comparing A and
 //! B. Pure: the page's soak run feeds it one [`Generation`] per finished run.
@@ -99,6 +101,12 @@ pub struct Generation {
     pub verdict: Option<Verdict>,
     /// Byte of the text where it turns degenerate.
     pub onset: Option<usize>,
+    /// It FAILs a repetition check (a loop, copies, the seed's three, a degenerate end)…
+    #[serde(default)]
+    pub looped: bool,
+    /// …or an incoherence check (template leak, token soup, word salad): both may hold.
+    #[serde(default)]
+    pub incoherent: bool,
     pub tokens: u64,
     pub tokens_estimated: bool,
     pub tokens_per_s: Option<f64>,
@@ -124,6 +132,8 @@ impl Generation {
             seed: Some(planned.seed),
             verdict: None,
             onset: None,
+            looped: false,
+            incoherent: false,
             tokens: 0,
             tokens_estimated: false,
             tokens_per_s: None,
@@ -145,6 +155,10 @@ impl Generation {
         if has_text {
             g.verdict = Some(combined.verdict);
             g.onset = combined.onset;
+            let fails = |incoherence: bool| {
+                combined.checks.iter().any(|c| c.metric.is_incoherence() == incoherence && c.level == Verdict::Fail)
+            };
+            (g.looped, g.incoherent) = (fails(false), fails(true));
         }
         g.tokens = stats.tokens;
         g.tokens_estimated = stats.tokens_estimated;
@@ -271,6 +285,10 @@ pub struct SoakSummary {
     /// FAIL and WARN shares of the judged generations.
     pub fail: Rate,
     pub warn: Rate,
+    /// Of the judged generations, those that FAIL by looping (a FAIL not told apart, from
+    /// an export of before, counts here), and those that FAIL an incoherence check.
+    pub loops: Rate,
+    pub gibberish: Rate,
     /// Tokens per second of the PASS generations, and of the FAIL ones.
     pub speed_coherent: Option<Spread>,
     pub speed_looping: Option<Spread>,
@@ -292,6 +310,14 @@ impl SoakSummary {
             failed: all.len() - judged.len(),
             fail: Rate::of(count(Verdict::Fail), judged.len()),
             warn: Rate::of(count(Verdict::Warn), judged.len()),
+            loops: Rate::of(
+                judged.iter().filter(|g| g.verdict == Some(Verdict::Fail) && (g.looped || !g.incoherent)).count(),
+                judged.len(),
+            ),
+            gibberish: Rate::of(
+                judged.iter().filter(|g| g.verdict == Some(Verdict::Fail) && g.incoherent).count(),
+                judged.len(),
+            ),
             speed_coherent: speed(Verdict::Pass),
             speed_looping: speed(Verdict::Fail),
             ttft: Spread::of(all.iter().filter_map(|g| g.ttft_ms)),
@@ -300,23 +326,40 @@ impl SoakSummary {
     }
 }
 
-/// The plain sentence comparing A's loop rate with B's: "B loops more: 7/20 vs 1/20", said only
-/// when the two 95 % intervals do not overlap; otherwise that the difference may be chance.
+/// The plain sentences comparing A's loop rate with B's ("B loops more: 7/20 vs 1/20") and,
+/// when either side wrote incoherent generations, their rates apart ("A writes gibberish
+/// more: …"); a difference is said only when the two 95 % intervals do not overlap;
+/// otherwise that it may be chance.
 pub fn compare(a: &SoakSummary, b: &SoakSummary) -> String {
-    let (ra, rb) = (a.fail, b.fail);
-    if ra.n == 0 || rb.n == 0 {
+    if a.judged == 0 || b.judged == 0 {
         return "Not enough generations to compare: each side needs at least one judged.".to_string();
     }
-    let counts = format!("{}/{} vs {}/{}", rb.k, rb.n, ra.k, ra.n);
+    let loops = compare_rates(a.loops, b.loops, "loops more", "loop alike", "");
+    if a.gibberish.k == 0 && b.gibberish.k == 0 {
+        return loops;
+    }
+    let gibberish = compare_rates(
+        a.gibberish,
+        b.gibberish,
+        "writes gibberish more",
+        "write gibberish alike",
+        " in incoherent generations",
+    );
+    format!("{loops} {gibberish}")
+}
+
+/// One sentence comparing two rates: "{side} {more}: …", "A and B {alike}: …", or "No clear
+/// difference{what}: …".
+fn compare_rates(ra: Rate, rb: Rate, more: &str, alike: &str, what: &str) -> String {
     if rb.low > ra.high {
-        format!("B loops more: {counts} (A's and B's 95 % intervals do not overlap).")
+        format!("B {more}: {}/{} vs {}/{} (A's and B's 95 % intervals do not overlap).", rb.k, rb.n, ra.k, ra.n)
     } else if ra.low > rb.high {
-        format!("A loops more: {}/{} vs {}/{} (the 95 % intervals do not overlap).", ra.k, ra.n, rb.k, rb.n)
+        format!("A {more}: {}/{} vs {}/{} (the 95 % intervals do not overlap).", ra.k, ra.n, rb.k, rb.n)
     } else if ra.k * rb.n == rb.k * ra.n {
-        format!("A and B loop alike: {}/{} and {}/{}.", ra.k, ra.n, rb.k, rb.n)
+        format!("A and B {alike}: {}/{} and {}/{}.", ra.k, ra.n, rb.k, rb.n)
     } else {
         format!(
-            "No clear difference: A {}/{}, B {}/{} — the 95 % intervals overlap; more generations would tell.",
+            "No clear difference{what}: A {}/{}, B {}/{} — the 95 % intervals overlap; more generations would tell.",
             ra.k, ra.n, rb.k, rb.n
         )
     }
@@ -383,6 +426,8 @@ mod tests {
             finish_reason: Some("length".into()),
             saw_done: done,
             error: verdict.is_none().then(|| "HTTP 500".into()),
+            looped: verdict == Some(Verdict::Fail),
+            incoherent: false,
         }
     }
 
@@ -479,5 +524,27 @@ mod tests {
         let unsure = compare(&side(1, 20), &side(3, 20));
         assert!(unsure.starts_with("No clear difference: A 1/20, B 3/20"), "{unsure}");
         assert!(compare(&side(0, 0), &side(1, 2)).starts_with("Not enough generations"));
+    }
+
+    #[test]
+    fn loops_and_gibberish_are_compared_apart() {
+        // A loops on 12 of 20 generations; B writes gibberish on 12 of 20 and loops on 1.
+        let a: Vec<Generation> = (0..20)
+            .map(|i| generation(i, Some(if i < 12 { Verdict::Fail } else { Verdict::Pass }), 40.0, true))
+            .collect();
+        let b: Vec<Generation> = (0..20)
+            .map(|i| Generation {
+                looped: i == 0,
+                incoherent: (1..13).contains(&i),
+                ..generation(i, Some(if i < 13 { Verdict::Fail } else { Verdict::Pass }), 40.0, true)
+            })
+            .collect();
+        let (a, b) = (SoakSummary::of(&a), SoakSummary::of(&b));
+        assert_eq!((a.loops.k, a.gibberish.k, b.loops.k, b.gibberish.k), (12, 0, 1, 12));
+        assert_eq!(
+            compare(&a, &b),
+            "A loops more: 12/20 vs 1/20 (the 95 % intervals do not overlap). \
+             B writes gibberish more: 12/20 vs 0/20 (A's and B's 95 % intervals do not overlap)."
+        );
     }
 }

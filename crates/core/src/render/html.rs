@@ -12,7 +12,7 @@ use std::fmt::Write;
 use super::summary::{place, Summary};
 use super::{kind_key, level_key, segments, span_title};
 use crate::analyze::text_units::floor_boundary;
-use crate::analyze::{format_threshold, Span};
+use crate::analyze::{threshold_cell, Span, SpanKind};
 use crate::wording::{plural, thousands};
 
 /// Bytes of the worst text shown at most: a text longer than this is shown from a little before
@@ -44,6 +44,8 @@ mark{color:inherit;background:none}
 mark.l-warn{background:var(--m-warn)}mark.l-fail{background:var(--m-fail)}
 mark.k-copy{background:var(--m-copy)}mark.k-repeated_line{box-shadow:inset 0 -2px #8a63c9}
 mark.k-word_run{text-decoration:underline wavy}
+mark.k-template_leak{box-shadow:inset 0 2px #c2410c}mark.k-token_soup{text-decoration:underline wavy #c2410c}
+mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-drift{box-shadow:inset 0 -1px var(--muted)}
 #onset{display:inline-block;padding:0 .3rem;margin-right:.15rem;border-radius:.3rem;background:var(--fail);color:#fff;font:600 11px/1.6 system-ui,sans-serif}
 .legend mark{padding:0 .3rem}
 ";
@@ -91,17 +93,16 @@ pub fn html(summary: &Summary) -> String {
     if let Some((_, report, _)) = &summary.worst {
         let _ = writeln!(out, "<h2>Checks</h2>\n<table id=\"checks\"><tr><th>check</th><th>value</th><th>WARN</th><th>FAIL</th><th>level</th></tr>");
         for c in &report.checks {
-            let op = escape(c.direction.symbol(true));
             let (level, class) =
                 if c.judged { (c.level.as_str(), level_key(c.level)) } else { ("not judged", "muted") };
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td>{op} {}</td><td>{op} {}</td><td class=\"{class}\">{level}</td></tr>",
+                "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{level}</td></tr>",
                 c.metric.label(),
                 // A check that did not run shows no value (as the page shows it).
                 if c.judged { escape(&c.value_text()) } else { "—".into() },
-                format_threshold(c.metric, c.warn_at),
-                format_threshold(c.metric, c.fail_at)
+                escape(&threshold_cell(c, false)),
+                escape(&threshold_cell(c, true))
             );
         }
         let _ = writeln!(out, "</table>");
@@ -175,7 +176,15 @@ pub fn html(summary: &Summary) -> String {
         };
         let _ = write!(out, "<p class=\"legend muted\">{listed} highlighted{not_listed}: ");
         let _ = write!(out, "<mark class=\"k-loop l-fail\">FAIL</mark> <mark class=\"k-loop l-warn\">WARN</mark> ");
-        let _ = writeln!(out, "<mark class=\"k-copy l-warn\">copy</mark>; hover a mark for what it is.</p>");
+        let _ = write!(out, "<mark class=\"k-copy l-warn\">copy</mark>");
+        // A legend entry for each kind of breakdown that does not repeat, when the text has one.
+        for kind in [SpanKind::TemplateLeak, SpanKind::TokenSoup, SpanKind::GluedWord, SpanKind::Drift] {
+            if let Some(level) = report.spans.iter().filter(|s| s.kind == kind).map(|s| s.level).max() {
+                let _ =
+                    write!(out, " <mark class=\"k-{} l-{}\">{}</mark>", kind_key(kind), level_key(level), kind.label());
+            }
+        }
+        let _ = writeln!(out, "; hover a mark for what it is.</p>");
         if (from, to) != (0, text.len()) {
             let _ = writeln!(
                 out,
@@ -283,6 +292,17 @@ mod tests {
         let pre = &out[out.find("<pre class=\"text\" id=\"text\">").unwrap()..out.find("</pre>").unwrap()];
         let plain = strip_tags(pre).replace("onset", "");
         assert_eq!(unescape(&plain), text);
+    }
+
+    #[test]
+    fn words_of_no_language_are_marked_with_their_own_legend_entry() {
+        let words = ["twenty", "weight", "dividequotientred", "rise", "believemolecule", "appear", "miss", "gave"];
+        let text: Vec<&str> = (0..160).map(|i| words[(i * 7 + i / 8) % words.len()]).collect();
+        let out = report(text.join(" ").as_bytes());
+        assert!(out.contains("<strong id=\"verdict\">FAIL</strong>"), "{out}");
+        assert!(out.contains("<mark class=\"k-token_soup l-fail\">odd word</mark>"), "{out}");
+        assert!(out.contains("<mark class=\"k-token_soup l-fail\" title=\"odd word"), "{out}");
+        assert!(!out.contains("<mark class=\"k-glued_word"), "no legend entry for a kind not shown");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! run of backticks inside it, so a pasted report never turns the input into markup or links.
 
 use super::summary::{place, Summary};
-use crate::analyze::{format_threshold, Check, Verdict};
+use crate::analyze::{format_threshold, threshold_cell, Check, Verdict};
 use crate::verdict::MessageRow;
 use crate::wording::{plural, thousands};
 
@@ -99,14 +99,13 @@ pub fn markdown(summary: &Summary) -> String {
 }
 
 fn check_row(c: &Check) -> String {
-    let op = c.direction.symbol(true);
     let level = if c.judged { c.level.as_str() } else { "not judged" };
     format!(
-        "| {} | {} | {op} {} | {op} {} | {level} |",
+        "| {} | {} | {} | {} | {level} |",
         c.metric.label(),
         c.value_text(),
-        format_threshold(c.metric, c.warn_at),
-        format_threshold(c.metric, c.fail_at)
+        threshold_cell(c, false),
+        threshold_cell(c, true)
     )
 }
 

@@ -10,7 +10,7 @@ use std::fmt::{self, Write};
 use std::ops::Range;
 
 use super::terminal::safe_value;
-use crate::analyze::{format_threshold, Check, Metric, Report, SpanKind, Thresholds, Verdict};
+use crate::analyze::{threshold_cell, Check, Metric, Report, SpanKind, Thresholds, Verdict};
 use crate::ingest::{Format, Transcript};
 use crate::verdict::{Author, ConversationReport, TranscriptReport};
 use crate::wording::thousands;
@@ -145,9 +145,8 @@ impl FileCounts {
 
 /// One check against its thresholds, on one line.
 fn write_check(out: &mut StyledText, indent: &str, c: &Check) -> fmt::Result {
-    let (warn, fail) = (format_threshold(c.metric, c.warn_at), format_threshold(c.metric, c.fail_at));
-    let op = c.direction.symbol(true);
-    write!(out, "{indent}{:<14} {:>10}   WARN {op} {warn:<5} FAIL {op} {fail:<5} ", c.metric.label(), c.value_text())?;
+    let (warn, fail) = (threshold_cell(c, false), threshold_cell(c, true));
+    write!(out, "{indent}{:<14} {:>10}   WARN {warn:<7} FAIL {fail:<7} ", c.metric.label(), c.value_text())?;
     if c.judged {
         out.toned(Tone::Verdict(c.level), c.level.as_str());
     } else {

@@ -6,6 +6,8 @@
 //! pushed in pieces gets the same findings as one push.
 
 pub mod drift;
+pub mod function_words;
+pub mod no_language;
 pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
@@ -126,7 +128,7 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     }
 
     // Token soup and word salad: odd words counted in windows of words.
-    let (odd, words) = token_soup::odd_words(text);
+    let (odd, words) = odd_words(text, rules);
     let odd: Vec<Unit> = odd.into_iter().map(|w| Unit { range: w.range, index: w.index, why: w.why.words() }).collect();
     let soup = Windowed { metric: Metric::TokenSoup, kind: SpanKind::TokenSoup, noun: ("odd word", "odd words") };
     let (soup_check, soup_region, soup_why) =
@@ -179,6 +181,30 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
         spans,
         spans_not_listed,
     }
+}
+
+/// The odd words of `text` (see `token_soup`), with the words of its stretches in no language
+/// (see `no_language`) in their places, and the number of its words.
+fn odd_words(text: &str, rules: &IncoherenceRules) -> (Vec<token_soup::OddWord>, usize) {
+    use token_soup::{OddWord, Oddity};
+    let (out, words) = token_soup::odd_words(text);
+    let gibberish = no_language::words(text, rules.soup_function_window, rules.soup_function_share);
+    if gibberish.is_empty() {
+        return (out, words);
+    }
+    let mut merged = Vec::with_capacity(out.len() + gibberish.len());
+    let mut odd = out.into_iter().peekable();
+    for g in gibberish {
+        while let Some(o) = odd.next_if(|o| o.index <= g.index) {
+            merged.push(o);
+        }
+        if merged.last().is_some_and(|o: &OddWord| o.index == g.index) {
+            continue;
+        }
+        merged.push(OddWord { range: g.range, index: g.index, why: Oddity::NoLanguage });
+    }
+    merged.extend(odd);
+    (merged, words)
 }
 
 /// A word a windowed check counts: its bytes, its index among the text's words, why.
@@ -248,8 +274,14 @@ impl Windowed {
         let region = start..units.last().map_or(text.len(), |w| w.range.end);
         let mut shown: Vec<String> = Vec::new();
         let mut kinds: Vec<&str> = Vec::new();
+        let stretch = units[first].why == token_soup::Oddity::NoLanguage.words();
+        if stretch {
+            // Words of no language are shown as the stretch they make.
+            let end = units[first..].iter().take(8).next_back().map_or(start, |w| w.range.end);
+            shown.push(format!("'{}'", quote(&text[start..end])));
+        }
         for (i, w) in units[first..].iter().enumerate() {
-            if shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
+            if !stretch && shown.len() < 3 && (i == 0 || units[first + i - 1].range != w.range) {
                 shown.push(format!("'{}'", quote(&text[w.range.clone()])));
             }
             if !kinds.contains(&w.why) {

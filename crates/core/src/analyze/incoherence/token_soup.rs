@@ -14,7 +14,7 @@ use std::ops::Range;
 
 /// Scripts told apart inside a word. Chinese, Japanese and Korean are one (they mix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Script {
+pub(super) enum Script {
     Latin,
     Greek,
     Cyrillic,
@@ -26,6 +26,11 @@ enum Script {
     Thai,
     Georgian,
     Cjk,
+}
+
+/// The script of a letter, if it is one told apart.
+pub(super) fn script_of(c: char) -> Option<Script> {
+    script(c)
 }
 
 fn script(c: char) -> Option<Script> {
@@ -69,6 +74,9 @@ pub enum Oddity {
     Replacement,
     /// A byte-fallback token written out (`<0xE3>`).
     ByteToken,
+    /// A word of a stretch of running text in no language: almost none of its words are
+    /// function words (see `no_language`).
+    NoLanguage,
 }
 
 impl Oddity {
@@ -79,6 +87,7 @@ impl Oddity {
             Oddity::Mojibake => "mojibake",
             Oddity::Replacement => "replacement characters",
             Oddity::ByteToken => "byte tokens",
+            Oddity::NoLanguage => "running text with almost no function words: words of no language",
         }
     }
 }
@@ -91,7 +100,8 @@ pub struct OddWord {
     pub why: Oddity,
 }
 
-/// The odd words of `text` and the number of words in it (whitespace-separated).
+/// The odd words of `text` found word by word, and the number of words in it
+/// (whitespace-separated). Words of no language are `no_language`'s, merged in `mod.rs`.
 pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
     let mut out = Vec::new();
     let mut index = 0;

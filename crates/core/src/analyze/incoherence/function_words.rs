@@ -1,0 +1,157 @@
+//! The function words of the major languages (articles, prepositions, conjunctions, pronouns,
+//! auxiliaries, particles), in every script that spaces its words: Latin (English, German,
+//! French, Spanish, Portuguese, Italian, Dutch, the Nordic languages, Polish, Czech, Slovak,
+//! the Slavic languages of the Balkans, Romanian, Hungarian, Finnish, Estonian, Latvian,
+//! Lithuanian, Albanian, Basque, Welsh, Turkish, Indonesian and Malay, Tagalog, Vietnamese,
+//! Swahili, Hausa, Yoruba, Somali, Māori, Latin, Esperanto, and Russian, Chinese, Japanese and
+//! Hindi written in Latin letters), Cyrillic (Russian, Ukrainian, Bulgarian, Serbian), Greek,
+//! Arabic and Persian, Hebrew, Devanagari (Hindi, Marathi).
+//!
+//! Any language's running text spends about a quarter to a half of its words on these (the
+//! few dozen most frequent words of a language are nearly all function words); a string of
+//! words of no language — a model with random or broken weights sampling its vocabulary —
+//! spends a few percent, what chance gives. The words are written here by hand, lower case;
+//! a word of one language that is a content word in another (German "war", Italian "come")
+//! costs nothing: the check asks only how many words of a stretch are in the table.
+
+use super::super::hashed_set::HashedSet;
+use super::super::ngram_stats::hash_bytes;
+use std::sync::OnceLock;
+
+const WORDS: &str = "
+the of and to a in is it that for was on are as with be by at this have from or an but not which they
+you he she we i his her their its were been has had will would can could there what all if so no do does
+did about into than then them these those who when where how why more some any each other our your my me
+him us one also only very just such every over under after before up out am may might must shall should being
+don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn hadn let here while because
+der die das und zu den von ist mit sich des auf für nicht es ein eine als auch dem an wird aus er sie nach
+bei um im am oder wie einen einer sind werden hat zum zur dass aber noch nur so war vor über wenn ich du
+wir ihr man sein seine kann
+de la le et les des en un une du est que qui dans pour pas par sur au il elle ne se plus ce avec sont à ou
+mais nous vous aux son sa ses je on y cette été être comme qu l d j n s c m t
+el en y los del las por con no una su para es al lo como más o pero sus le ha me si sin sobre este ya entre
+cuando muy también hay yo
+do da em um é com não uma os na mais as dos ao ele das seu sua quando muito nos já eu só pelo pela
+di e il che per è non del della si da gli ma più sono nel anche dei alla
+het een van op te zijn met voor niet aan er om ook bij maar naar wordt
+och att det som på är av för till har inte ett og til af ikke jeg han hun var
+w z się jest jak po ale co od za tak
+v že s k jako by pro jsou ako sa
+je u su kao iz sa
+și în cu pe care să din este ce mai sau
+az és hogy nem is egy meg ez van csak már el mint
+ja on ei että oli kun mutta tai niin myös ole hän ovat kuin jo sen mitä
+see ka kui ta mis aga või
+un ir ka ar par uz kas lai bet tas arī vai nav
+kad yra su į iš tai kaip jo buvo
+dhe të në një për me nga që është
+eta da ez bat du zen ere dira baina bere
+yr ac yn ar ei mae bod gan ond fel
+ve bir bu ile için çok ne mi gibi daha olarak ki var ama kadar olan sonra her yok
+yang dan di ke dari ini itu untuk dengan tidak ada akan pada dalam juga atau saya kita bisa sudah adalah
+oleh karena ia mereka
+ang ng sa na mga at ay si ko ako ka mo hindi niya kung pa lang din rin ito may
+và của là có không được các những cho trong một người này đã với để khi thì cũng từ như sẽ tôi đến ra
+về nhiều làm mà
+ya wa kwa za ni katika cha kama hiyo huo lakini pia kuwa hii yake
+ta ba ne ce kuma wanda don
+ti ati naa kan fun lati won
+iyo ku oo waa ee uu ay
+ki nga ko kua ana tana
+chto eto kak ya ty ona my vy oni ili net dlya ot uzhe
+shi shì le bu bù zai zài wo wǒ ni nǐ ta tā hé you yǒu zhe zhè yi yī ge gè ma hen hěn ye yě dou dōu men
+wa ga wo ni mo desu ka yo kara made masu
+hai ki ke mein se ko aur nahi nahin ye woh kya bhi par tha ho
+est ad cum ut sed quod ab ex
+kaj estas al ke mi vi li ŝi ĝi ili kun
+и в не на что с я он как по это а к но она из у за от же так все бы для вы мы о ты его то был её ее до
+только уже или ни если да когда при
+і що з він це та але й ти ми ви
+е са като тя той това
+και το να η ο του της τα με σε για που δεν από θα είναι στο στην των τον την ένα μια
+في من على إلى أن عن ما لا هذا التي الذي مع كان و هذه أو قد ثم كل بين هو هي لم لن إن
+در به از که این را با است برای آن یک تا هم می
+של את על לא זה הוא עם כי גם אני היא או אם
+के में की है और से को का पर यह नहीं एक हैं था भी तो कि
+";
+
+/// The table as hashes of the words' bytes, and the longest word's length in bytes.
+fn table() -> &'static (HashedSet, usize) {
+    static TABLE: OnceLock<(HashedSet, usize)> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let words = WORDS.split_whitespace();
+        let longest = words.clone().map(str::len).max().unwrap_or(0);
+        (words.map(|w| hash_bytes(w.as_bytes())).collect(), longest)
+    })
+}
+
+/// Whether `word` (letters only, any case) is a function word of some language. A word elided
+/// before an apostrophe counts by its first part (French `l'homme`, Italian `dell'anno`,
+/// English `don't`).
+pub fn is_function_word(word: &str) -> bool {
+    let (table, longest) = table();
+    let head = match word.find(['\'', '’']) {
+        Some(at) => {
+            let head = &word[..at];
+            if !head.is_empty() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
+                // l', d', qu', dell', all', un'
+                return true;
+            }
+            head
+        }
+        None => word,
+    };
+    if head.is_empty() || head.len() > *longest {
+        return false;
+    }
+    if head.is_ascii() {
+        // Lower case on the stack: most words are ASCII.
+        let mut buf = [0u8; 32];
+        let lower = &mut buf[..head.len()];
+        lower.copy_from_slice(head.as_bytes());
+        lower.make_ascii_lowercase();
+        return table.contains(&hash_bytes(lower));
+    }
+    if !head.chars().any(char::is_uppercase) {
+        return table.contains(&hash_bytes(head.as_bytes()));
+    }
+    let lower: String = head.chars().flat_map(char::to_lowercase).collect();
+    table.contains(&hash_bytes(lower.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_word_fits_the_stack_buffer() {
+        assert!(table().1 <= 32, "{}", table().1);
+    }
+
+    #[test]
+    fn function_words_of_many_languages() {
+        for w in [
+            "the",
+            "The",
+            "and",
+            "der",
+            "les",
+            "l'homme",
+            "dell'anno",
+            "don't",
+            "и",
+            "В",
+            "και",
+            "في",
+            "של",
+            "के",
+            "yang",
+            "và",
+        ] {
+            assert!(is_function_word(w), "{w}");
+        }
+        for w in ["twenty", "molecule", "kernel", "сервер", "Paris", "dividequotientred"] {
+            assert!(!is_function_word(w), "{w}");
+        }
+    }
+}
