@@ -11,9 +11,10 @@
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlElement, ScrollLogicalPosition};
 use yew::prelude::*;
 
+use crate::dom;
 use crate::model::conversation::{
     flagged_position, flagged_rows, onset_row, preview, report_to_open, step_flagged, turn_label, PreviewLine,
     TURN_ROW_PX,
@@ -77,7 +78,7 @@ pub fn TurnList(props: &Props) -> Html {
             if let Ok(Some(el)) = root.query_selector(&format!(".turn[data-row=\"{row}\"]")) {
                 *focus_row.borrow_mut() = None;
                 if let Ok(el) = el.dyn_into::<HtmlElement>() {
-                    let _ = el.focus();
+                    focus_in_view(&el);
                 }
             }
         });
@@ -109,7 +110,7 @@ pub fn TurnList(props: &Props) -> Html {
             match rendered {
                 Some(el) => {
                     *focus_row.borrow_mut() = None;
-                    let _ = el.focus();
+                    focus_in_view(&el);
                 }
                 None => *focus_row.borrow_mut() = Some(k),
             }
@@ -257,6 +258,13 @@ pub fn TurnList(props: &Props) -> Html {
             </div>
         </>
     }
+}
+
+/// Focuses a turn's row and brings all of it into the window (focusing alone may leave it
+/// half out of sight).
+fn focus_in_view(row: &HtmlElement) {
+    let _ = row.focus();
+    dom::scroll_to(row, ScrollLogicalPosition::Nearest);
 }
 
 /// One turn as a row of the view.
