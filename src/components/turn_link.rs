@@ -12,11 +12,14 @@ use yew::Callback;
 #[derive(Clone, Default)]
 pub struct TurnLink(Rc<Shared>);
 
+/// The view's handler: called with a conversation and a row of its turn list.
+type ShowTurn = Callback<(usize, usize)>;
+
 #[derive(Default)]
 struct Shared {
     /// The view attached, with its ticket: a view mounted before the last one is dropped must
     /// stay attached when that one detaches.
-    view: RefCell<Option<(u64, Callback<(usize, usize)>)>>,
+    view: RefCell<Option<(u64, ShowTurn)>>,
     tickets: Cell<u64>,
 }
 
@@ -29,7 +32,7 @@ impl PartialEq for TurnLink {
 impl TurnLink {
     /// Makes `show` (called with a conversation and a row of its turn list) the view's
     /// handler; the ticket detaches it.
-    pub fn attach(&self, show: Callback<(usize, usize)>) -> u64 {
+    pub fn attach(&self, show: ShowTurn) -> u64 {
         let ticket = self.0.tickets.get() + 1;
         self.0.tickets.set(ticket);
         *self.0.view.borrow_mut() = Some((ticket, show));
