@@ -1536,3 +1536,45 @@ async fn the_live_tab_is_in_the_address_and_the_address_opens_it() {
     assert_eq!(page.js(tab).await, json!(["?file-limit=5000000", true, false]));
     page.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn threshold_fields_in_a_row_and_ticks_that_wrap_line_up() {
+    let page = Page::open().await;
+    for width in [1400, 1280, 900] {
+        page.client.set_window_size(width, 1000).await.expect("resize");
+        page.js("document.getElementById('thresholds').open = true; return null;").await;
+        // The fields of one row of the panel's grid sit at one height, whatever their help's length.
+        let spread = page
+            .js("const rows = new Map(); \
+                 for (const l of document.querySelectorAll('#thresholds .threshold')) { \
+                   const row = Math.round(l.getBoundingClientRect().top); \
+                   if (!rows.has(row)) rows.set(row, []); \
+                   rows.get(row).push(l.querySelector('input').getBoundingClientRect().top); } \
+                 return [...rows.values()].filter(v => v.length > 1).map(v => Math.max(...v) - Math.min(...v));")
+            .await;
+        let spread = spread.as_array().cloned().unwrap_or_default();
+        assert!(!spread.is_empty(), "rows of several fields at {width} px");
+        assert!(
+            spread.iter().all(|s| s.as_f64().is_some_and(|s| s < 1.0)),
+            "fields out of line at {width} px: {spread:?}"
+        );
+    }
+    // The probe's options: a tick that wraps starts where the first does.
+    page.click("#tab-live").await;
+    for width in [1400, 1280, 400] {
+        page.client.set_window_size(width, 1000).await.expect("resize");
+        let lefts = page
+            .js("return ['needle-uuid', 'needle-twice'].map(id => \
+                 Math.round(document.getElementById(id).getBoundingClientRect().left));")
+            .await;
+        let tops = page
+            .js("return ['needle-uuid', 'needle-twice'].map(id => \
+                 Math.round(document.getElementById(id).getBoundingClientRect().top));")
+            .await;
+        if tops[0] != tops[1] {
+            assert_eq!(lefts[0], lefts[1], "the wrapped tick out of line at {width} px");
+        }
+    }
+    page.close().await;
+}
