@@ -369,5 +369,17 @@ async fn stepping_through_turns_opens_each_below_the_list_and_back_returns_to_th
         "the table's row focused again",
     )
     .await;
+
+    // On a narrow screen a turn's preview keeps most of the row: a long label ("result of
+    // replace_in_file") gives way to the text.
+    page.client.set_window_size(400, 900).await.expect("resize");
+    page.wait_for_js("return innerWidth <= 640;", "a narrow window").await;
+    let shares = page
+        .js("return [...document.querySelectorAll('#conversation-turns .turn-line')].map(l => \
+             l.querySelector('.line-text').getBoundingClientRect().width / l.getBoundingClientRect().width);")
+        .await;
+    let shares: Vec<f64> = shares.as_array().cloned().unwrap_or_default().iter().filter_map(Value::as_f64).collect();
+    assert!(!shares.is_empty());
+    assert!(shares.iter().all(|&s| s >= 0.55), "previews squeezed at a narrow width: {shares:?}");
     page.close().await;
 }
