@@ -34,6 +34,11 @@ pub fn location_search() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
+/// The page's path, e.g. `/` or `/tools/coherency/`.
+pub fn location_path() -> String {
+    web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default()
+}
+
 /// The page's fragment, e.g. `#v1;d=…` ("" when there is none).
 pub fn location_hash() -> String {
     web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
@@ -242,4 +247,17 @@ pub fn reveal_id(id: &str) {
             .is_some_and(|h| el.get_bounding_client_rect().height() > h / 3.0);
         scroll_to(&el, if tall { ScrollLogicalPosition::Start } else { ScrollLogicalPosition::Center });
     }
+}
+
+/// Focuses the first element matching `css` and scrolls it to the middle of the view; `false`
+/// when there is none.
+pub fn focus_in_view(css: &str) -> bool {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(css).ok().flatten())
+    else {
+        return false;
+    };
+    let Ok(el) = el.dyn_into::<HtmlElement>() else { return false };
+    let _ = el.focus();
+    scroll_to(&el, ScrollLogicalPosition::Center);
+    true
 }

@@ -1091,6 +1091,9 @@ async fn a_result_link_opens_the_same_verdict_selection_and_highlights_in_a_fres
     assert_eq!(fresh.input_value().await, text, "the text box holds the linked text");
     assert_eq!(fresh.text("#span-count").await, spans);
     assert!(fresh.text("#status").await.contains("result link"));
+    // It says what it shows and where that came from, not "your text".
+    let origin = fresh.text("#format-bar .detected").await;
+    assert!(origin.starts_with("Showing the input a result link carried · "), "{origin}");
     fresh.close().await;
 
     // A file with another row selected: the link keeps the row.
@@ -1154,6 +1157,13 @@ async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its
     page.set_input(&text).await;
     page.click("#analyze").await;
     page.expect_verdict("FAIL").await;
+    // Its link names a file on this disk: the page says only this computer opens it.
+    page.click("#copy-link").await;
+    page.wait_for_js("return document.getElementById('share-status').textContent.length > 0;", "the link's status")
+        .await;
+    let status = page.text("#share-status").await;
+    assert!(status.contains("opens only on this computer"), "{status}");
+    assert!(page.js("return location.hash.startsWith('#v1;');").await == json!(true), "{status}");
     // A 20 MB log, read in the worker the single file makes from a Blob URL.
     let dir = browser::TempDir::new("coherency-e2e-single-file");
     let (path, _) = big_log(&dir.0, 20);
@@ -1307,14 +1317,42 @@ async fn the_thresholds_panel_loosens_a_check_and_the_result_its_link_and_report
         "{json}"
     );
 
-    // A bad value is said (the field's validity message) and changes nothing.
-    set_threshold(&page, "maxline.fail", "3").await;
-    let message = "return document.querySelector('#thresholds input[name=\"maxline.fail\"]').validationMessage;";
-    page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !!")), "the refusal").await;
-    assert_eq!(page.js(message).await, json!("WARN must come before FAIL: maxline.warn 7 is past maxline.fail 3"));
-    page.expect_verdict("PASS").await;
+    // A bad value is said beside its field, in words; the value in effect goes back in the
+    // field; nothing changes (and no browser bubble: the field is valid again).
+    let said = "return (() => { const e = document.getElementById('threshold-error'); \
+                return e ? [e.dataset.for, e.textContent] : null; })();";
+    let field = "return document.querySelector('#thresholds input[name=\"maxline.fail\"]');";
+    for (bad, why) in [
+        ("3", "WARN must come before FAIL: maxline.warn 7 is past maxline.fail 3"),
+        ("abc", "'abc' is not a value it takes"),
+        ("0", "'0' is not a value it takes"),
+        ("-2", "'-2' is not a value it takes"),
+    ] {
+        set_threshold(&page, "maxline.fail", bad).await;
+        page.wait_for_js(
+            &format!("return (document.getElementById('threshold-error')?.textContent ?? '').includes({why:?});"),
+            &format!("the refusal of {bad}"),
+        )
+        .await;
+        let shown = page.js(said).await;
+        assert_eq!(shown[0], json!("maxline.fail"), "{shown}");
+        assert!(shown[1].as_str().unwrap_or_default().ends_with("; 12 is kept."), "{shown}");
+        let value = page.js(&field.replace(";", ".value;")).await;
+        assert_eq!(value, json!("12"), "the value in effect is back in the field after {bad}");
+        assert_eq!(page.js(&field.replace(";", ".validationMessage;")).await, json!(""));
+        page.expect_verdict("PASS").await;
+    }
+    page.js("document.getElementById('threshold-error').scrollIntoView({block: 'center'}); return null;").await;
+    screenshot(&page, "thresholds-refused.png").await;
+    set_threshold(&page, "maxline.fail", "13").await;
+    page.wait_for_js("return !document.getElementById('threshold-error');", "the refusal gone").await;
+    assert!(page.text("#thresholds-note").await.contains("maxline.fail 13 (default 12)"));
     set_threshold(&page, "maxline.fail", "12").await;
-    page.wait_for_js(&format!("{{ {} }}", message.replace("return ", "return !")), "the refusal gone").await;
+    page.wait_for_js(
+        "return !(document.getElementById('thresholds-note')?.textContent ?? '').includes('maxline.fail');",
+        "maxline.fail back at its default",
+    )
+    .await;
 
     // The link carries them: another browser opens the same verdict under the same thresholds.
     page.click("#copy-link").await;
@@ -1432,5 +1470,111 @@ async fn a_skip_link_leads_to_the_text_box() {
     page.wait_for_js("return document.activeElement.id === 'input';", "the text box focused").await;
     assert!(!page.js("return location.hash;").await.as_str().unwrap_or("#").contains("input"), "the address kept");
 
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn show_the_onset_takes_the_focus_into_the_text_there_so_its_keys_work_at_once() {
+    let page = Page::open().await;
+    page.goto_query("?sample=late-loop").await;
+    page.expect_verdict("FAIL").await;
+    page.settle_scrolling().await;
+    // As a keyboard user: the onset button focused, then Enter.
+    page.js("document.getElementById('show-onset').focus(); return null;").await;
+    let button = page.client.active_element().await.expect("the onset button");
+    button.send_keys(&char::from(Key::Enter).to_string()).await.expect("Enter on the onset button");
+    page.wait_for_js("return document.activeElement?.id === 'analysed-text';", "the focus in the text").await;
+    // The onset's mark is on screen, inside the text's box.
+    let onset_in_view = "const m = document.querySelector('#analysed-text .onset-mark'); if (!m) return false; \
+         const r = m.getBoundingClientRect(), box = document.getElementById('analysed-text').getBoundingClientRect(); \
+         return r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(innerHeight, box.bottom) + 1;";
+    page.settle_scrolling().await;
+    page.wait_for_js(onset_in_view, "the onset in view").await;
+    let onset: usize =
+        page.js("return +document.getElementById('onset').dataset.onset;").await.as_u64().unwrap() as usize;
+    // n, pressed at once where the focus is, goes to the next flagged span from there.
+    let before = page.js("return document.getElementById('span-position').dataset.current ?? null;").await;
+    let text = page.client.active_element().await.expect("the text");
+    text.send_keys("n").await.expect("n in the text");
+    page.wait_for_js(
+        &format!(
+            "return (document.getElementById('span-position').dataset.current ?? null) !== {};",
+            serde_json::to_string(&before).unwrap()
+        ),
+        "n moves to a span",
+    )
+    .await;
+    let current = page.js("return +document.getElementById('span-position').dataset.current;").await;
+    let span = format!("#span-{}", current.as_u64().unwrap());
+    page.wait_for_js(&format!("return !!document.querySelector('{span}');"), "the span rendered").await;
+    let start = page.js(&format!("return +document.querySelector('{span}').closest('.vrow').dataset.start;")).await;
+    assert!(
+        start.as_u64().unwrap() as usize + 4096 >= onset,
+        "n went on from the onset (byte {onset}), not from the top: row at byte {start}"
+    );
+    assert_eq!(page.js("return document.activeElement?.id;").await, json!("analysed-text"));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_live_tab_is_in_the_address_and_the_address_opens_it() {
+    let page = Page::open().await;
+    let tab = "return [location.search, document.getElementById('live-mode').hidden, document.getElementById('text-mode').hidden];";
+    assert_eq!(page.js(tab).await, json!(["", true, false]));
+    let entries = page.js("return history.length;").await;
+    page.click("#tab-live").await;
+    page.wait_for_js("return location.search === '?mode=live';", "?mode=live in the address").await;
+    assert_eq!(page.js(tab).await, json!(["?mode=live", false, true]));
+    assert_eq!(page.js("return history.length;").await, entries, "no history entry added");
+    // Opened with it: the live tab; back to the text: taken out, the rest of the address kept.
+    page.goto_query("?file-limit=5000000&mode=live").await;
+    assert_eq!(page.js(tab).await, json!(["?file-limit=5000000&mode=live", false, true]));
+    page.click("#tab-text").await;
+    page.wait_for_js("return location.search === '?file-limit=5000000';", "mode=live taken out").await;
+    assert_eq!(page.js(tab).await, json!(["?file-limit=5000000", true, false]));
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn threshold_fields_in_a_row_and_ticks_that_wrap_line_up() {
+    let page = Page::open().await;
+    for width in [1400, 1280, 900] {
+        page.client.set_window_size(width, 1000).await.expect("resize");
+        page.js("document.getElementById('thresholds').open = true; return null;").await;
+        // The fields of one row of the panel's grid sit at one height, whatever their help's length.
+        let spread = page
+            .js("const rows = new Map(); \
+                 for (const l of document.querySelectorAll('#thresholds .threshold')) { \
+                   const row = Math.round(l.getBoundingClientRect().top); \
+                   if (!rows.has(row)) rows.set(row, []); \
+                   rows.get(row).push(l.querySelector('input').getBoundingClientRect().top); } \
+                 return [...rows.values()].filter(v => v.length > 1).map(v => Math.max(...v) - Math.min(...v));")
+            .await;
+        let spread = spread.as_array().cloned().unwrap_or_default();
+        assert!(!spread.is_empty(), "rows of several fields at {width} px");
+        assert!(
+            spread.iter().all(|s| s.as_f64().is_some_and(|s| s < 1.0)),
+            "fields out of line at {width} px: {spread:?}"
+        );
+    }
+    // The probe's options: a tick that wraps starts where the first does.
+    page.click("#tab-live").await;
+    for width in [1400, 1280, 400] {
+        page.client.set_window_size(width, 1000).await.expect("resize");
+        let lefts = page
+            .js("return ['needle-uuid', 'needle-twice'].map(id => \
+                 Math.round(document.getElementById(id).getBoundingClientRect().left));")
+            .await;
+        let tops = page
+            .js("return ['needle-uuid', 'needle-twice'].map(id => \
+                 Math.round(document.getElementById(id).getBoundingClientRect().top));")
+            .await;
+        if tops[0] != tops[1] {
+            assert_eq!(lefts[0], lefts[1], "the wrapped tick out of line at {width} px");
+        }
+    }
     page.close().await;
 }

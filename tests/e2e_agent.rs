@@ -270,3 +270,116 @@ async fn a_looping_session_of_each_harness_fails_with_its_loop_turns_banded() {
     }
     page.close().await;
 }
+
+/// The analysis's heading (which turn it is) and where it sits: its top on the page, the
+/// message table's top, and the turn list's bottom (page coordinates).
+const DETAIL: &str = "const y = e => e ? Math.round(e.getBoundingClientRect().top + scrollY) : null; \
+    return { heading: document.getElementById('detail-heading')?.textContent ?? '', \
+             detail: y(document.getElementById('message-detail')), table: y(document.getElementById('messages')), \
+             list_bottom: Math.round(document.getElementById('conversation-turns').getBoundingClientRect().bottom + scrollY), \
+             scroll: Math.round(scrollY), back: document.getElementById('back-to-messages')?.textContent ?? '' };";
+
+/// Whether the analysis shown is turn `turn`'s (its heading names it).
+fn opened(turn: usize) -> String {
+    format!("return /turn {turn}( |$)/.test(document.getElementById('detail-heading')?.textContent ?? '');")
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn stepping_through_turns_opens_each_below_the_list_and_back_returns_to_the_turn() {
+    let dir = browser::TempDir::new("coherency-e2e-agent-steps");
+    let session = generate("late_loop", 0);
+    let path = write(&dir, "late-loop.jsonl", &session);
+    let doc = JudgedDocument::read(&std::fs::read(&path).expect("the session"), None);
+    let c = doc.report.conversations.iter().find(|c| c.turns >= 2).expect("a conversation of turns");
+    let onset = c.onset_turn.expect("the core finds the onset");
+
+    let page = Page::open().await;
+    page.client.set_window_size(1280, 900).await.expect("resize");
+    page.upload(&path).await;
+    page.settle_scrolling().await;
+
+    // Show the onset: the onset turn focused and in view, and its analysis opened below.
+    page.click("#show-onset-turn").await;
+    let onset_css = format!("#conversation-turns .turn[data-turn=\"{onset}\"]");
+    page.wait_for_js(&turn_in_view(&onset_css), "the onset turn in view").await;
+    page.wait_for_js(&opened(onset), "the onset turn's analysis").await;
+    page.settle_scrolling().await;
+    assert!(page.js(&turn_in_view(&onset_css)).await == json!(true), "the page stays on the list");
+    assert_eq!(page.js("return document.activeElement?.dataset.turn ?? null;").await, json!(onset.to_string()));
+
+    // Next: the next flagged turn focused and opened, the list still where the eye is.
+    page.click("#next-flagged").await;
+    page.settle_scrolling().await;
+    let next = page.js("return document.activeElement?.dataset.turn ?? null;").await;
+    let next: usize = next.as_str().and_then(|t| t.parse().ok()).expect("a focused turn");
+    assert!(next > onset, "Next goes on from the onset: {next}");
+    let has_text = |turn: usize| {
+        let turns = doc.report.turns(&doc.transcript, c.conversation);
+        turns.iter().find(|t| t.index == turn).is_some_and(|t| !t.reports.is_empty())
+    };
+    if has_text(next) {
+        page.wait_for_js(&opened(next), &format!("Next opens turn {next}")).await;
+    }
+    assert!(page.js(&turn_in_view(&format!(".turn[data-turn=\"{next}\"]"))).await == json!(true));
+    // Previous goes back to the onset and opens it again.
+    page.click("#prev-flagged").await;
+    page.wait_for_js(&opened(onset), "Previous opens the onset turn again").await;
+
+    // A click on a turn opens it right below the list, not past the table of every message.
+    let other = page
+        .js("return [...document.querySelectorAll('#conversation-turns .turn')] \
+             .map(t => t.dataset.turn).find(t => t !== document.activeElement?.dataset.turn) ?? null;")
+        .await;
+    let other: usize = other.as_str().and_then(|t| t.parse().ok()).expect("another turn rendered");
+    page.click(&format!("#conversation-turns .turn[data-turn=\"{other}\"]")).await;
+    page.wait_for_js(&opened(other), "the clicked turn's analysis").await;
+    page.settle_scrolling().await;
+    let at = page.js(DETAIL).await;
+    let (detail, table, list_bottom, scroll) =
+        (at["detail"].as_i64(), at["table"].as_i64(), at["list_bottom"].as_i64(), at["scroll"].as_i64());
+    let (detail, table, list_bottom, scroll) = (detail.unwrap(), table.unwrap(), list_bottom.unwrap(), scroll.unwrap());
+    assert!(detail < table, "the analysis comes before the message table: {at}");
+    assert!(detail - list_bottom < 400, "the analysis is right below the turn list: {at}");
+    assert!((scroll - detail).abs() < 200, "the page went to the analysis, no farther: {at}");
+    assert_eq!(at["back"], json!(format!("↑ Back to turn {other}")));
+    screenshot(&page, "agent-turn-opened.png").await;
+
+    // Back: that turn focused and in view again.
+    page.click("#back-to-messages").await;
+    page.wait_for_js(&format!("return document.activeElement?.dataset.turn === '{other}';"), "the turn focused again")
+        .await;
+    page.settle_scrolling().await;
+    page.wait_for_js(&turn_in_view(&format!(".turn[data-turn=\"{other}\"]")), "the turn in view again").await;
+
+    // From the table: the analysis below the table, and back returns to that row.
+    let row = "#message-table tbody tr:nth-child(2)";
+    page.click(row).await;
+    page.wait_for_js(
+        "return document.getElementById('back-to-messages')?.dataset.back === 'messages';",
+        "from the table",
+    )
+    .await;
+    let at = page.js(DETAIL).await;
+    assert!(at["detail"].as_i64() > at["table"].as_i64(), "below the table: {at}");
+    let report = page.js(&format!("return document.querySelector('{row}').dataset.report;")).await;
+    page.click("#back-to-messages").await;
+    page.wait_for_js(
+        &format!("return document.activeElement?.dataset.report === {report};"),
+        "the table's row focused again",
+    )
+    .await;
+
+    // On a narrow screen a turn's preview keeps most of the row: a long label ("result of
+    // replace_in_file") gives way to the text.
+    page.client.set_window_size(400, 900).await.expect("resize");
+    page.wait_for_js("return innerWidth <= 640;", "a narrow window").await;
+    let shares = page
+        .js("return [...document.querySelectorAll('#conversation-turns .turn-line')].map(l => \
+             l.querySelector('.line-text').getBoundingClientRect().width / l.getBoundingClientRect().width);")
+        .await;
+    let shares: Vec<f64> = shares.as_array().cloned().unwrap_or_default().iter().filter_map(Value::as_f64).collect();
+    assert!(!shares.is_empty());
+    assert!(shares.iter().all(|&s| s >= 0.55), "previews squeezed at a narrow width: {shares:?}");
+    page.close().await;
+}

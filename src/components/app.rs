@@ -23,8 +23,9 @@ use super::sample_menu::sample_menu;
 use super::saved_report_view::SavedReportView;
 use super::share_bar::ShareBar;
 use super::stream_info::stream_info;
-use super::thresholds_panel::thresholds_panel;
+use super::thresholds_panel::ThresholdsPanel;
 use super::too_short::too_short;
+use super::turn_link::TurnLink;
 use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::file_load::drop_overlay::DropOverlay;
@@ -35,8 +36,8 @@ use crate::file_load::upload_button::upload_button;
 use crate::live::LivePanel;
 use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
-use crate::model::{sample_param, worth_stashing, Source};
-use crate::state::{self, Action, Effect, Reveal, Store};
+use crate::model::{live_param, sample_param, with_mode, worth_stashing, Source};
+use crate::state::{self, Action, Effect, Open, Opener, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
@@ -51,13 +52,25 @@ pub fn App() -> Html {
     let store = use_reducer(Store::default);
     let state = Rc::clone(&store.state);
     // Which input is shown: a text or file (false), or a live endpoint (true; `?mode=live`).
-    let live = use_state(|| dom::location_search().contains("mode=live"));
+    let live = use_state(|| live_param(&dom::location_search()));
+    // Switching puts the mode in the address (`?mode=live`, taken out again for the text), so a
+    // reload or a copied address opens the same tab; no history entry is added.
+    let set_mode = {
+        let live = live.clone();
+        Callback::from(move |to_live: bool| {
+            live.set(to_live);
+            let search = with_mode(&dom::location_search(), to_live);
+            dom::replace_url(&format!("{}{search}{}", dom::location_path(), dom::location_hash()));
+        })
+    };
 
     let samples = use_memo((), |_| samples().into_iter().chain(capture_samples()).collect::<Vec<_>>());
     let input = use_node_ref();
     let results = use_node_ref();
     // How the checks table and the verdict card reach the text view.
     let link = use_memo((), |_| TextLink::default());
+    // How the analysis below asks the conversation view to go back to a turn.
+    let turn_link = use_memo((), |_| TurnLink::default());
 
     let analyze_input = {
         let (dispatcher, input) = (store.dispatcher(), input.clone());
@@ -131,7 +144,7 @@ pub fn App() -> Html {
     };
     let select = {
         let dispatcher = store.dispatcher();
-        Callback::from(move |index: usize| dispatcher.dispatch(Action::Select(index)))
+        Callback::from(move |open: Open| dispatcher.dispatch(Action::Select(open)))
     };
 
     let jump = {
@@ -209,9 +222,9 @@ pub fn App() -> Html {
 
     // A finished live run's capture, read like a dropped file in the text or file view.
     let replay_capture = {
-        let (dispatcher, live) = (store.dispatcher(), live.clone());
+        let (dispatcher, set_mode) = (store.dispatcher(), set_mode.clone());
         Callback::from(move |bytes: Rc<[u8]>| {
-            live.set(false);
+            set_mode.emit(false);
             dispatcher.dispatch(Action::Load {
                 name: "live-capture.sse".to_string(),
                 bytes: bytes.to_vec(),
@@ -220,11 +233,11 @@ pub fn App() -> Html {
         })
     };
     let tab = |id: &'static str, label: &'static str, to_live: bool| {
-        let live = live.clone();
+        let set_mode = set_mode.clone();
         let selected = *live == to_live;
         html! {
             <button type="button" role="tab" {id} class="tab" aria-selected={selected.to_string()}
-                tabindex={if selected { "0" } else { "-1" }} aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| live.set(to_live))}>
+                tabindex={if selected { "0" } else { "-1" }} aria-controls={if to_live { "live-mode" } else { "text-mode" }} onclick={Callback::from(move |_: MouseEvent| set_mode.emit(to_live))}>
                 { label }
             </button>
         }
@@ -232,7 +245,7 @@ pub fn App() -> Html {
 
     // Arrow keys move between the two tabs (the tab pattern: one tab stop, arrows inside).
     let tab_keys = {
-        let live = live.clone();
+        let (live, set_mode) = (live.clone(), set_mode.clone());
         Callback::from(move |e: KeyboardEvent| {
             if matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") {
                 e.prevent_default();
@@ -241,7 +254,7 @@ pub fn App() -> Html {
                     "End" => true,
                     _ => !*live,
                 };
-                live.set(to_live);
+                set_mode.emit(to_live);
                 if let Some(el) = dom::element_by_id(if to_live { "tab-live" } else { "tab-text" })
                     .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
                 {
@@ -271,14 +284,14 @@ pub fn App() -> Html {
                     </InputPanel>
                     // A stable wrapper: a list growing here must not re-create the text box.
                     <div class="format-slot">{ for format_bar }</div>
-                    { thresholds_panel(thresholds, &set_thresholds) }
+                    <ThresholdsPanel current={thresholds} on_change={set_thresholds} />
                 </section>
                 <div ref={results} class="results">
                     { for status }
                     if let Some(view) = state.saved.clone() {
                         <SavedReportView {view} />
                     } else {
-                        { results_view(state.doc.clone(), jump, show, select, shown_file, &link) }
+                        { results_view((state.doc.clone(), state.opened_from), jump, show, select, shown_file, (&link, &turn_link)) }
                     }
                 </div>
                 </div>
@@ -406,12 +419,12 @@ fn start_worker(
 }
 
 fn results_view(
-    doc: Option<Rc<Document>>,
+    (doc, opened_from): (Option<Rc<Document>>, Option<Opener>),
     jump: Callback<Metric>,
     show: Callback<usize>,
-    select: Callback<usize>,
+    select: Callback<Open>,
     shown_file: Callback<(), Option<web_sys::File>>,
-    link: &TextLink,
+    (link, turn_link): (&TextLink, &TurnLink),
 ) -> Html {
     let Some(doc) = doc else {
         return html! {
@@ -445,12 +458,19 @@ fn results_view(
     let stream = doc.transcript.stream.clone().map(|info| stream_info(doc.format(), &info));
     let diagnostics = (!doc.transcript.diagnostics.is_empty()).then(|| diagnostics(&doc));
     let conversation = has_conversation_view(&doc.report).then(|| {
-        html! { <ConversationView key={doc.seq.to_string()} doc={Rc::clone(&doc)} on_select={select.clone()} /> }
+        html! { <ConversationView key={doc.seq.to_string()} doc={Rc::clone(&doc)} on_select={select.clone()} turn_link={turn_link.clone()} /> }
     });
     let table = (!doc.rows.is_empty()).then(|| html! { <MessageTable doc={Rc::clone(&doc)} on_select={select} /> });
     let detail = doc.detail.clone().map(|analysis| {
-        html! { <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} on_show={show} link={link.clone()} /> }
+        html! {
+            <MessageDetail doc={Rc::clone(&doc)} {analysis} on_jump={jump} on_show={show} link={link.clone()}
+                from={opened_from} turn_link={turn_link.clone()} />
+        }
     });
+    // Opened from the conversation view: shown right below it, where the eye is, not past the
+    // table of every message.
+    let below_conversation = conversation.is_some() && opened_from.is_some_and(Opener::in_conversation);
+    let (detail_above, detail_below) = if below_conversation { (detail, None) } else { (None, detail) };
     html! {
         <>
             { for changed }
@@ -460,8 +480,9 @@ fn results_view(
             </DocumentSummary>
             <ShareBar doc={Rc::clone(&doc)} file={shown_file} />
             { for conversation }
+            { for detail_above }
             { for table }
-            { for detail }
+            { for detail_below }
         </>
     }
 }

@@ -15,10 +15,12 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::checks_table::{check_row, checks_head};
+use super::turn_link::TurnLink;
 use super::turn_list::{TurnList, Turns};
 use crate::model::conversation::{choice_label, counts_sentence, first_conversation, onset_sentence, picker_choices};
 use crate::model::document::Document;
 use crate::model::level_key;
+use crate::state::{Open, Opener};
 use coherency_core::analyze::Thresholds;
 use coherency_core::verdict::{ConversationReport, TurnView};
 use coherency_core::wording::thousands;
@@ -26,8 +28,10 @@ use coherency_core::wording::thousands;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub doc: Rc<Document>,
-    /// Called with the report index of the text to show in full.
-    pub on_select: Callback<usize>,
+    /// Called to show a text in full.
+    pub on_select: Callback<Open>,
+    /// How the analysis below asks this view to go back to a turn.
+    pub turn_link: TurnLink,
 }
 
 #[component]
@@ -46,6 +50,29 @@ pub fn ConversationView(props: &Props) -> Html {
         use_memo(doc.seq, move |_| picker_choices(&report))
     };
     let judgement = doc.report.conversation(*conversation);
+
+    // "Back to turn K" from the analysis below: that conversation shown, the turn focused.
+    {
+        let (conversation, goto, asks, link) =
+            (conversation.clone(), goto.clone(), asks.clone(), props.turn_link.clone());
+        let known = Rc::clone(&doc.report);
+        use_effect_with((), move |_| {
+            let show = Callback::from(move |(c, row): (usize, usize)| {
+                if known.conversation(c).is_none() {
+                    return;
+                }
+                conversation.set(c);
+                let n = {
+                    let mut n = asks.borrow_mut();
+                    *n += 1;
+                    *n
+                };
+                goto.set(Some((row, n)));
+            });
+            let ticket = link.attach(show);
+            move || link.detach(ticket)
+        });
+    }
 
     let choose = {
         let (conversation, goto) = (conversation.clone(), goto.clone());
@@ -105,7 +132,7 @@ pub fn ConversationView(props: &Props) -> Html {
             goto.set(Some((k, n)));
         })
     };
-    let head = judgement.map(|c| summary(doc, c, &on_goto, &props.on_select, &turns));
+    let head = judgement.map(|c| summary(doc, (*conversation, c), &on_goto, &props.on_select, &turns));
     html! {
         <section id="conversation" class="card conversation" aria-labelledby="conversation-heading"
             data-conversation={conversation.to_string()}>
@@ -124,9 +151,9 @@ pub fn ConversationView(props: &Props) -> Html {
 /// that goes to the decisive loop's first turn), and its streams (each opens its analysis).
 fn summary(
     doc: &Document,
-    c: &ConversationReport,
+    (number, c): (usize, &ConversationReport),
     go: &Callback<usize>,
-    on_select: &Callback<usize>,
+    on_select: &Callback<Open>,
     turns: &[TurnView],
 ) -> Html {
     let v = c.verdict;
@@ -141,7 +168,7 @@ fn summary(
     let streams = c.streams.iter().filter_map(|&i| {
         let r = doc.report.reports.get(i)?;
         let kind = r.stream?;
-        let on_select = on_select.reform(move |_: MouseEvent| i);
+        let on_select = on_select.reform(move |_: MouseEvent| Open::clicked(i, Opener::Conversation(number)));
         let tripped = r.report.tripped().map(|m| format!(" · {} tripped", m.label())).unwrap_or_default();
         Some(html! {
             <li>

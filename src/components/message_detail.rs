@@ -1,5 +1,7 @@
-//! The full analysis of the text picked in the message table: which text it is, then the
-//! verdict card, the heuristics and the highlighted text, as for plain text.
+//! The full analysis of the text picked in the message table or the conversation view: which
+//! text it is, then the verdict card, the heuristics and the highlighted text, as for plain
+//! text. Its "back" button returns to where it was opened from: the turn (focused, in view),
+//! the conversation's stream button, or the table's row.
 
 use std::rc::Rc;
 
@@ -7,13 +9,16 @@ use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
 use super::too_short::too_short;
+use super::turn_link::TurnLink;
 use super::verdict_card::VerdictCard;
 use crate::dom;
 use crate::model::document::{row_place, Document};
 use crate::model::Analysis;
+use crate::state::Opener;
 use crate::text_view::link::TextLink;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
+use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -23,6 +28,9 @@ pub struct Props {
     /// Shows byte N of the text.
     pub on_show: Callback<usize>,
     pub link: TextLink,
+    /// Where it was opened from (`None`: the page chose it).
+    pub from: Option<Opener>,
+    pub turn_link: TurnLink,
 }
 
 #[component]
@@ -53,13 +61,55 @@ pub fn MessageDetail(props: &Props) -> Html {
                 <h2 id="detail-heading" class="detail-heading">
                     <span class="detail-kicker">{ "Analysis of " }</span>{ place }
                 </h2>
-                <button type="button" id="back-to-messages" class="button chip" onclick={Callback::from(|_: MouseEvent| dom::reveal("messages"))}>
-                    { "↑ All messages" }
-                </button>
+                { back_button(props.from, props.doc.selected, &props.turn_link) }
             </div>
             { for not_judged }
             { body }
             <HighlightedText {analysis} link={props.link.clone()} />
         </section>
+    }
+}
+
+/// The button back to where the analysis was opened from: "↑ Back to turn 7" (that turn
+/// focused, in view), "↑ Back to the conversation" (its stream's button), else "↑ All
+/// messages" (the row of the table focused, or the table).
+fn back_button(from: Option<Opener>, selected: Option<usize>, turn_link: &TurnLink) -> Html {
+    let label = match from {
+        Some(Opener::Turn { turn, .. }) => format!("↑ Back to turn {}", thousands(turn)),
+        Some(Opener::Conversation(_)) => "↑ Back to the conversation".to_string(),
+        Some(Opener::Table) | None => "↑ All messages".to_string(),
+    };
+    let turn_link = turn_link.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        let selected = selected.map(|i| i.to_string()).unwrap_or_default();
+        match from {
+            Some(Opener::Turn { conversation, row, .. }) => {
+                if !turn_link.show(conversation, row) {
+                    dom::reveal("conversation");
+                }
+            }
+            Some(Opener::Conversation(_)) => {
+                if !dom::focus_in_view(&format!("#conversation-streams .stream-open[data-report=\"{selected}\"]")) {
+                    dom::reveal("conversation");
+                }
+            }
+            Some(Opener::Table) | None => {
+                if !dom::focus_in_view(&format!("#message-table tr[data-report=\"{selected}\"]")) {
+                    dom::reveal("messages");
+                }
+            }
+        }
+    });
+    html! {
+        <button type="button" id="back-to-messages" class="button chip" data-back={back_key(from)} {onclick}>{ label }</button>
+    }
+}
+
+/// Where the back button goes, for tests: "turn", "conversation" or "messages".
+fn back_key(from: Option<Opener>) -> &'static str {
+    match from {
+        Some(Opener::Turn { .. }) => "turn",
+        Some(Opener::Conversation(_)) => "conversation",
+        Some(Opener::Table) | None => "messages",
     }
 }

@@ -12,6 +12,7 @@ use yew::prelude::*;
 
 use crate::model::document::Document;
 use crate::model::level_key;
+use crate::state::{Open, Opener};
 use coherency_core::verdict::{Author, MessageRow};
 use coherency_core::wording::{plural, thousands};
 
@@ -57,8 +58,8 @@ impl Filter {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub doc: Rc<Document>,
-    /// Called with the row's report index.
-    pub on_select: Callback<usize>,
+    /// Called to show a row's text in full.
+    pub on_select: Callback<Open>,
 }
 
 #[component]
@@ -125,20 +126,21 @@ pub fn MessageTable(props: &Props) -> Html {
     }
 }
 
-fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<usize>) -> Html {
+fn row_view(doc: &Document, row: &MessageRow, on_select: &Callback<Open>) -> Html {
     let index = row.report;
+    let on_select = on_select.reform(move |()| Open::clicked(index, Opener::Table));
     let selected = doc.selected == Some(index);
     let short = doc.too_short(index);
     let onclick = {
         let on_select = on_select.clone();
-        Callback::from(move |_: MouseEvent| on_select.emit(index))
+        Callback::from(move |_: MouseEvent| on_select.emit(()))
     };
     let onkeydown = {
         let on_select = on_select.clone();
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
             "Enter" | " " => {
                 e.prevent_default();
-                on_select.emit(index);
+                on_select.emit(());
             }
             "ArrowDown" | "ArrowUp" => {
                 // Move between rows; Enter then shows the one reached.

@@ -22,5 +22,6 @@ mod stream_info;
 mod theme_toggle;
 mod thresholds_panel;
 mod too_short;
+mod turn_link;
 mod turn_list;
 mod verdict_card;

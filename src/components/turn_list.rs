@@ -11,15 +11,17 @@
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlElement, ScrollLogicalPosition};
 use yew::prelude::*;
 
+use crate::dom;
 use crate::model::conversation::{
     flagged_position, flagged_rows, onset_row, preview, report_to_open, step_flagged, turn_label, PreviewLine,
     TURN_ROW_PX,
 };
 use crate::model::document::Document;
 use crate::model::level_key;
+use crate::state::{Open, Opener};
 use crate::text_view::scrolling::Geometry;
 use coherency_core::analyze::Verdict;
 use coherency_core::verdict::{Author, TurnView};
@@ -44,8 +46,8 @@ pub struct Props {
     /// A row to go to, asked from outside (the tool-call check), with a number that changes
     /// with every ask.
     pub goto: Option<(usize, u64)>,
-    /// Called with the report index of the text to show in full.
-    pub on_select: Callback<usize>,
+    /// Called to show a turn's text in full.
+    pub on_select: Callback<Open>,
 }
 
 #[component]
@@ -76,7 +78,7 @@ pub fn TurnList(props: &Props) -> Html {
             if let Ok(Some(el)) = root.query_selector(&format!(".turn[data-row=\"{row}\"]")) {
                 *focus_row.borrow_mut() = None;
                 if let Ok(el) = el.dyn_into::<HtmlElement>() {
-                    let _ = el.focus();
+                    focus_in_view(&el);
                 }
             }
         });
@@ -100,7 +102,18 @@ pub fn TurnList(props: &Props) -> Html {
                 scroll_top.set(el.scroll_top() as f64);
             }
             current.set(Some(k));
-            *focus_row.borrow_mut() = Some(k);
+            // Rendered already: focused now (no render may follow); else once it is rendered.
+            let rendered = scroller
+                .cast::<Element>()
+                .and_then(|root| root.query_selector(&format!(".turn[data-row=\"{k}\"]")).ok().flatten())
+                .and_then(|el| el.dyn_into::<HtmlElement>().ok());
+            match rendered {
+                Some(el) => {
+                    *focus_row.borrow_mut() = None;
+                    focus_in_view(&el);
+                }
+                None => *focus_row.borrow_mut() = Some(k),
+            }
         })
     };
 
@@ -123,32 +136,50 @@ pub fn TurnList(props: &Props) -> Html {
         })
     };
 
+    // Opens turn `k`'s analysis below; `reveal`: and brings it into view (a click, Enter), else
+    // the page stays on the list (Next, Previous, Show the onset).
+    let open_turn = {
+        let (report, turns, on_select, conversation) =
+            (Rc::clone(&doc.report), Rc::clone(&turns), props.on_select.clone(), props.conversation);
+        Callback::from(move |(k, reveal): (usize, bool)| {
+            let Some(turn) = turns.get(k) else { return };
+            if let Some(index) = report_to_open(&report, turn) {
+                let from = Opener::Turn { conversation, row: k, turn: turn.index };
+                on_select.emit(Open { index, from, reveal });
+            }
+        })
+    };
     let open = {
-        let (report, turns, on_select, current) =
-            (Rc::clone(&doc.report), Rc::clone(&turns), props.on_select.clone(), current.clone());
+        let (open_turn, current) = (open_turn.clone(), current.clone());
         Callback::from(move |k: usize| {
             current.set(Some(k));
-            if let Some(i) = turns.get(k).and_then(|t| report_to_open(&report, t)) {
-                on_select.emit(i);
-            }
+            open_turn.emit((k, true));
+        })
+    };
+    // Goes to row `k` and shows its analysis below, the page kept on the list.
+    let step_to = {
+        let (go, open_turn) = (go.clone(), open_turn.clone());
+        Callback::from(move |k: usize| {
+            go.emit(k);
+            open_turn.emit((k, false));
         })
     };
 
     let nav = {
         let onset = onset_row(&turns);
         let step = |forward: bool| {
-            let (flagged, current, go) = (Rc::clone(&flagged), current.clone(), go.clone());
+            let (flagged, current, step_to) = (Rc::clone(&flagged), current.clone(), step_to.clone());
             Callback::from(move |_: MouseEvent| {
                 if let Some(k) = step_flagged(&flagged, *current, forward) {
-                    go.emit(k);
+                    step_to.emit(k);
                 }
             })
         };
         let show_onset = onset.map(|k| {
-            let go = go.clone();
+            let step_to = step_to.clone();
             let turn = turns[k].index;
             html! {
-                <button type="button" id="show-onset-turn" class="button" onclick={Callback::from(move |_: MouseEvent| go.emit(k))}>
+                <button type="button" id="show-onset-turn" class="button" onclick={Callback::from(move |_: MouseEvent| step_to.emit(k))}>
                     { format!("Show the onset (turn {})", thousands(turn)) }
                 </button>
             }
@@ -215,7 +246,7 @@ pub fn TurnList(props: &Props) -> Html {
     html! {
         <>
             { nav }
-            <p class="help">{ "The model's turns are judged; its inputs (system, user, tool results) are analysed and shown, marked “input — not judged”. Banded turns are part of a loop across turns. Click a turn (or press Enter on it; ↑ ↓ move) to see its analysis below." }</p>
+            <p class="help">{ "The model's turns are judged; its inputs (system, user, tool results) are analysed and shown, marked “input — not judged”. Banded turns are part of a loop across turns. Click a turn (or press Enter on it; ↑ ↓ move), or step with Show the onset, Next and Previous, to see its analysis below." }</p>
             <div id="conversation-turns" ref={scroller} class="turns-box" role="list"
                 aria-label={format!("{} of conversation {}", plural(turns.len(), "turn", "turns"), thousands(props.conversation))}
                 style={format!("height: {box_h}px")} {onscroll} {onkeydown}>
@@ -227,6 +258,13 @@ pub fn TurnList(props: &Props) -> Html {
             </div>
         </>
     }
+}
+
+/// Focuses a turn's row and brings all of it into the window (focusing alone may leave it
+/// half out of sight).
+fn focus_in_view(row: &HtmlElement) {
+    let _ = row.focus();
+    dom::scroll_to(row, ScrollLogicalPosition::Nearest);
 }
 
 /// One turn as a row of the view.

@@ -28,7 +28,8 @@ pub fn VerdictCard(props: &Props) -> Html {
         let show = show.clone();
         html! {
             <p id="onset" class="onset" data-onset={at.to_string()}>
-                <span class="onset-mark" aria-hidden="true">{ "▼ " }</span>{ text }{ " " }
+                // The mark and its sentence wrap as one: a narrow screen keeps them together.
+                <span class="onset-text"><span class="onset-mark" aria-hidden="true">{ "▼ " }</span>{ text }</span>{ " " }
                 <button type="button" id="show-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| show.emit(at))}>
                     { "↧ Show the onset" }
                 </button>

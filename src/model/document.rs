@@ -226,13 +226,15 @@ impl Document {
         coherency_core::render::conversation_place(c)
     }
 
-    /// "file vllm.sse · 2,771 bytes", "your text · 120 bytes", "a built-in sample · 3,210 bytes".
+    /// "file vllm.sse · 2,771 bytes", "your text · 120 bytes", "a built-in sample · 3,210 bytes",
+    /// "the input a result link carried · 900 bytes".
     pub fn origin_text(&self) -> String {
         let what = match &self.source {
             Source::Input => "your text".to_string(),
             Source::Sample(_) => "a built-in sample".to_string(),
             Source::File(name) => format!("file {name}"),
             Source::Live => "the live stream".to_string(),
+            Source::Link => "the input a result link carried".to_string(),
         };
         format!("{what} · {}", plural(self.size, "byte", "bytes"))
     }

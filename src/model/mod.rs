@@ -31,6 +31,8 @@ pub enum Source {
     File(Rc<str>),
     /// Streamed from an endpoint in live mode.
     Live,
+    /// Carried by a result link the page was opened with.
+    Link,
 }
 
 impl Source {
@@ -41,6 +43,7 @@ impl Source {
             Source::Input => "pasted text".to_string(),
             Source::Sample(id) => format!("sample {id}"),
             Source::Live => "live stream".to_string(),
+            Source::Link => "linked input".to_string(),
         }
     }
 }
@@ -209,6 +212,26 @@ pub fn limit_param(search: &str, key: &str, max: usize) -> usize {
     asked.and_then(|v| v.parse::<usize>().ok()).map_or(max, |n| n.min(max))
 }
 
+/// Whether the query string asks for the live mode (`mode=live`).
+pub fn live_param(search: &str) -> bool {
+    search.trim_start_matches('?').split('&').any(|pair| pair == "mode=live")
+}
+
+/// The query string `search` with `mode=live` put in (`live`) or taken out, the rest kept in its
+/// order: "?mode=live", "?sample=prose&mode=live", "" (none left).
+pub fn with_mode(search: &str, live: bool) -> String {
+    let mut pairs: Vec<&str> =
+        search.trim_start_matches('?').split('&').filter(|p| !p.is_empty() && !p.starts_with("mode=")).collect();
+    if live {
+        pairs.push("mode=live");
+    }
+    if pairs.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", pairs.join("&"))
+    }
+}
+
 pub fn sample_param(search: &str) -> Option<&str> {
     search
         .trim_start_matches('?')
@@ -305,6 +328,18 @@ mod tests {
         assert!(worth_stashing("my transcript", &samples));
         assert!(!worth_stashing("  \n", &samples));
         assert!(!worth_stashing(&samples[2].text, &samples));
+    }
+
+    #[test]
+    fn the_live_mode_is_put_in_and_taken_out_of_the_query_string() {
+        assert!(live_param("?mode=live") && live_param("?sample=x&mode=live"));
+        assert!(!live_param("") && !live_param("?mode=text") && !live_param("?xmode=live"));
+        assert_eq!(with_mode("", true), "?mode=live");
+        assert_eq!(with_mode("?sample=prose", true), "?sample=prose&mode=live");
+        assert_eq!(with_mode("?mode=live", true), "?mode=live");
+        assert_eq!(with_mode("?mode=live", false), "");
+        assert_eq!(with_mode("?a=1&mode=live&b=2", false), "?a=1&b=2");
+        assert!(live_param(&with_mode("?file-limit=9", true)));
     }
 
     #[test]

@@ -42,8 +42,9 @@ pub fn link_made(url: &str, copied: bool) -> String {
     let chars = url.len();
     // The one-file page opened from disk: its links name a file on this machine.
     if url.starts_with("file:") {
+        let made = if copied { "Link copied" } else { "The link is in the address bar" };
         return format!(
-            "Link made ({} characters), but it opens only on this computer: it names this page's file. Share a link from the page served over http(s), or the report.",
+            "{made} ({} characters), but it opens only on this computer: it names this page's file on this disk. To share, use a link from the page served over http(s), or download the report.",
             thousands(chars)
         );
     }

@@ -1,7 +1,7 @@
 //! What can happen to the page's state ([`Action`]): the user's inputs, the worker's answers and
 //! what the effects of a transition bring back.
 
-use super::Thresholds;
+use super::{Open, Thresholds};
 use crate::file_load::load_view::Progress;
 use crate::model::document::Document;
 use crate::model::saved::SavedView;
@@ -33,8 +33,8 @@ pub enum Action {
     LinkFailed(String),
     /// Read the current document again in another format (`None`: the detected one).
     ChooseFormat(Option<Format>),
-    /// Show report `index` of the current document in full.
-    Select(usize),
+    /// Show a report of the current document in full, from where it was asked.
+    Select(Open),
     /// The page read what an [`Effect::Read`](super::Effect::Read) asked for, from `started` to `now`.
     Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
     /// What an [`Effect::Read`](super::Effect::Read) asked to read was a report the CLI saved.

@@ -23,10 +23,12 @@ use coherency_core::analyze::Thresholds;
 
 mod action;
 mod effect;
+mod opener;
 mod store;
 
 pub use action::Action;
 pub use effect::{read, Effect, Reveal};
+pub use opener::{Open, Opener};
 pub use store::Store;
 
 #[derive(Debug, Default, PartialEq)]
@@ -43,6 +45,8 @@ pub struct State {
     pub notice: Option<Rc<str>>,
     /// What every input is judged against.
     pub thresholds: Thresholds,
+    /// Where the analysis shown was opened from (`None`: the page chose it).
+    pub opened_from: Option<Opener>,
     next_seq: u64,
 }
 
@@ -56,6 +60,7 @@ impl State {
             loading: self.loading.clone(),
             notice: self.notice.clone(),
             thresholds: self.thresholds,
+            opened_from: self.opened_from,
             next_seq: self.next_seq,
         }
     }
@@ -68,7 +73,8 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     // A document read or kept, the file reading over: the next number is taken.
     let next = |doc: Option<Rc<Document>>, stash, notice| {
         let saved = state.saved.clone();
-        Rc::new(State { doc, saved, stash, loading: None, notice, thresholds: state.thresholds, next_seq: seq + 1 })
+        let (thresholds, opened_from) = (state.thresholds, state.opened_from);
+        Rc::new(State { doc, saved, stash, loading: None, notice, thresholds, opened_from, next_seq: seq + 1 })
     };
     let thresholds = state.thresholds;
     let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None, thresholds };
@@ -106,7 +112,9 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             let started = state.loading.as_ref().and_then(|l| l.started);
             let mut doc = Document::from_loaded(seq, Source::File(name.into()), *loaded);
             set_millis(&mut doc, started, now);
+            let opened_from = opened_from_kept(&state, &doc);
             let next = State {
+                opened_from,
                 doc: Some(Rc::new(doc)),
                 saved: None,
                 loading: None,
@@ -126,14 +134,11 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             (next(state.doc.clone(), state.stash.clone(), note.map(Rc::from)), vec![effect])
         }
         Action::OpenLink { bytes, chosen, select, thresholds } => {
-            // A text goes in the text box (the page puts it there), as if pasted; other bytes
-            // are read as a file.
-            let source = match std::str::from_utf8(&bytes) {
-                Ok(_) => Source::Input,
-                Err(_) => Source::File("the linked input".into()),
-            };
+            // A text also goes in the text box (the page puts it there); the result says it came
+            // from the link until the text is analysed again from there.
+            let source = Source::Link;
             let effect = Effect::Read { seq, source, bytes: bytes.into(), chosen, select, thresholds };
-            let notice = "Opened from a result link: the input it carries is analysed here, in your browser.";
+            let notice = "Opened from a result link: the input it carries, with the format, the text picked and the thresholds it was shown with, judged here in your browser.";
             let next =
                 State { notice: Some(notice.into()), loading: None, thresholds, next_seq: seq + 1, ..state.kept() };
             (Rc::new(next), vec![effect])
@@ -169,20 +174,31 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             Some((_, None)) => (state, vec![Effect::ReadFileAgain { chosen, thresholds }]),
             None => (state, Vec::new()),
         },
-        Action::Select(index) => match &state.doc {
-            Some(doc) if doc.selected != Some(index) => {
-                let doc = Some(Rc::new(doc.select(seq, index)));
-                (next(doc, state.stash.clone(), state.notice.clone()), vec![Effect::Reveal(Reveal::Detail)])
+        Action::Select(Open { index, from, reveal }) => {
+            let reveal = if reveal { vec![Effect::Reveal(Reveal::Detail)] } else { Vec::new() };
+            match &state.doc {
+                Some(doc) if doc.selected != Some(index) => {
+                    let doc = Some(Rc::new(doc.select(seq, index)));
+                    let next = State { doc, opened_from: Some(from), next_seq: seq + 1, ..state.kept() };
+                    (Rc::new(next), reveal)
+                }
+                // The same text from elsewhere: shown there now.
+                Some(_) if state.opened_from != Some(from) => {
+                    (Rc::new(State { opened_from: Some(from), ..state.kept() }), reveal)
+                }
+                // The same again: brought into view again, if asked.
+                Some(_) => (state, reveal),
+                None => (state, Vec::new()),
             }
-            _ => (state, Vec::new()),
-        },
+        }
         Action::Read { mut doc, started, now } => {
             // A document read after a newer one was shown stays unshown.
             if state.doc.as_ref().is_some_and(|shown| shown.seq > doc.seq) {
                 return (state, Vec::new());
             }
             set_millis(&mut doc, started, now);
-            let next = State { doc: Some(Rc::new(*doc)), saved: None, ..state.kept() };
+            let opened_from = opened_from_kept(&state, &doc);
+            let next = State { doc: Some(Rc::new(*doc)), saved: None, opened_from, ..state.kept() };
             (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
         Action::ReadSaved(view) => {
@@ -193,6 +209,18 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
     }
+}
+
+/// Where the analysis of `doc`, just read, was opened from: where the one shown before was, when
+/// it is the same input's same text read again (other thresholds, another format), else
+/// nowhere (the page chose it).
+fn opened_from_kept(state: &State, doc: &Document) -> Option<Opener> {
+    let shown = state.doc.as_ref()?;
+    let same_bytes = match (&shown.bytes, &doc.bytes) {
+        (Some(a), Some(b)) => a == b,
+        _ => shown.size == doc.size,
+    };
+    (same_bytes && shown.source == doc.source && shown.selected == doc.selected).then_some(state.opened_from).flatten()
 }
 
 /// Records how long reading and analysing took, on the document and on plain text's analysis
@@ -396,13 +424,28 @@ mod tests {
         let (state, _) = settle(&Rc::default(), Action::Load { name: "f.sse".into(), bytes, note: None });
         let doc = state.doc.clone().expect("a document");
         let other = doc.rows.iter().map(|r| r.report).find(|&r| Some(r) != doc.selected).expect("another row");
-        let (state, effects) = reduce(state, Action::Select(other));
+        let (state, effects) = reduce(state, Action::Select(Open::clicked(other, Opener::Table)));
         assert_eq!(effects, [Effect::Reveal(Reveal::Detail)]);
         let shown = state.doc.as_ref().expect("a document");
         assert_eq!((shown.seq, shown.selected), (doc.seq, Some(other)), "the same document, another message");
-        // Picking it again changes nothing.
-        let (after, effects) = reduce(Rc::clone(&state), Action::Select(other));
-        assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
+        assert_eq!(state.opened_from, Some(Opener::Table));
+        // Picking it again changes nothing but brings it into view again.
+        let (after, effects) = reduce(Rc::clone(&state), Action::Select(Open::clicked(other, Opener::Table)));
+        assert!(Rc::ptr_eq(&after, &state));
+        assert_eq!(effects, [Effect::Reveal(Reveal::Detail)]);
+        // Stepping to it from a turn: the same text, now opened from there, and the page stays.
+        let turn = Opener::Turn { conversation: 0, row: 2, turn: 2 };
+        let (after, effects) =
+            reduce(Rc::clone(&state), Action::Select(Open { index: other, from: turn, reveal: false }));
+        assert_eq!((after.opened_from, effects), (Some(turn), Vec::new()));
+        assert_eq!(after.doc.as_ref().and_then(|d| d.selected), Some(other));
+        // Read again against other thresholds: still opened from that turn.
+        let t = Thresholds { maxline_warn: 7, ..Thresholds::SEED };
+        let (again, _) = settle(&after, Action::SetThresholds(t));
+        assert_eq!((again.opened_from, again.doc.as_ref().and_then(|d| d.selected)), (Some(turn), Some(other)));
+        // Another input: the page chooses again.
+        let (other_doc, _) = settle(&again, analyze("Something else entirely.\n", Source::Input, None));
+        assert_eq!(other_doc.opened_from, None);
     }
 
     #[test]
@@ -422,7 +465,7 @@ mod tests {
         let action = Action::OpenLink { bytes, chosen, select, thresholds };
         let (state, effects) = settle(&Rc::new(State::default()), action);
         let doc = state.doc.as_ref().expect("a document");
-        assert_eq!((doc.source.clone(), doc.chosen, doc.selected), (Source::Input, Some(Format::Sse), Some(other)));
+        assert_eq!((doc.source.clone(), doc.chosen, doc.selected), (Source::Link, Some(Format::Sse), Some(other)));
         assert_eq!(doc.report.verdict, direct.report.verdict);
         assert!(state.notice.as_deref().is_some_and(|n| n.contains("result link")));
         assert_eq!(effects, vec![Effect::Reveal(Reveal::Result)]);
@@ -435,7 +478,7 @@ mod tests {
         };
         let (state, _) = settle(&Rc::new(State::default()), action);
         let doc = state.doc.as_ref().expect("a document");
-        assert!(matches!(doc.source, Source::File(_)) && doc.selected != Some(99));
+        assert!(doc.source == Source::Link && doc.selected != Some(99));
         let (state, _) = settle(&Rc::new(State::default()), Action::LinkFailed("it is damaged".into()));
         assert!(state
             .notice

@@ -53,7 +53,10 @@ mod tests {
         let effects = store.take_effects();
         assert!(matches!(effects.as_slice(), [Effect::Read { .. }, Effect::Reveal(Reveal::Progress)]), "{effects:?}");
         assert!(store.take_effects().is_empty());
-        let same = Reducible::reduce(Rc::clone(&store), Action::Select(0));
+        let same = Reducible::reduce(
+            Rc::clone(&store),
+            Action::Select(crate::state::Open::clicked(0, crate::state::Opener::Table)),
+        );
         assert!(Rc::ptr_eq(&same, &store), "no document: nothing to select, no render");
     }
 }

@@ -47,7 +47,8 @@ pub fn HighlightedText(props: &Props) -> Html {
     let measure = measured.unwrap_or(Measure::GUESS);
     let scroll_top = use_state_eq(|| 0.0f64);
     let current = use_state_eq(|| None::<usize>);
-    let go = use_state_eq(|| None::<(Place, u64)>);
+    // Where to go, numbered per ask, and whether the view takes the focus there.
+    let go = use_state_eq(|| None::<(Place, u64, bool)>);
     let flash = use_state_eq(|| None::<(usize, u64)>);
     let source_mark = use_state_eq(|| None::<usize>);
     let nonce = use_mut_ref(|| 0u64);
@@ -114,23 +115,27 @@ pub fn HighlightedText(props: &Props) -> Html {
         });
     }
 
-    let go_to = {
+    // Goes to a place; `focus`: and moves the focus into the text there.
+    let go_focused = {
         let (go, nonce) = (go.clone(), nonce.clone());
-        Callback::from(move |target: Place| {
+        Callback::from(move |(target, focus): (Place, bool)| {
             let n = {
                 let mut n = nonce.borrow_mut();
                 *n += 1;
                 *n
             };
-            go.set(Some((target, n)));
+            go.set(Some((target, n, focus)));
         })
     };
+    let go_to = go_focused.reform(|target: Place| (target, false));
 
-    // The page's link (the checks table, the onset button, the chart) comes here.
+    // The page's link (the checks table, the onset button, the chart) comes here, and the focus
+    // with it: the keys of the text (n, p) then work at once from there.
     {
-        let (go_to, link) = (go_to.clone(), link.clone());
+        let link = link.clone();
+        let go_from_page = go_focused.reform(|target: Place| (target, true));
         use_effect_with((), move |_| {
-            let ticket = link.attach(go_to);
+            let ticket = link.attach(go_from_page);
             move || link.detach(ticket)
         });
     }
@@ -141,7 +146,7 @@ pub fn HighlightedText(props: &Props) -> Html {
             (scroller.clone(), scroll_top.clone(), current.clone(), flash.clone(), source_mark.clone());
         let (layout, report) = (Rc::clone(&layout), Rc::clone(&a.report));
         use_effect_with(*go, move |go| {
-            let Some((target, n)) = *go else { return };
+            let Some((target, n, focus)) = *go else { return };
             let byte = match target {
                 Place::Span(i) => match report.spans.get(i) {
                     Some(s) => s.start,
@@ -152,6 +157,11 @@ pub fn HighlightedText(props: &Props) -> Html {
             if let Some(el) = scroller.cast::<Element>() {
                 el.set_scroll_top((geo.scroll_top_centering(layout.row_of(byte)) + PAD).round() as i32);
                 scroll_top.set(el.scroll_top() as f64);
+                if focus {
+                    if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
+                }
                 dom::scroll_to(&el, ScrollLogicalPosition::Nearest);
             }
             if let Place::Span(i) = target {
