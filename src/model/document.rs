@@ -479,8 +479,8 @@ mod tests {
         for name in ["deepseek_reasoning_loop.sse", "requests.jsonl", "plain_bom.txt", "binary.bin"] {
             let bytes = fixture(name);
             let direct = doc(&bytes);
-            let wire = crate::file_load::wire::encode_all(JudgedDocument::read(&bytes, None));
-            let back = crate::file_load::wire::decode(&wire, &bytes).expect("the wire reads back");
+            let wire = coherency_worker_wire::wire::encode_all(JudgedDocument::read(&bytes, None));
+            let back = coherency_worker_wire::wire::decode(&wire, &bytes).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");
