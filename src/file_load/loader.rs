@@ -252,6 +252,22 @@ pub fn start(
     Ok(Job { worker, cancelled, helper, _on_message: on_message, _on_error: on_error })
 }
 
+/// Starts reading `bytes` (a pasted text, a sample, a result link's input, a capture replayed:
+/// every input the page holds in memory) as `chosen` in a new worker, as [`start`] reads a file:
+/// the bytes go to the worker once, as a `File` named `name`, and the page's main thread does no
+/// analysis.
+pub fn start_bytes(
+    bytes: &[u8],
+    name: &str,
+    asked: (Option<Format>, &Thresholds),
+    on_event: Rc<dyn Fn(Event)>,
+) -> Result<Job, String> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, name)
+        .map_err(|_| "the browser could not hand the text to the worker".to_string())?;
+    start(&file, asked, on_event)
+}
+
 /// A worker's error in words a user can act on.
 fn explain(message: &str) -> String {
     let lower = message.to_ascii_lowercase();

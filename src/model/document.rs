@@ -9,7 +9,9 @@ use super::{Analysis, Source};
 use coherency_core::analyze::{analyze, Thresholds, Verdict};
 use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{ConversationReport, JudgeOptions, JudgedDocument, MessageRow, TranscriptReport};
+#[cfg(test)]
+use coherency_core::verdict::JudgeOptions;
+use coherency_core::verdict::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
 use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.
@@ -63,7 +65,8 @@ impl Document {
         Self::read_with(seq, source, bytes, chosen, &Thresholds::SEED)
     }
 
-    /// [`Self::read`] against `thresholds`.
+    /// [`Self::read`] against `thresholds` (the page reads in a worker: for tests).
+    #[cfg(test)]
     pub fn read_with(
         seq: u64,
         source: Source,

@@ -26,7 +26,9 @@ mod effect;
 mod store;
 
 pub use action::Action;
-pub use effect::{read, Effect, Reveal};
+#[cfg(test)]
+pub use effect::read;
+pub use effect::{Effect, Reveal};
 pub use store::Store;
 
 #[derive(Debug, Default, PartialEq)]
