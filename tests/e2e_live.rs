@@ -241,7 +241,8 @@ async fn stop_with_a_reason_that_is_not_an_error_ends_the_run_and_the_page_lives
     let live = Live::open(&[]).await;
     live.page
         .js("const abort = AbortController.prototype.abort; \
-             AbortController.prototype.abort = function () { return abort.call(this, 'stopped, said as a string'); }; \
+             AbortController.prototype.abort = function (...reason) { \
+               return abort.call(this, ...(reason.length ? reason : ['stopped, said as a string'])); }; \
              window.realFetch = window.fetch; \
              window.fetch = (request) => new Promise((_, reject) => \
                request.signal.addEventListener('abort', () => reject(request.signal.reason))); \
