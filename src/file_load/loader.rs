@@ -34,7 +34,7 @@ const WORKER_URL: &str = "www/worker.js";
 /// in the single-file build (`dist/coherency-analyzer.html`, which cannot load a worker from a
 /// `file://` URL) the worker's Blob URL and whether it is a classic worker (a module worker from
 /// a Blob URL does not start on a `file://` page).
-const SINGLE_FILE_WORKER: &str = "coherencyWorker";
+const ANALYSIS_WORKER: &str = "coherencyWorker";
 /// The page takes in result pieces for at most this long before letting the browser paint.
 const SLICE_MS: f64 = 12.0;
 
@@ -86,7 +86,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 
 /// A new worker running `www/worker.js` (or the single file's), waiting for its job.
 fn new_worker() -> Result<Worker, String> {
-    let single_file = get(&js_sys::global(), SINGLE_FILE_WORKER);
+    let single_file = get(&js_sys::global(), ANALYSIS_WORKER);
     let options = WorkerOptions::new();
     let classic = get(&single_file, "classic").as_bool() == Some(true);
     options.set_type(if classic { WorkerType::Classic } else { WorkerType::Module });
@@ -96,7 +96,7 @@ fn new_worker() -> Result<Worker, String> {
 
 /// The compiled analysis wasm handed to the workers (undefined while it is being compiled).
 fn analysis_module() -> JsValue {
-    get(&get(&js_sys::global(), SINGLE_FILE_WORKER), "module")
+    get(&get(&js_sys::global(), ANALYSIS_WORKER), "module")
 }
 
 /// Posts `request` to `worker` with the compiled analysis wasm — at once, or once it is compiled
@@ -109,7 +109,7 @@ fn post_job(worker: &Worker, request: js_sys::Object, cancelled: &Rc<Cell<bool>>
             on_event(Event::Failed("the input could not be handed to the worker".to_string()));
         }
     };
-    let ready = get(&get(&js_sys::global(), SINGLE_FILE_WORKER), "ready");
+    let ready = get(&get(&js_sys::global(), ANALYSIS_WORKER), "ready");
     if !analysis_module().is_undefined() || !ready.is_instance_of::<js_sys::Promise>() {
         return post(worker, on_event);
     }
