@@ -5,7 +5,10 @@
 //! full result; the longest main-thread stall (the largest gap between animation frames, and
 //! the longest `longtask` entry); peak JS heap (`performance.memory`) and peak renderer memory
 //! (RSS of Chromium's renderer processes, from /proc); and the same analysis run natively here,
-//! for a ratio. A benchmark, not a test: nothing is asserted on time.
+//! and by the native CLI (`COHERENCY_CLI`, which scripts/bench-page builds) on the same file,
+//! for ratios. Then a 5 MB text pasted into the text box (`PAGE_BENCH_PASTE=5`, MB; empty: none):
+//! time from Analyze to the verdict, and the longest main-thread task meanwhile. A benchmark,
+//! not a test: nothing is asserted on time.
 //!
 //! Run: `scripts/bench-page` (builds the page, then `cargo bench --bench page`). Without
 //! `--bench` (as `cargo test --benches` would run it) it does nothing. `PAGE_BENCH_SIZES=10,50`
@@ -58,7 +61,7 @@ const frame = (t) => {
 requestAnimationFrame(frame);
 try {
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (p.t0 !== null) p.longTask = Math.max(p.longTask, e.duration);
+    for (const e of list.getEntries()) if (p.t0 !== null && e.startTime + e.duration > p.t0) p.longTask = Math.max(p.longTask, e.duration);
   }).observe({ type: 'longtask' });
 } catch (e) { /* no long-task timing: the rAF gap still measures */ }
 return null;
@@ -99,6 +102,8 @@ return null;
         rss_base_mb: f64,
         rss_peak_mb: f64,
         native_ms: f64,
+        /// The native CLI's wall time on the same file (`COHERENCY_CLI`), when given.
+        cli_ms: Option<f64>,
         result: String,
         /// When each stage of the progress panel first showed (ms after the file was chosen).
         stages: Vec<(String, f64)>,
@@ -108,13 +113,35 @@ return null;
         v.get(key).and_then(Value::as_f64).map(|t| t - t0)
     }
 
-    async fn run(path: &Path, bytes: &[u8]) -> Row {
+    /// How the input reaches the page.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Given {
+        /// Chosen in the page's file input.
+        File,
+        /// Pasted into the text box, then Analyze pressed (the clock starts at the press).
+        Paste,
+    }
+
+    async fn run(path: &Path, bytes: &[u8], given: Given) -> Row {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         // Natively: the same detection, parse and per-message analysis.
         let started = Instant::now();
         let doc = JudgedDocument::read(bytes, None);
         let native_ms = started.elapsed().as_secs_f64() * 1e3;
         drop(doc);
+        // The native CLI on the same file, in the same sitting (scripts/bench-page builds it).
+        let cli = std::env::var_os("COHERENCY_CLI").map(std::path::PathBuf::from).filter(|p| p.exists());
+        let cli_ms = cli.map(|cli| {
+            let started = Instant::now();
+            let status = std::process::Command::new(cli)
+                .arg("analyze")
+                .arg(path)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("run the CLI");
+            assert!(status.code().is_some(), "the CLI ended by a signal");
+            started.elapsed().as_secs_f64() * 1e3
+        });
 
         // PAGE_BENCH_CHROME_ARG: one more Chromium argument (e.g. `--js-flags=--liftoff-only`).
         let extra = std::env::var("PAGE_BENCH_CHROME_ARG").unwrap_or_default();
@@ -140,8 +167,15 @@ return null;
             })
         };
         page.js(PROBE).await;
-        let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
-        input.send_keys(&path.display().to_string()).await.expect("choose the file");
+        if given == Given::Paste {
+            page.set_input(std::str::from_utf8(bytes).expect("a text to paste")).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            page.js("window.__probe.t0 = performance.now(); document.getElementById('analyze').click(); return null;")
+                .await;
+        } else {
+            let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+            input.send_keys(&path.display().to_string()).await.expect("choose the file");
+        }
         let deadline = Instant::now() + Duration::from_secs(180);
         let probe = loop {
             let probe = page.js("return window.__probe;").await;
@@ -190,6 +224,7 @@ return null;
             rss_base_mb: rss_base as f64 / 1e6,
             rss_peak_mb: peak.load(Ordering::Relaxed) as f64 / 1e6,
             native_ms,
+            cli_ms,
             result,
             stages,
         }
@@ -207,6 +242,11 @@ return null;
             .filter_map(|s| s.trim().parse().ok())
             .collect();
         let kinds = std::env::var("PAGE_BENCH_KINDS").unwrap_or_else(|_| "jsonl,text".into());
+        let paste_mb: Vec<usize> = std::env::var("PAGE_BENCH_PASTE")
+            .unwrap_or_else(|_| "5".into())
+            .split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect();
         let dir = TempDir::new("coherency-page-bench");
         let mut rows = Vec::new();
         for &mb in &sizes {
@@ -222,12 +262,21 @@ return null;
                 let path = dir.0.join(&name);
                 std::fs::write(&path, &bytes).expect("write the generated file");
                 eprintln!("page bench: {name} ({:.1} MB)…", bytes.len() as f64 / 1e6);
-                rows.push(run(&path, &bytes).await);
+                rows.push(run(&path, &bytes, Given::File).await);
                 let _ = std::fs::remove_file(&path);
             }
         }
+        for &mb in &paste_mb {
+            let text = textgen::prose(&mut textgen::Rng(7), mb * 1_000_000, textgen::WORDS, " ");
+            let name = format!("paste-{mb}mb.txt");
+            let path = dir.0.join(&name);
+            std::fs::write(&path, &text).expect("write the generated text");
+            eprintln!("page bench: {name} ({:.1} MB pasted)…", text.len() as f64 / 1e6);
+            rows.push(run(&path, text.as_bytes(), Given::Paste).await);
+            let _ = std::fs::remove_file(&path);
+        }
         println!(
-            "{:<18} {:>6} {:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>8} {:>14} {:>9} {:>6}  result",
+            "{:<18} {:>6} {:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>8} {:>14} {:>9} {:>6} {:>9} {:>6}  result",
             "file",
             "MB",
             "progress",
@@ -239,12 +288,16 @@ return null;
             "renderer",
             "(base→peak)",
             "native",
-            "ratio"
+            "ratio",
+            "CLI",
+            "÷ CLI"
         );
         for r in &rows {
             let so_far = r.so_far.map_or("—".to_string(), |v| format!("{v:.0} ms"));
+            let cli = r.cli_ms.map_or("—".to_string(), |v| format!("{v:.0} ms"));
+            let by_cli = r.cli_ms.map_or("—".to_string(), |v| format!("{:.2}", r.verdict / v));
             println!(
-            "{:<18} {:>6.1} {:>6.0} ms {:>9} {:>6.0} ms {:>5.0} ms {:>6.0} ms {:>5.0} MB {:>5.0} MB {:>6.0}→{:<5.0} MB {:>6.0} ms {:>6.2}  {}",
+            "{:<18} {:>6.1} {:>6.0} ms {:>9} {:>6.0} ms {:>5.0} ms {:>6.0} ms {:>5.0} MB {:>5.0} MB {:>6.0}→{:<5.0} MB {:>6.0} ms {:>6.2} {:>9} {:>6}  {}",
             r.name,
             r.mb,
             r.progress,
@@ -258,6 +311,8 @@ return null;
             r.rss_peak_mb,
             r.native_ms,
             r.verdict / r.native_ms,
+            cli,
+            by_cli,
             r.result
         );
         }
@@ -268,7 +323,10 @@ return null;
         println!(
             "progress / so far / verdict: ms after the file was chosen until the progress panel, the first verdict \
          while reading, the full result showed; max gap: longest time between animation frames (a main-thread \
-         stall); renderer: peak growth of the renderer processes' RSS (page + worker); ratio: verdict time / native."
+         stall); long task: the longest main-thread task (long-task observer) from then on; renderer: peak growth of \
+         the renderer processes' RSS (page + workers); native: the same analysis in this process, one thread; \
+         ratio: verdict time / native; CLI: the native CLI (`coherency analyze FILE`, every core) on the same file; \
+         ÷ CLI: verdict time / CLI. A paste's clock starts at Analyze."
         );
     }
 }

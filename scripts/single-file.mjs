@@ -3,11 +3,13 @@
 // Run by scripts/build-page after dist/ is built: node scripts/single-file.mjs dist
 //
 // A browser refuses from file:// what the served page does: fetching the wasm, and a worker
-// loaded from a file URL. So the wasm travels gzipped and base64-encoded in the file, is
-// inflated with DecompressionStream and compiled once; the app starts from the compiled
-// module, and the file worker is a classic Worker made from a Blob URL, handed the same module
-// with each file (the Rust loader reads `globalThis.coherencyWorker`). The wasm-bindgen glue is
-// inlined as module code with its `export`s taken out.
+// loaded from a file URL. So both wasm modules (the page's and the analysis worker's) travel
+// gzipped and base64-encoded in the file, are inflated with DecompressionStream and compiled
+// side by side; the app starts from the page's compiled module as soon as it is ready (the
+// analysis module never delays it), and the analysis worker is a classic Worker made from a Blob
+// URL, handed the analysis module with each job (the Rust loader reads
+// `globalThis.coherencyWorker`). The page's wasm-bindgen glue is inlined as module code with its
+// `export`s taken out; the analysis glue goes into the worker's source.
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
@@ -16,25 +18,31 @@ import { join } from "node:path";
 const dist = process.argv[2] ?? "dist";
 const read = (p) => readFileSync(join(dist, p), "utf8");
 
-// The glue as plain module code: `export function f` → `function f`; the export list goes.
-const glue = read("pkg/coherency.js")
-  .replace(/^export (function|class|const|let) /gm, "$1 ")
-  .replace(/^export \{[^}]*\};?\s*$/gm, "");
-if (/^export /m.test(glue)) throw new Error("single-file: the glue still exports something");
+// A glue as plain module code: `export function f` → `function f`; the export list goes.
+const unexported = (path) => {
+  const code = read(path)
+    .replace(/^export (function|class|const|let) /gm, "$1 ")
+    .replace(/^export \{[^}]*\};?\s*$/gm, "");
+  if (/^export /m.test(code)) throw new Error(`single-file: ${path} still exports something`);
+  return code;
+};
+const glue = unexported("pkg/coherency.js");
 
 // A classic worker (a module worker from a Blob URL does not start on a file:// page): no
 // import.meta there — the worker is always handed the compiled module, so the default path the
 // glue would build from it is never used.
-const workerGlue = glue.replaceAll("import.meta.url", "self.location.href");
+const workerGlue = unexported("pkg/coherency_analysis.js").replaceAll("import.meta.url", "self.location.href");
 if (/\bimport\s*[.(]|^import /m.test(workerGlue)) throw new Error("single-file: the worker's glue imports");
 // The worker's own code is www/worker.js, its import taken out and `init` being the glue's.
-const workerImport = /^import init, \{[^}]*\} from "\.\.\/pkg\/coherency\.js";$/m;
+const workerImport = /^import init, \{[^}]*\} from "\.\.\/pkg\/coherency_analysis\.js";$/m;
 const workerCode = read("www/worker.js");
 if (!workerImport.test(workerCode) || !workerCode.includes("init({")) throw new Error("single-file: www/worker.js changed shape");
 const worker = `${workerGlue}
 ${workerCode.replace(workerImport, "").replaceAll("init({", "__wbg_init({")}`;
 
-const wasm = gzipSync(readFileSync(join(dist, "pkg/coherency_bg.wasm")), { level: 9 }).toString("base64");
+const packed = (path) => gzipSync(readFileSync(join(dist, path)), { level: 9 }).toString("base64");
+const wasm = packed("pkg/coherency_bg.wasm");
+const analysisWasm = packed("pkg/coherency_analysis_bg.wasm");
 const css = read("www/app.css");
 const theme = read("www/theme.js");
 const icon = Buffer.from(read("www/icon.svg")).toString("base64");
@@ -52,15 +60,19 @@ const fail = (e) => {
   p.textContent = "The analyzer could not start (" + e + "). It needs a browser with WebAssembly and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).";
   box.append(p);
 };
-try {
-  const base64 = document.getElementById("coherency-wasm").textContent.trim();
+const compile = async (id) => {
+  const base64 = document.getElementById(id).textContent.trim();
   const gz = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const bytes = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-  const module = await WebAssembly.compile(bytes);
+  return WebAssembly.compile(bytes);
+};
+try {
   const workerSource = document.getElementById("coherency-worker").textContent;
   const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-  globalThis.coherencyWorker = { url, module, classic: true };
-  await __wbg_init({ module_or_path: module });
+  const worker = (globalThis.coherencyWorker = { url, classic: true });
+  const page = compile("coherency-wasm");
+  worker.ready = compile("coherency-analysis-wasm").then((module) => (worker.module = module), () => undefined);
+  await __wbg_init({ module_or_path: await page });
 } catch (e) {
   fail(e);
 }
@@ -100,6 +112,7 @@ const page = `<!doctype html>
   <script>${theme}</script>
   <script type="text/plain" id="coherency-worker">${worker}</script>
   <script type="application/octet-stream" id="coherency-wasm">${wasm}</script>
+  <script type="application/octet-stream" id="coherency-analysis-wasm">${analysisWasm}</script>
   <script type="module">${boot}</script>
 </head>
 <body>

@@ -11,8 +11,9 @@
 //!   in its format, the chart's geometry, the wording;
 //! - `text_view/` — the virtualised analysed text: its component and its pure layout,
 //!   scrolling, fragments, minimap and navigation;
-//! - `file_load/` — files read, parsed and analysed in a Web Worker (this same module), the
-//!   result taken back in pieces between frames;
+//! - `file_load/` — every input handed to a Web Worker that runs the analysis wasm
+//!   (`crates/analysis-worker`: this module links no reader or judge), the result taken back
+//!   in pieces between frames;
 //! - `live/` — the live endpoint mode: a run against an endpoint, its checks and its
 //!   growing texts;
 //! - `dom.rs` — the few browser calls the components share.
@@ -26,8 +27,8 @@ mod components;
 mod dom;
 mod state;
 
-/// Mounts the page into `#app` (or `<body>` if the shell has no such element). In the file
-/// worker (`www/worker.js`), which loads the same module, there is no window: nothing mounts.
+/// Mounts the page into `#app` (or `<body>` if the shell has no such element; without a window
+/// nothing mounts).
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     if web_sys::window().is_none() {

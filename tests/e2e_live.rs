@@ -233,6 +233,36 @@ async fn stop_ends_a_slow_stream_and_keeps_what_came() {
 
 #[tokio::test]
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn stop_with_a_reason_that_is_not_an_error_ends_the_run_and_the_page_lives_on() {
+    // A fetch rejects with its signal's reason, which can be anything: here Stop aborts with a
+    // string (an extension or a polyfill may), and the endpoint never answers. gloo-net would
+    // panic on a rejection that is not an Error (the page's wasm ends); the page's own signal
+    // turns it into one first (src/live/fetch.rs).
+    let live = Live::open(&[]).await;
+    live.page
+        .js("const abort = AbortController.prototype.abort; \
+             AbortController.prototype.abort = function (...reason) { \
+               return abort.call(this, ...(reason.length ? reason : ['stopped, said as a string'])); }; \
+             window.realFetch = window.fetch; \
+             window.fetch = (request) => new Promise((_, reject) => \
+               request.signal.addEventListener('abort', () => reject(request.signal.reason))); \
+             return null;")
+        .await;
+    live.start("mock-slow", 400).await;
+    live.page.wait_for_js("return document.querySelector('#live-start').disabled;", "the run to start").await;
+    live.page.click("#live-stop").await;
+    live.wait_finished().await;
+    assert_eq!(live.page.count(".fatal").await, 0, "no internal error: {}", live.page.text("body").await);
+    assert_eq!(live.page.js("return document.querySelector('#live-start').disabled;").await, json!(false));
+    // The page still answers: the next run streams from the real endpoint.
+    live.page.js("window.fetch = window.realFetch; return null;").await;
+    live.run("mock-coherent", 40).await;
+    assert_eq!(live.page.count(".fatal").await, 0);
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_401_is_shown_as_such_and_the_key_stays_out_of_the_page() {
     let live = Live::open(&["--api-key", "sekrit-key-123"]).await;
     live.set("#live-key", "wrong-key-456").await;

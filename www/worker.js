@@ -1,6 +1,7 @@
-// The page's Web Worker (src/file_load/worker.rs). It loads the same wasm module as the page
-// (which does not mount the app here: there is no window) and does one of three jobs, as the
-// page's first message says (src/file_load/loader.rs starts a worker per job, ends it when done):
+// The page's analysis Web Worker (crates/analysis-worker/src/worker.rs). It runs the analysis
+// wasm (built for speed, apart from the page's), which the page compiles as it loads and hands
+// over with the job as `module` (without one, the worker fetches it), and does one of three jobs,
+// as the page's first message says (src/file_load/loader.rs starts a worker per job, ends it when done):
 // - {file, format, thresholds, module}: readFileInWorker reads the file piece by piece, parses and analyses
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
@@ -12,7 +13,7 @@
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker } from "../pkg/coherency.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;

@@ -36,6 +36,7 @@ use crate::file_load::upload_button::upload_button;
 use crate::live::LivePanel;
 use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
+use crate::model::saved::SavedView;
 use crate::model::{live_param, sample_param, with_mode, worth_stashing, Source};
 use crate::state::{self, Action, Effect, Open, Opener, Reveal, Store};
 use crate::text_view::link::TextLink;
@@ -313,8 +314,12 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
     };
     match effect {
         Effect::Read { seq, source, bytes, chosen, select, thresholds } => {
-            let asked = (chosen, select, thresholds);
-            dispatcher.dispatch(state::read(seq, source, bytes, asked, dom::now_ms(), dom::now_ms));
+            // A report the CLI saved is only shown; anything else is analysed in a worker.
+            if chosen.is_none() && is_saved_report(&bytes) {
+                let view = SavedView::read(seq, source.name().into(), &bytes);
+                return dispatcher.dispatch(Action::ReadSaved(Box::new(view)));
+            }
+            read_in_worker(dispatcher, jobs, results, (seq, source, bytes), (chosen, select, thresholds));
         }
         Effect::ReadFileAgain { chosen, thresholds } => {
             let file = jobs.borrow().shown.clone();
@@ -330,10 +335,58 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
     }
 }
 
-/// The worker job reading a file, and the file of the document shown.
+/// Reads an input the page holds (`Effect::Read`) in a worker job, replacing (cancelling) the one
+/// reading the input before; the document comes back as `Action::Read`. Meanwhile the results
+/// say they are being updated (`aria-busy`).
+fn read_in_worker(
+    dispatcher: &UseReducerDispatcher<Store>,
+    jobs: &Rc<RefCell<Jobs>>,
+    results: &NodeRef,
+    (seq, source, bytes): (u64, Source, Rc<[u8]>),
+    (chosen, select, thresholds): (Option<Format>, Option<usize>, Thresholds),
+) {
+    let started = dom::now_ms();
+    let name = source.name();
+    let busy = move |results: &NodeRef, busy: bool| {
+        if let Some(results) = results.cast::<web_sys::Element>() {
+            let _ =
+                if busy { results.set_attribute("aria-busy", "true") } else { results.remove_attribute("aria-busy") };
+        }
+    };
+    busy(results, true);
+    let on_event: Rc<dyn Fn(Event)> = {
+        let (dispatcher, name, bytes, results) = (dispatcher.clone(), name.clone(), Rc::clone(&bytes), results.clone());
+        Rc::new(move |event| match event {
+            Event::Progress(_) => {}
+            Event::Done(loaded) => {
+                let mut doc = Document::from_loaded(seq, source.clone(), loaded);
+                doc.bytes = Some(Rc::clone(&bytes));
+                let doc = Box::new(doc.selecting(seq, select));
+                dispatcher.dispatch(Action::Read { doc, started, now: dom::now_ms() });
+                busy(&results, false);
+            }
+            Event::Failed(error) => {
+                dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error });
+                busy(&results, false);
+            }
+        })
+    };
+    jobs.borrow_mut().reading = None;
+    match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
+        Ok(job) => jobs.borrow_mut().reading = Some(job),
+        Err(error) => {
+            busy(results, false);
+            dispatcher.dispatch(Action::LoadFailed { name, error })
+        }
+    }
+}
+
+/// The worker jobs reading a file and an input the page holds, and the file of the document
+/// shown.
 #[derive(Default)]
 struct Jobs {
     running: Option<Job>,
+    reading: Option<Job>,
     shown: Option<web_sys::File>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,

@@ -4,10 +4,7 @@
 
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use coherency_core::analyze::Verdict;
-use coherency_core::verdict::AnalysisProgress;
 use coherency_core::wording::{plural, thousands};
 
 /// The biggest file the page reads. Measured (scripts/bench-page): a JSONL log costs the tab
@@ -16,47 +13,7 @@ use coherency_core::wording::{plural, thousands};
 /// 4 GiB): 100 MB stays inside what a browser tab may use. The CLI has no such limit.
 pub const MAX_FILE_BYTES: usize = 100_000_000;
 
-/// What the worker is doing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stage {
-    /// Starting the worker.
-    #[default]
-    Starting,
-    /// Reading the file in slices.
-    Reading,
-    /// Finding the messages in the bytes read.
-    Parsing,
-    /// Analysing each text.
-    Analysing,
-    /// The page takes in the result, piece by piece.
-    Preparing,
-}
-
-impl Stage {
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Starting => "starting",
-            Stage::Reading => "reading",
-            Stage::Parsing => "parsing",
-            Stage::Analysing => "analysing",
-            Stage::Preparing => "preparing",
-        }
-    }
-}
-
-/// One progress report (the worker sends it in postcard; the page adds `Preparing` itself).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
-    pub stage: Stage,
-    /// Bytes of the file read so far.
-    pub read: usize,
-    /// Messages found (known once the file is parsed).
-    pub messages: Option<usize>,
-    pub analysis: Option<AnalysisProgress>,
-    /// Pieces of the result taken in by the page, of how many.
-    pub prepared: Option<(usize, usize)>,
-}
+pub use coherency_worker_wire::progress::{Progress, Stage};
 
 /// A file being read: what the progress panel shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,6 +137,7 @@ pub fn too_big(size: usize, limit: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use coherency_core::verdict::AnalysisProgress;
 
     fn loading(progress: Progress) -> Loading {
         Loading { progress, ..Loading::new("big.jsonl", 50_000_000, None) }

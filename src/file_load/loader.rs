@@ -1,10 +1,10 @@
 //! The page's side of reading a file off the main thread (wasm32 only): starts a module Web Worker
-//! (`www/worker.js`, which runs [`super::worker`]), hands it the `File` (a reference, not a copy),
+//! (`www/worker.js`, which runs the analysis wasm: `crates/analysis-worker`), hands it the `File` (a reference, not a copy),
 //! passes its progress on, and takes the result in piece by piece between frames
-//! ([`super::wire::Decoder`]) so the page keeps answering, letting go of each piece once read. The
+//! (`coherency_worker_wire::wire::Decoder`) so the page keeps answering, letting go of each piece once read. The
 //! worker is ended before that, so its memory and the page's never peak together; a plain text that
 //! is the file's bytes unchanged is then read by the page from the file itself, a few megabytes at
-//! a time straight into its string ([`super::blob_reader`]). When the worker hands part of a big
+//! a time straight into its string (`coherency_worker_wire::blob_reader`). When the worker hands part of a big
 //! file's work on (a long text's DEFLATE passes, half of a log's texts), a second worker does it and
 //! its answer is passed back (a failure is answered with null: the first worker then does that
 //! work itself). Dropping the [`Job`] cancels it: the workers are terminated and nothing more is
@@ -19,21 +19,22 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::blob_reader::read_blob;
 use super::load_view::{Progress, Stage};
-use super::wire::Decoder;
 use crate::dom;
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::verdict::JudgedDocument;
+use coherency_worker_wire::blob_reader::read_blob;
+use coherency_worker_wire::wire::Decoder;
 
 /// The worker script, relative to the page.
 const WORKER_URL: &str = "www/worker.js";
-/// Where the single-file build (`dist/coherency-analyzer.html`, which cannot load a worker from
-/// a `file://` URL) puts its worker: `globalThis.coherencyWorker = { url, module, classic }`, a
-/// Blob URL, the compiled wasm module the worker is handed with each file, and whether it is a
-/// classic worker (a module worker from a Blob URL does not start on a `file://` page).
-const SINGLE_FILE_WORKER: &str = "coherencyWorker";
+/// `globalThis.coherencyWorker = { url, module, classic }`: the analysis wasm compiled as the page
+/// loaded (`module`, handed to each worker with its job; `www/boot.js`, or the single file), and
+/// in the single-file build (`dist/coherency-analyzer.html`, which cannot load a worker from a
+/// `file://` URL) the worker's Blob URL and whether it is a classic worker (a module worker from
+/// a Blob URL does not start on a `file://` page).
+const ANALYSIS_WORKER: &str = "coherencyWorker";
 /// The page takes in result pieces for at most this long before letting the browser paint.
 const SLICE_MS: f64 = 12.0;
 
@@ -85,7 +86,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 
 /// A new worker running `www/worker.js` (or the single file's), waiting for its job.
 fn new_worker() -> Result<Worker, String> {
-    let single_file = get(&js_sys::global(), SINGLE_FILE_WORKER);
+    let single_file = get(&js_sys::global(), ANALYSIS_WORKER);
     let options = WorkerOptions::new();
     let classic = get(&single_file, "classic").as_bool() == Some(true);
     options.set_type(if classic { WorkerType::Classic } else { WorkerType::Module });
@@ -93,10 +94,32 @@ fn new_worker() -> Result<Worker, String> {
     Worker::new_with_options(&url, &options).map_err(|_| "this browser cannot start a module Web Worker".to_string())
 }
 
-/// The compiled wasm module the single file hands its workers (undefined when served: the
-/// worker fetches it).
-fn single_file_module() -> JsValue {
-    get(&get(&js_sys::global(), SINGLE_FILE_WORKER), "module")
+/// The compiled analysis wasm handed to the workers (undefined while it is being compiled).
+fn analysis_module() -> JsValue {
+    get(&get(&js_sys::global(), ANALYSIS_WORKER), "module")
+}
+
+/// Posts `request` to `worker` with the compiled analysis wasm — at once, or once it is compiled
+/// when it is not yet (a job given as the page loads: a result link, a paste); without it when
+/// it could not be compiled (the worker then fetches it, and says so if it cannot).
+fn post_job(worker: &Worker, request: js_sys::Object, cancelled: &Rc<Cell<bool>>, on_event: &Rc<dyn Fn(Event)>) {
+    let post = move |worker: &Worker, on_event: &Rc<dyn Fn(Event)>| {
+        let _ = Reflect::set(&request, &"module".into(), &analysis_module());
+        if worker.post_message(&request).is_err() {
+            on_event(Event::Failed("the input could not be handed to the worker".to_string()));
+        }
+    };
+    let ready = get(&get(&js_sys::global(), ANALYSIS_WORKER), "ready");
+    if !analysis_module().is_undefined() || !ready.is_instance_of::<js_sys::Promise>() {
+        return post(worker, on_event);
+    }
+    let (worker, cancelled, on_event) = (worker.clone(), Rc::clone(cancelled), Rc::clone(on_event));
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(ready)).await;
+        if !cancelled.get() {
+            post(&worker, &on_event);
+        }
+    });
 }
 
 /// Starts a second worker on `job` (see `www/worker.js`) for `file`; `answer` gets its answer,
@@ -123,7 +146,7 @@ fn start_helper(file: &web_sys::File, job: JsValue, answer: Rc<dyn Fn(JsValue)>)
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     let _ = Reflect::set(&job, &"file".into(), file);
-    let _ = Reflect::set(&job, &"module".into(), &single_file_module());
+    let _ = Reflect::set(&job, &"module".into(), &analysis_module());
     worker
         .post_message_with_transfer(&job, &transferable(&get(&job, "texts")))
         .map_err(|_| "the job could not be handed to a second worker".to_string())?;
@@ -225,9 +248,24 @@ pub fn start(
     let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
     let _ = Reflect::set(&request, &"format".into(), &format);
     let _ = Reflect::set(&request, &"thresholds".into(), &thresholds.compact().into());
-    let _ = Reflect::set(&request, &"module".into(), &single_file_module());
-    worker.post_message(&request).map_err(|_| "the file could not be handed to the worker".to_string())?;
+    post_job(&worker, request, &cancelled, &on_event);
     Ok(Job { worker, cancelled, helper, _on_message: on_message, _on_error: on_error })
+}
+
+/// Starts reading `bytes` (a pasted text, a sample, a result link's input, a capture replayed:
+/// every input the page holds in memory) as `chosen` in a new worker, as [`start`] reads a file:
+/// the bytes go to the worker once, as a `File` named `name`, and the page's main thread does no
+/// analysis.
+pub fn start_bytes(
+    bytes: &[u8],
+    name: &str,
+    asked: (Option<Format>, &Thresholds),
+    on_event: Rc<dyn Fn(Event)>,
+) -> Result<Job, String> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, name)
+        .map_err(|_| "the browser could not hand the text to the worker".to_string())?;
+    start(&file, asked, on_event)
 }
 
 /// A worker's error in words a user can act on.

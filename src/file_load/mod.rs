@@ -1,19 +1,14 @@
 //! Reading a file off the main thread: a file comes from the upload button or a drop anywhere
 //! on the page ([`upload_button`], [`drop_overlay`]); [`loader`] starts a Web Worker for it,
-//! which runs [`worker`] in the same wasm module (reading the file through [`blob_reader`],
-//! parsing and analysing it with the core); the result comes back through [`wire`] in pieces
-//! the page takes in between frames. [`load_view`] words the progress and holds the size limit,
-//! [`load_progress`] shows it. A long text's DEFLATE passes, or half of a big log's texts, goes to a
-//! second worker meanwhile ([`share_wire`] carries the texts and reports between them). `wire`,
-//! `share_wire` and `load_view` are pure and unit-tested natively; the rest needs a browser
-//! (the end-to-end tests read files through it).
+//! which runs the analysis worker's wasm (`crates/analysis-worker`: the file read, parsed and
+//! analysed with the core); the result comes back through `coherency_worker_wire::wire` in
+//! pieces the page takes in between frames. [`load_view`] words the progress and holds the
+//! size limit, [`load_progress`] shows it. A long text's DEFLATE passes, or half of a big log's
+//! texts, goes to a second worker meanwhile. `load_view` is pure and unit-tested natively; the
+//! rest needs a browser (the end-to-end tests read files through it).
 
-pub mod blob_reader;
 pub mod drop_overlay;
 pub mod load_progress;
 pub mod load_view;
 pub mod loader;
-pub mod share_wire;
 pub mod upload_button;
-pub mod wire;
-pub mod worker;

@@ -9,7 +9,9 @@ use super::{Analysis, Source};
 use coherency_core::analyze::{analyze, Thresholds, Verdict};
 use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{ConversationReport, JudgeOptions, JudgedDocument, MessageRow, TranscriptReport};
+#[cfg(test)]
+use coherency_core::verdict::JudgeOptions;
+use coherency_core::verdict::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
 use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.
@@ -63,7 +65,8 @@ impl Document {
         Self::read_with(seq, source, bytes, chosen, &Thresholds::SEED)
     }
 
-    /// [`Self::read`] against `thresholds`.
+    /// [`Self::read`] against `thresholds` (the page reads in a worker: for tests).
+    #[cfg(test)]
     pub fn read_with(
         seq: u64,
         source: Source,
@@ -481,8 +484,8 @@ mod tests {
         for name in ["deepseek_reasoning_loop.sse", "requests.jsonl", "plain_bom.txt", "binary.bin"] {
             let bytes = fixture(name);
             let direct = doc(&bytes);
-            let wire = crate::file_load::wire::encode_all(JudgedDocument::read(&bytes, None));
-            let back = crate::file_load::wire::decode(&wire, &bytes).expect("the wire reads back");
+            let wire = coherency_worker_wire::wire::encode_all(JudgedDocument::read(&bytes, None));
+            let back = coherency_worker_wire::wire::decode(&wire, &bytes).expect("the wire reads back");
             let w = Document::from_loaded(1, Source::File("f".into()), back);
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");

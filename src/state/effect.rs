@@ -3,11 +3,14 @@
 
 use std::rc::Rc;
 
-use super::{Action, Thresholds};
-use crate::model::document::Document;
-use crate::model::saved::SavedView;
+#[cfg(test)]
+use super::Action;
+use super::Thresholds;
 use crate::model::Source;
+#[cfg(test)]
+use crate::model::{document::Document, saved::SavedView};
 use coherency_core::ingest::Format;
+#[cfg(test)]
 use coherency_core::render::saved_report::is_saved_report;
 
 /// What a transition asks the page to do; it answers with actions.
@@ -44,8 +47,10 @@ pub enum Reveal {
     Detail,
 }
 
-/// Does what an [`Effect::Read`] asks: reads `bytes` as a document — or, when no format was
+/// Does what an [`Effect::Read`] asks, on the spot (the page does it in a worker: the tests
+/// here): reads `bytes` as a document — or, when no format was
 /// chosen and they are a report the CLI saved, as that report — between `started` and `now()`.
+#[cfg(test)]
 pub fn read(
     seq: u64,
     source: Source,

@@ -27,7 +27,9 @@ mod opener;
 mod store;
 
 pub use action::Action;
-pub use effect::{read, Effect, Reveal};
+#[cfg(test)]
+pub use effect::read;
+pub use effect::{Effect, Reveal};
 pub use opener::{Open, Opener};
 pub use store::Store;
 

@@ -242,9 +242,13 @@ impl Page {
         .await;
     }
 
-    /// Waits up to 10 s for the verdict badge to say `want` (its `data-verdict`).
+    /// Waits up to 10 s for the verdict badge to say `want` (its `data-verdict`), once the
+    /// analysis of the last input is in (the results are not `aria-busy`).
     pub async fn expect_verdict(&self, want: &str) {
-        let script = format!("return document.querySelector('#verdict')?.dataset.verdict === {want:?};");
+        let script = format!(
+            "return !document.querySelector('.results[aria-busy]') && \
+             document.querySelector('#verdict')?.dataset.verdict === {want:?};"
+        );
         let deadline = Instant::now() + Duration::from_secs(10);
         while self.client.execute(&script, vec![]).await.ok() != Some(json!(true)) {
             if Instant::now() > deadline {

@@ -1,9 +1,9 @@
-//! The Web Worker's side of reading a file (wasm32 only; `www/worker.js` loads this same module in
+//! The Web Worker's side of reading a file (wasm32 only; `www/worker.js` loads this module in
 //! a worker and calls [`read_file_in_worker`]). The file is read a few megabytes at a time (never
-//! one giant copy; [`super::blob_reader`]) into [`ingest::Reader`] (a JSONL log is parsed as the
+//! one giant copy; `coherency_worker_wire::blob_reader`) into [`ingest::Reader`] (a JSONL log is parsed as the
 //! slices come, so its bytes are never all held; other files are parsed whole), analysed by the
 //! core, with progress posted to the page as it goes; the result goes back in transferred buffers
-//! ([`super::wire`]), one per JSON piece, so that nothing big is copied twice here and the page can
+//! (`coherency_worker_wire::wire`), one per JSON piece, so that nothing big is copied twice here and the page can
 //! let go of each piece once it has read it.
 //!
 //! A wasm worker has one thread, so a big file's analysis is shared with a second worker, which
@@ -20,10 +20,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::blob_reader::read_blob;
-use super::load_view::{Progress, Stage};
 use super::share_wire;
-use super::wire::{encode, texts_len};
 use coherency_core::analyze::deflate_passes::{deflate_passes, DeflatePassCounter};
 use coherency_core::analyze::{analyze_with, analyze_without_deflate, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
@@ -31,6 +28,9 @@ use coherency_core::verdict::{
     analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
     JudgeOptions, JudgedDocument, TextKey, PREVIEW_OVER,
 };
+use coherency_worker_wire::blob_reader::read_blob;
+use coherency_worker_wire::progress::{Progress, Stage};
+use coherency_worker_wire::wire::{encode, texts_len};
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;

@@ -380,15 +380,13 @@ impl Decoder {
     }
 }
 
-/// What travels, as the tests keep it: the pieces and the texts buffer.
-#[cfg(test)]
+/// What travels, as tests keep it: the pieces and the texts buffer.
 pub struct Wire {
     pub pieces: Vec<Vec<u8>>,
     pub texts: Vec<u8>,
 }
 
-/// Encodes `loaded` into a [`Wire`].
-#[cfg(test)]
+/// Encodes `loaded` into a [`Wire`] (for tests: the worker hands each piece on as it comes).
 pub fn encode_all(loaded: JudgedDocument) -> Wire {
     let mut texts = Vec::with_capacity(texts_len(&loaded));
     let mut pieces = Vec::new();
@@ -396,8 +394,8 @@ pub fn encode_all(loaded: JudgedDocument) -> Wire {
     Wire { pieces, texts }
 }
 
-/// Decodes a whole [`Wire`] at once; texts from the file are read from `file`.
-#[cfg(test)]
+/// Decodes a whole [`Wire`] at once; texts from the file are read from `file` (for tests: the
+/// page decodes piece by piece between frames).
 pub fn decode(wire: &Wire, file: &[u8]) -> Result<JudgedDocument, String> {
     let mut d = Decoder::new(wire.pieces.len());
     let get = |bytes: &[u8], r: Range<usize>| bytes.get(r).map(<[u8]>::to_vec).unwrap_or_default();

@@ -1,0 +1,14 @@
+//! The boundary between the page (the root package, its wasm built for size) and the analysis
+//! worker (`crates/analysis-worker`, its wasm built for speed): both link this crate, so each
+//! side reads exactly what the other wrote.
+//! - [`wire`] — a judged document in postcard pieces, encoded by the worker and taken in by the
+//!   page between frames;
+//! - [`progress`] — the worker's progress reports;
+//! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
+//!   reads its input through it, the page a plain text back from the file.
+//!
+//! Pure but for `blob_reader`: the round trips are unit-tested natively.
+
+pub mod blob_reader;
+pub mod progress;
+pub mod wire;
