@@ -66,7 +66,8 @@ line to standard error; GET /metrics gives Prometheus counters. With --cut-on fa
 verdict reaches FAIL ends at once: whole events, then a last chunk with finish_reason \"length\"
 and data: [DONE]; the upstream connection is closed and the tokens saved are counted (the
 request's max_tokens less the tokens generated; estimated when the server sent no usage).
-The upstream must be plain http:// (no TLS client is built in).";
+An https:// upstream is reached over TLS, trusting the system's certificates (and --upstream-ca's);
+the proxy itself listens on plain http.";
 
 /// Which verdict makes the exit status non-zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -144,9 +145,12 @@ pub struct ProxyArgs {
     /// The address to listen on (127.0.0.1 keeps it on this machine)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8090")]
     pub listen: SocketAddr,
-    /// The server's base URL, as an agent would be given it: http://HOST:PORT/v1
+    /// The server's base URL, as an agent would be given it: http://HOST:PORT/v1 or https://HOST/v1
     #[arg(long, value_name = "URL", value_parser = upstream)]
     pub upstream: coherency_proxy::Upstream,
+    /// Trust the CA certificates in this PEM file for an https upstream (beside the system's)
+    #[arg(long, value_name = "FILE")]
+    pub upstream_ca: Option<PathBuf>,
     /// End a stream whose verdict reaches this level (default: never cut, only score)
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub cut_on: Option<CutOn>,

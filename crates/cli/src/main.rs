@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! coherency analyze [OPTIONS] PATH...      (PATH "-" reads standard input; a directory its files)
-//! coherency proxy --upstream http://HOST:PORT/v1 [--cut-on fail] [--log FILE]
+//! coherency proxy --upstream http[s]://HOST:PORT/v1 [--upstream-ca PEM] [--cut-on fail] [--log FILE]
 //! coherency compare GOLDEN CAPTURES...   (or --save-golden OUT CAPTURES...)
 //! coherency completions bash|zsh|fish
 //! ```
@@ -78,6 +78,7 @@ fn proxy(p: ProxyArgs) -> ExitCode {
     let config = coherency_proxy::Config {
         listen: p.listen,
         upstream: p.upstream,
+        upstream_ca: p.upstream_ca,
         cut_on: p.cut_on.map(|c| match c {
             CutOn::Fail => coherency_core::analyze::Verdict::Fail,
             CutOn::Warn => coherency_core::analyze::Verdict::Warn,

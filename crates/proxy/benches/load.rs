@@ -124,6 +124,7 @@ fn start_proxy(upstream: &str, cut_on: Option<Verdict>) -> (SocketAddr, tokio::r
     let config = Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         upstream: Upstream::parse(upstream).unwrap(),
+        upstream_ca: None,
         cut_on,
         log: None,
         log_max_bytes: None,

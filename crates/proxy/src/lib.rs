@@ -12,7 +12,7 @@
 //! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
 //! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`tool_calls`] (the tool-call check across turns),
+//! cut stream, the tokens saved), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
 //! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
 //! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod request_facts;
 pub mod scorers;
 pub mod server;
+pub mod tls;
 pub mod tool_calls;
 pub mod upstream;
 pub mod watch;
@@ -44,6 +45,8 @@ pub struct Config {
     pub upstream: Upstream,
     /// Cut a stream whose verdict reaches this level (`--cut-on fail`); `None`: never cut.
     pub cut_on: Option<Verdict>,
+    /// A PEM file of CA certificates to trust for an https upstream, beside the system's.
+    pub upstream_ca: Option<PathBuf>,
     /// The log file (one line per generation), if any.
     pub log: Option<PathBuf>,
     /// Rotate the log when it would pass this many bytes.
@@ -76,7 +79,12 @@ impl Proxy {
             .map_err(|e| format!("the log's thread could not start: {e}"))?;
         let scorers = scorers::Scorers::start(scorers::Scorers::default_threads())
             .map_err(|e| format!("the scorers' threads could not start: {e}"))?;
-        let shared = Arc::new(server::Shared::new(config.upstream.clone(), config.cut_on, metrics, finisher, scorers));
+        if config.upstream_ca.is_some() && !config.upstream.tls {
+            return Err("--upstream-ca is for an https:// upstream".to_string());
+        }
+        let tls = tls::client_config(config.upstream.tls, config.upstream_ca.as_deref())?;
+        let shared =
+            Arc::new(server::Shared::new(config.upstream.clone(), tls, config.cut_on, metrics, finisher, scorers));
         Ok(Proxy { listener, shared })
     }
 

@@ -27,6 +27,7 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::header::{HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -55,20 +56,24 @@ pub struct Shared {
     pub metrics: Arc<Mutex<Metrics>>,
     pub finisher: Finisher,
     scorers: Scorers,
-    client: Client<HttpConnector, ProxyBody>,
+    client: Client<HttpsConnector<HttpConnector>, ProxyBody>,
     next_index: AtomicUsize,
 }
 
 impl Shared {
     pub fn new(
         upstream: Upstream,
+        tls: rustls::ClientConfig,
         cut_on: Option<Verdict>,
         metrics: Arc<Mutex<Metrics>>,
         finisher: Finisher,
         scorers: Scorers,
     ) -> Shared {
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
+        let mut http = HttpConnector::new();
+        http.set_nodelay(true);
+        http.enforce_http(false);
+        let connector =
+            HttpsConnectorBuilder::new().with_tls_config(tls).https_or_http().enable_http1().wrap_connector(http);
         // Header names go upstream in the case the client wrote them (hyper keeps it in the
         // request's extensions), and come back in the upstream's.
         let client = Client::builder(TokioExecutor::new())

@@ -4,9 +4,11 @@
 //! of the path and the query as received; any other path goes to the upstream's origin as
 //! received. An upstream with no path is the proxy's own origin: every path goes unchanged.
 
-/// Where requests go: `http://AUTHORITY[BASE]`.
+/// Where requests go: `http[s]://AUTHORITY[BASE]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Upstream {
+    /// `https://`: the connection to the upstream is TLS.
+    pub tls: bool,
     /// `host:port` (or `host`, port 80), as typed.
     pub authority: String,
     /// The base URL's path without its trailing `/`: `/v1`, `/api/v1`, or empty.
@@ -17,20 +19,19 @@ pub struct Upstream {
 pub const CLIENT_BASE: &str = "/v1";
 
 impl Upstream {
-    /// Reads `--upstream`: `http://host[:port][/path]`. An `https://` URL is refused with
-    /// the reason (the proxy has no TLS client), as is anything that is not such a URL.
+    /// Reads `--upstream`: `http://host[:port][/path]` or `https://…` (TLS to the upstream;
+    /// the proxy itself listens on plain http); anything else is refused with the reason.
     pub fn parse(url: &str) -> Result<Upstream, String> {
         let url = url.trim();
         let lower = url.to_ascii_lowercase();
-        if lower.starts_with("https://") {
+        let (tls, rest) = if lower.starts_with("https://") {
+            (true, &url["https://".len()..])
+        } else if lower.starts_with("http://") {
+            (false, &url["http://".len()..])
+        } else {
             return Err(format!(
-                "{url}: https upstreams are not supported: the proxy speaks plain http only (no TLS client is built in). \
-                 Point it at the server's http address (a local server, or a TLS-terminating sidecar such as \
-                 `stunnel` or `socat` in front of the https endpoint)"
+                "{url}: the upstream must be an http:// or https:// URL, such as http://127.0.0.1:8080/v1"
             ));
-        }
-        let Some(rest) = lower.starts_with("http://").then(|| &url["http://".len()..]) else {
-            return Err(format!("{url}: the upstream must be an http:// URL, such as http://127.0.0.1:8080/v1"));
         };
         if rest.contains(['?', '#']) {
             return Err(format!("{url}: the upstream is a base URL: no query or fragment"));
@@ -53,21 +54,26 @@ impl Upstream {
         if path.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(format!("{url}: the path holds spaces or control characters"));
         }
-        Ok(Upstream { authority: authority.to_string(), base_path: path.trim_end_matches('/').to_string() })
+        Ok(Upstream { tls, authority: authority.to_string(), base_path: path.trim_end_matches('/').to_string() })
     }
 
     /// The upstream URL of a request the proxy received for `path_and_query`.
     pub fn target(&self, path_and_query: &str) -> String {
         let rest = path_and_query.strip_prefix(CLIENT_BASE).filter(|r| r.is_empty() || r.starts_with(['/', '?']));
         match rest {
-            Some(rest) if !self.base_path.is_empty() => format!("http://{}{}{rest}", self.authority, self.base_path),
-            _ => format!("http://{}{path_and_query}", self.authority),
+            Some(rest) if !self.base_path.is_empty() => format!("{}{}{rest}", self.origin(), self.base_path),
+            _ => format!("{}{path_and_query}", self.origin()),
         }
     }
 
     /// The base URL, as a person typed it (for messages).
     pub fn base_url(&self) -> String {
-        format!("http://{}{}", self.authority, self.base_path)
+        format!("{}{}", self.origin(), self.base_path)
+    }
+
+    /// `http://host:port` or `https://host:port`.
+    fn origin(&self) -> String {
+        format!("{}://{}", if self.tls { "https" } else { "http" }, self.authority)
     }
 }
 
@@ -94,9 +100,19 @@ mod tests {
     }
 
     #[test]
-    fn https_and_other_urls_are_refused_with_the_reason() {
-        let https = Upstream::parse("https://api.example.com/v1").unwrap_err();
-        assert!(https.contains("https upstreams are not supported"), "{https}");
+    fn https_upstreams_keep_their_scheme() {
+        let up = Upstream::parse("HTTPS://api.example.com/v1/").unwrap();
+        assert!(up.tls);
+        assert_eq!(up.target("/v1/chat/completions"), "https://api.example.com/v1/chat/completions");
+        assert_eq!(up.target("/health"), "https://api.example.com/health");
+        assert_eq!(up.base_url(), "https://api.example.com/v1");
+        assert!(!Upstream::parse("http://h:1/v1").unwrap().tls);
+    }
+
+    #[test]
+    fn other_urls_are_refused_with_the_reason() {
+        let ftp = Upstream::parse("ftp://x/v1").unwrap_err();
+        assert!(ftp.contains("must be an http:// or https:// URL"), "{ftp}");
         for bad in [
             "ftp://x/v1",
             "127.0.0.1:8080/v1",
@@ -104,6 +120,7 @@ mod tests {
             "http://u:p@host/v1",
             "http://host:99999/v1",
             "http://h/v1?k=1",
+            "https://",
         ] {
             assert!(Upstream::parse(bad).is_err(), "{bad}");
         }

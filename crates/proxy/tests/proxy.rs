@@ -394,3 +394,44 @@ fn a_request_carrying_a_looping_tool_history_gets_the_tool_call_check_across_tur
     let m = proxy.metrics.lock().unwrap().render();
     assert!(m.contains("coherency_proxy_tool_call_checks_total{model=\"mock-coherent\",verdict=\"FAIL\"} 1"), "{m}");
 }
+
+#[test]
+fn an_https_upstream_is_reached_over_tls_passed_through_scored_and_cut() {
+    let mock = mock();
+    let dir = temp_dir("tls");
+    let front = TlsFront::start(mock.port(), &dir);
+    let log = dir.join("proxy.jsonl");
+    let proxy = start_proxy(&front.url(), Some(front.ca_file.clone()), Some(Verdict::Fail), Some(log.clone())).unwrap();
+    let mock_addr = format!("127.0.0.1:{}", mock.port()).parse().unwrap();
+    for req in [
+        request("GET", "/v1/models", None),
+        request("POST", "/v1/chat/completions", Some(&chat("mock-coherent", true, 300))),
+    ] {
+        let direct = exchange(mock_addr, &req);
+        let proxied = exchange(proxy.addr, &req);
+        assert_eq!(proxied.status_line, direct.status_line);
+        assert_eq!(normalise(&proxied.body), normalise(&direct.body), "the body, over TLS");
+    }
+    let cut = exchange(proxy.addr, &request("POST", "/v1/chat/completions", Some(&chat("mock-line-loop", true, 4000))));
+    assert!(cut.complete && cut.text().ends_with("data: [DONE]\n\n"));
+    assert!(cut.text().contains(": coherency proxy: generation cut: FAIL"));
+    proxy.wait_for_generations(2);
+    let lines = log_lines(&log);
+    assert_eq!(lines[0]["generation"]["verdict"], "PASS");
+    assert_eq!(lines[1]["proxy"]["ending"], "cut-by-proxy");
+    assert!(lines[1]["generation"]["url"].as_str().unwrap().starts_with("https://127.0.0.1:"), "{}", lines[1]);
+
+    // Without the test CA the certificate is not trusted: a 502 that says why (or, on a machine
+    // with no system certificates at all, a proxy that will not start and says so).
+    match start_proxy(&front.url(), None, None, None) {
+        Ok(untrusting) => {
+            let reply = exchange(untrusting.addr, &request("GET", "/v1/models", None));
+            assert!(reply.status_line.contains("502"), "{}", reply.status_line);
+            assert!(reply.text().to_lowercase().contains("certificate"), "{}", reply.text());
+        }
+        Err(why) => assert!(why.contains("--upstream-ca"), "{why}"),
+    }
+    // A CA file for a plain http upstream is a mistake said at start.
+    let http = start_proxy(&mock.base_url(), Some(front.ca_file.clone()), None, None).err().unwrap();
+    assert!(http.contains("--upstream-ca is for an https:// upstream"), "{http}");
+}

@@ -49,19 +49,85 @@ impl Running {
 }
 
 pub fn proxy(upstream: &str, cut_on: Option<Verdict>, log: Option<PathBuf>) -> Running {
+    start_proxy(upstream, None, cut_on, log).unwrap()
+}
+
+/// A proxy with `--upstream-ca`; `Err`: it would not start, and why.
+pub fn start_proxy(
+    upstream: &str,
+    upstream_ca: Option<PathBuf>,
+    cut_on: Option<Verdict>,
+    log: Option<PathBuf>,
+) -> Result<Running, String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let config = Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         upstream: Upstream::parse(upstream).unwrap(),
+        upstream_ca,
         cut_on,
         log,
         log_max_bytes: None,
         quiet: true,
     };
-    let proxy = runtime.block_on(Proxy::bind(&config)).unwrap();
+    let proxy = runtime.block_on(Proxy::bind(&config))?;
     let (addr, metrics) = (proxy.local_addr(), proxy.metrics());
     runtime.spawn(proxy.serve());
-    Running { addr, metrics, runtime: Some(runtime) }
+    Ok(Running { addr, metrics, runtime: Some(runtime) })
+}
+
+/// An https server in front of a plain one (TLS ended here, the bytes piped to `backend_port`),
+/// with a self-signed certificate for `127.0.0.1` and `localhost`, whose PEM is in `ca_file`.
+pub struct TlsFront {
+    pub port: u16,
+    pub ca_file: PathBuf,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl TlsFront {
+    pub fn start(backend_port: u16, dir: &Path) -> TlsFront {
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+        let certified =
+            rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
+        let ca_file = dir.join("upstream-ca.pem");
+        std::fs::write(&ca_file, certified.cert.pem()).unwrap();
+        let chain = vec![CertificateDer::from(certified.cert.der().to_vec())];
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(certified.key_pair.serialize_der()));
+        let config = rustls::ServerConfig::builder_with_provider(coherency_proxy::tls::crypto_provider())
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        runtime.spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let Ok(mut tls) = acceptor.accept(tcp).await else { return };
+                    let Ok(mut backend) = tokio::net::TcpStream::connect(("127.0.0.1", backend_port)).await else {
+                        return;
+                    };
+                    let _ = tokio::io::copy_bidirectional(&mut tls, &mut backend).await;
+                });
+            }
+        });
+        TlsFront { port, ca_file, runtime: Some(runtime) }
+    }
+
+    pub fn url(&self) -> String {
+        format!("https://127.0.0.1:{}/v1", self.port)
+    }
+}
+
+impl Drop for TlsFront {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_timeout(Duration::from_secs(1));
+        }
+    }
 }
 
 /// The mock endpoint, in process.
