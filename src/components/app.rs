@@ -38,7 +38,7 @@ use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
 use crate::model::saved::SavedView;
 use crate::model::{live_param, sample_param, with_mode, worth_stashing, Source};
-use crate::state::{self, Action, Effect, Open, Opener, Reveal, Store};
+use crate::state::{Action, Effect, Open, Opener, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;

@@ -7,7 +7,7 @@
 //! run of backticks inside it, so a pasted report never turns the input into markup or links.
 
 use super::summary::{place, Summary};
-use crate::analyze::{format_threshold, threshold_cell, Check, Verdict};
+use crate::analyze::{threshold_cell, Check, Verdict};
 use crate::verdict::MessageRow;
 use crate::wording::{plural, thousands};
 
