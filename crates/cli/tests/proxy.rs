@@ -12,10 +12,28 @@ fn coherency(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn bad_upstreams_and_flags_are_usage_errors_that_say_why() {
-    let https = coherency(&["proxy", "--upstream", "https://api.example.com/v1"]);
-    assert_eq!(https.status.code(), Some(64));
-    let said = String::from_utf8_lossy(&https.stderr);
-    assert!(said.contains("https upstreams are not supported"), "{said}");
+    let ftp = coherency(&["proxy", "--upstream", "ftp://files.example.com/v1"]);
+    assert_eq!(ftp.status.code(), Some(64));
+    let said = String::from_utf8_lossy(&ftp.stderr);
+    assert!(said.contains("must be an http:// or https:// URL"), "{said}");
+    // A CA file for a plain http upstream, or one that cannot be read: the proxy does not start.
+    for (upstream, want) in [
+        ("http://127.0.0.1:9/v1", "--upstream-ca is for an https:// upstream"),
+        ("https://127.0.0.1:9/v1", "the CA file cannot be read"),
+    ] {
+        let out = coherency(&[
+            "proxy",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            upstream,
+            "--upstream-ca",
+            "/no/such/ca.pem",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{upstream}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(want), "{upstream}: {said}");
+    }
     for args in [
         &["proxy"][..],
         &["proxy", "--upstream", "localhost:8080"][..],
