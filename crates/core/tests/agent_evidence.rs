@@ -8,6 +8,7 @@
 use coherency_core::analyze::Verdict;
 use coherency_core::verdict::{Author, JudgedDocument};
 use coherency_test_support::agent_sessions::{corpus, Session, HEALTHY, LOOPING};
+use coherency_test_support::parallel;
 
 /// Seeds per kind (`AGENT_EVIDENCE_SEEDS=40` for a bigger run).
 fn seeds() -> u64 {
@@ -80,23 +81,27 @@ fn judge(bytes: &[u8]) -> Outcome {
 #[test]
 fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
     let sessions = corpus(seeds());
+    // Every (shape, session) judged on every core first; the table is then read in order.
+    let jobs: Vec<(usize, usize)> = (0..SHAPES.len())
+        .flat_map(|shape| (0..sessions.len()).map(move |s| (shape, s)))
+        // A request log repeats the history in every record: its size grows with the
+        // square of the turns; the longest sessions are judged in the other shapes.
+        .filter(|&(shape, s)| SHAPES[shape].0 != "jsonl-log" || sessions[s].turns.len() <= MAX_LOGGED_TURNS)
+        .collect();
+    let outcomes: std::collections::HashMap<(usize, usize), Outcome> =
+        jobs.iter().copied().zip(parallel::map(&jobs, |&(shape, s)| judge(&(SHAPES[shape].1)(&sessions[s])))).collect();
     let mut problems = Vec::new();
     println!(
         "{:<22} {:<20} {:>4} {:>4} {:>4}  {:>9}  {:>6} {:>6}  tripped (per session)",
         "kind", "shape", "PASS", "WARN", "FAIL", "onset ok", "repeat", "cycle"
     );
-    for &(shape, write) in SHAPES {
+    for (shape_index, &(shape, _)) in SHAPES.iter().enumerate() {
         for kind in HEALTHY.iter().chain(LOOPING) {
             let mut counts = [0usize; 3];
             let (mut onsets_ok, mut tripped) = (0, std::collections::BTreeMap::<String, usize>::new());
             let (mut repeats, mut cycles) = (Vec::new(), Vec::new());
-            for s in sessions.iter().filter(|s| s.kind == *kind) {
-                // A request log repeats the history in every record: its size grows with the
-                // square of the turns; the longest sessions are judged in the other shapes.
-                if shape == "jsonl-log" && s.turns.len() > MAX_LOGGED_TURNS {
-                    continue;
-                }
-                let o = judge(&write(s));
+            for (index, s) in sessions.iter().enumerate().filter(|(_, s)| s.kind == *kind) {
+                let Some(o) = outcomes.get(&(shape_index, index)) else { continue };
                 counts[o.verdict as usize] += 1;
                 *tripped.entry(o.tripped.clone()).or_default() += 1;
                 repeats.push(o.repeat);

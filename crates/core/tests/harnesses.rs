@@ -11,6 +11,7 @@ use coherency_core::ingest::{detect, Format};
 use coherency_core::verdict::{Author, JudgedDocument};
 use coherency_test_support::agent_harnesses::Harness;
 use coherency_test_support::agent_sessions::{corpus, HEALTHY, LOOPING};
+use coherency_test_support::parallel;
 
 fn format_of(h: Harness) -> Format {
     match h {
@@ -39,9 +40,42 @@ fn seeds() -> u64 {
     std::env::var("HARNESS_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4)
 }
 
+/// One harness file read and judged: the format detected from its first 4 KB (the whole
+/// file's detected format when that differs), the verdict, the onset as the model's turn
+/// (0-based among its turns), the first reason.
+struct Judged {
+    detected_from_start: Format,
+    verdict: Verdict,
+    onset: Option<usize>,
+    first_reason: Option<String>,
+}
+
+fn judge_as(h: Harness, bytes: &[u8]) -> Judged {
+    let head = detect(&bytes[..bytes.len().min(4096)]);
+    let whole = detect(bytes);
+    let detected_from_start = if head == format_of(h) { whole } else { head };
+    let doc = JudgedDocument::read(bytes, None);
+    let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);
+    let c = doc.report.conversations.iter().max_by_key(|c| c.verdict).expect("a conversation");
+    let model_turns: Vec<usize> = doc
+        .report
+        .turns(&doc.transcript, c.conversation)
+        .into_iter()
+        .filter(|u| u.author == Author::Model)
+        .map(|u| u.index)
+        .collect();
+    let onset = c.onset_turn.and_then(|t| model_turns.iter().position(|&u| u == t));
+    Judged { detected_from_start, verdict, onset, first_reason: c.reasons.first().map(|r| format!("{r:?}")) }
+}
+
 #[test]
 fn every_harness_file_is_detected_from_its_start_and_judged() {
     let sessions = corpus(seeds());
+    // Every (harness, session) read and judged on every core first; the table is then read in order.
+    let jobs: Vec<(Harness, usize)> =
+        Harness::ALL.into_iter().flat_map(|h| (0..sessions.len()).map(move |s| (h, s))).collect();
+    let judged = parallel::map(&jobs, |&(h, s)| judge_as(h, &sessions[s].to_harness(h)));
+    let judged: std::collections::HashMap<(Harness, usize), Judged> = jobs.into_iter().zip(judged).collect();
     let mut problems = Vec::new();
     println!(
         "{:<22} {:<12} {:>5} {:>5} {:>5}  onset (model turn: planted → found)",
@@ -51,24 +85,13 @@ fn every_harness_file_is_detected_from_its_start_and_judged() {
         for kind in HEALTHY.iter().chain(LOOPING) {
             let mut counts = [0usize; 3];
             let mut onsets = Vec::new();
-            for s in sessions.iter().filter(|s| s.kind == *kind) {
-                let bytes = s.to_harness(h);
-                let head = &bytes[..bytes.len().min(4096)];
-                if detect(head) != format_of(h) || detect(&bytes) != format_of(h) {
-                    problems.push(format!("{kind} as {h:?}: detected {} from its start", detect(head).name()));
+            for (index, s) in sessions.iter().enumerate().filter(|(_, s)| s.kind == *kind) {
+                let Judged { detected_from_start, verdict, onset, first_reason } = &judged[&(h, index)];
+                let (verdict, onset) = (*verdict, *onset);
+                if *detected_from_start != format_of(h) {
+                    problems.push(format!("{kind} as {h:?}: detected {} from its start", detected_from_start.name()));
                 }
-                let doc = JudgedDocument::read(&bytes, None);
-                let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);
                 counts[verdict as usize] += 1;
-                let c = doc.report.conversations.iter().max_by_key(|c| c.verdict).expect("a conversation");
-                let model_turns: Vec<usize> = doc
-                    .report
-                    .turns(&doc.transcript, c.conversation)
-                    .into_iter()
-                    .filter(|u| u.author == Author::Model)
-                    .map(|u| u.index)
-                    .collect();
-                let onset = c.onset_turn.and_then(|t| model_turns.iter().position(|&u| u == t));
                 if s.looping {
                     onsets.push(format!(
                         "{}→{}",
@@ -84,11 +107,7 @@ fn every_harness_file_is_detected_from_its_start_and_judged() {
                         problems.push(format!("{kind} as {h:?}: onset {onset:?}, planted {:?}", s.onset_turn));
                     }
                 } else if verdict > Verdict::Pass {
-                    problems.push(format!(
-                        "{kind} as {h:?}: healthy, judged {}: {:?}",
-                        verdict.as_str(),
-                        c.reasons.first()
-                    ));
+                    problems.push(format!("{kind} as {h:?}: healthy, judged {}: {:?}", verdict.as_str(), first_reason));
                 }
             }
             onsets.dedup();

@@ -10,7 +10,7 @@ use crate::agent_sessions::{Call, Session};
 use serde_json::{json, Value};
 
 /// A harness whose session file [`Session::to_harness`] writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Harness {
     Opencode,
     Codex,

@@ -2,7 +2,7 @@
 //! generators ([`textgen`]), labelled loops and legitimate look-alikes ([`labelled`]), labelled agent sessions
 //! ([`agent_sessions`], written as each coding-agent harness writes them: [`agent_harnesses`]), big
 //! generated logs ([`biglog`]), labelled incoherent texts and their look-alikes ([`incoherent`]), the yardstick gzip pass and best-of timing of the benches
-//! ([`gzip_pass`], [`timing`]), the memory benches' counting allocator ([`counting_alloc`]), and
+//! ([`gzip_pass`], [`timing`]), independent pieces of a test on every core ([`parallel`]), the memory benches' counting allocator ([`counting_alloc`]), and
 //! where the fixtures are ([`fixture`]).
 
 pub mod agent_harnesses;
@@ -12,6 +12,7 @@ pub mod counting_alloc;
 pub mod gzip_pass;
 pub mod incoherent;
 pub mod labelled;
+pub mod parallel;
 pub mod textgen;
 pub mod timing;
 

@@ -34,6 +34,19 @@ const WEAK: &[&str] = &[
     "five", "six", "seven", "eight", "nine", "ten",
 ];
 
+/// The longest word of [`STRONG`] and [`WEAK`]: a longer piece is in neither.
+const LONGEST_FUNCTION_WORD: usize = {
+    let (mut longest, mut i) = (0, 0);
+    while i < STRONG.len() + WEAK.len() {
+        let word = if i < STRONG.len() { STRONG[i] } else { WEAK[i - STRONG.len()] };
+        if word.len() > longest {
+            longest = word.len();
+        }
+        i += 1;
+    }
+    longest
+};
+
 /// Common words that split into function words and other words.
 const WORDS_THAT_SPLIT: &[&str] = &[
     "another",
@@ -285,8 +298,9 @@ fn is_glued(w: &str, vocabulary: &HashedSet) -> bool {
                 continue;
             }
             let piece = &w[j..i];
-            let strong = STRONG.contains(&piece);
-            let function = strong || WEAK.contains(&piece);
+            let short = piece.len() <= LONGEST_FUNCTION_WORD;
+            let strong = short && STRONG.contains(&piece);
+            let function = strong || (short && WEAK.contains(&piece));
             let content = !function && piece.len() >= 3 && vocabulary.contains(&hash_bytes(piece.as_bytes()));
             if !function && !content {
                 continue;
