@@ -1,6 +1,8 @@
 //! The browser harness shared by the end-to-end tests (`tests/e2e*.rs`): the built page served
-//! from dist/ on 127.0.0.1 by a tiny file server, chromedriver in its own process group, a fresh
-//! Chromium profile, and helpers that wait, click and read through fantoccini.
+//! from dist/ on 127.0.0.1 by a tiny file server, in a window of the Chromium the test binary
+//! shares (or a browser of its own, with its own chromedriver process group and fresh profile,
+//! for a page that needs switches or opens from disk), and helpers that wait, click and read
+//! through fantoccini.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -61,11 +63,17 @@ pub fn built_page() -> PathBuf {
 /// A browser session on the served page, with everything it started.
 pub struct Page {
     pub client: Client,
-    // Dropped after `client`, in this order: browser session, driver, profile dir, file server.
-    _driver: Driver,
-    _profile: TempDir,
+    // Dropped after `client`, in this order: browser session, its own browser (none for a
+    // window in the shared browser), file server.
+    _own: Option<OwnBrowser>,
     /// `None` for a page opened from disk.
     _server: Option<FileServer>,
+}
+
+/// A browser of a page's own: chromedriver (which started it) and its profile.
+struct OwnBrowser {
+    driver: Driver,
+    _profile: TempDir,
 }
 
 impl Page {
@@ -91,23 +99,32 @@ impl Page {
         Page::open_url(None, &format!("file://{}{query}", file.display()), &[]).await
     }
 
+    /// Opens `url` in a window of the shared browser (a served page without switches of its
+    /// own), or else in a browser of its own.
     async fn open_url(server: Option<FileServer>, url: &str, extra: &[&str]) -> Page {
-        let profile = TempDir::new("coherency-e2e-profile");
-        let driver = Driver::start();
-
-        let chrome = chrome_bin();
-        let mut args = chromium_args(&profile);
-        args.push("--window-size=1280,900".to_string());
-        args.extend(extra.iter().map(|a| a.to_string()));
-        let mut caps = serde_json::Map::new();
-        caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome, "args": args }));
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", driver.port))
-            .await
-            .unwrap_or_else(|e| panic!("could not start a Chromium session through chromedriver: {e}"));
-
-        let page = Page { client, _driver: driver, _profile: profile, _server: server };
+        let page = if server.is_some() && extra.is_empty() {
+            let (driver_port, debugger_port) = shared::ports();
+            let mut caps = serde_json::Map::new();
+            caps.insert(
+                "goog:chromeOptions".to_string(),
+                json!({ "debuggerAddress": format!("127.0.0.1:{debugger_port}") }),
+            );
+            let client = connect(caps, driver_port).await;
+            let window = client.new_window(false).await.expect("open a window in the shared browser").handle;
+            client.switch_to_window(window).await.expect("switch to the new window");
+            client.set_window_size(1280, 900).await.expect("size the window");
+            Page { client, _own: None, _server: server }
+        } else {
+            let profile = TempDir::new("coherency-e2e-profile");
+            let driver = Driver::start();
+            let mut args = chromium_args(&profile);
+            args.push("--window-size=1280,900".to_string());
+            args.extend(extra.iter().map(|a| a.to_string()));
+            let mut caps = serde_json::Map::new();
+            caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chrome_bin(), "args": args }));
+            let client = connect(caps, driver.port).await;
+            Page { client, _own: Some(OwnBrowser { driver, _profile: profile }), _server: server }
+        };
         page.client.goto(url).await.expect("load the page");
         page.js(WATCH_CSP).await;
         page.client
@@ -132,16 +149,22 @@ impl Page {
             .expect("the app mounted (wasm loaded)");
     }
 
-    /// The process group of chromedriver and the browser it started (for memory readings).
+    /// The process group of chromedriver and the browser it started (for memory readings): a
+    /// page opened with switches of its own has a browser of its own.
     pub fn process_group(&self) -> u32 {
-        self._driver.child.id()
+        let own = self._own.as_ref().expect("a browser of the page's own: open it with switches (open_with_args)");
+        own.driver.child.id()
     }
 
-    /// Closes the browser, after checking that the page broke no rule of its
-    /// Content-Security-Policy (every test that closes its page checks it).
+    /// Closes the page's window (and its own browser, if it has one), after checking that the
+    /// page broke no rule of its Content-Security-Policy (every test that closes its page checks
+    /// it).
     pub async fn close(self) {
         let violations = self.csp_violations().await;
-        let Page { client, _driver, _profile, _server } = self;
+        let Page { client, _own, _server } = self;
+        if _own.is_none() {
+            let _ = client.close_window().await;
+        }
         let _ = client.close().await;
         assert!(violations.is_empty(), "the page broke its Content-Security-Policy: {violations:?}");
     }
@@ -256,6 +279,97 @@ impl Page {
                 panic!("expected verdict {want}, the page shows {got}");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// A WebDriver session through the chromedriver on `port`, with `caps`.
+async fn connect(caps: serde_json::Map<String, Value>, port: u16) -> Client {
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap_or_else(|e| panic!("could not start a Chromium session through chromedriver: {e}"))
+}
+
+/// The Chromium the pages of one test binary share. Starting a browser and its chromedriver
+/// costs about a second a test; here each test gets a window of its own in one browser
+/// instead, its page on a port of its own — its own origin, so storage, workers and caches are
+/// apart from every other test's. Started by the first page that needs it, again if it died;
+/// stopped when the test binary exits.
+mod shared {
+    use super::{chrome_bin, chromium_args, signal_group, Driver, TempDir};
+    use std::process::{Child, Command, Stdio};
+    use std::sync::{Mutex, Once};
+    use std::time::{Duration, Instant};
+
+    struct Shared {
+        _chromium: Child,
+        chromium_group: u32,
+        driver: Driver,
+        debugger_port: u16,
+        _profile: TempDir,
+    }
+
+    static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
+
+    /// The shared chromedriver's port and the shared browser's DevTools port, the two started
+    /// if need be.
+    pub(super) fn ports() -> (u16, u16) {
+        let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        if shared.as_mut().is_none_or(|s| !matches!(s._chromium.try_wait(), Ok(None))) {
+            *shared = None;
+            *shared = Some(start());
+        }
+        let s = shared.as_ref().expect("started");
+        (s.driver.port, s.debugger_port)
+    }
+
+    fn start() -> Shared {
+        use std::os::unix::process::CommandExt;
+        static STOP_AT_EXIT: Once = Once::new();
+        STOP_AT_EXIT.call_once(stop_at_exit);
+        let profile = TempDir::new("coherency-e2e-shared-profile");
+        let mut args = chromium_args(&profile);
+        args.extend(["--window-size=1280,900", "--remote-debugging-port=0", "about:blank"].map(String::from));
+        let chromium = Command::new(chrome_bin())
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("could not start {} (set CHROME_BIN): {e}", chrome_bin()));
+        let chromium_group = chromium.id();
+        // Chromium writes the port it chose to DevToolsActivePort in its profile.
+        let active_port = profile.0.join("DevToolsActivePort");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let debugger_port = loop {
+            let port = std::fs::read_to_string(&active_port).ok().and_then(|s| s.lines().next()?.trim().parse().ok());
+            if let Some(port) = port {
+                break port;
+            }
+            assert!(Instant::now() < deadline, "the shared Chromium wrote no DevToolsActivePort within 20 s");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        Shared { _chromium: chromium, chromium_group, driver: Driver::start(), debugger_port, _profile: profile }
+    }
+
+    /// Stops the shared browser and chromedriver when the test binary exits (statics are not
+    /// dropped).
+    #[allow(unsafe_code)] // std has no at-exit hook; atexit(3) is the one way.
+    fn stop_at_exit() {
+        extern "C" fn stop() {
+            let shared = SHARED.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(s) = shared {
+                signal_group(s.chromium_group, libc::SIGTERM);
+                drop(s); // chromedriver's group, then the profile.
+            }
+        }
+        // SAFETY: `stop` is a plain function without arguments; it only signals, waits and
+        // removes a directory.
+        unsafe {
+            libc::atexit(stop);
         }
     }
 }
