@@ -98,6 +98,19 @@ impl Scans {
         found: loop_checks::LoopFindings,
         incoherent: IncoherenceFindings,
     ) -> Report {
+        self.report_with(text, t, gzip_bytes, found, incoherent, Detail::Whole)
+    }
+
+    /// [`Scans::report`], with its reasons and onset only when `detail` asks for them.
+    fn report_with(
+        &self,
+        text: &str,
+        t: &Thresholds,
+        gzip_bytes: usize,
+        found: loop_checks::LoopFindings,
+        incoherent: IncoherenceFindings,
+        detail: Detail,
+    ) -> Report {
         let mut runs = self.runs;
         let mut tail_runs = Vec::new();
         runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
@@ -190,6 +203,23 @@ impl Scans {
             Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.why_of(m),
             _ => None,
         };
+        let (verdict, tripped) = judge::verdict(&judged);
+        if detail == Detail::Verdict {
+            return Report {
+                bytes: text.len(),
+                verdict,
+                tripped,
+                seed_verdict: judge::seed_verdict(&metrics, t),
+                onset: None,
+                reasons: Vec::new(),
+                metrics,
+                checks,
+                spans,
+                spans_not_listed,
+                too_short,
+                thresholds: *t,
+            };
+        }
         let mut reasons = judge::reasons(
             &judged,
             t,
@@ -200,7 +230,6 @@ impl Scans {
         );
         let no_content = lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]);
         reasons.extend(content_lines::not_counted(&metrics, t, no_content).filter(|_| !too_short));
-        let (verdict, tripped) = judge::verdict(&judged);
         // Where each tripped check's finding lies; the onset is where they agree the
         // degenerate part starts (see `onset`).
         let region_of = |m: Metric| match m {
@@ -370,8 +399,17 @@ pub fn passes_without_deflate(text: &str, t: &Thresholds) -> Option<bool> {
         gzip_bytes: text.len() + 1,
         profile: Profile { window: super::profile::WINDOW, windows: Vec::new(), onset: None, min_ratio: 1.0 },
     };
-    let report = analyze_without_deflate(text, t).finish(text, unjudged);
+    let report = analyze_without_deflate(text, t).finish_with(text, unjudged, Detail::Verdict);
     (report.verdict == Verdict::Pass).then_some(report.too_short)
+}
+
+/// How much of a report to write: all of it, or only what its verdict needs (no reasons in
+/// words, no onset) when only the verdict is read — a log's short texts that pass spent a
+/// sixth of their time writing sentences nobody reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Detail {
+    Whole,
+    Verdict,
 }
 
 /// A whole text analysed but for its two DEFLATE passes (its gzip-9 size and its windowed
@@ -402,8 +440,12 @@ impl AnalysisWithoutDeflate {
     /// The report on `text` (the text this was made from), whose DEFLATE passes are `passes`
     /// ([`super::deflate_passes::deflate_passes`]).
     pub fn finish(self, text: &str, passes: DeflatePasses) -> Report {
+        self.finish_with(text, passes, Detail::Whole)
+    }
+
+    fn finish_with(self, text: &str, passes: DeflatePasses, detail: Detail) -> Report {
         let found = self.found.judge(text, &self.thresholds.loop_rules(), passes.profile);
-        self.scans.report(text, &self.thresholds, passes.gzip_bytes, found, self.incoherent)
+        self.scans.report_with(text, &self.thresholds, passes.gzip_bytes, found, self.incoherent, detail)
     }
 }
 
