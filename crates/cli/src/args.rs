@@ -104,11 +104,11 @@ pub struct AnalyzeArgs {
     /// Read every file as NAME instead of detecting its format
     #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(format_names()))]
     pub format: Option<String>,
-    /// With --json: list every message flagged WARN or FAIL and the N worst others (the rest are
-    /// counted, not listed)
+    /// In the text report and --json: list every message flagged WARN or FAIL and the N worst
+    /// others (the rest are counted, not listed)
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub worst: usize,
-    /// With --json: list every analysed message and conversation, healthy or not
+    /// In the text report and --json: list every analysed message and conversation, healthy or not
     #[arg(long)]
     pub all_messages: bool,
     /// Let inputs (system, developer, user and tool messages) count towards the verdict too

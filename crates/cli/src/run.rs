@@ -278,8 +278,9 @@ fn analyse_and_write(
         }
         Output::Html => write!(out, "{}", render::html::html(&Summary::new(&file, &transcript, &analysis))),
         Output::Text => {
+            let thresholds = &settings.options.thresholds;
             let report =
-                text_report(&file, replaced, &transcript, &analysis, &worst_report, &settings.options.thresholds);
+                text_report(&file, replaced, &transcript, &analysis, &worst_report, thresholds, settings.listing);
             out.write_all(styled(&report, settings.colour).as_bytes())
         }
     };

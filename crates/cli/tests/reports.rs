@@ -231,5 +231,31 @@ fn json_of_many_records_lists_the_flagged_and_the_worst_few_and_reads_back() {
     assert_eq!(all["messages"].as_array().unwrap().len(), texts);
     assert_eq!(all["conversations"].as_array().unwrap().len(), records + 1);
     assert_eq!((all["messages_not_listed"].as_u64(), all["conversations_not_listed"].as_u64()), (Some(0), Some(0)));
+
+    // The text report's table lists the same messages, and counts the rest in a last line.
+    let text = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_coherency")).arg("analyze").args(args).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "the looping reply FAILs");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let table: Vec<String> =
+            text.lines().skip_while(|l| !l.contains("messages, worst first")).skip(1).map(String::from).collect();
+        table
+    };
+    for (args, others) in [(&[][..], 10), (&["--worst", "3"][..], 3)] {
+        let table = text(args);
+        let rows: Vec<&String> = table.iter().filter(|l| l.contains(" conv ")).collect();
+        assert_eq!(rows.len(), 1 + others, "{args:?}: {table:?}");
+        assert!(rows[0].trim_start().starts_with("FAIL"), "{}", rows[0]);
+        let more = thousands(texts - 1 - others);
+        assert!(table.iter().any(|l| l.contains(&format!("… and {more} more messages, all PASS"))), "{table:?}");
+    }
+    let table = text(&["--all-messages"]);
+    assert_eq!(table.iter().filter(|l| l.contains(" conv ")).count(), texts);
+    assert!(!table.iter().any(|l| l.contains("more messages")));
     fs::remove_file(&path).unwrap();
+}
+
+/// `n` with thousands separated by commas, as the reports write counts.
+fn thousands(n: usize) -> String {
+    coherency_core::wording::thousands(n)
 }

@@ -130,6 +130,19 @@ pub enum Listing {
     FlaggedAndWorst(usize),
 }
 
+impl Listing {
+    /// Whether a message of `verdict`, next in the rows' order, is listed; `passing` counts the
+    /// passing messages listed so far (and is counted on).
+    pub fn lists(self, verdict: Verdict, passing: &mut usize) -> bool {
+        let listed = match self {
+            Listing::All => true,
+            Listing::FlaggedAndWorst(n) => verdict > Verdict::Pass || *passing < n,
+        };
+        *passing += usize::from(listed && verdict == Verdict::Pass);
+        listed
+    }
+}
+
 /// How many messages (rows: texts analysed) and conversations a file has, and of each verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
@@ -224,13 +237,11 @@ impl FileReport<'_> {
     /// The line listing the messages and conversations `listing` says ([`Self::new`] lists
     /// every one).
     pub fn listing(mut self, listing: Listing) -> Self {
-        let Listing::FlaggedAndWorst(n) = listing else { return self };
-        let mut others = 0;
-        self.messages.rows.retain(|r| {
-            let keep = r.verdict > Verdict::Pass || others < n;
-            others += usize::from(r.verdict == Verdict::Pass && keep);
-            keep
-        });
+        if listing == Listing::All {
+            return self;
+        }
+        let mut passing = 0;
+        self.messages.rows.retain(|r| listing.lists(r.verdict, &mut passing));
         self.messages_not_listed = self.counts.messages - self.messages.rows.len();
         let holding: std::collections::BTreeSet<usize> = self.messages.rows.iter().map(|r| r.conversation).collect();
         self.conversations.retain(|c| c.report.verdict > Verdict::Pass || holding.contains(&c.report.conversation));

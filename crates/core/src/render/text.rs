@@ -9,6 +9,7 @@
 use std::fmt::{self, Write};
 use std::ops::Range;
 
+use super::json::Listing;
 use super::terminal::safe_value;
 use crate::analyze::{threshold_cell, Check, Metric, Report, SpanKind, Thresholds, Verdict};
 use crate::ingest::{Format, Transcript};
@@ -72,7 +73,9 @@ impl Write for StyledText {
 
 /// One file's text report. `file` is the name to show (made safe here); `replaced` counts the
 /// invalid UTF-8 sequences replaced before analysis; `worst` is the full report of the worst
-/// judged text; `thresholds` what the texts were judged against.
+/// judged text; `thresholds` what the texts were judged against; `listing` which messages
+/// the table lists (the rest are counted: a log of 300,000 healthy records prints a few
+/// lines, not a line each).
 pub fn text_report(
     file: &str,
     replaced: usize,
@@ -80,11 +83,24 @@ pub fn text_report(
     analysis: &TranscriptReport,
     worst: &Report,
     thresholds: &Thresholds,
+    listing: Listing,
 ) -> StyledText {
     let mut out = StyledText::default();
     // Writing to a `StyledText` cannot fail.
-    let _ = write_report(&mut out, file, replaced, t, analysis, worst, thresholds);
+    let _ = write_report(&mut out, FileToReport { file, replaced, t, analysis, r: worst, thresholds, listing });
     out
+}
+
+/// What [`text_report`] writes a report of.
+#[derive(Clone, Copy)]
+struct FileToReport<'a> {
+    file: &'a str,
+    replaced: usize,
+    t: &'a Transcript,
+    analysis: &'a TranscriptReport,
+    r: &'a Report,
+    thresholds: &'a Thresholds,
+    listing: Listing,
 }
 
 /// Why a file could not be read, as one line for standard error: "coherency: cannot read
@@ -192,17 +208,10 @@ fn write_conversations(out: &mut StyledText, analysis: &TranscriptReport, thresh
     Ok(())
 }
 
-fn write_report(
-    out: &mut StyledText,
-    file: &str,
-    replaced: usize,
-    t: &Transcript,
-    analysis: &TranscriptReport,
-    r: &Report,
-    thresholds: &Thresholds,
-) -> fmt::Result {
+fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
+    let FileToReport { file, replaced, t, analysis, r, thresholds, listing } = of;
     let judged = analysis.verdict.unwrap_or(r.verdict);
-    let rows = analysis.rows(t);
+    let (worst_row, rows) = analysis.worst_row(t);
     write!(out, "{}: ", safe_value(file))?;
     if r.too_short && judged == r.verdict {
         out.toned(Tone::Quiet, "TOO SHORT");
@@ -212,9 +221,9 @@ fn write_report(
     if t.format == Format::Text {
         writeln!(out, " ({} bytes)", thousands(r.bytes))?;
     } else {
-        writeln!(out, " ({}, {} analysed texts)", t.format.label(), rows.len())?;
+        writeln!(out, " ({}, {} analysed texts)", t.format.label(), rows)?;
         write_conversations(out, analysis, thresholds)?;
-        if let Some(row) = rows.first() {
+        if let Some(row) = worst_row {
             let line = row.line.map(|l| format!(", line {l}")).unwrap_or_default();
             writeln!(
                 out,
@@ -265,7 +274,9 @@ fn write_report(
     }
     if t.format != Format::Text {
         writeln!(out, "  messages, worst first:")?;
-        for row in &rows {
+        let mut passing = 0;
+        let listed = analysis.rows_where(t, |verdict| listing.lists(verdict, &mut passing));
+        for row in &listed {
             let line = row.line.map(|l| format!("line {l}")).unwrap_or_default();
             let tripped = row.tripped.map(Metric::label).unwrap_or("");
             let who = format!("{} {}", safe_value(&row.role), safe_value(&row.channel_text()));
@@ -280,6 +291,15 @@ fn write_report(
                 who,
                 thousands(row.bytes),
                 line
+            )?;
+        }
+        if listed.len() < rows {
+            let more = rows - listed.len();
+            writeln!(
+                out,
+                "    … and {} more {}, all PASS (--all-messages lists every one)",
+                thousands(more),
+                if more == 1 { "message" } else { "messages" }
             )?;
         }
     }
@@ -340,7 +360,8 @@ mod tests {
         let capture = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\\u001b]0;pwned\\u0007\",\"content\":\"Hello there, how are you today? I am fine.\"},\"finish_reason\":\"stop\\u001b[2J\"}]}\n\n";
         let doc = JudgedDocument::read(capture.as_bytes(), None);
         let worst = doc.report.worst().expect("a text").full_report(&doc.transcript);
-        let text = text_report("a\u{202e}b.sse", 0, &doc.transcript, &doc.report, &worst, &Thresholds::SEED);
+        let text =
+            text_report("a\u{202e}b.sse", 0, &doc.transcript, &doc.report, &worst, &Thresholds::SEED, Listing::All);
         let shown = text.as_str();
         assert!(!shown.chars().any(|c| super::super::terminal::is_unsafe(c) && c != '\n'), "{shown}");
         assert!(shown.starts_with("a\\u{202e}b.sse: "), "{shown}");
@@ -351,11 +372,11 @@ mod tests {
     fn a_report_says_when_its_thresholds_are_not_the_defaults() {
         let doc = JudgedDocument::read(b"A line that is fine and long enough to judge.", None);
         let worst = doc.report.worst().expect("a text").full_report(&doc.transcript);
-        let default = text_report("f", 0, &doc.transcript, &doc.report, &worst, &Thresholds::SEED);
+        let default = text_report("f", 0, &doc.transcript, &doc.report, &worst, &Thresholds::SEED, Listing::All);
         assert!(!default.as_str().contains("thresholds:"));
         let mut loose = Thresholds::SEED;
         loose.assign("maxline.warn=10").expect("a setting");
-        let changed = text_report("f", 0, &doc.transcript, &doc.report, &worst, &loose);
+        let changed = text_report("f", 0, &doc.transcript, &doc.report, &worst, &loose, Listing::All);
         assert!(changed.as_str().contains("  thresholds: not the defaults — maxline.warn 10 (default 5)\n"));
     }
 }

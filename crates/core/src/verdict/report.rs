@@ -107,11 +107,15 @@ impl TranscriptReport {
     /// the same order.
     pub fn worst_first_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.reports.len()).collect();
-        crate::order::sort_by_key_stable(&mut order, |&i| {
-            let r = &self.reports[i];
-            (!r.judged, std::cmp::Reverse(r.report.verdict()), r.report.too_short(), r.combined, r.stream.is_some())
-        });
+        crate::order::sort_by_key_stable(&mut order, |&i| self.worst_first_key(i));
         order
+    }
+
+    /// Where report `i` stands in [`Self::worst_first_order`]: the smallest key first, ties in
+    /// report order.
+    pub(super) fn worst_first_key(&self, i: usize) -> impl Ord {
+        let r = &self.reports[i];
+        (!r.judged, std::cmp::Reverse(r.report.verdict()), r.report.too_short(), r.combined, r.stream.is_some())
     }
 
     /// The reports in [`Self::worst_first_order`].
@@ -119,9 +123,10 @@ impl TranscriptReport {
         self.worst_first_order().into_iter().map(|i| &self.reports[i]).collect()
     }
 
-    /// The worst judged text (the worst input when nothing is judged).
+    /// The worst judged text (the worst input when nothing is judged): the first of
+    /// [`Self::worst_first`], found without sorting them all (a log has hundreds of thousands).
     pub fn worst(&self) -> Option<&MessageReport> {
-        self.worst_first().into_iter().next()
+        (0..self.reports.len()).min_by_key(|&i| self.worst_first_key(i)).map(|i| &self.reports[i])
     }
 
     /// The judgement of conversation `id`.
