@@ -9,14 +9,15 @@
 //! OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
 //! ```
 //!
-//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
-//! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
+//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`dialect`]
+//! (which requests are generations, in which API), [`request_facts`] (what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
 //! cut stream, the tokens saved), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
 //! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
 //! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
 pub mod cut;
+pub mod dialect;
 pub mod event_bounds;
 pub mod log_file;
 pub mod log_line;

@@ -75,7 +75,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         None => (Vec::new(), None),
     };
     // A whole reply (not streamed) that ended is done: it has no end marker of its own.
-    let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Sse);
+    let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Stream);
     let cut = finished.cut.as_ref().map(|c| {
         json!({
             "verdict": c.verdict,
@@ -87,7 +87,9 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
             "tokens_saved_unknown": c.saved.is_none().then_some("the request set no max_tokens"),
         })
     });
-    let tool_calls = history.filter(|_| scored).and_then(|h| crate::tool_calls::check(h, finished.session.capture()));
+    let tool_calls = history
+        .filter(|_| scored)
+        .and_then(|h| crate::tool_calls::check(h, finished.session.capture(), finished.dialect));
     let tool_calls_json = tool_calls.as_ref().map(|t| {
         let mut reason = t.reason.clone();
         for key in keys.iter().filter(|k| !k.trim().is_empty()) {
@@ -99,7 +101,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         "unix_ms": asked.unix_ms,
         "path": asked.path,
         "status": asked.status,
-        "streamed": finished.shape == crate::watch::Shape::Sse,
+        "streamed": finished.shape == crate::watch::Shape::Stream,
         "ending": end,
         "reasons": reasons,
         "tripped": tripped,
@@ -110,6 +112,10 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
     });
     let mut text = String::with_capacity(base.len() + 512);
     text += LIVE_CAPTURES_LINE_START;
+    if let Some(format) = finished.dialect.format() {
+        // The capture's dialect, for the readers (chat needs no name).
+        text += &format!("\"format\":\"{format}\",");
+    }
     text += "\"proxy\":";
     text += &proxy.to_string();
     text.push(',');
@@ -165,7 +171,7 @@ mod tests {
             max_tokens: Some(1000),
             ..RequestFacts::default()
         };
-        let mut w = Watch::new(0.0, Shape::Sse, facts, cut_on);
+        let mut w = Watch::new(0.0, Shape::Stream, facts, cut_on);
         for (i, read) in stream(text).as_bytes().chunks(50).enumerate() {
             let now = 300.0 * i as f64;
             if let Step::Cut(_) = w.on_data(read, now) {

@@ -35,10 +35,11 @@ use std::future::Future;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+use crate::dialect::Dialect;
 use crate::log_file::{Finisher, Job};
 use crate::log_line::Asked;
 use crate::metrics::Metrics;
-use crate::request_facts::{is_generation, keys_in, RequestFacts, MAX_FACTS_BODY};
+use crate::request_facts::{keys_in, RequestFacts, MAX_FACTS_BODY};
 use crate::scorers::Scorers;
 use crate::upstream::Upstream;
 use crate::watch::{Checked, End, Shape, Step, Watch};
@@ -143,7 +144,8 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         ));
     };
     let path = parts.uri.path().to_string();
-    let generation = is_generation(parts.method.as_str(), &path);
+    let dialect = Dialect::of(parts.method.as_str(), &path);
+    let generation = dialect.is_some();
     let facts_slot = Arc::new(Mutex::new(None));
     let keys = if generation {
         keys_in(parts.headers.iter().map(|(name, value)| (name.as_str(), value.as_bytes())))
@@ -183,14 +185,14 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
             return Ok(full(StatusCode::BAD_GATEWAY, "text/plain; charset=utf-8", format!("coherency proxy: {why}\n")));
         }
     };
-    let Some(index) = index else {
+    let (Some(index), Some(dialect)) = (index, dialect) else {
         return Ok(response.map(|b| b.map_err(BoxError::from).boxed()));
     };
     let (mut parts, body) = response.into_parts();
     let header = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
-    let shape = Shape::of(parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
+    let shape = Shape::of(dialect, parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
     let (request, history) = facts_slot.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-    let mut watch = Watch::new(0.0, shape, request, shared.cut_on);
+    let mut watch = Watch::of(dialect, 0.0, shape, request, shared.cut_on);
     watch.headers(ms_since(started));
     if watch.may_cut() {
         parts.headers.remove(CONTENT_LENGTH);

@@ -6,9 +6,10 @@
 //! never in flight: a reply's call is whole only at its end.
 
 use coherency_core::analyze::Verdict;
-use coherency_core::stream::{ChatAssembler, SsePump};
 use coherency_core::verdict::judge_transcript;
 use serde_json::{json, Value};
+
+use crate::dialect::Dialect;
 
 /// What the check found.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,13 +38,15 @@ pub fn has_tool_history_in(request: &serde_json::Map<String, Value>) -> bool {
     })
 }
 
-/// The check of the conversation made of `request` (a chat request body with its history)
-/// and the reply streamed as `capture`; `None` when it holds no call or cannot be read.
-pub fn check(request: &[u8], capture: &[u8]) -> Option<ToolCallCheck> {
+/// The check of the conversation made of `request` (a request body with its history of
+/// `messages`) and the reply of `dialect` captured as `capture`; `None` when it holds no call
+/// or cannot be read.
+pub fn check(request: &[u8], capture: &[u8], dialect: Dialect) -> Option<ToolCallCheck> {
     let request: Value = serde_json::from_slice(request).ok()?;
-    let mut pump = SsePump::new(ChatAssembler::new());
+    let mut pump = dialect.pump();
     pump.feed(capture);
-    let (_, turns, _) = pump.finish();
+    pump.end_input();
+    let turns = pump.finished_turns();
     let mut message = json!({"role": "assistant", "content": ""});
     if let Some(turn) = turns.into_iter().next() {
         message["content"] = turn.content.into();
@@ -102,7 +105,7 @@ mod tests {
     fn the_same_call_with_the_same_result_again_and_again_fails_across_turns() {
         let request = history(8, |_| "def parse(s):\n    return s\n".to_string());
         assert!(has_tool_history(&request));
-        let found = check(request.to_string().as_bytes(), calls_again().as_bytes()).unwrap();
+        let found = check(request.to_string().as_bytes(), calls_again().as_bytes(), Dialect::Chat).unwrap();
         assert_eq!(found.verdict, Verdict::Fail, "{found:?}");
         assert_eq!(found.calls, 9, "the history's 8 and the reply's");
         assert!(found.reason.contains("read_file"), "{}", found.reason);
@@ -111,12 +114,12 @@ mod tests {
     #[test]
     fn polling_with_new_results_and_a_history_without_calls_are_no_loop() {
         let polling = history(8, |i| format!("job running: {i} of 10 steps done"));
-        let found = check(polling.to_string().as_bytes(), calls_again().as_bytes()).unwrap();
+        let found = check(polling.to_string().as_bytes(), calls_again().as_bytes(), Dialect::Chat).unwrap();
         assert_eq!(found.verdict, Verdict::Pass, "{found:?}");
         let plain = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
         assert!(!has_tool_history(&plain));
         let reply = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello.\"}}]}\n\ndata: [DONE]\n\n";
-        assert_eq!(check(plain.to_string().as_bytes(), reply.as_bytes()), None);
-        assert_eq!(check(b"not json", reply.as_bytes()), None);
+        assert_eq!(check(plain.to_string().as_bytes(), reply.as_bytes(), Dialect::Chat), None);
+        assert_eq!(check(b"not json", reply.as_bytes(), Dialect::Chat), None);
     }
 }

@@ -1,8 +1,9 @@
 //! One generation watched as its reply passes through the proxy: the pure part of the proxy's
 //! work, with no socket or clock of its own (bytes and milliseconds in, what to send out).
 //!
-//! A streamed reply (`text/event-stream`) goes through the core's [`LiveSession`] — the same
-//! `SsePump` and analyzers as the page's live mode. Without a cut policy every read is passed
+//! A streamed reply (`text/event-stream`; Ollama's `application/x-ndjson`) goes through the
+//! core's [`LiveSession`] — the same pump and analyzers as the page's live mode, with the
+//! assembler of the request's [`Dialect`]. Without a cut policy every read is passed
 //! on as it came and scored on the side. With one (`--cut-on fail`), the client gets whole
 //! events only: a read's part of an event not yet whole waits for the rest (at most
 //! [`MAX_HELD`]). The reply so far is checked — a full report of its reasoning and content
@@ -12,17 +13,19 @@
 //! answer ([`Watch::checked`]) reaches the level, the stream ends at the next event boundary
 //! with the proxy's own last chunk and `[DONE]` ([`crate::cut`]); the session then holds
 //! exactly what the client received from upstream. A reply that is not streamed (JSON) is
-//! kept whole up to [`MAX_BODY_BYTES`] and scored when it ends, as one SSE event whose data is
-//! the body (the chat assembler reads a `chat.completion` as it reads a chunk). Anything else
+//! kept whole up to [`MAX_BODY_BYTES`] and scored when it ends, as one event whose data is
+//! the body (each dialect's assembler reads a whole reply as it reads an event:
+//! [`Dialect::whole_capture`]). Anything else
 //! passes unscored, and the log says why.
 
 use std::time::Instant;
 
 use coherency_core::analyze::{analyze, Verdict};
-use coherency_core::live::{Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
+use coherency_core::live::{estimate_tokens, Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
 use coherency_core::verdict::join_reply;
 
-use crate::cut::{self, ChunkFacts, TokensSaved};
+use crate::cut::{self, StreamFacts, TokensSaved};
+use crate::dialect::Dialect;
 use crate::event_bounds::EventBounds;
 use crate::request_facts::RequestFacts;
 
@@ -33,8 +36,8 @@ pub const MAX_HELD: usize = 1 << 20;
 /// What kind of reply passes, from its status and headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// A stream of server-sent events: scored as it passes.
-    Sse,
+    /// A stream (server-sent events; Ollama's NDJSON): scored as it passes.
+    Stream,
     /// A whole JSON reply (a generation not streamed): scored when it ends.
     Json,
     /// Passed on, not scored, for this reason (an HTTP error, a compressed body, another type).
@@ -42,8 +45,9 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// The shape of a reply with `status`, its `content-type` and `content-encoding`.
-    pub fn of(status: u16, content_type: Option<&str>, content_encoding: Option<&str>) -> Shape {
+    /// The shape of a reply of `dialect` with `status`, its `content-type` and
+    /// `content-encoding`.
+    pub fn of(dialect: Dialect, status: u16, content_type: Option<&str>, content_encoding: Option<&str>) -> Shape {
         if !(200..300).contains(&status) {
             return Shape::Unscored(format!("HTTP {status}"));
         }
@@ -54,10 +58,10 @@ impl Shape {
         }
         let mime = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         match mime.as_str() {
-            "text/event-stream" => Shape::Sse,
+            m if dialect.is_stream(m) => Shape::Stream,
             "application/json" => Shape::Json,
             "" => Shape::Unscored("not scored: the reply has no content-type".to_string()),
-            other => Shape::Unscored(format!("not scored: the reply is {other}, neither SSE nor JSON")),
+            other => Shape::Unscored(format!("not scored: the reply is {other}, neither a stream nor JSON")),
         }
     }
 }
@@ -155,11 +159,12 @@ pub struct Checked {
 #[derive(Debug)]
 pub struct Watch {
     session: LiveSession,
+    dialect: Dialect,
     shape: Shape,
     cut_on: Option<Verdict>,
     request: RequestFacts,
     bounds: EventBounds,
-    facts: Option<ChunkFacts>,
+    facts: StreamFacts,
     /// Bytes received and not yet passed on (cut mode): the start of an event not yet whole.
     held: Vec<u8>,
     /// Bytes passed on so far (cut mode).
@@ -177,16 +182,28 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// A reply of `shape` to a request asking `request`, started at `started_ms`; cut when its
-    /// verdict reaches `cut_on` (streams only).
+    /// A chat-completions reply of `shape` to a request asking `request`, started at
+    /// `started_ms`; cut when its verdict reaches `cut_on` (streams only).
     pub fn new(started_ms: f64, shape: Shape, request: RequestFacts, cut_on: Option<Verdict>) -> Watch {
+        Watch::of(Dialect::Chat, started_ms, shape, request, cut_on)
+    }
+
+    /// [`Watch::new`] of a reply in `dialect`.
+    pub fn of(
+        dialect: Dialect,
+        started_ms: f64,
+        shape: Shape,
+        request: RequestFacts,
+        cut_on: Option<Verdict>,
+    ) -> Watch {
         Watch {
-            session: LiveSession::new(started_ms),
+            session: dialect.session(started_ms),
+            dialect,
             shape,
             cut_on,
             request,
-            bounds: EventBounds::new(),
-            facts: None,
+            bounds: if dialect.lines() { EventBounds::lines() } else { EventBounds::new() },
+            facts: StreamFacts::new(dialect),
             held: Vec::new(),
             passed: 0,
             cut_due: None,
@@ -211,7 +228,7 @@ impl Watch {
     /// Whether reads may be held back or the stream cut (the I/O layer then drops a
     /// `content-length`, which a cut would break).
     pub fn may_cut(&self) -> bool {
-        self.cut_on.is_some() && self.shape == Shape::Sse
+        self.cut_on.is_some() && self.shape == Shape::Stream
     }
 
     /// One read of the reply body, arrived at `now_ms`: what to send the client.
@@ -220,8 +237,8 @@ impl Watch {
             return Step::Send(Vec::new());
         }
         match self.shape {
-            Shape::Sse if self.may_cut() => self.on_stream_cut_mode(bytes, now_ms),
-            Shape::Sse => {
+            Shape::Stream if self.may_cut() => self.on_stream_cut_mode(bytes, now_ms),
+            Shape::Stream => {
                 if !self.session.is_full() {
                     self.session.feed_up_to(bytes, now_ms, MAX_CAPTURE_BYTES);
                 }
@@ -258,9 +275,7 @@ impl Watch {
             self.passed = self.bounds.scanned();
         }
         if !out.is_empty() {
-            if self.facts.is_none() {
-                self.facts = ChunkFacts::find(&out);
-            }
+            self.facts.see(&out);
             if !self.session.is_full() {
                 self.session.feed_up_to(&out, now_ms, MAX_CAPTURE_BYTES);
             }
@@ -274,23 +289,33 @@ impl Watch {
         match &self.cut_due {
             Some((verdict, why)) if self.cut.is_none() && self.passed == self.bounds.last_end() => {
                 let (verdict, why) = (*verdict, why.clone());
-                out.extend(cut::ending(
-                    &self.facts.clone().unwrap_or_default(),
-                    &format!("{} — {why}", verdict.as_str()),
-                ));
+                let (generated, estimated) = self.generated();
+                out.extend(cut::ending(&self.facts, &format!("{} — {why}", verdict.as_str()), generated));
                 self.held.clear();
-                let stats = self.session.stats();
                 self.cut = Some(Cut {
                     verdict,
                     why,
-                    generated: stats.tokens,
-                    generated_estimated: stats.tokens_estimated,
-                    saved: cut::tokens_saved(self.request.max_tokens, stats.tokens, stats.tokens_estimated),
+                    generated,
+                    generated_estimated: estimated,
+                    saved: cut::tokens_saved(self.request.max_tokens, generated, estimated),
                 });
                 Step::Cut(out)
             }
             _ => Step::Send(out),
         }
+    }
+
+    /// The tokens generated so far, and whether estimated: the server's usage, else 4 bytes a
+    /// token. Anthropic's usage before `message_delta` is `message_start`'s (one output
+    /// token), so it is estimated until then.
+    fn generated(&self) -> (u64, bool) {
+        let stats = self.session.stats();
+        let usage_is_final = stats.stream.finish_reason.is_some() || stats.stream.saw_done;
+        if self.dialect == Dialect::Anthropic && !usage_is_final {
+            let text = estimate_tokens(self.session.reasoning_text()) + estimate_tokens(self.session.content_text());
+            return (text.max(stats.tokens), true);
+        }
+        (stats.tokens, stats.tokens_estimated)
     }
 
     /// A check of the reply so far when one is due at `now_ms` (a cut policy, none out, the
@@ -374,25 +399,19 @@ impl Watch {
                 note = Some(format!("not scored: the reply is over {} MiB", MAX_BODY_BYTES >> 20));
             }
             Shape::Json => {
-                // One SSE event whose data lines are the body's lines.
-                let mut sse = Vec::with_capacity(self.json.len() + 64);
-                for line in self.json.split(|&b| b == b'\n') {
-                    sse.extend_from_slice(b"data: ");
-                    sse.extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
-                    sse.push(b'\n');
-                }
-                sse.push(b'\n');
-                self.session.feed(&sse, now_ms);
+                let capture = self.dialect.whole_capture(&self.json);
+                self.session.feed(&capture, now_ms);
             }
             Shape::Unscored(why) => note = Some(why.clone()),
-            Shape::Sse if self.session.is_full() => {
+            Shape::Stream if self.session.is_full() => {
                 note = Some(coherency_core::live::capture_full(MAX_CAPTURE_BYTES).replace("the page", "the proxy"));
             }
-            Shape::Sse => {}
+            Shape::Stream => {}
         }
         self.session.end(ending, now_ms);
         Finished {
             session: self.session,
+            dialect: self.dialect,
             shape: self.shape,
             request: self.request,
             cut: self.cut,
@@ -409,6 +428,7 @@ pub struct Finished {
     /// Ended; its capture is the reply as received (for a cut stream, what the client got
     /// from upstream before the cut).
     pub session: LiveSession,
+    pub dialect: Dialect,
     pub shape: Shape,
     pub request: RequestFacts,
     pub cut: Option<Cut>,
@@ -421,7 +441,7 @@ pub struct Finished {
 impl Finished {
     /// Whether there is a reply to judge.
     pub fn scored(&self) -> bool {
-        matches!(self.shape, Shape::Sse | Shape::Json) && !self.session.capture().is_empty()
+        matches!(self.shape, Shape::Stream | Shape::Json) && !self.session.capture().is_empty()
     }
 }
 
@@ -449,19 +469,21 @@ mod tests {
 
     #[test]
     fn replies_are_shaped_by_status_type_and_encoding() {
-        assert_eq!(Shape::of(200, Some("text/event-stream; charset=utf-8"), None), Shape::Sse);
-        assert_eq!(Shape::of(200, Some("Application/JSON"), Some("identity")), Shape::Json);
-        assert_eq!(Shape::of(401, Some("application/json"), None), Shape::Unscored("HTTP 401".into()));
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("text/event-stream; charset=utf-8"), None), Shape::Stream);
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("Application/JSON"), Some("identity")), Shape::Json);
+        assert_eq!(Shape::of(Dialect::Chat, 401, Some("application/json"), None), Shape::Unscored("HTTP 401".into()));
         assert!(
-            matches!(Shape::of(200, Some("text/event-stream"), Some("gzip")), Shape::Unscored(w) if w.contains("gzip"))
+            matches!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("gzip")), Shape::Unscored(w) if w.contains("gzip"))
         );
-        assert!(matches!(Shape::of(200, Some("text/html"), None), Shape::Unscored(w) if w.contains("text/html")));
+        assert!(
+            matches!(Shape::of(Dialect::Chat, 200, Some("text/html"), None), Shape::Unscored(w) if w.contains("text/html"))
+        );
     }
 
     #[test]
     fn without_a_policy_every_read_passes_as_it_came_and_is_scored() {
         let stream = looping_stream();
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(2000)), None);
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(2000)), None);
         for (i, read) in stream.as_bytes().chunks(37).enumerate() {
             assert_eq!(w.on_data(read, i as f64), Step::PassOn);
         }
@@ -473,7 +495,7 @@ mod tests {
 
     /// Feeds `stream` in reads of `size`, 1 ms apart; what the client got and the watch.
     fn through_cut_mode(stream: &str, size: usize, cut_on: Verdict) -> (Vec<u8>, Watch) {
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(2000)), Some(cut_on));
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(2000)), Some(cut_on));
         let mut client = Vec::new();
         for (i, read) in stream.as_bytes().chunks(size).enumerate() {
             // Reports are paced: one is due every 250 ms.
@@ -548,7 +570,7 @@ mod tests {
     #[test]
     fn a_late_answer_cuts_at_once_between_events_and_one_check_is_out_at_a_time() {
         let stream = looping_stream();
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(500)), Some(Verdict::Fail));
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(500)), Some(Verdict::Fail));
         let half = stream.len() / 2;
         let mut client = Vec::new();
         let mut out = None;
@@ -610,7 +632,7 @@ mod tests {
         assert_eq!(f.session.reports().2.verdict, Verdict::Fail);
         assert_eq!(f.session.stats().tokens, 300);
 
-        let mut s = Watch::new(0.0, Shape::Sse, facts(None), None);
+        let mut s = Watch::new(0.0, Shape::Stream, facts(None), None);
         s.on_data(chunk("Hello").as_bytes(), 1.0);
         let f = s.finish(End::UpstreamFailed("connection reset".into()), 2.0);
         assert_eq!(f.end.key(false), "upstream-failed");
