@@ -14,7 +14,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -59,6 +59,8 @@ pub struct Shared {
     scorers: Scorers,
     client: Client<HttpsConnector<HttpConnector>, ProxyBody>,
     next_index: AtomicUsize,
+    /// The proxy is stopping: a reply dropped now was ended by the stop, not by its client.
+    pub stopping: AtomicBool,
 }
 
 impl Shared {
@@ -81,7 +83,16 @@ impl Shared {
             .pool_timer(TokioTimer::new())
             .http1_preserve_header_case(true)
             .build(connector);
-        Shared { upstream, cut_on, metrics, finisher, scorers, client, next_index: AtomicUsize::new(0) }
+        Shared {
+            upstream,
+            cut_on,
+            metrics,
+            finisher,
+            scorers,
+            client,
+            next_index: AtomicUsize::new(0),
+            stopping: AtomicBool::new(false),
+        }
     }
 
     fn metrics(&self) -> std::sync::MutexGuard<'_, Metrics> {
@@ -167,7 +178,17 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     let index = generation.then(|| shared.next_index.fetch_add(1, Ordering::Relaxed));
     let unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let started = Instant::now();
+    let upstream_url = target.split('?').next().unwrap_or_default().to_string();
+    // A generation whose upstream has not answered when the proxy stops still gets its line.
+    let mut waiting = index.map(|index| Waiting {
+        shared: Arc::clone(&shared),
+        asked: Some(Asked { index, unix_ms, path: path.clone(), upstream_url: upstream_url.clone(), status: 0 }),
+        started,
+    });
     let response = shared.client.request(up).await;
+    if let Some(w) = waiting.as_mut() {
+        w.asked = None;
+    }
     shared.metrics().requests += 1;
     let response = match response {
         Ok(r) => r,
@@ -178,7 +199,6 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
                 // A generation that never reached the server is a log line too.
                 let unanswered = Watch::new(0.0, Shape::Unscored(why.clone()), RequestFacts::default(), None);
                 let finished = unanswered.finish(End::Closed, ms_since(started));
-                let upstream_url = target.split('?').next().unwrap_or_default().to_string();
                 let asked = Asked { index, unix_ms, path, upstream_url, status: StatusCode::BAD_GATEWAY.as_u16() };
                 shared.finisher.send(Job { finished, asked, keys: Vec::new(), history: None });
             }
@@ -197,13 +217,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     if watch.may_cut() {
         parts.headers.remove(CONTENT_LENGTH);
     }
-    let asked = Asked {
-        index,
-        unix_ms,
-        path,
-        upstream_url: target.split('?').next().unwrap_or_default().to_string(),
-        status: parts.status.as_u16(),
-    };
+    let asked = Asked { index, unix_ms, path, upstream_url, status: parts.status.as_u16() };
     shared.metrics().in_flight += 1;
     let body = WatchedBody {
         upstream: Some(body),
@@ -217,6 +231,29 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         history,
     };
     Ok(Response::from_parts(parts, body.boxed()))
+}
+
+/// A generation sent upstream and not yet answered: dropped before the answer (the proxy
+/// stopping, or the client going away), it is logged as such.
+struct Waiting {
+    shared: Arc<Shared>,
+    /// `None` once answered.
+    asked: Option<Asked>,
+    started: Instant,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let Some(asked) = self.asked.take() else { return };
+        let (why, end) = if self.shared.stopping.load(Ordering::Acquire) {
+            ("the proxy was stopped before the upstream answered", End::Stopped)
+        } else {
+            ("the client went away before the upstream answered", End::ClientGone)
+        };
+        let unanswered = Watch::new(0.0, Shape::Unscored(why.to_string()), RequestFacts::default(), None);
+        let finished = unanswered.finish(end, ms_since(self.started));
+        self.shared.finisher.send(Job { finished, asked, keys: Vec::new(), history: None });
+    }
 }
 
 /// An error and its sources, in one line.
@@ -445,7 +482,8 @@ impl Body for WatchedBody {
 
 impl Drop for WatchedBody {
     fn drop(&mut self) {
-        // Dropped before its end: the client went away.
-        self.finish(End::ClientGone);
+        // Dropped before its end: the client went away, or the proxy is stopping.
+        let end = if self.shared.stopping.load(Ordering::Acquire) { End::Stopped } else { End::ClientGone };
+        self.finish(end);
     }
 }

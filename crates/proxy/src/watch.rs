@@ -102,6 +102,8 @@ pub enum End {
     UpstreamFailed(String),
     /// The client went away before the end.
     ClientGone,
+    /// The proxy was stopped (SIGTERM, Ctrl-C) before the end.
+    Stopped,
 }
 
 impl End {
@@ -113,6 +115,7 @@ impl End {
             End::Cut => "cut-by-proxy",
             End::UpstreamFailed(_) => "upstream-failed",
             End::ClientGone => "client-gone",
+            End::Stopped => "proxy-stopped",
         }
     }
 }
@@ -392,6 +395,7 @@ impl Watch {
             )),
             End::UpstreamFailed(why) => Ending::Cut(format!("the upstream failed: {why}")),
             End::ClientGone => Ending::Cut("the client went away".to_string()),
+            End::Stopped => Ending::Cut("the proxy was stopped".to_string()),
         };
         let mut note = None;
         match &self.shape {
