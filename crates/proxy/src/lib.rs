@@ -12,11 +12,12 @@
 //! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`dialect`]
 //! (which requests are generations, in which API), [`request_facts`] (what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
+//! cut stream, the tokens saved), [`decode`] (a compressed reply decoded to be scored), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
 //! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
 //! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
 pub mod cut;
+pub mod decode;
 pub mod dialect;
 pub mod event_bounds;
 pub mod log_file;

@@ -24,7 +24,7 @@ use coherency_core::analyze::Verdict;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use hyper::header::{HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use hyper::header::{HeaderValue, ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
@@ -174,6 +174,12 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     *up.headers_mut() = parts.headers;
     *up.extensions_mut() = parts.extensions;
     up.headers_mut().remove(HOST);
+    if generation {
+        // A generation is asked for uncompressed, so that it can be scored and cut as it
+        // streams (the one request header the proxy changes; identity is always acceptable
+        // to a client, RFC 9110 §12.5.3).
+        up.headers_mut().insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
+    }
 
     let index = generation.then(|| shared.next_index.fetch_add(1, Ordering::Relaxed));
     let unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
@@ -213,6 +219,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     let shape = Shape::of(dialect, parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
     let (request, history) = facts_slot.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
     let mut watch = Watch::of(dialect, 0.0, shape, request, shared.cut_on);
+    watch.decode(header(CONTENT_ENCODING));
     watch.headers(ms_since(started));
     if watch.may_cut() {
         parts.headers.remove(CONTENT_LENGTH);

@@ -25,6 +25,7 @@ use coherency_core::live::{estimate_tokens, Ending, LiveSession, MAX_BODY_BYTES,
 use coherency_core::verdict::join_reply;
 
 use crate::cut::{self, StreamFacts, TokensSaved};
+use crate::decode::Decoder;
 use crate::dialect::Dialect;
 use crate::event_bounds::EventBounds;
 use crate::request_facts::RequestFacts;
@@ -51,10 +52,13 @@ impl Shape {
         if !(200..300).contains(&status) {
             return Shape::Unscored(format!("HTTP {status}"));
         }
-        if let Some(enc) =
-            content_encoding.map(str::trim).filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"))
+        if let Some(enc) = content_encoding
+            .map(str::trim)
+            .filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity") && Decoder::of(e).is_none())
         {
-            return Shape::Unscored(format!("not scored: the reply is compressed ({enc})"));
+            return Shape::Unscored(format!(
+                "not scored: the reply is compressed ({enc}), which the proxy does not decode"
+            ));
         }
         let mime = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         match mime.as_str() {
@@ -181,6 +185,9 @@ pub struct Watch {
     /// A JSON reply as received, up to [`MAX_BODY_BYTES`]; `true` once past it.
     json: Vec<u8>,
     json_over: bool,
+    /// A compressed body's decoder ([`Watch::decode`]), and why decoding stopped.
+    decoder: Option<Decoder>,
+    decode_error: Option<String>,
     added: Added,
 }
 
@@ -215,7 +222,21 @@ impl Watch {
             cut: None,
             json: Vec::new(),
             json_over: false,
+            decoder: None,
+            decode_error: None,
             added: Added::default(),
+        }
+    }
+
+    /// The reply's `content-encoding`: a gzip or deflate body is decoded on the side to be
+    /// scored (and never cut: the client gets it compressed, as sent). Call before the body.
+    pub fn decode(&mut self, content_encoding: Option<&str>) {
+        if !matches!(self.shape, Shape::Stream | Shape::Json) {
+            return;
+        }
+        self.decoder = content_encoding.and_then(Decoder::of);
+        if self.decoder.is_some() {
+            self.cut_on = None;
         }
     }
 
@@ -239,6 +260,10 @@ impl Watch {
         if self.cut.is_some() {
             return Step::Send(Vec::new());
         }
+        if self.decoder.is_some() {
+            self.on_compressed(bytes, now_ms);
+            return Step::PassOn;
+        }
         match self.shape {
             Shape::Stream if self.may_cut() => self.on_stream_cut_mode(bytes, now_ms),
             Shape::Stream => {
@@ -254,6 +279,25 @@ impl Watch {
                 Step::PassOn
             }
             Shape::Unscored(_) => Step::PassOn,
+        }
+    }
+
+    /// A read of a compressed body: its decoded bytes scored as a plain body's would be.
+    fn on_compressed(&mut self, bytes: &[u8], now_ms: f64) {
+        let Watch { decoder, decode_error, session, json, json_over, shape, .. } = self;
+        let (Some(decoder), None) = (decoder.as_mut(), decode_error.as_ref()) else { return };
+        let take = |plain: &[u8]| match shape {
+            Shape::Stream if !session.is_full() => session.feed_up_to(plain, now_ms, MAX_CAPTURE_BYTES),
+            Shape::Json => {
+                let room = MAX_BODY_BYTES.saturating_sub(json.len());
+                json.extend_from_slice(&plain[..plain.len().min(room)]);
+                *json_over |= plain.len() > room;
+            }
+            _ => {}
+        };
+        let result = if bytes.is_empty() { decoder.finish(take) } else { decoder.feed(bytes, take) };
+        if let Err(e) = result {
+            *decode_error = Some(e);
         }
     }
 
@@ -397,6 +441,10 @@ impl Watch {
             End::ClientGone => Ending::Cut("the client went away".to_string()),
             End::Stopped => Ending::Cut("the proxy was stopped".to_string()),
         };
+        if self.decoder.is_some() {
+            // What the decoder still holds.
+            self.on_compressed(&[], now_ms);
+        }
         let mut note = None;
         match &self.shape {
             Shape::Json if self.json_over => {
@@ -411,6 +459,15 @@ impl Watch {
                 note = Some(coherency_core::live::capture_full(MAX_CAPTURE_BYTES).replace("the page", "the proxy"));
             }
             Shape::Stream => {}
+        }
+        if let (Some(decoder), None) = (&self.decoder, &note) {
+            note = Some(match &self.decode_error {
+                Some(e) => format!("scored in part: {e}"),
+                None => format!(
+                    "scored after decoding its {} body (the upstream compressed it despite accept-encoding: identity; passed on as sent, never cut)",
+                    decoder.name()
+                ),
+            });
         }
         self.session.end(ending, now_ms);
         Finished {
@@ -475,9 +532,10 @@ mod tests {
     fn replies_are_shaped_by_status_type_and_encoding() {
         assert_eq!(Shape::of(Dialect::Chat, 200, Some("text/event-stream; charset=utf-8"), None), Shape::Stream);
         assert_eq!(Shape::of(Dialect::Chat, 200, Some("Application/JSON"), Some("identity")), Shape::Json);
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("gzip")), Shape::Stream);
         assert_eq!(Shape::of(Dialect::Chat, 401, Some("application/json"), None), Shape::Unscored("HTTP 401".into()));
         assert!(
-            matches!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("gzip")), Shape::Unscored(w) if w.contains("gzip"))
+            matches!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("br")), Shape::Unscored(w) if w.contains("br"))
         );
         assert!(
             matches!(Shape::of(Dialect::Chat, 200, Some("text/html"), None), Shape::Unscored(w) if w.contains("text/html"))

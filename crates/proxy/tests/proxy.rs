@@ -435,3 +435,79 @@ fn an_https_upstream_is_reached_over_tls_passed_through_scored_and_cut() {
     let http = start_proxy(&mock.base_url(), Some(front.ca_file.clone()), None, None).err().unwrap();
     assert!(http.contains("--upstream-ca is for an https:// upstream"), "{http}");
 }
+
+/// A looping chat stream, compressed with gzip.
+fn gzipped_loop() -> (String, Vec<u8>) {
+    use std::io::Write as _;
+    let events: String =
+        (0..600).map(|i| sse_chunk(if i < 2 { "Let me see. " } else { "The lock is held.\n" })).collect();
+    let events = events + "data: [DONE]\n\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(events.as_bytes()).unwrap();
+    (events, gz.finish().unwrap())
+}
+
+#[test]
+fn generations_are_asked_uncompressed_and_a_server_that_compresses_anyway_is_decoded_to_score() {
+    // The upstream compresses when asked to (and, for the model "always-gzip", always; for
+    // "always-br" it says br).
+    let upstream = Scripted::start(|conn, received| {
+        let head = received.head.to_ascii_lowercase();
+        let asked_gzip = head.lines().any(|l| l.starts_with("accept-encoding:") && l.contains("gzip"));
+        let model = String::from_utf8_lossy(&received.body).into_owned();
+        let (events, gz) = gzipped_loop();
+        let (encoding, body) = if model.contains("always-br") {
+            ("br", b"\x1b\x00 not really brotli".to_vec())
+        } else if asked_gzip || model.contains("always-gzip") {
+            ("gzip", gz)
+        } else {
+            ("identity", events.into_bytes())
+        };
+        conn.write_all(
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: {encoding}\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            .as_bytes(),
+        )?;
+        for piece in body.chunks(700) {
+            chunk(conn, piece)?;
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let dir = temp_dir("encoding");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&upstream.url(), Some(Verdict::Fail), Some(log.clone()));
+    let ask = |model: &str| {
+        let body = format!("{{\"model\":\"{model}\",\"stream\":true,\"max_tokens\":4000}}");
+        let mut req = request("POST", "/v1/chat/completions", Some(&body));
+        let at = find(&req, b"\r\n\r\n").unwrap();
+        req.splice(at..at, b"\r\nAccept-Encoding: gzip, deflate, br".iter().copied());
+        exchange(proxy.addr, &req)
+    };
+    // Asked for identity: scored and cut as any stream.
+    let cut = ask("polite");
+    let got = upstream.requests.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(got.head.to_ascii_lowercase().contains("accept-encoding: identity"), "{}", got.head);
+    assert!(cut.text().contains(": coherency proxy: generation cut: FAIL"), "{}", cut.text());
+    // Compressed anyway: passed on as sent, decoded to be scored, not cut.
+    let (_, gz) = gzipped_loop();
+    let compressed = ask("always-gzip");
+    assert_eq!(compressed.header("content-encoding"), Some("gzip"));
+    assert!(compressed.body == gz, "the compressed bytes as sent");
+    let br = ask("always-br");
+    assert_eq!(br.body, b"\x1b\x00 not really brotli");
+    proxy.wait_for_generations(3);
+    let lines = log_lines(&log);
+    assert_eq!(lines[0]["proxy"]["ending"], "cut-by-proxy");
+    assert_eq!(
+        (lines[1]["generation"]["verdict"].as_str(), lines[1]["proxy"]["ending"].as_str()),
+        (Some("FAIL"), Some("done"))
+    );
+    assert!(lines[1]["proxy"]["note"].as_str().unwrap().contains("decoding its gzip body"), "{}", lines[1]["proxy"]);
+    assert!(lines[1]["sse"].as_str().unwrap().starts_with("data: {"), "the log holds the decoded stream");
+    assert!(lines[2]["generation"]["error"].as_str().unwrap().contains("compressed (br)"), "{}", lines[2]);
+    let t = ingest::read(read_log(&log).as_bytes());
+    let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
+    assert_eq!(verdicts, ["FAIL", "FAIL"]);
+}
