@@ -116,24 +116,29 @@ impl StreamFacts {
 
 /// The bytes that end a cut stream (see the module doc): why (a comment, one line, where the
 /// format has comments) and the dialect's last events. `generated`: the output tokens so far,
-/// for Anthropic's `message_delta`.
-pub fn ending(facts: &StreamFacts, why: &str, generated: u64) -> Vec<u8> {
+/// for Anthropic's `message_delta`; `open`: a chat stream's choices still streaming (`n` > 1:
+/// the last chunk ends each; none known: choice 0).
+pub fn ending(facts: &StreamFacts, why: &str, generated: u64, open: &[u64]) -> Vec<u8> {
     let why: String = why.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let comment = format!(": coherency proxy: generation cut: {why}\n\n");
     match facts.dialect {
         Dialect::Chat => {
             let text_completion = facts.object.as_deref() == Some("text_completion");
-            let choice = if text_completion {
-                json!({"index": 0, "text": "", "logprobs": null, "finish_reason": CUT_FINISH_REASON})
-            } else {
-                json!({"index": 0, "delta": {}, "logprobs": null, "finish_reason": CUT_FINISH_REASON})
+            let choice = |index: u64| {
+                if text_completion {
+                    json!({"index": index, "text": "", "logprobs": null, "finish_reason": CUT_FINISH_REASON})
+                } else {
+                    json!({"index": index, "delta": {}, "logprobs": null, "finish_reason": CUT_FINISH_REASON})
+                }
             };
+            let choices: Vec<Value> =
+                if open.is_empty() { vec![choice(0)] } else { open.iter().map(|&i| choice(i)).collect() };
             let chunk = json!({
                 "id": facts.id.as_deref().unwrap_or("coherency-proxy-cut"),
                 "object": facts.object.as_deref().unwrap_or("chat.completion.chunk"),
                 "created": facts.created.clone().unwrap_or(Value::from(0)),
                 "model": facts.model.as_deref().unwrap_or(""),
-                "choices": [choice],
+                "choices": choices,
             });
             format!("{comment}data: {chunk}\n\ndata: [DONE]\n\n").into_bytes()
         }
@@ -225,7 +230,7 @@ mod tests {
         let mut facts = StreamFacts::new(Dialect::Responses);
         facts.see(responses.as_bytes());
         assert_eq!((facts.id.as_deref(), facts.model.as_deref()), (Some("resp_7"), Some("gpt")));
-        let end = ending(&facts, "FAIL — loop", 10);
+        let end = ending(&facts, "FAIL — loop", 10, &[]);
         assert!(String::from_utf8_lossy(&end).contains("\"created_at\":17"));
         let (reason, done) = read_back(SsePump::new(ResponsesAssembler::new()), responses.as_bytes(), &end);
         assert_eq!((reason.as_deref(), done), (Some("max_output_tokens"), true));
@@ -242,7 +247,7 @@ mod tests {
             facts.see(event.as_bytes());
         }
         assert_eq!((facts.id.as_deref(), facts.open_block), (Some("msg_1"), Some(1)));
-        let end = ending(&facts, "FAIL", 42);
+        let end = ending(&facts, "FAIL", 42, &[]);
         let text = String::from_utf8_lossy(&end);
         assert!(text.contains("\"index\":1") && text.contains("\"output_tokens\":42"), "{text}");
         let (reason, done) = read_back(SsePump::new(AnthropicAssembler::new()), anthropic.as_bytes(), &end);
@@ -255,7 +260,7 @@ mod tests {
             let mut facts = StreamFacts::new(Dialect::Ollama);
             facts.see(first.as_bytes());
             assert_eq!((facts.model.as_deref(), facts.generate), (Some("q"), generate));
-            let end = ending(&facts, "FAIL", 0);
+            let end = ending(&facts, "FAIL", 0, &[]);
             let line: Value = serde_json::from_slice(&end).unwrap();
             assert_eq!((line["done"].as_bool(), line["created_at"].as_str()), (Some(true), Some("2026-01-01T00:00:00Z")));
             let mut pump = NdjsonPump::new(OllamaAssembler::new());
@@ -272,7 +277,7 @@ mod tests {
 "#;
         let facts = chat_facts(&[&b": keep-alive\n\n"[..], first].concat());
         assert_eq!(facts.id.as_deref(), Some("chatcmpl-9"));
-        let end = ending(&facts, "FAIL: the line \"a\"\nsaid 40 times", 0);
+        let end = ending(&facts, "FAIL: the line \"a\"\nsaid 40 times", 0, &[]);
         let events = decode_all(&end);
         assert_eq!(events.len(), 3, "a comment, the chunk, [DONE]");
         let SseEvent::Comment { text, .. } = &events[0] else { panic!("{events:?}") };
@@ -300,7 +305,7 @@ mod tests {
 
 "#,
         );
-        let end = String::from_utf8(ending(&facts, "FAIL", 0)).unwrap();
+        let end = String::from_utf8(ending(&facts, "FAIL", 0, &[])).unwrap();
         assert!(end.contains(r#""text":"""#) && !end.contains("delta"), "{end}");
         assert!(!chat_facts(b"data: [DONE]\n\n").found);
     }

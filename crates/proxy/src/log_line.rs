@@ -7,7 +7,7 @@
 //! the cut and the tokens it saved, the tool-call check across turns, the time the proxy added). Readers of the format take the
 //! keys they know; nothing of the request's headers is written.
 
-use coherency_core::analyze::Verdict;
+use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::LIVE_CAPTURES_LINE_START;
 use coherency_core::live::captures_file::{export_captures, KEY_REMOVED};
 use coherency_core::live::soak::{Generation, Planned};
@@ -65,15 +65,43 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         generation.onset = None;
         generation.error = Some(finished.note.clone().unwrap_or_else(|| "nothing was received".to_string()));
     }
+    // Several choices (`n` > 1): each judged apart; the generation's verdict is the worst.
+    let choices = finished.session.turns();
+    let choices: Vec<(u64, Option<Verdict>, Option<String>, String)> = if scored && choices.len() > 1 {
+        choices
+            .iter()
+            .map(|t| {
+                let report = analyze(&crate::watch::joined(&t.reasoning, &t.content));
+                let verdict = (!report.too_short).then_some(report.verdict);
+                (t.index, verdict, t.finish_reason.clone(), report.reasons.into_iter().next().unwrap_or_default())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !choices.is_empty() {
+        generation.verdict = choices.iter().filter_map(|c| c.1).max();
+    }
     let capture: &[u8] = if scored { finished.session.capture() } else { b"" };
     let base = export_captures([(&generation, capture)], keys);
 
     // Why, for a WARN or FAIL (a second report: most generations pass and need none).
     let flagged = scored && generation.verdict.is_some_and(|v| v != Verdict::Pass);
-    let (reasons, tripped) = match flagged.then(|| finished.session.reports().2) {
-        Some(c) => (c.reasons, c.tripped.map(|m| m.label())),
-        None => (Vec::new(), None),
+    let (reasons, tripped) = if !choices.is_empty() {
+        let said = choices.iter().filter(|c| c.1.is_some_and(|v| v != Verdict::Pass));
+        (said.map(|(i, _, _, why)| format!("choice {i}: {why}")).collect(), None)
+    } else {
+        match flagged.then(|| finished.session.reports().2) {
+            Some(c) => (c.reasons, c.tripped.map(|m| m.label())),
+            None => (Vec::new(), None),
+        }
     };
+    let choices_json: Option<Vec<Value>> = (!choices.is_empty()).then(|| {
+        choices
+            .iter()
+            .map(|(i, v, finish, why)| json!({"index": i, "verdict": v, "finish_reason": finish, "reason": why}))
+            .collect()
+    });
     // A whole reply (not streamed) that ended is done: it has no end marker of its own.
     let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Stream);
     let cut = finished.cut.as_ref().map(|c| {
@@ -107,6 +135,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         "tripped": tripped,
         "cut": cut,
         "tool_calls": tool_calls_json,
+        "choices": choices_json,
         "note": finished.note,
         "added_ms": { "reads": finished.added.reads, "total": round3(finished.added.total_ms), "max": round3(finished.added.max_ms) },
     });

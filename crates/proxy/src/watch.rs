@@ -137,19 +137,51 @@ pub struct Added {
 pub struct Check {
     /// Its reasoning and content, joined as the judge joins them.
     text: String,
+    /// A stream of several choices (`n` > 1): each choice still streaming, by index, its
+    /// text joined so; `text` is then unused.
+    choices: Vec<(u64, String)>,
 }
 
 impl Check {
     /// Judges the text (a full report: milliseconds per few KB, so off the network threads).
+    /// Several choices: the verdict is the mildest of the choices still streaming (none when
+    /// one is too short to judge), so that a stream is cut only when every choice it could
+    /// still deliver has reached the level — a healthy choice is never cut short for another's
+    /// loop.
     pub fn run(self) -> Checked {
         let clock = Instant::now();
-        let report = analyze(&self.text);
-        Checked {
-            verdict: (!report.too_short).then_some(report.verdict),
-            why: report.reasons.into_iter().next().unwrap_or_default(),
-            cost_ms: clock.elapsed().as_secs_f64() * 1000.0,
+        if self.choices.is_empty() {
+            let report = analyze(&self.text);
+            return Checked {
+                verdict: (!report.too_short).then_some(report.verdict),
+                why: report.reasons.into_iter().next().unwrap_or_default(),
+                cost_ms: clock.elapsed().as_secs_f64() * 1000.0,
+            };
         }
+        let mut mildest: Option<(Verdict, String)> = None;
+        let mut judged = true;
+        for (index, text) in &self.choices {
+            let report = analyze(text);
+            if report.too_short {
+                judged = false;
+                break;
+            }
+            if mildest.as_ref().is_none_or(|(v, _)| report.verdict < *v) {
+                let why = report.reasons.into_iter().next().unwrap_or_default();
+                mildest = Some((report.verdict, format!("choice {index}: {why}")));
+            }
+        }
+        let (verdict, why) = match mildest.filter(|_| judged) {
+            Some((v, why)) => (Some(v), why),
+            None => (None, String::new()),
+        };
+        Checked { verdict, why, cost_ms: clock.elapsed().as_secs_f64() * 1000.0 }
     }
+}
+
+/// A reply's reasoning and content joined as the judge joins them.
+pub fn joined(reasoning: &str, content: &str) -> String {
+    join_reply([reasoning, content].into_iter().filter(|t| !t.is_empty()))
 }
 
 /// A check's answer.
@@ -337,7 +369,9 @@ impl Watch {
             Some((verdict, why)) if self.cut.is_none() && self.passed == self.bounds.last_end() => {
                 let (verdict, why) = (*verdict, why.clone());
                 let (generated, estimated) = self.generated();
-                out.extend(cut::ending(&self.facts, &format!("{} — {why}", verdict.as_str()), generated));
+                let open: Vec<u64> =
+                    self.session.turns().iter().filter(|t| t.finish_reason.is_none()).map(|t| t.index).collect();
+                out.extend(cut::ending(&self.facts, &format!("{} — {why}", verdict.as_str()), generated, &open));
                 self.held.clear();
                 self.cut = Some(Cut {
                     verdict,
@@ -357,6 +391,11 @@ impl Watch {
     /// token), so it is estimated until then.
     fn generated(&self) -> (u64, bool) {
         let stats = self.session.stats();
+        let turns = self.session.turns();
+        if turns.len() > 1 && stats.tokens_estimated {
+            let all = turns.iter().map(|t| estimate_tokens(&t.reasoning) + estimate_tokens(&t.content)).sum();
+            return (all, true);
+        }
         let usage_is_final = stats.stream.finish_reason.is_some() || stats.stream.saw_done;
         if self.dialect == Dialect::Anthropic && !usage_is_final {
             let text = estimate_tokens(self.session.reasoning_text()) + estimate_tokens(self.session.content_text());
@@ -372,14 +411,27 @@ impl Watch {
         if !self.may_cut() || self.cut.is_some() || self.cut_due.is_some() || self.checking.is_some() {
             return None;
         }
+        let turns = self.session.turns();
         let (reasoning, content) = (self.session.reasoning_text(), self.session.content_text());
-        let size = reasoning.len() + content.len();
+        let size = if turns.len() > 1 {
+            turns.iter().map(|t| t.reasoning.len() + t.content.len()).sum()
+        } else {
+            reasoning.len() + content.len()
+        };
         if size == self.checked_len || self.session.is_full() || !self.session.report_due(now_ms) {
             return None;
         }
         self.checking = Some(now_ms);
         self.checked_len = size;
-        Some(Check { text: join_reply([reasoning, content].into_iter().filter(|t| !t.is_empty())) })
+        if turns.len() > 1 {
+            let choices = turns
+                .iter()
+                .filter(|t| t.finish_reason.is_none())
+                .map(|t| (t.index, joined(&t.reasoning, &t.content)))
+                .collect();
+            return Some(Check { text: String::new(), choices });
+        }
+        Some(Check { text: joined(reasoning, content), choices: Vec::new() })
     }
 
     /// A check's answer, arrived at `now_ms`: what to send (the proxy's ending when the

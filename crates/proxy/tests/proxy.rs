@@ -511,3 +511,93 @@ fn generations_are_asked_uncompressed_and_a_server_that_compresses_anyway_is_dec
     let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
     assert_eq!(verdicts, ["FAIL", "FAIL"]);
 }
+
+/// A chat chunk of choice `index`.
+fn choice_chunk(index: u64, content: &str, finish: Option<&str>) -> String {
+    let c = serde_json::json!({"id": "chatcmpl-n", "object": "chat.completion.chunk", "created": 7, "model": "scripted",
+        "choices": [{"index": index, "delta": {"content": content}, "finish_reason": finish}]});
+    format!("data: {c}\n\n")
+}
+
+#[test]
+fn several_choices_are_judged_apart_and_a_stream_is_cut_only_when_every_open_choice_loops() {
+    let prose: Vec<&str> = coherency_core::samples::PROSE.split_inclusive(' ').collect();
+    let looped = "The lock is held, so I check the lock again.\n";
+    // n = 2: choice 0 healthy prose (then done), choice 1 a loop that goes on; n = 3: all loop.
+    let words = prose.clone();
+    let upstream = Scripted::start(move |conn, received| {
+        let prose = &words;
+        let all_loop = String::from_utf8_lossy(&received.body).contains("\"n\":3");
+        conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+        let choices = if all_loop { 3 } else { 2 };
+        for i in 0..3000 {
+            for c in 0..choices {
+                let event = if c == 0 && !all_loop {
+                    match i.cmp(&prose.len()) {
+                        std::cmp::Ordering::Less => choice_chunk(0, prose[i], None),
+                        std::cmp::Ordering::Equal => choice_chunk(0, "", Some("stop")),
+                        std::cmp::Ordering::Greater => continue,
+                    }
+                } else {
+                    choice_chunk(c, looped, None)
+                };
+                chunk(conn, event.as_bytes())?;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let dir = temp_dir("choices");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&upstream.url(), Some(Verdict::Fail), Some(log.clone()));
+    let ask = |n: u32| {
+        let body = format!("{{\"model\":\"m\",\"stream\":true,\"n\":{n},\"max_tokens\":40000}}");
+        exchange(proxy.addr, &request("POST", "/v1/chat/completions", Some(&body)))
+    };
+    // The healthy choice reaches the client whole; the loop is cut once it is the only one left.
+    let two = ask(2);
+    let mut pump = SsePump::new(ChatAssembler::new());
+    assert!(pump.feed(&two.body).is_empty());
+    let (_, turns, info) = pump.finish();
+    assert_eq!(turns[0].content, prose.concat(), "choice 0 whole");
+    assert_eq!(turns[0].finish_reason.as_deref(), Some("stop"));
+    assert_eq!(turns[1].finish_reason.as_deref(), Some("length"), "choice 1 cut");
+    assert!(info.saw_done && two.text().contains(": coherency proxy: generation cut: FAIL — choice 1:"));
+    assert!(two.body.len() < 3000 * 2 * 150, "cut before the end");
+    upstream.closed.recv_timeout(Duration::from_secs(10)).expect("the upstream was not closed");
+    // Every choice loops: cut early, each choice ended.
+    let three = ask(3);
+    let text = three.text();
+    let last = text.lines().rev().find(|l| l.starts_with("data: {")).unwrap();
+    let last: Value = serde_json::from_slice(&last.as_bytes()["data: ".len()..]).unwrap();
+    let ended: Vec<(u64, &str)> = last["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["index"].as_u64().unwrap(), c["finish_reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(ended, [(0, "length"), (1, "length"), (2, "length")]);
+
+    proxy.wait_for_generations(2);
+    let lines = log_lines(&log);
+    let choices = |l: &Value| -> Vec<String> {
+        l["proxy"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap_or("none").to_string())
+            .collect()
+    };
+    assert_eq!(choices(&lines[0]), ["PASS", "FAIL"], "{}", lines[0]["proxy"]);
+    assert_eq!(choices(&lines[1]), ["FAIL", "FAIL", "FAIL"]);
+    for l in &lines {
+        assert_eq!(
+            (l["generation"]["verdict"].as_str(), l["proxy"]["ending"].as_str()),
+            (Some("FAIL"), Some("cut-by-proxy"))
+        );
+    }
+    // Read back: each choice its own conversation, with the verdict the proxy gave it.
+    let t = ingest::read(read_log(&log).as_bytes());
+    let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
+    assert_eq!(verdicts, ["PASS", "FAIL", "FAIL", "FAIL", "FAIL"]);
+}

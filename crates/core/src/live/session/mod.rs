@@ -17,7 +17,7 @@ mod ending;
 mod stats;
 
 use crate::analyze::{Report, ReportPacer};
-use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, SsePump, StreamProblem, MAX_LISTED};
+use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, SsePump, StreamProblem, Turn, MAX_LISTED};
 use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
@@ -160,6 +160,12 @@ impl LiveSession {
 
     pub fn content_text(&self) -> &str {
         self.analyzers.content.text()
+    }
+
+    /// The replies so far, one per choice (a request with `n` > 1 streams several); the
+    /// analyzers, reports and texts above are the first one's.
+    pub fn turns(&self) -> &[Turn] {
+        self.pump.turns()
     }
 
     /// Full reports of the reasoning, the content and both combined (one gzip pass each: not
