@@ -59,6 +59,11 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
     };
     let mut generation = Generation::of(&planned, &model, Ok(&finished.session));
     generation.seed = finished.request.seed;
+    if let Some(cut) = &finished.cut {
+        // The tokens counted at the cut (an Anthropic stream's usage so far is message_start's
+        // one token; the cut estimated them from the text).
+        (generation.tokens, generation.tokens_estimated) = (cut.generated, cut.generated_estimated);
+    }
     let scored = finished.scored();
     if !scored {
         generation.verdict = None;

@@ -140,7 +140,7 @@ impl Metrics {
             &mut out,
             "coherency_proxy_generations_total",
             "counter",
-            "Generations (chat and text completions) by model and verdict; none: nothing judged.",
+            "Generations (chat and text completions, Responses, Anthropic Messages, Ollama) by model and verdict; none: nothing judged.",
         );
         for ((model, verdict), n) in &self.generations {
             let _ = writeln!(

@@ -272,6 +272,9 @@ fn responses_anthropic_and_ollama_generations_are_scored_cut_and_logged() {
             let cut = &l["proxy"]["cut"];
             assert!(cut["tokens_saved"].as_u64().unwrap() > 20_000, "{cut}");
             assert_eq!(cut["tokens_saved_estimated"], true, "{cut}");
+            let generated = cut["tokens_generated"].as_u64().unwrap();
+            assert!(generated > 100, "{cut}");
+            assert_eq!(l["generation"]["tokens"].as_u64(), Some(generated), "the row counts what the cut counted");
         }
     }
     // Read back by the core (as `coherency analyze` and the page read it): the same verdicts.

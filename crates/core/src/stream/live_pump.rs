@@ -11,8 +11,10 @@ use super::reasoning_placement::ReasoningPlacement;
 use super::turn::{StreamInfo, Turn};
 use std::fmt;
 
-/// A pump fed a stream's bytes. See the module doc.
-pub trait LivePump: fmt::Debug + Send + Sync {
+/// A pump fed a stream's bytes. See the module doc. (Not `Debug`: a vtable entry would link
+/// every assembler's `Debug` code into the page's wasm, about 2 KB gzipped; see the
+/// `Debug` of `dyn LivePump` below.)
+pub trait LivePump: Send + Sync {
     /// Takes the next bytes; returns the problems they brought.
     fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem>;
     /// Ends the input: reads what the framing still holds.
@@ -29,13 +31,19 @@ pub trait LivePump: fmt::Debug + Send + Sync {
     fn clone_box(&self) -> Box<dyn LivePump>;
 }
 
+impl fmt::Debug for dyn LivePump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LivePump").field("turns", &self.turns().len()).finish_non_exhaustive()
+    }
+}
+
 impl Clone for Box<dyn LivePump> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
 }
 
-impl<A: Assembler + Clone + fmt::Debug + Send + Sync + 'static> LivePump for SsePump<A> {
+impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for SsePump<A> {
     fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
         SsePump::feed(self, bytes)
     }
@@ -59,7 +67,7 @@ impl<A: Assembler + Clone + fmt::Debug + Send + Sync + 'static> LivePump for Sse
     }
 }
 
-impl<A: Assembler + Clone + fmt::Debug + Send + Sync + 'static> LivePump for NdjsonPump<A> {
+impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for NdjsonPump<A> {
     fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
         NdjsonPump::feed(self, bytes)
     }
