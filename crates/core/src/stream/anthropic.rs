@@ -6,8 +6,8 @@
 //! `message_stop` ends the stream, `ping` events count as keep-alives, `error` events are
 //! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
 //!
-//! A whole reply (`"type":"message"`, a request not streamed) read as one event gives the
-//! same turn: its content blocks as if each had been started whole, its stop reason, usage
+//! A whole reply (`"type":"message"`, a request not streamed) read as one event, no block
+//! before it, gives the same turn: its content blocks as if each had been started whole, its stop reason, usage
 //! and model.
 
 use super::anthropic_wire::ContentBlock;
@@ -147,7 +147,8 @@ impl AnthropicAssembler {
                 }
             }
             "content_block_start" => self.start_block(index, ev.content_block.unwrap_or_default(), range),
-            "message" => {
+            // A whole reply stands alone: read only when nothing came before it.
+            "message" if self.block_at.is_empty() && self.turn.content.is_empty() && self.turn.reasoning.is_empty() => {
                 self.turn.role = ev.role.or(self.turn.role.take());
                 self.info.model = ev.model.or(self.info.model.take());
                 self.info.usage = ev.usage.map(Into::into);
@@ -292,5 +293,11 @@ mod tests {
         assert_eq!((t.tool_calls[0].name.as_str(), t.tool_calls[0].arguments.as_str()), ("f", r#"{"a":1}"#));
         assert_eq!((info.finish_reason.as_deref(), info.model.as_deref()), (Some("max_tokens"), Some("c")));
         assert_eq!(info.usage.as_ref().and_then(|u| u.completion_tokens), Some(9));
+        // After a streamed block, a whole message is not read again (its text would be said twice).
+        let mut b = AnthropicAssembler::new();
+        let delta = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"A"}}"#;
+        b.push_event(None, delta, 0..1).unwrap();
+        b.push_event(None, body, 1..2).unwrap();
+        assert_eq!(b.turns()[0].content, "A");
     }
 }

@@ -6,8 +6,8 @@
 //! The stream ends with `response.completed`, `.incomplete` or `.failed`; `error` events are
 //! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
 //!
-//! A whole reply (`"object":"response"`, a request not streamed) read as one event gives the
-//! same turn: its `output` items' `output_text` (and `refusal`) parts, reasoning `summary` and
+//! A whole reply (`"object":"response"`, a request not streamed) read as the first and only
+//! event gives the same turn: its `output` items' `output_text` (and `refusal`) parts, reasoning `summary` and
 //! `content` parts, and `function_call`s, with its status, usage and model.
 
 use super::anthropic_wire::ContentBlock;
@@ -237,7 +237,9 @@ impl Assembler for ResponsesAssembler {
         self.info.chunks += 1;
         let ev = serde_json::from_slice::<Event>(data.as_bytes())
             .map_err(|e| json_problem("event is not a Responses event", &e))?;
-        if ev.kind.is_none() && event.is_none() && ev.object.as_deref() == Some("response") {
+        // A whole reply stands alone: the first event, nothing streamed before it.
+        let first = self.info.chunks == 1;
+        if first && ev.kind.is_none() && event.is_none() && ev.object.as_deref() == Some("response") {
             let whole = serde_json::from_slice::<Response>(data.as_bytes())
                 .map_err(|e| json_problem("reply is not a Responses reply", &e))?;
             self.whole(whole, source);
@@ -322,9 +324,11 @@ mod tests {
             (Some("max_output_tokens"), Some("o"), false)
         );
         assert_eq!(info.usage.as_ref().and_then(|u| u.completion_tokens), Some(4));
-        // A named event with an object is still an event.
+        // A named event with an object is still an event; a whole reply after a stream's
+        // deltas is not read again (its text would be said twice).
         let mut b = ResponsesAssembler::new();
         b.push_event(Some("response.output_text.delta"), r#"{"object":"response","delta":"x"}"#, 0..1).unwrap();
+        b.push_event(None, body, 1..2).unwrap();
         assert_eq!(b.turns()[0].content, "x");
     }
 }
