@@ -26,8 +26,16 @@ pub fn has_tool_history(request: &Value) -> bool {
     request.as_object().is_some_and(has_tool_history_in)
 }
 
-/// [`has_tool_history`] of a request body's object.
+/// [`has_tool_history`] of a request body's object: its `messages` (chat, Anthropic, Ollama)
+/// or its Responses `input` items (`function_call`, `function_call_output`).
 pub fn has_tool_history_in(request: &serde_json::Map<String, Value>) -> bool {
+    if let Some(input) = request.get("input").and_then(Value::as_array) {
+        let call =
+            |i: &Value| matches!(i.get("type").and_then(Value::as_str), Some("function_call" | "function_call_output"));
+        if input.iter().any(call) {
+            return true;
+        }
+    }
     let Some(messages) = request.get("messages").and_then(Value::as_array) else { return false };
     messages.iter().any(|m| {
         m.get("tool_calls").is_some_and(|c| c.as_array().is_some_and(|c| !c.is_empty()))
@@ -109,6 +117,33 @@ mod tests {
         assert_eq!(found.verdict, Verdict::Fail, "{found:?}");
         assert_eq!(found.calls, 9, "the history's 8 and the reply's");
         assert!(found.reason.contains("read_file"), "{}", found.reason);
+    }
+
+    #[test]
+    fn a_responses_history_of_the_same_call_and_result_fails_with_the_replys_call() {
+        let history = |result: &dyn Fn(usize) -> String| {
+            let mut input = vec![json!({"role": "user", "content": "Fix the failing test in src/date.py."})];
+            for i in 0..8 {
+                input.push(json!({"type": "function_call", "call_id": format!("call_{i}"), "name": "read_file",
+                    "arguments": "{\"path\":\"src/date.py\"}"}));
+                input
+                    .push(json!({"type": "function_call_output", "call_id": format!("call_{i}"), "output": result(i)}));
+            }
+            json!({"model": "m", "stream": true, "input": input})
+        };
+        let request = history(&|_| "def parse(s):\n    return s\n".to_string());
+        assert!(has_tool_history(&request));
+        let added = json!({"type": "response.output_item.added", "output_index": 0,
+            "item": {"type": "function_call", "id": "fc_9", "call_id": "call_9", "name": "read_file"}});
+        let args = json!({"type": "response.function_call_arguments.delta", "item_id": "fc_9", "output_index": 0,
+            "delta": "{\"path\":\"src/date.py\"}"});
+        let reply = format!("event: response.output_item.added\ndata: {added}\n\nevent: response.function_call_arguments.delta\ndata: {args}\n\n");
+        let found = check(request.to_string().as_bytes(), reply.as_bytes(), Dialect::Responses).unwrap();
+        assert_eq!((found.verdict, found.calls), (Verdict::Fail, 9), "{found:?}");
+        // Polling that gets a new result each time is no loop.
+        let polling = history(&|i| format!("job running: {i} of 10 steps done"));
+        let found = check(polling.to_string().as_bytes(), reply.as_bytes(), Dialect::Responses).unwrap();
+        assert_eq!(found.verdict, Verdict::Pass, "{found:?}");
     }
 
     #[test]

@@ -139,6 +139,24 @@ fn upstream() -> Scripted {
                 .as_bytes(),
             );
         }
+        if body["model"].as_str() == Some("tool-caller") {
+            // A Responses stream that calls read_file once more.
+            let added = json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "function_call", "id": "fc_9", "call_id": "call_9", "name": "read_file"}});
+            let args = json!({"type": "response.function_call_arguments.delta", "item_id": "fc_9", "output_index": 0,
+                "delta": "{\"path\":\"src/date.py\"}"});
+            let done = json!({"type": "response.completed", "response": {"id": "resp_9", "status": "completed", "model": "tool-caller"}});
+            let events = format!(
+                "event: response.output_item.added\ndata: {added}\n\nevent: response.function_call_arguments.delta\ndata: {args}\n\nevent: response.completed\ndata: {done}\n\n"
+            );
+            return conn.write_all(
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{events}",
+                    events.len()
+                )
+                .as_bytes(),
+            );
+        }
         let mime = if ollama { "application/x-ndjson" } else { "text/event-stream" };
         conn.write_all(
             format!("HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nTransfer-Encoding: chunked\r\n\r\n").as_bytes(),
@@ -307,4 +325,25 @@ fn a_count_tokens_request_and_a_stored_response_pass_unlogged() {
     assert_eq!(proxy.generations(), 0);
     assert!(read_log(&log).is_empty());
     let _ = TcpStream::connect(proxy.addr);
+}
+
+#[test]
+fn a_codex_style_responses_history_that_repeats_a_call_gets_the_tool_call_check() {
+    let upstream = upstream();
+    let dir = temp_dir("dialects-tools");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&format!("http://127.0.0.1:{}", upstream.port), Some(Verdict::Fail), Some(log.clone()));
+    let mut input = vec![json!({"role": "user", "content": "Why does the date test fail?"})];
+    for i in 0..8 {
+        input.push(json!({"type": "function_call", "call_id": format!("call_{i}"), "name": "read_file",
+            "arguments": "{\"path\":\"src/date.py\"}"}));
+        input.push(json!({"type": "function_call_output", "call_id": format!("call_{i}"), "output": "def parse(s):\n    return s\n"}));
+    }
+    let body = json!({"model": "tool-caller", "stream": true, "input": input, "max_output_tokens": 500});
+    let reply = exchange(proxy.addr, &request("POST", "/v1/responses", Some(&body.to_string())));
+    assert!(reply.text().contains("function_call_arguments"), "{}", reply.text());
+    proxy.wait_for_generations(1);
+    let line = &log_lines(&log)[0];
+    assert_eq!(line["proxy"]["tool_calls"]["verdict"], "FAIL", "{}", line["proxy"]);
+    assert_eq!(line["proxy"]["tool_calls"]["calls"], 9);
 }
