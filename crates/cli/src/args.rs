@@ -58,16 +58,20 @@ Point agents at the proxy instead of the server:
   coherency proxy --upstream http://127.0.0.1:8080/v1 --cut-on fail --log proxy.jsonl
   OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
 
-Chat and text completions (POST .../chat/completions, .../completions) are scored as they stream,
-with the page's live-mode analysis; everything else passes untouched, byte for byte, headers and
-the client's key included (the key is never logged). One line per generation goes to --log
+Generations are scored as they stream, with the page's live-mode analysis: chat and text
+completions (POST .../chat/completions, .../completions), the Responses API (.../responses),
+Anthropic Messages (.../messages) and Ollama's native API (/api/chat, /api/generate); several
+choices (n > 1) are judged apart. Everything else passes untouched, byte for byte, headers and
+the client's key included (the key is never logged); a generation is asked for uncompressed
+(accept-encoding: identity). One line per generation goes to --log
 (the live-captures format: `coherency analyze proxy.jsonl` or the page read it back) and a short
 line to standard error; GET /metrics gives Prometheus counters. With --cut-on fail a stream whose
 verdict reaches FAIL ends at once: whole events, then a last chunk with finish_reason \"length\"
-and data: [DONE]; the upstream connection is closed and the tokens saved are counted (the
+and data: [DONE] (each API's own end as at its token limit); the upstream connection is closed and the tokens saved are counted (the
 request's max_tokens less the tokens generated; estimated when the server sent no usage).
 An https:// upstream is reached over TLS, trusting the system's certificates (and --upstream-ca's);
-the proxy itself listens on plain http.";
+the proxy itself listens on plain http. SIGTERM or Ctrl-C stops it: each reply in flight is
+logged (proxy-stopped), the log written and closed.";
 
 /// Which verdict makes the exit status non-zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -131,3 +131,96 @@ fn in_front_of_the_mock_a_loop_is_cut_and_the_log_reads_back_as_a_fail() {
     assert_eq!(line["verdict"], "FAIL", "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Sends `signal` (`TERM`, `INT`) to a process.
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill").args([&format!("-{signal}"), &pid.to_string()]).status().unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sigint_flush_the_log_with_a_line_for_each_reply_in_flight() {
+    let mock = coherency_mock_endpoint::Server::bind(coherency_mock_endpoint::Config {
+        port: 0,
+        quiet: true,
+        ..Default::default()
+    })
+    .unwrap()
+    .spawn();
+    for signal in ["TERM", "INT"] {
+        let dir = std::env::temp_dir().join(format!("coherency-cli-proxy-{signal}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("proxy.jsonl");
+        let _ = std::fs::remove_file(&log);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_coherency"))
+            .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", &mock.base_url(), "--log"])
+            .arg(&log)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut proxy = Running(child);
+        let mut first = String::new();
+        stderr.read_line(&mut first).unwrap();
+        let addr = first.split("http://").nth(1).and_then(|s| s.split('/').next()).expect(&first).to_string();
+        let ask = |model: &str| {
+            let body = format!(
+                r#"{{"model":"{model}","stream":true,"max_tokens":400,"messages":[{{"role":"user","content":"hi"}}]}}"#
+            );
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+            write!(
+                s,
+                "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .unwrap();
+            s
+        };
+        // One generation done, then one in flight (200 ms between chunks) when the signal comes.
+        let mut done = String::new();
+        ask("mock-coherent").read_to_string(&mut done).unwrap();
+        assert!(done.contains("data: [DONE]"));
+        let mut said = String::new();
+        stderr.read_line(&mut said).unwrap();
+        assert!(said.starts_with("#1 PASS"), "{said}");
+        let mut slow = ask("mock-slow");
+        let mut buf = [0u8; 4096];
+        let mut got = 0;
+        while got < 600 {
+            got += slow.read(&mut buf).unwrap();
+        }
+        send(signal, pid);
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        let status = loop {
+            if let Some(status) = proxy.0.try_wait().unwrap() {
+                break status;
+            }
+            assert!(std::time::Instant::now() < deadline, "the proxy did not stop on SIG{signal}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "SIG{signal}: {status:?}");
+        let mut rest = String::new();
+        stderr.read_to_string(&mut rest).unwrap();
+        assert!(rest.contains("proxy-stopped"), "the reply in flight is said: {rest}");
+        assert!(rest.contains(&format!("stopped by SIG{signal}: 2 generations (")), "{rest}");
+        assert!(rest.contains("written and closed"), "{rest}");
+        // The client's stream ended (the proxy closed it).
+        let mut tail = Vec::new();
+        let _ = slow.read_to_end(&mut tail);
+
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_slice(l.as_bytes()).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0]["proxy"]["ending"], "done");
+        assert_eq!(lines[1]["proxy"]["ending"], "proxy-stopped", "{}", lines[1]["proxy"]);
+        assert_eq!(lines[1]["generation"]["error"], "cut: the proxy was stopped");
+        assert!(!lines[1]["sse"].as_str().unwrap().is_empty(), "what came before the stop is kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -2,6 +2,7 @@
 //! blank line (`\n`, `\r\n` or `\r`, the WHATWG line ends). A stream cut there leaves the
 //! client whole events only, so the proxy's own last chunk and `[DONE]` can follow it. The
 //! answer does not depend on how the stream was split into reads (tested at every offset).
+//! For an NDJSON stream (Ollama's) every line is an event: [`EventBounds::lines`].
 
 /// A scanner of event ends. See the module doc.
 #[derive(Clone, Debug, Default)]
@@ -14,11 +15,18 @@ pub struct EventBounds {
     after_cr: bool,
     /// Just past the last blank line: where the last complete event ends.
     last: usize,
+    /// Every line end ends an event (NDJSON).
+    lines: bool,
 }
 
 impl EventBounds {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A scanner of an NDJSON stream's lines: each line end ends an event.
+    pub fn lines() -> Self {
+        Self { lines: true, ..Self::default() }
     }
 
     /// Scans the next bytes of the stream.
@@ -37,7 +45,7 @@ impl EventBounds {
             }
             match b {
                 b'\n' | b'\r' => {
-                    if self.line_len == 0 {
+                    if self.line_len == 0 || self.lines {
                         self.last = at + 1;
                     }
                     self.line_len = 0;
@@ -112,6 +120,17 @@ mod tests {
                 bytewise.feed(std::slice::from_ref(byte));
             }
             assert_eq!(bytewise.last_end(), want);
+        }
+    }
+
+    #[test]
+    fn in_lines_mode_each_line_end_is_an_events_end() {
+        let input = b"{\"a\":1}\r\n{\"b\":2}\n{\"c\":";
+        for cut in 0..=input.len() {
+            let mut b = EventBounds::lines();
+            b.feed(&input[..cut]);
+            b.feed(&input[cut..]);
+            assert_eq!(b.last_end(), "{\"a\":1}\r\n{\"b\":2}\n".len(), "cut at {cut}");
         }
     }
 

@@ -9,14 +9,16 @@
 //! OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
 //! ```
 //!
-//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`request_facts`]
-//! (which requests are generations, what they ask, their keys), [`event_bounds`] (where SSE
+//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`dialect`]
+//! (which requests are generations, in which API), [`request_facts`] (what they ask, their keys), [`event_bounds`] (where SSE
 //! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
+//! cut stream, the tokens saved), [`decode`] (a compressed reply decoded to be scored), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
 //! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
 //! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
 
 pub mod cut;
+pub mod decode;
+pub mod dialect;
 pub mod event_bounds;
 pub mod log_file;
 pub mod log_line;
@@ -31,7 +33,10 @@ pub mod watch;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use coherency_core::analyze::Verdict;
 use tokio::net::TcpListener;
@@ -59,6 +64,7 @@ pub struct Config {
 pub struct Proxy {
     listener: TcpListener,
     shared: Arc<server::Shared>,
+    log_thread: Option<JoinHandle<()>>,
 }
 
 impl Proxy {
@@ -75,7 +81,7 @@ impl Proxy {
             .await
             .map_err(|e| format!("{}: cannot listen there: {e}", config.listen))?;
         let metrics = Arc::new(Mutex::new(metrics::Metrics::default()));
-        let (finisher, _thread) = log_file::Finisher::start(log, Arc::clone(&metrics), config.quiet)
+        let (finisher, log_thread) = log_file::Finisher::start(log, Arc::clone(&metrics), config.quiet)
             .map_err(|e| format!("the log's thread could not start: {e}"))?;
         let scorers = scorers::Scorers::start(scorers::Scorers::default_threads())
             .map_err(|e| format!("the scorers' threads could not start: {e}"))?;
@@ -85,7 +91,7 @@ impl Proxy {
         let tls = tls::client_config(config.upstream.tls, config.upstream_ca.as_deref())?;
         let shared =
             Arc::new(server::Shared::new(config.upstream.clone(), tls, config.cut_on, metrics, finisher, scorers));
-        Ok(Proxy { listener, shared })
+        Ok(Proxy { listener, shared, log_thread: Some(log_thread) })
     }
 
     /// The address it listens on.
@@ -102,6 +108,65 @@ impl Proxy {
     pub async fn serve(self) {
         server::serve(self.listener, self.shared).await
     }
+
+    /// Serves until `stop` resolves; then [`Stopping::finish`] (outside the runtime's tasks)
+    /// ends the replies in flight and closes the log.
+    pub async fn serve_until(mut self, stop: impl std::future::Future<Output = ()>) -> Stopping {
+        let stopping = Stopping { shared: Arc::clone(&self.shared), log_thread: self.log_thread.take() };
+        tokio::select! {
+            () = server::serve(self.listener, self.shared) => {}
+            () = stop => {}
+        }
+        stopping.shared.stopping.store(true, Ordering::Release);
+        stopping
+    }
+}
+
+/// A proxy that stopped serving: what is left to do once its runtime is shut down.
+pub struct Stopping {
+    shared: Arc<server::Shared>,
+    log_thread: Option<JoinHandle<()>>,
+}
+
+impl Stopping {
+    /// After the runtime was shut down (dropping every connection: each reply in flight was
+    /// ended there and sent to the log as `proxy-stopped`): waits for the log thread to
+    /// write every line and close the file; returns the counts.
+    pub fn finish(mut self) -> metrics::Metrics {
+        let metrics = Arc::clone(&self.shared.metrics);
+        let thread = self.log_thread.take();
+        // The last sender of the log's queue (the connections held the others): its thread
+        // writes what is queued, then ends, closing the file.
+        drop(self);
+        if let Some(thread) = thread {
+            let _ = thread.join();
+        }
+        let m = metrics.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        m
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT (Ctrl-C), with the signal's name; never when neither can be
+/// listened for.
+pub async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "Ctrl-C",
+            Err(_) => std::future::pending().await,
+        }
+    }
 }
 
 /// Runs the proxy until the process is stopped: `coherency proxy`'s body.
@@ -110,7 +175,7 @@ pub fn run(config: &Config) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("the proxy could not start its runtime: {e}"))?;
-    runtime.block_on(async {
+    let stopping = runtime.block_on(async {
         let proxy = Proxy::bind(config).await?;
         let cut = match config.cut_on {
             Some(level) => format!("streams that reach {} are cut", level.as_str()),
@@ -123,7 +188,24 @@ pub fn run(config: &Config) -> Result<(), String> {
             config.upstream.base_url(),
             proxy.local_addr()
         );
-        proxy.serve().await;
-        Ok(())
-    })
+        let signal = Arc::new(Mutex::new(""));
+        let said = Arc::clone(&signal);
+        let stopping = proxy
+            .serve_until(async move {
+                let name = stop_signal().await;
+                *said.lock().unwrap_or_else(|e| e.into_inner()) = name;
+            })
+            .await;
+        Ok::<_, String>((stopping, signal))
+    });
+    let (stopping, signal) = stopping?;
+    // Dropping the runtime's tasks ends every connection; each reply in flight is logged.
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    let metrics = stopping.finish();
+    let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
+    eprintln!("coherency proxy: stopped by {signal}: {}", metrics.summary());
+    if let Some(path) = &config.log {
+        eprintln!("coherency proxy: log {} written and closed", path.display());
+    }
+    Ok(())
 }

@@ -7,7 +7,7 @@
 //! the cut and the tokens it saved, the tool-call check across turns, the time the proxy added). Readers of the format take the
 //! keys they know; nothing of the request's headers is written.
 
-use coherency_core::analyze::Verdict;
+use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::LIVE_CAPTURES_LINE_START;
 use coherency_core::live::captures_file::{export_captures, KEY_REMOVED};
 use coherency_core::live::soak::{Generation, Planned};
@@ -59,23 +59,56 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
     };
     let mut generation = Generation::of(&planned, &model, Ok(&finished.session));
     generation.seed = finished.request.seed;
+    if let Some(cut) = &finished.cut {
+        // The tokens counted at the cut (an Anthropic stream's usage so far is message_start's
+        // one token; the cut estimated them from the text).
+        (generation.tokens, generation.tokens_estimated) = (cut.generated, cut.generated_estimated);
+    }
     let scored = finished.scored();
     if !scored {
         generation.verdict = None;
         generation.onset = None;
         generation.error = Some(finished.note.clone().unwrap_or_else(|| "nothing was received".to_string()));
     }
+    // Several choices (`n` > 1): each judged apart; the generation's verdict is the worst.
+    let choices = finished.session.turns();
+    let choices: Vec<(u64, Option<Verdict>, Option<String>, String)> = if scored && choices.len() > 1 {
+        choices
+            .iter()
+            .map(|t| {
+                let report = analyze(&crate::watch::joined(&t.reasoning, &t.content));
+                let verdict = (!report.too_short).then_some(report.verdict);
+                (t.index, verdict, t.finish_reason.clone(), report.reasons.into_iter().next().unwrap_or_default())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !choices.is_empty() {
+        generation.verdict = choices.iter().filter_map(|c| c.1).max();
+    }
     let capture: &[u8] = if scored { finished.session.capture() } else { b"" };
     let base = export_captures([(&generation, capture)], keys);
 
     // Why, for a WARN or FAIL (a second report: most generations pass and need none).
     let flagged = scored && generation.verdict.is_some_and(|v| v != Verdict::Pass);
-    let (reasons, tripped) = match flagged.then(|| finished.session.reports().2) {
-        Some(c) => (c.reasons, c.tripped.map(|m| m.label())),
-        None => (Vec::new(), None),
+    let (reasons, tripped) = if !choices.is_empty() {
+        let said = choices.iter().filter(|c| c.1.is_some_and(|v| v != Verdict::Pass));
+        (said.map(|(i, _, _, why)| format!("choice {i}: {why}")).collect(), None)
+    } else {
+        match flagged.then(|| finished.session.reports().2) {
+            Some(c) => (c.reasons, c.tripped.map(|m| m.label())),
+            None => (Vec::new(), None),
+        }
     };
+    let choices_json: Option<Vec<Value>> = (!choices.is_empty()).then(|| {
+        choices
+            .iter()
+            .map(|(i, v, finish, why)| json!({"index": i, "verdict": v, "finish_reason": finish, "reason": why}))
+            .collect()
+    });
     // A whole reply (not streamed) that ended is done: it has no end marker of its own.
-    let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Sse);
+    let end = finished.end.key(stats.stream.saw_done || finished.shape != crate::watch::Shape::Stream);
     let cut = finished.cut.as_ref().map(|c| {
         json!({
             "verdict": c.verdict,
@@ -87,7 +120,9 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
             "tokens_saved_unknown": c.saved.is_none().then_some("the request set no max_tokens"),
         })
     });
-    let tool_calls = history.filter(|_| scored).and_then(|h| crate::tool_calls::check(h, finished.session.capture()));
+    let tool_calls = history
+        .filter(|_| scored)
+        .and_then(|h| crate::tool_calls::check(h, finished.session.capture(), finished.dialect));
     let tool_calls_json = tool_calls.as_ref().map(|t| {
         let mut reason = t.reason.clone();
         for key in keys.iter().filter(|k| !k.trim().is_empty()) {
@@ -99,17 +134,22 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         "unix_ms": asked.unix_ms,
         "path": asked.path,
         "status": asked.status,
-        "streamed": finished.shape == crate::watch::Shape::Sse,
+        "streamed": finished.shape == crate::watch::Shape::Stream,
         "ending": end,
         "reasons": reasons,
         "tripped": tripped,
         "cut": cut,
         "tool_calls": tool_calls_json,
+        "choices": choices_json,
         "note": finished.note,
         "added_ms": { "reads": finished.added.reads, "total": round3(finished.added.total_ms), "max": round3(finished.added.max_ms) },
     });
     let mut text = String::with_capacity(base.len() + 512);
     text += LIVE_CAPTURES_LINE_START;
+    if let Some(format) = finished.dialect.format() {
+        // The capture's dialect, for the readers (chat needs no name).
+        text += &format!("\"format\":\"{format}\",");
+    }
     text += "\"proxy\":";
     text += &proxy.to_string();
     text.push(',');
@@ -165,7 +205,7 @@ mod tests {
             max_tokens: Some(1000),
             ..RequestFacts::default()
         };
-        let mut w = Watch::new(0.0, Shape::Sse, facts, cut_on);
+        let mut w = Watch::new(0.0, Shape::Stream, facts, cut_on);
         for (i, read) in stream(text).as_bytes().chunks(50).enumerate() {
             let now = 300.0 * i as f64;
             if let Step::Cut(_) = w.on_data(read, now) {

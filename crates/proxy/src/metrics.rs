@@ -75,6 +75,34 @@ impl Metrics {
         self.generations.values().sum()
     }
 
+    /// The counts in one line, for the proxy's last words: `12 generations (10 PASS, 2 FAIL),
+    /// 2 cut, 3,400 tokens saved, 1 log line lost`.
+    pub fn summary(&self) -> String {
+        use coherency_core::wording::thousands;
+        let mut by_verdict = Vec::new();
+        for verdict in ["PASS", "WARN", "FAIL", "none"] {
+            let n: u64 = self.generations.iter().filter(|((_, v), _)| *v == verdict).map(|(_, n)| n).sum();
+            if n > 0 {
+                by_verdict.push(format!("{} {verdict}", thousands(n as usize)));
+            }
+        }
+        let total = self.generations();
+        let mut text = format!("{} generation{}", thousands(total as usize), if total == 1 { "" } else { "s" });
+        if !by_verdict.is_empty() {
+            text += &format!(" ({})", by_verdict.join(", "));
+        }
+        let cuts: u64 = self.cuts.values().sum();
+        text += &format!(", {} cut", thousands(cuts as usize));
+        let saved: u64 = self.tokens_saved.values().sum();
+        if saved > 0 {
+            text += &format!(", {} tokens saved", thousands(saved as usize));
+        }
+        if self.log_lines_lost > 0 {
+            text += &format!(", {} log lines lost", thousands(self.log_lines_lost as usize));
+        }
+        text
+    }
+
     fn label(&self, model: &str) -> String {
         let known = self.generations.keys().any(|(m, _)| m == model);
         let distinct = {
@@ -112,7 +140,7 @@ impl Metrics {
             &mut out,
             "coherency_proxy_generations_total",
             "counter",
-            "Generations (chat and text completions) by model and verdict; none: nothing judged.",
+            "Generations (chat and text completions, Responses, Anthropic Messages, Ollama) by model and verdict; none: nothing judged.",
         );
         for ((model, verdict), n) in &self.generations {
             let _ = writeln!(

@@ -1,5 +1,5 @@
-//! What the proxy reads of a request, apart from forwarding it: which requests are
-//! generations, what their bodies ask (model, streamed or not, the token limit, the seed), and
+//! What the proxy reads of a request, apart from forwarding it (which requests are
+//! generations: [`crate::dialect::Dialect::of`]): what their bodies ask (model, streamed or not, the token limit, the seed), and
 //! the keys in their headers — kept in memory only, to cut them out of a capture that echoes
 //! them, never logged or stored.
 
@@ -9,18 +9,13 @@ use serde_json::Value;
 /// it is still forwarded whole, only not read.
 pub const MAX_FACTS_BODY: usize = 8 << 20;
 
-/// A request whose reply the proxy scores: `POST …/chat/completions` or `POST …/completions`
-/// (the legacy text completions, read by the same assembler).
-pub fn is_generation(method: &str, path: &str) -> bool {
-    method.eq_ignore_ascii_case("POST") && (path.ends_with("/chat/completions") || path.ends_with("/completions"))
-}
-
 /// What a generation's request body asks for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RequestFacts {
     pub model: Option<String>,
     pub stream: bool,
-    /// `max_tokens`, `max_completion_tokens` or `max_output_tokens`.
+    /// `max_tokens`, `max_completion_tokens`, `max_output_tokens` (Responses) or
+    /// `options.num_predict` (Ollama).
     pub max_tokens: Option<u64>,
     pub seed: Option<u64>,
     /// Its messages hold tool calls or results: the tool-call check across turns applies.
@@ -39,7 +34,8 @@ impl RequestFacts {
             stream: o.get("stream").and_then(Value::as_bool).unwrap_or(false),
             max_tokens: ["max_tokens", "max_completion_tokens", "max_output_tokens"]
                 .iter()
-                .find_map(|k| o.get(*k).and_then(Value::as_u64)),
+                .find_map(|k| o.get(*k).and_then(Value::as_u64))
+                .or_else(|| o.get("options")?.get("num_predict")?.as_u64()),
             seed: o.get("seed").and_then(Value::as_u64),
             tool_history,
         }
@@ -71,15 +67,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn generations_are_completions_posted() {
-        assert!(is_generation("POST", "/v1/chat/completions"));
-        assert!(is_generation("post", "/api/v1/completions"));
-        assert!(!is_generation("GET", "/v1/chat/completions"));
-        assert!(!is_generation("POST", "/v1/responses"));
-        assert!(!is_generation("POST", "/v1/embeddings"));
-    }
-
-    #[test]
     fn facts_are_read_from_the_body_and_unknown_when_absent() {
         let f =
             RequestFacts::read(br#"{"model":"m","stream":true,"max_completion_tokens":300,"seed":7,"messages":[]}"#);
@@ -93,6 +80,8 @@ mod tests {
                 tool_history: false
             }
         );
+        assert_eq!(RequestFacts::read(br#"{"model":"q","options":{"num_predict":64}}"#).max_tokens, Some(64));
+        assert_eq!(RequestFacts::read(br#"{"max_output_tokens":9}"#).max_tokens, Some(9));
         assert_eq!(RequestFacts::read(b"{not json"), RequestFacts::default());
         assert_eq!(RequestFacts::read(br#"{"max_tokens":-1,"stream":"yes"}"#), RequestFacts::default());
     }

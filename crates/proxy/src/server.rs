@@ -14,7 +14,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -24,7 +24,7 @@ use coherency_core::analyze::Verdict;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use hyper::header::{HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use hyper::header::{HeaderValue, ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
@@ -35,10 +35,11 @@ use std::future::Future;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+use crate::dialect::Dialect;
 use crate::log_file::{Finisher, Job};
 use crate::log_line::Asked;
 use crate::metrics::Metrics;
-use crate::request_facts::{is_generation, keys_in, RequestFacts, MAX_FACTS_BODY};
+use crate::request_facts::{keys_in, RequestFacts, MAX_FACTS_BODY};
 use crate::scorers::Scorers;
 use crate::upstream::Upstream;
 use crate::watch::{Checked, End, Shape, Step, Watch};
@@ -58,6 +59,8 @@ pub struct Shared {
     scorers: Scorers,
     client: Client<HttpsConnector<HttpConnector>, ProxyBody>,
     next_index: AtomicUsize,
+    /// The proxy is stopping: a reply dropped now was ended by the stop, not by its client.
+    pub stopping: AtomicBool,
 }
 
 impl Shared {
@@ -80,7 +83,16 @@ impl Shared {
             .pool_timer(TokioTimer::new())
             .http1_preserve_header_case(true)
             .build(connector);
-        Shared { upstream, cut_on, metrics, finisher, scorers, client, next_index: AtomicUsize::new(0) }
+        Shared {
+            upstream,
+            cut_on,
+            metrics,
+            finisher,
+            scorers,
+            client,
+            next_index: AtomicUsize::new(0),
+            stopping: AtomicBool::new(false),
+        }
     }
 
     fn metrics(&self) -> std::sync::MutexGuard<'_, Metrics> {
@@ -143,7 +155,8 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         ));
     };
     let path = parts.uri.path().to_string();
-    let generation = is_generation(parts.method.as_str(), &path);
+    let dialect = Dialect::of(parts.method.as_str(), &path);
+    let generation = dialect.is_some();
     let facts_slot = Arc::new(Mutex::new(None));
     let keys = if generation {
         keys_in(parts.headers.iter().map(|(name, value)| (name.as_str(), value.as_bytes())))
@@ -161,11 +174,27 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     *up.headers_mut() = parts.headers;
     *up.extensions_mut() = parts.extensions;
     up.headers_mut().remove(HOST);
+    if generation {
+        // A generation is asked for uncompressed, so that it can be scored and cut as it
+        // streams (the one request header the proxy changes; identity is always acceptable
+        // to a client, RFC 9110 §12.5.3).
+        up.headers_mut().insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
+    }
 
     let index = generation.then(|| shared.next_index.fetch_add(1, Ordering::Relaxed));
     let unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let started = Instant::now();
+    let upstream_url = target.split('?').next().unwrap_or_default().to_string();
+    // A generation whose upstream has not answered when the proxy stops still gets its line.
+    let mut waiting = index.map(|index| Waiting {
+        shared: Arc::clone(&shared),
+        asked: Some(Asked { index, unix_ms, path: path.clone(), upstream_url: upstream_url.clone(), status: 0 }),
+        started,
+    });
     let response = shared.client.request(up).await;
+    if let Some(w) = waiting.as_mut() {
+        w.asked = None;
+    }
     shared.metrics().requests += 1;
     let response = match response {
         Ok(r) => r,
@@ -176,32 +205,26 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
                 // A generation that never reached the server is a log line too.
                 let unanswered = Watch::new(0.0, Shape::Unscored(why.clone()), RequestFacts::default(), None);
                 let finished = unanswered.finish(End::Closed, ms_since(started));
-                let upstream_url = target.split('?').next().unwrap_or_default().to_string();
                 let asked = Asked { index, unix_ms, path, upstream_url, status: StatusCode::BAD_GATEWAY.as_u16() };
                 shared.finisher.send(Job { finished, asked, keys: Vec::new(), history: None });
             }
             return Ok(full(StatusCode::BAD_GATEWAY, "text/plain; charset=utf-8", format!("coherency proxy: {why}\n")));
         }
     };
-    let Some(index) = index else {
+    let (Some(index), Some(dialect)) = (index, dialect) else {
         return Ok(response.map(|b| b.map_err(BoxError::from).boxed()));
     };
     let (mut parts, body) = response.into_parts();
     let header = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
-    let shape = Shape::of(parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
+    let shape = Shape::of(dialect, parts.status.as_u16(), header(CONTENT_TYPE), header(CONTENT_ENCODING));
     let (request, history) = facts_slot.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-    let mut watch = Watch::new(0.0, shape, request, shared.cut_on);
+    let mut watch = Watch::of(dialect, 0.0, shape, request, shared.cut_on);
+    watch.decode(header(CONTENT_ENCODING));
     watch.headers(ms_since(started));
     if watch.may_cut() {
         parts.headers.remove(CONTENT_LENGTH);
     }
-    let asked = Asked {
-        index,
-        unix_ms,
-        path,
-        upstream_url: target.split('?').next().unwrap_or_default().to_string(),
-        status: parts.status.as_u16(),
-    };
+    let asked = Asked { index, unix_ms, path, upstream_url, status: parts.status.as_u16() };
     shared.metrics().in_flight += 1;
     let body = WatchedBody {
         upstream: Some(body),
@@ -215,6 +238,29 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         history,
     };
     Ok(Response::from_parts(parts, body.boxed()))
+}
+
+/// A generation sent upstream and not yet answered: dropped before the answer (the proxy
+/// stopping, or the client going away), it is logged as such.
+struct Waiting {
+    shared: Arc<Shared>,
+    /// `None` once answered.
+    asked: Option<Asked>,
+    started: Instant,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let Some(asked) = self.asked.take() else { return };
+        let (why, end) = if self.shared.stopping.load(Ordering::Acquire) {
+            ("the proxy was stopped before the upstream answered", End::Stopped)
+        } else {
+            ("the client went away before the upstream answered", End::ClientGone)
+        };
+        let unanswered = Watch::new(0.0, Shape::Unscored(why.to_string()), RequestFacts::default(), None);
+        let finished = unanswered.finish(end, ms_since(self.started));
+        self.shared.finisher.send(Job { finished, asked, keys: Vec::new(), history: None });
+    }
 }
 
 /// An error and its sources, in one line.
@@ -443,7 +489,8 @@ impl Body for WatchedBody {
 
 impl Drop for WatchedBody {
     fn drop(&mut self) {
-        // Dropped before its end: the client went away.
-        self.finish(End::ClientGone);
+        // Dropped before its end: the client went away, or the proxy is stopping.
+        let end = if self.shared.stopping.load(Ordering::Acquire) { End::Stopped } else { End::ClientGone };
+        self.finish(end);
     }
 }

@@ -1,8 +1,9 @@
 //! One generation watched as its reply passes through the proxy: the pure part of the proxy's
 //! work, with no socket or clock of its own (bytes and milliseconds in, what to send out).
 //!
-//! A streamed reply (`text/event-stream`) goes through the core's [`LiveSession`] — the same
-//! `SsePump` and analyzers as the page's live mode. Without a cut policy every read is passed
+//! A streamed reply (`text/event-stream`; Ollama's `application/x-ndjson`) goes through the
+//! core's [`LiveSession`] — the same pump and analyzers as the page's live mode, with the
+//! assembler of the request's [`Dialect`]. Without a cut policy every read is passed
 //! on as it came and scored on the side. With one (`--cut-on fail`), the client gets whole
 //! events only: a read's part of an event not yet whole waits for the rest (at most
 //! [`MAX_HELD`]). The reply so far is checked — a full report of its reasoning and content
@@ -12,17 +13,20 @@
 //! answer ([`Watch::checked`]) reaches the level, the stream ends at the next event boundary
 //! with the proxy's own last chunk and `[DONE]` ([`crate::cut`]); the session then holds
 //! exactly what the client received from upstream. A reply that is not streamed (JSON) is
-//! kept whole up to [`MAX_BODY_BYTES`] and scored when it ends, as one SSE event whose data is
-//! the body (the chat assembler reads a `chat.completion` as it reads a chunk). Anything else
+//! kept whole up to [`MAX_BODY_BYTES`] and scored when it ends, as one event whose data is
+//! the body (each dialect's assembler reads a whole reply as it reads an event:
+//! [`Dialect::whole_capture`]). Anything else
 //! passes unscored, and the log says why.
 
 use std::time::Instant;
 
 use coherency_core::analyze::{analyze, Verdict};
-use coherency_core::live::{Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
+use coherency_core::live::{estimate_tokens, Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
 use coherency_core::verdict::join_reply;
 
-use crate::cut::{self, ChunkFacts, TokensSaved};
+use crate::cut::{self, StreamFacts, TokensSaved};
+use crate::decode::Decoder;
+use crate::dialect::Dialect;
 use crate::event_bounds::EventBounds;
 use crate::request_facts::RequestFacts;
 
@@ -33,8 +37,8 @@ pub const MAX_HELD: usize = 1 << 20;
 /// What kind of reply passes, from its status and headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// A stream of server-sent events: scored as it passes.
-    Sse,
+    /// A stream (server-sent events; Ollama's NDJSON): scored as it passes.
+    Stream,
     /// A whole JSON reply (a generation not streamed): scored when it ends.
     Json,
     /// Passed on, not scored, for this reason (an HTTP error, a compressed body, another type).
@@ -42,22 +46,26 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// The shape of a reply with `status`, its `content-type` and `content-encoding`.
-    pub fn of(status: u16, content_type: Option<&str>, content_encoding: Option<&str>) -> Shape {
+    /// The shape of a reply of `dialect` with `status`, its `content-type` and
+    /// `content-encoding`.
+    pub fn of(dialect: Dialect, status: u16, content_type: Option<&str>, content_encoding: Option<&str>) -> Shape {
         if !(200..300).contains(&status) {
             return Shape::Unscored(format!("HTTP {status}"));
         }
-        if let Some(enc) =
-            content_encoding.map(str::trim).filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"))
+        if let Some(enc) = content_encoding
+            .map(str::trim)
+            .filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity") && Decoder::of(e).is_none())
         {
-            return Shape::Unscored(format!("not scored: the reply is compressed ({enc})"));
+            return Shape::Unscored(format!(
+                "not scored: the reply is compressed ({enc}), which the proxy does not decode"
+            ));
         }
         let mime = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         match mime.as_str() {
-            "text/event-stream" => Shape::Sse,
+            m if dialect.is_stream(m) => Shape::Stream,
             "application/json" => Shape::Json,
             "" => Shape::Unscored("not scored: the reply has no content-type".to_string()),
-            other => Shape::Unscored(format!("not scored: the reply is {other}, neither SSE nor JSON")),
+            other => Shape::Unscored(format!("not scored: the reply is {other}, neither a stream nor JSON")),
         }
     }
 }
@@ -98,6 +106,8 @@ pub enum End {
     UpstreamFailed(String),
     /// The client went away before the end.
     ClientGone,
+    /// The proxy was stopped (SIGTERM, Ctrl-C) before the end.
+    Stopped,
 }
 
 impl End {
@@ -109,6 +119,7 @@ impl End {
             End::Cut => "cut-by-proxy",
             End::UpstreamFailed(_) => "upstream-failed",
             End::ClientGone => "client-gone",
+            End::Stopped => "proxy-stopped",
         }
     }
 }
@@ -126,19 +137,51 @@ pub struct Added {
 pub struct Check {
     /// Its reasoning and content, joined as the judge joins them.
     text: String,
+    /// A stream of several choices (`n` > 1): each choice still streaming, by index, its
+    /// text joined so; `text` is then unused.
+    choices: Vec<(u64, String)>,
 }
 
 impl Check {
     /// Judges the text (a full report: milliseconds per few KB, so off the network threads).
+    /// Several choices: the verdict is the mildest of the choices still streaming (none when
+    /// one is too short to judge), so that a stream is cut only when every choice it could
+    /// still deliver has reached the level — a healthy choice is never cut short for another's
+    /// loop.
     pub fn run(self) -> Checked {
         let clock = Instant::now();
-        let report = analyze(&self.text);
-        Checked {
-            verdict: (!report.too_short).then_some(report.verdict),
-            why: report.reasons.into_iter().next().unwrap_or_default(),
-            cost_ms: clock.elapsed().as_secs_f64() * 1000.0,
+        if self.choices.is_empty() {
+            let report = analyze(&self.text);
+            return Checked {
+                verdict: (!report.too_short).then_some(report.verdict),
+                why: report.reasons.into_iter().next().unwrap_or_default(),
+                cost_ms: clock.elapsed().as_secs_f64() * 1000.0,
+            };
         }
+        let mut mildest: Option<(Verdict, String)> = None;
+        let mut judged = true;
+        for (index, text) in &self.choices {
+            let report = analyze(text);
+            if report.too_short {
+                judged = false;
+                break;
+            }
+            if mildest.as_ref().is_none_or(|(v, _)| report.verdict < *v) {
+                let why = report.reasons.into_iter().next().unwrap_or_default();
+                mildest = Some((report.verdict, format!("choice {index}: {why}")));
+            }
+        }
+        let (verdict, why) = match mildest.filter(|_| judged) {
+            Some((v, why)) => (Some(v), why),
+            None => (None, String::new()),
+        };
+        Checked { verdict, why, cost_ms: clock.elapsed().as_secs_f64() * 1000.0 }
     }
+}
+
+/// A reply's reasoning and content joined as the judge joins them.
+pub fn joined(reasoning: &str, content: &str) -> String {
+    join_reply([reasoning, content].into_iter().filter(|t| !t.is_empty()))
 }
 
 /// A check's answer.
@@ -155,11 +198,12 @@ pub struct Checked {
 #[derive(Debug)]
 pub struct Watch {
     session: LiveSession,
+    dialect: Dialect,
     shape: Shape,
     cut_on: Option<Verdict>,
     request: RequestFacts,
     bounds: EventBounds,
-    facts: Option<ChunkFacts>,
+    facts: StreamFacts,
     /// Bytes received and not yet passed on (cut mode): the start of an event not yet whole.
     held: Vec<u8>,
     /// Bytes passed on so far (cut mode).
@@ -173,20 +217,35 @@ pub struct Watch {
     /// A JSON reply as received, up to [`MAX_BODY_BYTES`]; `true` once past it.
     json: Vec<u8>,
     json_over: bool,
+    /// A compressed body's decoder ([`Watch::decode`]), and why decoding stopped.
+    decoder: Option<Decoder>,
+    decode_error: Option<String>,
     added: Added,
 }
 
 impl Watch {
-    /// A reply of `shape` to a request asking `request`, started at `started_ms`; cut when its
-    /// verdict reaches `cut_on` (streams only).
+    /// A chat-completions reply of `shape` to a request asking `request`, started at
+    /// `started_ms`; cut when its verdict reaches `cut_on` (streams only).
     pub fn new(started_ms: f64, shape: Shape, request: RequestFacts, cut_on: Option<Verdict>) -> Watch {
+        Watch::of(Dialect::Chat, started_ms, shape, request, cut_on)
+    }
+
+    /// [`Watch::new`] of a reply in `dialect`.
+    pub fn of(
+        dialect: Dialect,
+        started_ms: f64,
+        shape: Shape,
+        request: RequestFacts,
+        cut_on: Option<Verdict>,
+    ) -> Watch {
         Watch {
-            session: LiveSession::new(started_ms),
+            session: dialect.session(started_ms),
+            dialect,
             shape,
             cut_on,
             request,
-            bounds: EventBounds::new(),
-            facts: None,
+            bounds: if dialect.lines() { EventBounds::lines() } else { EventBounds::new() },
+            facts: StreamFacts::new(dialect),
             held: Vec::new(),
             passed: 0,
             cut_due: None,
@@ -195,7 +254,21 @@ impl Watch {
             cut: None,
             json: Vec::new(),
             json_over: false,
+            decoder: None,
+            decode_error: None,
             added: Added::default(),
+        }
+    }
+
+    /// The reply's `content-encoding`: a gzip or deflate body is decoded on the side to be
+    /// scored (and never cut: the client gets it compressed, as sent). Call before the body.
+    pub fn decode(&mut self, content_encoding: Option<&str>) {
+        if !matches!(self.shape, Shape::Stream | Shape::Json) {
+            return;
+        }
+        self.decoder = content_encoding.and_then(Decoder::of);
+        if self.decoder.is_some() {
+            self.cut_on = None;
         }
     }
 
@@ -211,7 +284,7 @@ impl Watch {
     /// Whether reads may be held back or the stream cut (the I/O layer then drops a
     /// `content-length`, which a cut would break).
     pub fn may_cut(&self) -> bool {
-        self.cut_on.is_some() && self.shape == Shape::Sse
+        self.cut_on.is_some() && self.shape == Shape::Stream
     }
 
     /// One read of the reply body, arrived at `now_ms`: what to send the client.
@@ -219,9 +292,13 @@ impl Watch {
         if self.cut.is_some() {
             return Step::Send(Vec::new());
         }
+        if self.decoder.is_some() {
+            self.on_compressed(bytes, now_ms);
+            return Step::PassOn;
+        }
         match self.shape {
-            Shape::Sse if self.may_cut() => self.on_stream_cut_mode(bytes, now_ms),
-            Shape::Sse => {
+            Shape::Stream if self.may_cut() => self.on_stream_cut_mode(bytes, now_ms),
+            Shape::Stream => {
                 if !self.session.is_full() {
                     self.session.feed_up_to(bytes, now_ms, MAX_CAPTURE_BYTES);
                 }
@@ -234,6 +311,25 @@ impl Watch {
                 Step::PassOn
             }
             Shape::Unscored(_) => Step::PassOn,
+        }
+    }
+
+    /// A read of a compressed body: its decoded bytes scored as a plain body's would be.
+    fn on_compressed(&mut self, bytes: &[u8], now_ms: f64) {
+        let Watch { decoder, decode_error, session, json, json_over, shape, .. } = self;
+        let (Some(decoder), None) = (decoder.as_mut(), decode_error.as_ref()) else { return };
+        let take = |plain: &[u8]| match shape {
+            Shape::Stream if !session.is_full() => session.feed_up_to(plain, now_ms, MAX_CAPTURE_BYTES),
+            Shape::Json => {
+                let room = MAX_BODY_BYTES.saturating_sub(json.len());
+                json.extend_from_slice(&plain[..plain.len().min(room)]);
+                *json_over |= plain.len() > room;
+            }
+            _ => {}
+        };
+        let result = if bytes.is_empty() { decoder.finish(take) } else { decoder.feed(bytes, take) };
+        if let Err(e) = result {
+            *decode_error = Some(e);
         }
     }
 
@@ -258,9 +354,7 @@ impl Watch {
             self.passed = self.bounds.scanned();
         }
         if !out.is_empty() {
-            if self.facts.is_none() {
-                self.facts = ChunkFacts::find(&out);
-            }
+            self.facts.see(&out);
             if !self.session.is_full() {
                 self.session.feed_up_to(&out, now_ms, MAX_CAPTURE_BYTES);
             }
@@ -274,23 +368,40 @@ impl Watch {
         match &self.cut_due {
             Some((verdict, why)) if self.cut.is_none() && self.passed == self.bounds.last_end() => {
                 let (verdict, why) = (*verdict, why.clone());
-                out.extend(cut::ending(
-                    &self.facts.clone().unwrap_or_default(),
-                    &format!("{} — {why}", verdict.as_str()),
-                ));
+                let (generated, estimated) = self.generated();
+                let open: Vec<u64> =
+                    self.session.turns().iter().filter(|t| t.finish_reason.is_none()).map(|t| t.index).collect();
+                out.extend(cut::ending(&self.facts, &format!("{} — {why}", verdict.as_str()), generated, &open));
                 self.held.clear();
-                let stats = self.session.stats();
                 self.cut = Some(Cut {
                     verdict,
                     why,
-                    generated: stats.tokens,
-                    generated_estimated: stats.tokens_estimated,
-                    saved: cut::tokens_saved(self.request.max_tokens, stats.tokens, stats.tokens_estimated),
+                    generated,
+                    generated_estimated: estimated,
+                    saved: cut::tokens_saved(self.request.max_tokens, generated, estimated),
                 });
                 Step::Cut(out)
             }
             _ => Step::Send(out),
         }
+    }
+
+    /// The tokens generated so far, and whether estimated: the server's usage, else 4 bytes a
+    /// token. Anthropic's usage before `message_delta` is `message_start`'s (one output
+    /// token), so it is estimated until then.
+    fn generated(&self) -> (u64, bool) {
+        let stats = self.session.stats();
+        let turns = self.session.turns();
+        if turns.len() > 1 && stats.tokens_estimated {
+            let all = turns.iter().map(|t| estimate_tokens(&t.reasoning) + estimate_tokens(&t.content)).sum();
+            return (all, true);
+        }
+        let usage_is_final = stats.stream.finish_reason.is_some() || stats.stream.saw_done;
+        if self.dialect == Dialect::Anthropic && !usage_is_final {
+            let text = estimate_tokens(self.session.reasoning_text()) + estimate_tokens(self.session.content_text());
+            return (text.max(stats.tokens), true);
+        }
+        (stats.tokens, stats.tokens_estimated)
     }
 
     /// A check of the reply so far when one is due at `now_ms` (a cut policy, none out, the
@@ -300,14 +411,27 @@ impl Watch {
         if !self.may_cut() || self.cut.is_some() || self.cut_due.is_some() || self.checking.is_some() {
             return None;
         }
+        let turns = self.session.turns();
         let (reasoning, content) = (self.session.reasoning_text(), self.session.content_text());
-        let size = reasoning.len() + content.len();
+        let size = if turns.len() > 1 {
+            turns.iter().map(|t| t.reasoning.len() + t.content.len()).sum()
+        } else {
+            reasoning.len() + content.len()
+        };
         if size == self.checked_len || self.session.is_full() || !self.session.report_due(now_ms) {
             return None;
         }
         self.checking = Some(now_ms);
         self.checked_len = size;
-        Some(Check { text: join_reply([reasoning, content].into_iter().filter(|t| !t.is_empty())) })
+        if turns.len() > 1 {
+            let choices = turns
+                .iter()
+                .filter(|t| t.finish_reason.is_none())
+                .map(|t| (t.index, joined(&t.reasoning, &t.content)))
+                .collect();
+            return Some(Check { text: String::new(), choices });
+        }
+        Some(Check { text: joined(reasoning, content), choices: Vec::new() })
     }
 
     /// A check's answer, arrived at `now_ms`: what to send (the proxy's ending when the
@@ -367,32 +491,40 @@ impl Watch {
             )),
             End::UpstreamFailed(why) => Ending::Cut(format!("the upstream failed: {why}")),
             End::ClientGone => Ending::Cut("the client went away".to_string()),
+            End::Stopped => Ending::Cut("the proxy was stopped".to_string()),
         };
+        if self.decoder.is_some() {
+            // What the decoder still holds.
+            self.on_compressed(&[], now_ms);
+        }
         let mut note = None;
         match &self.shape {
             Shape::Json if self.json_over => {
                 note = Some(format!("not scored: the reply is over {} MiB", MAX_BODY_BYTES >> 20));
             }
             Shape::Json => {
-                // One SSE event whose data lines are the body's lines.
-                let mut sse = Vec::with_capacity(self.json.len() + 64);
-                for line in self.json.split(|&b| b == b'\n') {
-                    sse.extend_from_slice(b"data: ");
-                    sse.extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
-                    sse.push(b'\n');
-                }
-                sse.push(b'\n');
-                self.session.feed(&sse, now_ms);
+                let capture = self.dialect.whole_capture(&self.json);
+                self.session.feed(&capture, now_ms);
             }
             Shape::Unscored(why) => note = Some(why.clone()),
-            Shape::Sse if self.session.is_full() => {
+            Shape::Stream if self.session.is_full() => {
                 note = Some(coherency_core::live::capture_full(MAX_CAPTURE_BYTES).replace("the page", "the proxy"));
             }
-            Shape::Sse => {}
+            Shape::Stream => {}
+        }
+        if let (Some(decoder), None) = (&self.decoder, &note) {
+            note = Some(match &self.decode_error {
+                Some(e) => format!("scored in part: {e}"),
+                None => format!(
+                    "scored after decoding its {} body (the upstream compressed it despite accept-encoding: identity; passed on as sent, never cut)",
+                    decoder.name()
+                ),
+            });
         }
         self.session.end(ending, now_ms);
         Finished {
             session: self.session,
+            dialect: self.dialect,
             shape: self.shape,
             request: self.request,
             cut: self.cut,
@@ -409,6 +541,7 @@ pub struct Finished {
     /// Ended; its capture is the reply as received (for a cut stream, what the client got
     /// from upstream before the cut).
     pub session: LiveSession,
+    pub dialect: Dialect,
     pub shape: Shape,
     pub request: RequestFacts,
     pub cut: Option<Cut>,
@@ -421,7 +554,7 @@ pub struct Finished {
 impl Finished {
     /// Whether there is a reply to judge.
     pub fn scored(&self) -> bool {
-        matches!(self.shape, Shape::Sse | Shape::Json) && !self.session.capture().is_empty()
+        matches!(self.shape, Shape::Stream | Shape::Json) && !self.session.capture().is_empty()
     }
 }
 
@@ -449,19 +582,22 @@ mod tests {
 
     #[test]
     fn replies_are_shaped_by_status_type_and_encoding() {
-        assert_eq!(Shape::of(200, Some("text/event-stream; charset=utf-8"), None), Shape::Sse);
-        assert_eq!(Shape::of(200, Some("Application/JSON"), Some("identity")), Shape::Json);
-        assert_eq!(Shape::of(401, Some("application/json"), None), Shape::Unscored("HTTP 401".into()));
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("text/event-stream; charset=utf-8"), None), Shape::Stream);
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("Application/JSON"), Some("identity")), Shape::Json);
+        assert_eq!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("gzip")), Shape::Stream);
+        assert_eq!(Shape::of(Dialect::Chat, 401, Some("application/json"), None), Shape::Unscored("HTTP 401".into()));
         assert!(
-            matches!(Shape::of(200, Some("text/event-stream"), Some("gzip")), Shape::Unscored(w) if w.contains("gzip"))
+            matches!(Shape::of(Dialect::Chat, 200, Some("text/event-stream"), Some("br")), Shape::Unscored(w) if w.contains("br"))
         );
-        assert!(matches!(Shape::of(200, Some("text/html"), None), Shape::Unscored(w) if w.contains("text/html")));
+        assert!(
+            matches!(Shape::of(Dialect::Chat, 200, Some("text/html"), None), Shape::Unscored(w) if w.contains("text/html"))
+        );
     }
 
     #[test]
     fn without_a_policy_every_read_passes_as_it_came_and_is_scored() {
         let stream = looping_stream();
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(2000)), None);
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(2000)), None);
         for (i, read) in stream.as_bytes().chunks(37).enumerate() {
             assert_eq!(w.on_data(read, i as f64), Step::PassOn);
         }
@@ -473,7 +609,7 @@ mod tests {
 
     /// Feeds `stream` in reads of `size`, 1 ms apart; what the client got and the watch.
     fn through_cut_mode(stream: &str, size: usize, cut_on: Verdict) -> (Vec<u8>, Watch) {
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(2000)), Some(cut_on));
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(2000)), Some(cut_on));
         let mut client = Vec::new();
         for (i, read) in stream.as_bytes().chunks(size).enumerate() {
             // Reports are paced: one is due every 250 ms.
@@ -548,7 +684,7 @@ mod tests {
     #[test]
     fn a_late_answer_cuts_at_once_between_events_and_one_check_is_out_at_a_time() {
         let stream = looping_stream();
-        let mut w = Watch::new(0.0, Shape::Sse, facts(Some(500)), Some(Verdict::Fail));
+        let mut w = Watch::new(0.0, Shape::Stream, facts(Some(500)), Some(Verdict::Fail));
         let half = stream.len() / 2;
         let mut client = Vec::new();
         let mut out = None;
@@ -610,7 +746,7 @@ mod tests {
         assert_eq!(f.session.reports().2.verdict, Verdict::Fail);
         assert_eq!(f.session.stats().tokens, 300);
 
-        let mut s = Watch::new(0.0, Shape::Sse, facts(None), None);
+        let mut s = Watch::new(0.0, Shape::Stream, facts(None), None);
         s.on_data(chunk("Hello").as_bytes(), 1.0);
         let f = s.finish(End::UpstreamFailed("connection reset".into()), 2.0);
         assert_eq!(f.end.key(false), "upstream-failed");

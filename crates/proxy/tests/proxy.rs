@@ -435,3 +435,169 @@ fn an_https_upstream_is_reached_over_tls_passed_through_scored_and_cut() {
     let http = start_proxy(&mock.base_url(), Some(front.ca_file.clone()), None, None).err().unwrap();
     assert!(http.contains("--upstream-ca is for an https:// upstream"), "{http}");
 }
+
+/// A looping chat stream, compressed with gzip.
+fn gzipped_loop() -> (String, Vec<u8>) {
+    use std::io::Write as _;
+    let events: String =
+        (0..600).map(|i| sse_chunk(if i < 2 { "Let me see. " } else { "The lock is held.\n" })).collect();
+    let events = events + "data: [DONE]\n\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(events.as_bytes()).unwrap();
+    (events, gz.finish().unwrap())
+}
+
+#[test]
+fn generations_are_asked_uncompressed_and_a_server_that_compresses_anyway_is_decoded_to_score() {
+    // The upstream compresses when asked to (and, for the model "always-gzip", always; for
+    // "always-br" it says br).
+    let upstream = Scripted::start(|conn, received| {
+        let head = received.head.to_ascii_lowercase();
+        let asked_gzip = head.lines().any(|l| l.starts_with("accept-encoding:") && l.contains("gzip"));
+        let model = String::from_utf8_lossy(&received.body).into_owned();
+        let (events, gz) = gzipped_loop();
+        let (encoding, body) = if model.contains("always-br") {
+            ("br", b"\x1b\x00 not really brotli".to_vec())
+        } else if asked_gzip || model.contains("always-gzip") {
+            ("gzip", gz)
+        } else {
+            ("identity", events.into_bytes())
+        };
+        conn.write_all(
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: {encoding}\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            .as_bytes(),
+        )?;
+        for piece in body.chunks(700) {
+            chunk(conn, piece)?;
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let dir = temp_dir("encoding");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&upstream.url(), Some(Verdict::Fail), Some(log.clone()));
+    let ask = |model: &str| {
+        let body = format!("{{\"model\":\"{model}\",\"stream\":true,\"max_tokens\":4000}}");
+        let mut req = request("POST", "/v1/chat/completions", Some(&body));
+        let at = find(&req, b"\r\n\r\n").unwrap();
+        req.splice(at..at, b"\r\nAccept-Encoding: gzip, deflate, br".iter().copied());
+        exchange(proxy.addr, &req)
+    };
+    // Asked for identity: scored and cut as any stream.
+    let cut = ask("polite");
+    let got = upstream.requests.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(got.head.to_ascii_lowercase().contains("accept-encoding: identity"), "{}", got.head);
+    assert!(cut.text().contains(": coherency proxy: generation cut: FAIL"), "{}", cut.text());
+    // Compressed anyway: passed on as sent, decoded to be scored, not cut.
+    let (_, gz) = gzipped_loop();
+    let compressed = ask("always-gzip");
+    assert_eq!(compressed.header("content-encoding"), Some("gzip"));
+    assert!(compressed.body == gz, "the compressed bytes as sent");
+    let br = ask("always-br");
+    assert_eq!(br.body, b"\x1b\x00 not really brotli");
+    proxy.wait_for_generations(3);
+    let lines = log_lines(&log);
+    assert_eq!(lines[0]["proxy"]["ending"], "cut-by-proxy");
+    assert_eq!(
+        (lines[1]["generation"]["verdict"].as_str(), lines[1]["proxy"]["ending"].as_str()),
+        (Some("FAIL"), Some("done"))
+    );
+    assert!(lines[1]["proxy"]["note"].as_str().unwrap().contains("decoding its gzip body"), "{}", lines[1]["proxy"]);
+    assert!(lines[1]["sse"].as_str().unwrap().starts_with("data: {"), "the log holds the decoded stream");
+    assert!(lines[2]["generation"]["error"].as_str().unwrap().contains("compressed (br)"), "{}", lines[2]);
+    let t = ingest::read(read_log(&log).as_bytes());
+    let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
+    assert_eq!(verdicts, ["FAIL", "FAIL"]);
+}
+
+/// A chat chunk of choice `index`.
+fn choice_chunk(index: u64, content: &str, finish: Option<&str>) -> String {
+    let c = serde_json::json!({"id": "chatcmpl-n", "object": "chat.completion.chunk", "created": 7, "model": "scripted",
+        "choices": [{"index": index, "delta": {"content": content}, "finish_reason": finish}]});
+    format!("data: {c}\n\n")
+}
+
+#[test]
+fn several_choices_are_judged_apart_and_a_stream_is_cut_only_when_every_open_choice_loops() {
+    let prose: Vec<&str> = coherency_core::samples::PROSE.split_inclusive(' ').collect();
+    let looped = "The lock is held, so I check the lock again.\n";
+    // n = 2: choice 0 healthy prose (then done), choice 1 a loop that goes on; n = 3: all loop.
+    let words = prose.clone();
+    let upstream = Scripted::start(move |conn, received| {
+        let prose = &words;
+        let all_loop = String::from_utf8_lossy(&received.body).contains("\"n\":3");
+        conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+        let choices = if all_loop { 3 } else { 2 };
+        for i in 0..3000 {
+            for c in 0..choices {
+                let event = if c == 0 && !all_loop {
+                    match i.cmp(&prose.len()) {
+                        std::cmp::Ordering::Less => choice_chunk(0, prose[i], None),
+                        std::cmp::Ordering::Equal => choice_chunk(0, "", Some("stop")),
+                        std::cmp::Ordering::Greater => continue,
+                    }
+                } else {
+                    choice_chunk(c, looped, None)
+                };
+                chunk(conn, event.as_bytes())?;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let dir = temp_dir("choices");
+    let log = dir.join("proxy.jsonl");
+    let proxy = proxy(&upstream.url(), Some(Verdict::Fail), Some(log.clone()));
+    let ask = |n: u32| {
+        let body = format!("{{\"model\":\"m\",\"stream\":true,\"n\":{n},\"max_tokens\":40000}}");
+        exchange(proxy.addr, &request("POST", "/v1/chat/completions", Some(&body)))
+    };
+    // The healthy choice reaches the client whole; the loop is cut once it is the only one left.
+    let two = ask(2);
+    let mut pump = SsePump::new(ChatAssembler::new());
+    assert!(pump.feed(&two.body).is_empty());
+    let (_, turns, info) = pump.finish();
+    assert_eq!(turns[0].content, prose.concat(), "choice 0 whole");
+    assert_eq!(turns[0].finish_reason.as_deref(), Some("stop"));
+    assert_eq!(turns[1].finish_reason.as_deref(), Some("length"), "choice 1 cut");
+    assert!(info.saw_done && two.text().contains(": coherency proxy: generation cut: FAIL — choice 1:"));
+    assert!(two.body.len() < 3000 * 2 * 150, "cut before the end");
+    upstream.closed.recv_timeout(Duration::from_secs(10)).expect("the upstream was not closed");
+    // Every choice loops: cut early, each choice ended.
+    let three = ask(3);
+    let text = three.text();
+    let last = text.lines().rev().find(|l| l.starts_with("data: {")).unwrap();
+    let last: Value = serde_json::from_slice(&last.as_bytes()["data: ".len()..]).unwrap();
+    let ended: Vec<(u64, &str)> = last["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["index"].as_u64().unwrap(), c["finish_reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(ended, [(0, "length"), (1, "length"), (2, "length")]);
+
+    proxy.wait_for_generations(2);
+    let lines = log_lines(&log);
+    let choices = |l: &Value| -> Vec<String> {
+        l["proxy"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap_or("none").to_string())
+            .collect()
+    };
+    assert_eq!(choices(&lines[0]), ["PASS", "FAIL"], "{}", lines[0]["proxy"]);
+    assert_eq!(choices(&lines[1]), ["FAIL", "FAIL", "FAIL"]);
+    for l in &lines {
+        assert_eq!(
+            (l["generation"]["verdict"].as_str(), l["proxy"]["ending"].as_str()),
+            (Some("FAIL"), Some("cut-by-proxy"))
+        );
+    }
+    // Read back: each choice its own conversation, with the verdict the proxy gave it.
+    let t = ingest::read(read_log(&log).as_bytes());
+    let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
+    assert_eq!(verdicts, ["PASS", "FAIL", "FAIL", "FAIL", "FAIL"]);
+}

@@ -1,6 +1,8 @@
 //! A live run's captures in one file (the page's "⤓ captures" of a soak or A/B run): JSONL,
 //! one generation a line — `{"live_captures":1,"generation":{…its row…},"sse":"…"}`, the row as
-//! the soak's JSONL export writes it and the body of its stream as received. Each line's
+//! the soak's JSONL export writes it and the body of its stream as received. A line may name
+//! its stream's dialect (`"format":"responses-sse"`, `"anthropic-sse"` or `"ollama-ndjson"`:
+//! the proxy's lines of those APIs); without it the capture is a chat-completions stream. Each line's
 //! capture is read by the SSE reader a saved capture goes through (the one `SsePump`, as the
 //! live run read it), so each generation is its own conversation with the numbers the run
 //! showed. A line is read on its own: one that cannot be read is a diagnostic with its line
@@ -12,7 +14,7 @@ use super::builder::{Builder, Origin};
 use super::lines::jsonl_lines;
 use super::transcript::Transcript;
 use super::Format;
-use crate::stream::ChatAssembler;
+use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
 
 /// How every line of the file starts: what format detection recognises.
 pub const LINE_START: &str = "{\"live_captures\":1,";
@@ -43,7 +45,16 @@ pub fn parse(input: &[u8]) -> Transcript {
             b.diag(at, format!("{name} has no capture: {why}"));
             continue;
         }
-        let capture = super::sse::parse(sse.as_bytes(), Format::Sse, ChatAssembler::new());
+        let capture = match line.get("format").and_then(Value::as_str).and_then(Format::from_name) {
+            Some(Format::ResponsesSse) => {
+                super::sse::parse(sse.as_bytes(), Format::ResponsesSse, ResponsesAssembler::new())
+            }
+            Some(Format::AnthropicSse) => {
+                super::sse::parse(sse.as_bytes(), Format::AnthropicSse, AnthropicAssembler::new())
+            }
+            Some(Format::OllamaNdjson) => super::ollama_ndjson::parse(sse.as_bytes()),
+            _ => super::sse::parse(sse.as_bytes(), Format::Sse, ChatAssembler::new()),
+        };
         for d in capture.diagnostics {
             let inner = d.line.map(|l| format!(" (line {l} of its capture)")).unwrap_or_default();
             b.diag(at.clone(), format!("{name}: {}{inner}", d.message));

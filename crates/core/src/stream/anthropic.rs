@@ -5,6 +5,10 @@
 //! joined by a blank line. `message_delta` gives the stop reason and output tokens,
 //! `message_stop` ends the stream, `ping` events count as keep-alives, `error` events are
 //! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
+//!
+//! A whole reply (`"type":"message"`, a request not streamed) read as one event, no block
+//! before it, gives the same turn: its content blocks as if each had been started whole, its stop reason, usage
+//! and model.
 
 use super::anthropic_wire::ContentBlock;
 use super::assembler::Assembler;
@@ -31,6 +35,15 @@ struct Event {
     usage: Option<UsageIn>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+    /// A whole reply's blocks, role, model and stop reason.
+    #[serde(default)]
+    content: Option<Vec<ContentBlock>>,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    stop_reason: Option<String>,
 }
 
 #[derive(Default, Deserialize)]
@@ -102,6 +115,26 @@ impl AnthropicAssembler {
         widen(source, range);
     }
 
+    /// A block started at `index` (whole, in a whole reply).
+    fn start_block(&mut self, index: u64, block: ContentBlock, range: Range<usize>) {
+        let k = match block.kind.as_deref() {
+            Some("thinking") => Kind::Thinking,
+            Some("tool_use") | Some("server_tool_use") => Kind::Tool,
+            _ => Kind::Text,
+        };
+        self.block_at.insert(index, k);
+        if k == Kind::Tool {
+            let args = block.input.filter(|i| i != "{}").unwrap_or_default();
+            let name = block.name.unwrap_or_default();
+            let source = Some(range.clone());
+            self.call_at.insert(index, self.turn.tool_calls.len());
+            self.turn.tool_calls.push(ToolCall { index, id: block.id, name, arguments: args, source });
+        } else {
+            let text = if k == Kind::Thinking { block.thinking } else { block.text };
+            self.append(k, index, text.as_deref().unwrap_or(""), range);
+        }
+    }
+
     fn event(&mut self, ev: Event, name: Option<&str>, range: Range<usize>) {
         let kind = ev.kind.as_deref().or(name).unwrap_or("");
         let index = ev.index.unwrap_or(0);
@@ -113,24 +146,16 @@ impl AnthropicAssembler {
                     self.info.usage = m.usage.map(Into::into);
                 }
             }
-            "content_block_start" => {
-                let block = ev.content_block.unwrap_or_default();
-                let k = match block.kind.as_deref() {
-                    Some("thinking") => Kind::Thinking,
-                    Some("tool_use") | Some("server_tool_use") => Kind::Tool,
-                    _ => Kind::Text,
-                };
-                self.block_at.insert(index, k);
-                if k == Kind::Tool {
-                    let args = block.input.filter(|i| i != "{}").unwrap_or_default();
-                    let name = block.name.unwrap_or_default();
-                    let source = Some(range.clone());
-                    self.call_at.insert(index, self.turn.tool_calls.len());
-                    self.turn.tool_calls.push(ToolCall { index, id: block.id, name, arguments: args, source });
-                } else {
-                    let text = if k == Kind::Thinking { block.thinking } else { block.text };
-                    self.append(k, index, text.as_deref().unwrap_or(""), range);
+            "content_block_start" => self.start_block(index, ev.content_block.unwrap_or_default(), range),
+            // A whole reply stands alone: read only when nothing came before it.
+            "message" if self.block_at.is_empty() && self.turn.content.is_empty() && self.turn.reasoning.is_empty() => {
+                self.turn.role = ev.role.or(self.turn.role.take());
+                self.info.model = ev.model.or(self.info.model.take());
+                self.info.usage = ev.usage.map(Into::into);
+                for (i, block) in ev.content.unwrap_or_default().into_iter().enumerate() {
+                    self.start_block(i as u64, block, range.clone());
                 }
+                self.turn.finish_reason = ev.stop_reason;
             }
             "content_block_delta" => {
                 let d = ev.delta.unwrap_or_default();
@@ -252,5 +277,27 @@ mod tests {
         let usage = info.usage.as_ref().map(|u| (u.prompt_tokens, u.completion_tokens, u.total_tokens));
         assert_eq!(usage, Some((Some(5), Some(9), Some(14))));
         assert_eq!(info.errors, vec!["Overloaded".to_string()]);
+    }
+
+    #[test]
+    fn a_whole_reply_gives_the_turn_its_stream_would() {
+        let body = r#"{"id":"msg_1","type":"message","role":"assistant","model":"c",
+            "content":[{"type":"thinking","thinking":"hm","signature":"s"},{"type":"text","text":"A"},{"type":"text","text":"B"},
+                       {"type":"tool_use","id":"t","name":"f","input":{"a":1}}],
+            "stop_reason":"max_tokens","usage":{"input_tokens":5,"output_tokens":9}}"#;
+        let mut a = AnthropicAssembler::new();
+        a.push_event(None, body, 0..body.len()).unwrap();
+        let (turns, info) = a.finish();
+        let t = &turns[0];
+        assert_eq!((t.reasoning.as_str(), t.content.as_str()), ("hm", "A\n\nB"));
+        assert_eq!((t.tool_calls[0].name.as_str(), t.tool_calls[0].arguments.as_str()), ("f", r#"{"a":1}"#));
+        assert_eq!((info.finish_reason.as_deref(), info.model.as_deref()), (Some("max_tokens"), Some("c")));
+        assert_eq!(info.usage.as_ref().and_then(|u| u.completion_tokens), Some(9));
+        // After a streamed block, a whole message is not read again (its text would be said twice).
+        let mut b = AnthropicAssembler::new();
+        let delta = r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"A"}}"#;
+        b.push_event(None, delta, 0..1).unwrap();
+        b.push_event(None, body, 1..2).unwrap();
+        assert_eq!(b.turns()[0].content, "A");
     }
 }

@@ -1,6 +1,7 @@
 //! The interface every stream assembler offers, so a capture reader and the live view drive
 //! any dialect the same way: SSE events in, [`Turn`]s and [`StreamInfo`] out.
 
+use super::reasoning_placement::ReasoningPlacement;
 use super::turn::{StreamInfo, Turn};
 use std::ops::Range;
 
@@ -18,6 +19,12 @@ pub trait Assembler {
 
     /// What the stream has said about itself so far.
     fn info(&self) -> &StreamInfo;
+
+    /// Where the reasoning so far came from (which delta fields, or an inline `<think>`
+    /// block), for dialects that have a choice of places; none by default.
+    fn reasoning_placement(&self) -> ReasoningPlacement {
+        ReasoningPlacement::default()
+    }
 
     /// Ends the stream: the replies, in index order, and the stream info.
     fn finish(self) -> (Vec<Turn>, StreamInfo)

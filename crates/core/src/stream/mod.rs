@@ -17,7 +17,8 @@
 //!
 //! Files: `sse.rs` (the decoder), `pump.rs`, `assembler.rs` (the [`Assembler`] trait), one
 //! assembler per dialect (`openai_chat.rs`, `responses.rs`, `anthropic.rs`, `ollama.rs`, the
-//! last fed NDJSON lines rather than SSE), `think.rs`, `reasoning_placement.rs`, `turn.rs`, the wire shapes, and `logprobs.rs` (the
+//! last fed NDJSON lines rather than SSE, by `ndjson_pump.rs`), `live_pump.rs` (either pump
+//! behind one face, for a live session of any dialect), `think.rs`, `reasoning_placement.rs`, `turn.rs`, the wire shapes, and `logprobs.rs` (the
 //! chat assembler with each reply's tokens and logprobs kept beside it).
 
 pub mod anthropic;
@@ -25,7 +26,9 @@ pub mod anthropic_wire;
 mod assembler;
 mod lenient;
 pub mod line_split;
+pub mod live_pump;
 pub mod logprobs;
+pub mod ndjson_pump;
 pub mod ollama;
 pub mod openai_chat;
 pub mod openai_wire;
@@ -42,7 +45,9 @@ pub(crate) use lenient::{json_problem_at, text as lenient_text, text_of_value as
 pub use anthropic::AnthropicAssembler;
 pub use assembler::Assembler;
 pub use line_split::LineSplitter;
+pub use live_pump::LivePump;
 pub use logprobs::{LogprobAssembler, TokenLogprob};
+pub use ndjson_pump::NdjsonPump;
 pub use ollama::OllamaAssembler;
 pub use openai_chat::ChatAssembler;
 pub use pump::{SsePump, StreamProblem};

@@ -97,6 +97,10 @@ impl Assembler for OllamaAssembler {
         &self.info
     }
 
+    fn reasoning_placement(&self) -> super::ReasoningPlacement {
+        self.chat.reasoning_placement()
+    }
+
     fn finish(self) -> (Vec<Turn>, StreamInfo) {
         let (turns, _) = self.chat.finish();
         (turns, self.info)

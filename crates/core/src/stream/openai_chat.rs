@@ -218,6 +218,10 @@ impl Assembler for ChatAssembler {
         ChatAssembler::info(self)
     }
 
+    fn reasoning_placement(&self) -> ReasoningPlacement {
+        ChatAssembler::reasoning_placement(self)
+    }
+
     fn finish(self) -> (Vec<Turn>, StreamInfo) {
         ChatAssembler::finish(self)
     }

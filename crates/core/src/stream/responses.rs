@@ -5,10 +5,15 @@
 //! a blank line), tool calls from `response.output_item.added` + `function_call_arguments.delta`.
 //! The stream ends with `response.completed`, `.incomplete` or `.failed`; `error` events are
 //! recorded. Incremental like [`super::ChatAssembler`]: one JSON parse per event.
+//!
+//! A whole reply (`"object":"response"`, a request not streamed) read as the first and only
+//! event gives the same turn: its `output` items' `output_text` (and `refusal`) parts, reasoning `summary` and
+//! `content` parts, and `function_call`s, with its status, usage and model.
 
+use super::anthropic_wire::ContentBlock;
 use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
-use super::openai_wire::{error_text, UsageIn};
+use super::openai_wire::{error_text, json_text, UsageIn};
 use super::turn::{widen, StreamInfo, ToolCall, Turn};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -36,6 +41,9 @@ struct Event {
     message: Option<String>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+    /// `"response"` for a whole reply.
+    #[serde(default)]
+    object: Option<String>,
 }
 
 #[derive(Default, Deserialize)]
@@ -48,6 +56,15 @@ struct Item {
     call_id: Option<String>,
     #[serde(default)]
     name: Option<String>,
+    /// A whole reply's function call's arguments.
+    #[serde(default, deserialize_with = "json_text")]
+    arguments: Option<String>,
+    /// A whole reply's message parts (`output_text`, `refusal`) or reasoning parts.
+    #[serde(default)]
+    content: Option<Vec<ContentBlock>>,
+    /// A whole reply's reasoning summary parts.
+    #[serde(default)]
+    summary: Option<Vec<ContentBlock>>,
 }
 
 #[derive(Default, Deserialize)]
@@ -62,6 +79,9 @@ struct Response {
     incomplete_details: Option<Incomplete>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+    /// A whole reply's items.
+    #[serde(default)]
+    output: Option<Vec<Item>>,
 }
 
 #[derive(Default, Deserialize)]
@@ -106,13 +126,7 @@ impl ResponsesAssembler {
             }
             "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
                 if let Some(d) = ev.delta.filter(|d| !d.is_empty()) {
-                    let part = Some((ev.item_id, ev.summary_index, ev.content_index));
-                    if self.reasoning_part != part && !self.turn.reasoning.is_empty() {
-                        self.turn.reasoning.push_str("\n\n");
-                    }
-                    self.reasoning_part = part;
-                    self.turn.reasoning.push_str(&d);
-                    widen(&mut self.turn.reasoning_source, range);
+                    self.reasoning((ev.item_id, ev.summary_index, ev.content_index), &d, range);
                 }
             }
             "response.output_item.added" => {
@@ -143,13 +157,7 @@ impl ResponsesAssembler {
             "response.completed" | "response.incomplete" | "response.failed" => {
                 self.info.saw_done = true;
                 if let Some(r) = ev.response {
-                    let reason = r.incomplete_details.and_then(|d| d.reason);
-                    self.turn.finish_reason = reason.or(r.status);
-                    self.info.model = r.model.or(self.info.model.take());
-                    self.info.usage = r.usage.map(Into::into);
-                    if let Some(e) = r.error.filter(|e| !e.is_null()) {
-                        self.info.add_error(error_text(&e));
-                    }
+                    self.ended(r);
                 }
             }
             "error" => {
@@ -158,6 +166,63 @@ impl ResponsesAssembler {
             }
             _ => {}
         }
+    }
+
+    /// Appends reasoning text of `part` (item, summary and content index): a new part after
+    /// a blank line.
+    fn reasoning(&mut self, part: (Option<String>, Option<u64>, Option<u64>), text: &str, range: Range<usize>) {
+        let part = Some(part);
+        if self.reasoning_part != part && !self.turn.reasoning.is_empty() {
+            self.turn.reasoning.push_str("\n\n");
+        }
+        self.reasoning_part = part;
+        self.turn.reasoning.push_str(text);
+        widen(&mut self.turn.reasoning_source, range);
+    }
+
+    /// What an ended response says: why it ended, its model, usage and error.
+    fn ended(&mut self, r: Response) {
+        let reason = r.incomplete_details.and_then(|d| d.reason);
+        self.turn.finish_reason = reason.or(r.status);
+        self.info.model = r.model.or(self.info.model.take());
+        self.info.usage = r.usage.map(Into::into);
+        if let Some(e) = r.error.filter(|e| !e.is_null()) {
+            self.info.add_error(error_text(&e));
+        }
+    }
+
+    /// A whole reply (see the module doc).
+    fn whole(&mut self, mut r: Response, range: Range<usize>) {
+        for (index, item) in r.output.take().unwrap_or_default().into_iter().enumerate() {
+            match item.kind.as_deref() {
+                Some("message") => {
+                    for part in item.content.unwrap_or_default() {
+                        if let Some(text) = part.text.or(part.refusal).filter(|t| !t.is_empty()) {
+                            self.turn.content.push_str(&text);
+                            widen(&mut self.turn.content_source, range.clone());
+                        }
+                    }
+                }
+                Some("reasoning") => {
+                    let parts = item.summary.unwrap_or_default().into_iter().chain(item.content.unwrap_or_default());
+                    for (k, part) in parts.enumerate() {
+                        if let Some(text) = part.text.filter(|t| !t.is_empty()) {
+                            self.reasoning((item.id.clone(), Some(k as u64), None), &text, range.clone());
+                        }
+                    }
+                }
+                Some("function_call") => {
+                    let k = self.new_call(index as u64, item.id.clone());
+                    let call = &mut self.turn.tool_calls[k];
+                    call.id = item.call_id.or(item.id);
+                    call.name = item.name.unwrap_or_default();
+                    call.arguments = item.arguments.unwrap_or_default();
+                    call.source = Some(range.clone());
+                }
+                _ => {}
+            }
+        }
+        self.ended(r);
     }
 }
 
@@ -172,6 +237,14 @@ impl Assembler for ResponsesAssembler {
         self.info.chunks += 1;
         let ev = serde_json::from_slice::<Event>(data.as_bytes())
             .map_err(|e| json_problem("event is not a Responses event", &e))?;
+        // A whole reply stands alone: the first event, nothing streamed before it.
+        let first = self.info.chunks == 1;
+        if first && ev.kind.is_none() && event.is_none() && ev.object.as_deref() == Some("response") {
+            let whole = serde_json::from_slice::<Response>(data.as_bytes())
+                .map_err(|e| json_problem("reply is not a Responses reply", &e))?;
+            self.whole(whole, source);
+            return Ok(());
+        }
         self.event(ev, event, source);
         Ok(())
     }
@@ -228,5 +301,34 @@ mod tests {
         assert_eq!(end, (true, Some("max_output_tokens"), Some("o")));
         assert_eq!(info.usage.as_ref().and_then(|u| u.total_tokens), Some(7));
         assert_eq!(info.errors, vec!["slow down".to_string()]);
+    }
+
+    #[test]
+    fn a_whole_reply_gives_the_turn_its_stream_would() {
+        let body = r#"{"id":"resp_1","object":"response","created_at":1790000000,"status":"incomplete","model":"o",
+            "incomplete_details":{"reason":"max_output_tokens"},
+            "output":[
+              {"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"a"},{"type":"summary_text","text":"b"}]},
+              {"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]},{"type":"refusal","refusal":" no"}]},
+              {"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}],
+            "usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}"#;
+        let mut a = ResponsesAssembler::new();
+        a.push_event(None, body, 0..body.len()).unwrap();
+        let (turns, info) = a.finish();
+        let t = &turns[0];
+        assert_eq!((t.reasoning.as_str(), t.content.as_str()), ("a\n\nb", "Hi no"));
+        assert_eq!((t.tool_calls[0].id.as_deref(), t.tool_calls[0].name.as_str()), (Some("c"), "f"));
+        assert_eq!(t.tool_calls[0].arguments, "{}");
+        assert_eq!(
+            (info.finish_reason.as_deref(), info.model.as_deref(), info.saw_done),
+            (Some("max_output_tokens"), Some("o"), false)
+        );
+        assert_eq!(info.usage.as_ref().and_then(|u| u.completion_tokens), Some(4));
+        // A named event with an object is still an event; a whole reply after a stream's
+        // deltas is not read again (its text would be said twice).
+        let mut b = ResponsesAssembler::new();
+        b.push_event(Some("response.output_text.delta"), r#"{"object":"response","delta":"x"}"#, 0..1).unwrap();
+        b.push_event(None, body, 1..2).unwrap();
+        assert_eq!(b.turns()[0].content, "x");
     }
 }

@@ -17,7 +17,7 @@ mod ending;
 mod stats;
 
 use crate::analyze::{Report, ReportPacer};
-use crate::stream::{ChatAssembler, ReasoningPlacement, SsePump, StreamProblem, MAX_LISTED};
+use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, SsePump, StreamProblem, Turn, MAX_LISTED};
 use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
@@ -34,8 +34,9 @@ pub const MAX_CAPTURE_BYTES: usize = 64 << 20;
 /// The state of one live run. See the module doc.
 #[derive(Clone, Debug)]
 pub struct LiveSession {
-    /// The SSE decoder and the chat assembler, fed together as a capture's are.
-    pump: SsePump<ChatAssembler>,
+    /// The SSE decoder and the chat assembler, fed together as a capture's are (or another
+    /// dialect's pump: [`Self::with_pump`]).
+    pump: Box<dyn LivePump>,
     analyzers: Analyzers,
     started_ms: f64,
     headers_ms: Option<f64>,
@@ -54,10 +55,16 @@ pub struct LiveSession {
 }
 
 impl LiveSession {
-    /// A run whose request was sent at `started_ms`.
+    /// A run of a chat-completions stream whose request was sent at `started_ms`.
     pub fn new(started_ms: f64) -> Self {
+        Self::with_pump(started_ms, Box::new(SsePump::new(ChatAssembler::new())))
+    }
+
+    /// A run whose stream is read by `pump` (another dialect: a Responses, Anthropic Messages
+    /// or Ollama stream, each through the pump and assembler its saved captures are read with).
+    pub fn with_pump(started_ms: f64, pump: Box<dyn LivePump>) -> Self {
         LiveSession {
-            pump: SsePump::new(ChatAssembler::new()),
+            pump,
             analyzers: Analyzers::default(),
             started_ms,
             headers_ms: None,
@@ -109,7 +116,7 @@ impl LiveSession {
         let problems = self.pump.end_input();
         self.note(problems);
         // Flush a held `<think>` fragment: the finished turns are the final texts.
-        let (turns, _) = self.pump.assembler().clone().finish();
+        let turns = self.pump.finished_turns();
         if let Some(t) = turns.first() {
             if self.analyzers.sync_to(&t.reasoning, &t.content) {
                 self.token_at(now_ms);
@@ -144,7 +151,7 @@ impl LiveSession {
     /// Where the reasoning so far came from: the delta fields that carried it, or the
     /// content's `<think>` block (what check D judges a stream by).
     pub fn reasoning_placement(&self) -> ReasoningPlacement {
-        self.pump.assembler().reasoning_placement()
+        self.pump.reasoning_placement()
     }
 
     pub fn reasoning_text(&self) -> &str {
@@ -153,6 +160,12 @@ impl LiveSession {
 
     pub fn content_text(&self) -> &str {
         self.analyzers.content.text()
+    }
+
+    /// The replies so far, one per choice (a request with `n` > 1 streams several); the
+    /// analyzers, reports and texts above are the first one's.
+    pub fn turns(&self) -> &[Turn] {
+        self.pump.turns()
     }
 
     /// Full reports of the reasoning, the content and both combined (one gzip pass each: not
@@ -174,7 +187,9 @@ impl LiveSession {
     /// The timings, counts and speed so far.
     pub fn stats(&self) -> LiveStats {
         let mut stream = self.pump.info().clone();
-        stream.finish_reason = self.pump.turns().iter().find_map(|t| t.finish_reason.clone());
+        // The first reply's, else what the stream said (Ollama's `done_reason`).
+        stream.finish_reason =
+            self.pump.turns().iter().find_map(|t| t.finish_reason.clone()).or(stream.finish_reason.take());
         let since = |t: Option<f64>| t.map(|t| (t - self.started_ms).max(0.0));
         let (tokens, tokens_estimated) = match stream.usage.as_ref().and_then(|u| u.completion_tokens) {
             Some(n) => (n, false),

@@ -1,0 +1,92 @@
+//! A stream pump behind one object-safe face, whatever its framing (SSE events or NDJSON
+//! lines) and its dialect: what a live session feeds each network read to and reads the
+//! replies from. The page's live mode reads chat streams ([`SsePump`] with the
+//! [`super::ChatAssembler`]); the proxy also reads Responses, Anthropic Messages and Ollama
+//! streams, each with the assembler a saved capture of that dialect is read with.
+
+use super::assembler::Assembler;
+use super::ndjson_pump::NdjsonPump;
+use super::pump::{SsePump, StreamProblem};
+use super::reasoning_placement::ReasoningPlacement;
+use super::turn::{StreamInfo, Turn};
+use std::fmt;
+
+/// A pump fed a stream's bytes. See the module doc. (Not `Debug`: a vtable entry would link
+/// every assembler's `Debug` code into the page's wasm, about 2 KB gzipped; see the
+/// `Debug` of `dyn LivePump` below.)
+pub trait LivePump: Send + Sync {
+    /// Takes the next bytes; returns the problems they brought.
+    fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem>;
+    /// Ends the input: reads what the framing still holds.
+    fn end_input(&mut self) -> Vec<StreamProblem>;
+    /// The replies so far.
+    fn turns(&self) -> &[Turn];
+    /// What the stream has said about itself so far.
+    fn info(&self) -> &StreamInfo;
+    /// The replies as the end of the stream would leave them (a held `<think>` fragment
+    /// flushed), the pump left as it is.
+    fn finished_turns(&self) -> Vec<Turn>;
+    /// Where the reasoning so far came from.
+    fn reasoning_placement(&self) -> ReasoningPlacement;
+    fn clone_box(&self) -> Box<dyn LivePump>;
+}
+
+impl fmt::Debug for dyn LivePump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LivePump").field("turns", &self.turns().len()).finish_non_exhaustive()
+    }
+}
+
+impl Clone for Box<dyn LivePump> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for SsePump<A> {
+    fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
+        SsePump::feed(self, bytes)
+    }
+    fn end_input(&mut self) -> Vec<StreamProblem> {
+        SsePump::end_input(self)
+    }
+    fn turns(&self) -> &[Turn] {
+        SsePump::turns(self)
+    }
+    fn info(&self) -> &StreamInfo {
+        SsePump::info(self)
+    }
+    fn finished_turns(&self) -> Vec<Turn> {
+        self.assembler().clone().finish().0
+    }
+    fn reasoning_placement(&self) -> ReasoningPlacement {
+        self.assembler().reasoning_placement()
+    }
+    fn clone_box(&self) -> Box<dyn LivePump> {
+        Box::new(self.clone())
+    }
+}
+
+impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for NdjsonPump<A> {
+    fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
+        NdjsonPump::feed(self, bytes)
+    }
+    fn end_input(&mut self) -> Vec<StreamProblem> {
+        NdjsonPump::end_input(self)
+    }
+    fn turns(&self) -> &[Turn] {
+        NdjsonPump::turns(self)
+    }
+    fn info(&self) -> &StreamInfo {
+        NdjsonPump::info(self)
+    }
+    fn finished_turns(&self) -> Vec<Turn> {
+        self.assembler().clone().finish().0
+    }
+    fn reasoning_placement(&self) -> ReasoningPlacement {
+        self.assembler().reasoning_placement()
+    }
+    fn clone_box(&self) -> Box<dyn LivePump> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,92 @@
+//! The pump of a stream of JSON lines (NDJSON: Ollama's native `/api/chat` and `/api/generate`),
+//! as [`super::SsePump`] is of SSE: bytes in however a network split them, each complete
+//! non-blank line handed to the dialect's [`Assembler`] as one event, what could not be read
+//! handed back as [`StreamProblem`]s with its bytes and line.
+
+use super::assembler::Assembler;
+use super::line_split::LineSplitter;
+use super::pump::StreamProblem;
+use super::turn::{StreamInfo, Turn};
+use std::ops::Range;
+
+/// Line splitter and assembler, fed together. See the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct NdjsonPump<A> {
+    lines: LineSplitter,
+    assembler: A,
+}
+
+impl<A: Assembler> NdjsonPump<A> {
+    pub fn new(assembler: A) -> Self {
+        Self { lines: LineSplitter::new(), assembler }
+    }
+
+    /// Takes the next bytes of the input; returns the problems of the lines they completed.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
+        let Self { lines, assembler } = self;
+        let mut problems = Vec::new();
+        lines.feed(bytes, |line, range, number| push(assembler, line, range, number, &mut problems));
+        problems
+    }
+
+    /// Ends the input: reads a last line that has no line end.
+    pub fn end_input(&mut self) -> Vec<StreamProblem> {
+        let Self { lines, assembler } = self;
+        let mut problems = Vec::new();
+        lines.finish(|line, range, number| push(assembler, line, range, number, &mut problems));
+        problems
+    }
+
+    /// The dialect's assembler, holding the replies so far.
+    pub fn assembler(&self) -> &A {
+        &self.assembler
+    }
+
+    pub fn turns(&self) -> &[Turn] {
+        self.assembler.turns()
+    }
+
+    pub fn info(&self) -> &StreamInfo {
+        self.assembler.info()
+    }
+}
+
+fn push(
+    assembler: &mut dyn Assembler,
+    line: &[u8],
+    range: Range<usize>,
+    number: usize,
+    problems: &mut Vec<StreamProblem>,
+) {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    let text = String::from_utf8_lossy(line);
+    if let Err(message) = assembler.push_event(None, &text, range.clone()) {
+        problems.push(StreamProblem { message, range, line: number });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::OllamaAssembler;
+
+    #[test]
+    fn lines_are_read_however_the_input_is_split() {
+        let input = "{\"model\":\"m\",\"message\":{\"role\":\"assistant\",\"content\":\"Hel\"},\"done\":false}\r\n\nnot json\n{\"model\":\"m\",\"message\":{\"content\":\"lo\"},\"done\":false}\n{\"done\":true,\"done_reason\":\"stop\",\"eval_count\":2}";
+        for size in [1, 3, 17, input.len()] {
+            let mut pump = NdjsonPump::new(OllamaAssembler::new());
+            let mut problems: Vec<StreamProblem> = input.as_bytes().chunks(size).flat_map(|p| pump.feed(p)).collect();
+            assert!(!pump.info().saw_done, "the last line has no end yet");
+            problems.extend(pump.end_input());
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].line, 3);
+            assert_eq!(&input.as_bytes()[problems[0].range.clone()], b"not json");
+            assert_eq!(pump.turns()[0].content, "Hello");
+            let info = pump.info();
+            assert!(info.saw_done);
+            assert_eq!(info.usage.as_ref().and_then(|u| u.completion_tokens), Some(2));
+        }
+    }
+}
