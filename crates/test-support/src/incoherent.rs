@@ -9,6 +9,7 @@
 //! poetry, telegraphic logs, non-native English, compound words, code identifiers, Spanish. Seeded and deterministic, from a
 //! sentence to megabytes.
 
+use crate::grammar;
 use crate::labelled::cjk_prose;
 use crate::textgen::{prose, Rng, WORDS};
 
@@ -104,7 +105,64 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "prose_many_languages", class: "", min_len: 60, gen: prose_many_languages },
     Kind { label: "word_lists", class: "", min_len: 60, gen: word_lists },
     Kind { label: "run_on_notes", class: "", min_len: 60, gen: run_on_notes },
+    // Word salad of separate words (function words out of place) after grammatical English
+    // prose (`grammar`), and that prose's healthy look-alikes, generated from its phrase grammar.
+    // From 3 KB (shuffled) and 1 KB (frequency-drawn): shorter, the salad after the opening is
+    // under 150 words, too few for its misplaced pairs to stand out (measured: 3 pairs in 100
+    // words of shuffled prose).
+    Kind {
+        label: "salad_shuffled_prose",
+        class: SALAD,
+        min_len: 3000,
+        gen: |r, n| after_grammar(r, n, grammar::shuffled),
+    },
+    Kind {
+        label: "salad_frequency_sampled",
+        class: SALAD,
+        min_len: 1000,
+        gen: |r, n| after_grammar(r, n, grammar::frequency_sampled),
+    },
+    // From 1 KB: 300 B holds one sentence of it after the opening (see the short outputs).
+    Kind { label: "salad_issue_example", class: SALAD, min_len: 1000, gen: salad_issue_example },
+    Kind { label: "grammar_prose", class: "", min_len: 60, gen: |r, n| (grammar::english(r, n), None) },
+    Kind { label: "grammar_bullets", class: "", min_len: 60, gen: |r, n| (grammar::bullets(r, n), None) },
+    Kind { label: "grammar_headlines", class: "", min_len: 60, gen: |r, n| (grammar::headlines(r, n), None) },
+    Kind { label: "grammar_terse_notes", class: "", min_len: 60, gen: |r, n| (grammar::terse_notes(r, n), None) },
+    Kind { label: "grammar_telegraphic", class: "", min_len: 60, gen: |r, n| (grammar::telegraphic(r, n), None) },
+    Kind { label: "grammar_poetry", class: "", min_len: 60, gen: |r, n| (grammar::poetry(r, n), None) },
+    Kind { label: "grammar_non_native", class: "", min_len: 60, gen: |r, n| (grammar::non_native(r, n), None) },
 ];
+
+/// A third of grammatical English prose, then `broken` to about `n` bytes; the onset is its
+/// first word.
+fn after_grammar(rng: &mut Rng, n: usize, broken: fn(&mut Rng, usize) -> String) -> (String, Option<usize>) {
+    let mut s = grammar::english(rng, (n / 3).max(60));
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    s.push_str(&broken(rng, n.saturating_sub(onset)));
+    (s, Some(onset))
+}
+
+/// The word salad a misconfigured server wrote (issue 33's example, from a public issue
+/// thread), said again and again after grammatical prose, each time with its words in
+/// another order of its sentences.
+fn salad_issue_example(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    const SENTENCES: &[&str] = &[
+        "description of to and get-request to to.",
+        "-description of service andgetrequest andis_description of.",
+        "request of a todescription andrequest.",
+    ];
+    let mut s = grammar::english(rng, (n / 3).max(60));
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    while s.len() < n {
+        s.push_str(SENTENCES[rng.below(SENTENCES.len())]);
+        s.push(' ');
+    }
+    (s, Some(onset))
+}
 
 /// Every kind at every length from its shortest, seeded per kind and length.
 pub fn corpus(lengths: &[usize]) -> Vec<Case> {
@@ -830,14 +888,30 @@ const TOPICS: [&[&str]; 4] = [
 
 /// An English paragraph (one line) about `topic`: its words among function words.
 fn topical_paragraph(rng: &mut Rng, topic: &[&str], len: usize) -> String {
-    const GLUE: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "that", "with", "for", "was", "it"];
+    // Phrases of a topic word and the function words English puts around it ("in the
+    // kernel", "memory is"): half the words are function words, in their places.
+    const PHRASES: &[&str] = &[
+        "the {}",
+        "a {}",
+        "{}",
+        "of the {}",
+        "in the {}",
+        "with the {}",
+        "and the {}",
+        "{} is",
+        "{} was",
+        "that {}",
+        "to {}",
+        "for {}",
+        "it is {}",
+    ];
     let mut s = String::new();
     while s.len() < len {
-        for i in 0..6 + rng.below(8) {
+        for i in 0..3 + rng.below(4) {
             if i > 0 {
                 s.push(' ');
             }
-            s.push_str(if rng.below(2) == 0 { rng.pick(topic) } else { rng.pick(GLUE) });
+            s.push_str(&rng.pick(PHRASES).replace("{}", rng.pick(topic)));
         }
         s.push_str(". ");
     }
