@@ -221,3 +221,81 @@ fn misplaced_pairs_separate_salad_from_prose() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Issue 33, short outputs: what a model with random weights writes in 10 to 47 words (random
+/// tokens of GPT-2's vocabulary; its whole words, a third glued together) and the salad of
+/// short replies (shuffled or frequency-drawn grammatical sentences), against every healthy
+/// kind of the corpus at 100 to 300 bytes (a sentence to a short paragraph) and random-vocabulary
+/// prose (`textgen::prose`, what the agent sessions' short messages are made of). Prints how
+/// many of each are flagged, and how many hold 3 or more misplaced function-word pairs (what
+/// judging short texts by those pairs would flag); pinned: no healthy short text trips an
+/// incoherence check.
+#[test]
+fn short_outputs() {
+    use coherency_test_support::grammar;
+    use coherency_test_support::textgen::Rng;
+    let tokens = incoherent::tokenizer_tokens();
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter_map(|t| t.strip_prefix(' '))
+        .filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect();
+    let mut problems = Vec::new();
+    let mut flagged: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut count = |label: &'static str, text: &str| {
+        let r = analyze(text);
+        let row = flagged.entry(label).or_insert((0, 0, 0));
+        row.1 += 1;
+        if incoherence_level(&r) > Verdict::Pass {
+            row.0 += 1;
+        }
+        if coherency_core::analyze::incoherence::misplaced::misplaced_pairs(text).0.len() >= 3 {
+            row.2 += 1;
+        }
+        incoherence_level(&r)
+    };
+    for seed in 0..200u64 {
+        let mut rng = Rng(seed);
+        let n = 10 + rng.below(38);
+        let mut s = String::new();
+        while s.split_whitespace().count() < n {
+            s.push_str(&tokens[rng.below(tokens.len())]);
+        }
+        count("short random tokens", &s);
+        let mut s = String::new();
+        while s.split_whitespace().count() < n {
+            s.push_str(rng.pick(&words));
+            if rng.below(3) != 0 {
+                s.push(' ');
+            }
+        }
+        count("short random words", &s);
+        let cut = |s: String| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+        count("short shuffled prose", &cut(grammar::shuffled(&mut rng, 600)));
+        count("short frequency-drawn", &cut(grammar::frequency_sampled(&mut rng, 600)));
+        let vocabulary =
+            coherency_test_support::textgen::prose(&mut rng, 600, coherency_test_support::textgen::WORDS, " ");
+        if count("short random-vocabulary prose", &cut(vocabulary.clone())) > Verdict::Pass {
+            problems.push(format!("random-vocabulary {}", cut(vocabulary)));
+        }
+    }
+    for case in incoherent::corpus(&[100, 200, 300]).into_iter().filter(|c| c.class.is_empty()) {
+        if count("healthy (every look-alike kind)", &case.text) > Verdict::Pass {
+            problems.push(format!("{} {} B: {:?}", case.label, case.target, analyze(&case.text).reasons));
+        }
+    }
+    for seed in 0..200u64 {
+        let mut rng = Rng(seed);
+        let n = 10 + rng.below(38);
+        let cut = |s: String| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+        let text = cut(grammar::english(&mut rng, 600));
+        if count("short grammatical prose", &text) > Verdict::Pass {
+            problems.push(format!("grammatical {text}: {:?}", analyze(&text).reasons));
+        }
+    }
+    println!("short outputs (10-47 words; healthy kinds 100-300 B): flagged / texts, ≥ 3 misplaced pairs");
+    for (label, (f, n, m)) in &flagged {
+        println!("{label:<36} {f:>4} / {n:<4} {m:>4}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

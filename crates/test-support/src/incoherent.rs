@@ -305,7 +305,7 @@ fn healthy(rng: &mut Rng, n: usize, lang: Lang) -> String {
             let mut s = String::new();
             while s.len() < n {
                 let len = 80 + rng.below(300);
-                s.push_str(&prose(rng, len, WORDS, " "));
+                s.push_str(&grammar::english(rng, len));
                 let (name, other, k) = (rng.pick(WORDS), rng.pick(WORDS), 1 + rng.below(999));
                 let code = match rng.below(4) {
                     0 => format!("fn {name}_{other}(items: &[u64]) -> u64 {{\n    items.iter().map(|x| x * {k}).sum()\n}}"),
@@ -574,7 +574,7 @@ fn templates_explained(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 80, WORDS, " "));
+        s.push_str(&grammar::english(rng, 80));
         s.push_str("\n\n");
     }
     (s, None)
@@ -591,7 +591,7 @@ fn role_words_in_prose(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 60, WORDS, " "));
+        s.push_str(&grammar::english(rng, 60));
     }
     (s, None)
 }
@@ -600,8 +600,8 @@ fn role_words_in_prose(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
 fn dialogue_asked_for(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::from("Here is a sample conversation between a user and an assistant:\n\n");
     while s.len() < n {
-        s.push_str(&format!("**User:** {}\n", prose(rng, 40, WORDS, " ").trim()));
-        s.push_str(&format!("**Assistant:** {}\n\n", prose(rng, 90, WORDS, " ").trim()));
+        s.push_str(&format!("**User:** {}\n", grammar::english(rng, 40).trim()));
+        s.push_str(&format!("**Assistant:** {}\n\n", grammar::english(rng, 90).trim()));
     }
     (s, None)
 }
@@ -614,7 +614,7 @@ fn html_strike(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
             10 + rng.below(90),
             rng.below(10)
         ));
-        s.push_str(&prose(rng, 60, WORDS, " "));
+        s.push_str(&grammar::english(rng, 60));
         s.push('\n');
     }
     (s, None)
@@ -670,7 +670,7 @@ fn transliteration(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         let (native, latin) = pairs[rng.below(pairs.len())];
-        s.push_str(&format!("{native} ({latin}) {} ", prose(rng, 40, WORDS, " ").trim()));
+        s.push_str(&format!("{native} ({latin}) {} ", grammar::english(rng, 40).trim()));
     }
     (s, None)
 }
@@ -706,7 +706,7 @@ fn maths_greek(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -715,7 +715,7 @@ fn emoji_chat(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let emoji = ["😂", "🎉", "👍🏽", "❤️", "🚀", "👨‍👩‍👧"];
     let mut s = String::new();
     while s.len() < n {
-        s.push_str(&prose(rng, 40, WORDS, " "));
+        s.push_str(&grammar::english(rng, 40));
         s.push_str(rng.pick(&emoji));
         s.push(' ');
     }
@@ -732,7 +732,7 @@ fn accented_latin(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -748,7 +748,7 @@ fn quoted_foreign_word(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -812,7 +812,7 @@ fn pick_lines(rng: &mut Rng, n: usize, lines: &[&str]) -> String {
         s.push_str(rng.pick(lines));
         s.push('\n');
         if rng.below(4) == 0 {
-            s.push_str(&prose(rng, 60, WORDS, " "));
+            s.push_str(&grammar::english(rng, 60));
             s.push('\n');
         }
     }

@@ -222,15 +222,13 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
 type Judged = (Check, Option<Range<usize>>, Option<String>);
 
 /// The word-salad check from its glued-word and misplaced-pair counts: the worse of the two
-/// (the glued words when alike), with the other's sentence added when it tripped too, and a
-/// region that covers both.
+/// (the glued words when alike), with the other's sentence added when it tripped too; its
+/// region is the worse count's.
 fn combine(glued: Judged, misplaced: Judged) -> Judged {
     let (main, other) = if misplaced.0.level > glued.0.level { (misplaced, glued) } else { (glued, misplaced) };
     let (check, region, why) = main;
-    let region = match (region, other.1) {
-        (Some(a), Some(b)) => Some(a.start.min(b.start)..a.end.max(b.end)),
-        (a, b) => a.or(b),
-    };
+    // The onset is the worse count's (the other's region may lie in healthy text before it).
+    let region = region.or(other.1);
     let why = match (why, other.2) {
         (Some(a), Some(b)) => Some(format!("{a}; and {b}")),
         (a, b) => a.or(b),
@@ -294,6 +292,9 @@ impl Windowed {
         not_listed: &mut usize,
     ) -> (Check, Option<Range<usize>>, Option<String>) {
         let window = self.window;
+        // A text shorter than the window FAILs at the same rate: a sentence of soup. (Misplaced
+        // pairs are not scaled down further: see `misplaced` on short texts.)
+        let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
         let (densest, mut onset) = densest(units, window, warn);
         if self.kind == SpanKind::MisplacedWords {
             // Misplaced pairs come at a rate (one in a few dozen words of salad), and the first
@@ -305,8 +306,6 @@ impl Windowed {
                 onset = Some(i - 1);
             }
         }
-        // A text shorter than the window FAILs at the same rate: a sentence of soup.
-        let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
         let level = level_of(densest, warn, fail_at);
         let check = check(self.metric, densest, warn, fail_at, level);
         let Some(first) = onset.filter(|_| level > Verdict::Pass) else { return (check, None, None) };
