@@ -979,7 +979,13 @@ fn unrelated_list(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     while s.len() < n {
         let topic = TOPICS[rng.below(4)];
         let len = 120 + rng.below(200);
-        s.push_str(&format!("- {}", topical_paragraph(rng, topic, len)));
+        let item = format!("- {}", topical_paragraph(rng, topic, len));
+        // Whole items only, once there is one: a word cut at the end ("harb") would make the
+        // glued-word check split "harbour" into "harb" + "our".
+        if s.len() + item.len() > n && s.contains("\n- ") {
+            break;
+        }
+        s.push_str(&item);
     }
     (s, None)
 }
