@@ -299,9 +299,9 @@ impl Windowed {
         if self.kind == SpanKind::MisplacedWords {
             // Misplaced pairs come at a rate (one in a few dozen words of salad), and the first
             // window that holds the WARN count may start well into the salad: the onset goes
-            // back over the pairs before it, each within half a window of the next (healthy
-            // prose has next to none: one in tens of thousands of words).
-            let gap = (window / 2).max(1);
+            // back over the pairs before it, each within a window of the next (healthy prose
+            // has next to none: one in tens of thousands of words).
+            let gap = window.max(1);
             while let Some(i) = onset.filter(|&i| i > 0 && units[i].index - units[i - 1].index <= gap) {
                 onset = Some(i - 1);
             }
