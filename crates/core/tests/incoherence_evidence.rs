@@ -31,6 +31,8 @@ fn incoherence_level(r: &Report) -> Verdict {
 
 /// How far the onset may lie from the planted one: a leak's marker is found exactly (a bare
 /// role line after its blank line); soup and salad from their first odd word, a few words in.
+/// Salad of separate words (shuffled, frequency-drawn) is not held to it: its misplaced pairs
+/// come at a rate, one in 30 to 100 words, and its onset is shown in the table only.
 fn tolerance(class: &str) -> usize {
     match class {
         "template_leak" => 4,
@@ -66,11 +68,19 @@ fn incoherent_texts_fail_at_their_onset_and_look_alikes_pass() {
             let planted = case.onset.expect("a failure has an onset");
             let error = r.onset.map_or(usize::MAX, |o| o.abs_diff(planted));
             row.2 = row.2.max(error);
-            // Drift alone is a WARN.
+            // Drift alone is a WARN; salad of separate words is a WARN or a FAIL (its misplaced
+            // pairs are a rate: a few hundred words of it may show only the WARN count).
             let want = if metric == Metric::Drift { Verdict::Warn } else { Verdict::Fail };
-            if r.check(metric).level != want || r.verdict != want {
+            let separate = case.label.starts_with("salad_shuffled") || case.label.starts_with("salad_frequency");
+            let level = r.check(metric).level;
+            let ok = if separate {
+                level >= Verdict::Warn && r.verdict >= level
+            } else {
+                level == want && r.verdict == want
+            };
+            if !ok {
                 problems.push(format!("{} {} B: {:?}, not {want:?}: {:?}", case.label, case.target, level, r.reasons));
-            } else if error > tolerance(case.class) {
+            } else if !separate && error > tolerance(case.class) {
                 problems.push(format!("{} {} B: onset {:?}, planted {planted}", case.label, case.target, r.onset));
             }
         } else if level != Verdict::Pass {
@@ -124,4 +134,168 @@ fn pushed_in_pieces_the_report_is_the_same() {
         }
         assert_eq!(a.report(), whole, "{} {} B", case.label, case.target);
     }
+}
+
+/// The most misplaced function-word pairs in any window of `window` words of `text`.
+fn densest_misplaced(text: &str, window: usize) -> usize {
+    let (pairs, _) = coherency_core::analyze::incoherence::misplaced::misplaced_pairs(text);
+    let mut lo = 0;
+    let mut best = 0;
+    for hi in 0..pairs.len() {
+        while pairs[hi].index - pairs[lo].index >= window {
+            lo += 1;
+        }
+        best = best.max(hi - lo + 1);
+    }
+    best
+}
+
+/// The misplaced-pair counts the word-salad check's thresholds were chosen on: per label, the
+/// least and the most pairs in the densest 256-word window of its texts (at 300 B – 100 kB),
+/// and in the repository's own English documents (real prose written by people) and the loop
+/// corpus' texts. Pinned: every healthy text stays under the WARN count, every salad over it.
+#[test]
+fn misplaced_pairs_separate_salad_from_prose() {
+    let warn = coherency_core::analyze::IncoherenceRules::SEED.salad_misplaced_warn;
+    let window = coherency_core::analyze::IncoherenceRules::SEED.salad_misplaced_window;
+    let mut rows: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut note = |label: String, n: usize| {
+        let r = rows.entry(label).or_insert((usize::MAX, 0));
+        r.0 = r.0.min(n);
+        r.1 = r.1.max(n);
+    };
+    let mut problems = Vec::new();
+    for case in incoherent::corpus(&[300, 1000, 3000, 10_000, 100_000]) {
+        let judged = match case.onset {
+            Some(o) => &case.text[o..],
+            None => &case.text[..],
+        };
+        let n = densest_misplaced(judged, window);
+        note(case.label.to_string(), n);
+        if std::env::var_os("MISPLACED_DETAIL").is_some() {
+            println!(
+                "{} {} {n} {} {}",
+                case.label,
+                case.target,
+                densest_misplaced(judged, 128),
+                densest_misplaced(judged, 256)
+            );
+        }
+        let salad = case.label.starts_with("salad_shuffled") || case.label.starts_with("salad_frequency");
+        if salad && n < warn || case.class.is_empty() && n >= warn {
+            problems.push(format!("{} {} B: {n}", case.label, case.target));
+        }
+    }
+    for t in labelled::corpus(&[300, 3000, 30_000]) {
+        let n = densest_misplaced(&t.text, window);
+        note(format!("loop corpus: {}", t.label), n);
+        if std::env::var_os("MISPLACED_DETAIL").is_some() {
+            println!(
+                "loop:{} {} {n} {} {}",
+                t.label,
+                t.target,
+                densest_misplaced(&t.text, 128),
+                densest_misplaced(&t.text, 256)
+            );
+        }
+        if n >= warn {
+            problems.push(format!("loop corpus {} {} B: {n}", t.label, t.target));
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut docs = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    for e in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        docs.push(e.expect("a doc").path());
+    }
+    for path in docs.into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(&path).expect("a document");
+        let n = densest_misplaced(&text, window);
+        note("repository documents".to_string(), n);
+        if n >= warn {
+            problems.push(format!("{}: {n}", path.display()));
+        }
+    }
+    println!("misplaced pairs in the densest {window}-word window (WARN at {warn}): label min max");
+    for (label, (lo, hi)) in &rows {
+        println!("{label:<40} {lo:>4} {hi:>4}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Issue 33, short outputs: what a model with random weights writes in 10 to 47 words (random
+/// tokens of GPT-2's vocabulary; its whole words, a third glued together) and the salad of
+/// short replies (shuffled or frequency-drawn grammatical sentences), against every healthy
+/// kind of the corpus at 100 to 300 bytes (a sentence to a short paragraph) and random-vocabulary
+/// prose (`textgen::prose`, what the agent sessions' short messages are made of). Prints how
+/// many of each are flagged, and how many hold 3 or more misplaced function-word pairs (what
+/// judging short texts by those pairs would flag); pinned: no healthy short text trips an
+/// incoherence check.
+#[test]
+fn short_outputs() {
+    use coherency_test_support::grammar;
+    use coherency_test_support::textgen::Rng;
+    let tokens = incoherent::tokenizer_tokens();
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter_map(|t| t.strip_prefix(' '))
+        .filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect();
+    let mut problems = Vec::new();
+    let mut flagged: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut count = |label: &'static str, text: &str| {
+        let r = analyze(text);
+        let row = flagged.entry(label).or_insert((0, 0, 0));
+        row.1 += 1;
+        if incoherence_level(&r) > Verdict::Pass {
+            row.0 += 1;
+        }
+        if coherency_core::analyze::incoherence::misplaced::misplaced_pairs(text).0.len() >= 3 {
+            row.2 += 1;
+        }
+        incoherence_level(&r)
+    };
+    for seed in 0..200u64 {
+        let mut rng = Rng(seed);
+        let n = 10 + rng.below(38);
+        let mut s = String::new();
+        while s.split_whitespace().count() < n {
+            s.push_str(&tokens[rng.below(tokens.len())]);
+        }
+        count("short random tokens", &s);
+        let mut s = String::new();
+        while s.split_whitespace().count() < n {
+            s.push_str(rng.pick(&words));
+            if rng.below(3) != 0 {
+                s.push(' ');
+            }
+        }
+        count("short random words", &s);
+        let cut = |s: String| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+        count("short shuffled prose", &cut(grammar::shuffled(&mut rng, 600)));
+        count("short frequency-drawn", &cut(grammar::frequency_sampled(&mut rng, 600)));
+        let vocabulary =
+            coherency_test_support::textgen::prose(&mut rng, 600, coherency_test_support::textgen::WORDS, " ");
+        if count("short random-vocabulary prose", &cut(vocabulary.clone())) > Verdict::Pass {
+            problems.push(format!("random-vocabulary {}", cut(vocabulary)));
+        }
+    }
+    for case in incoherent::corpus(&[100, 200, 300]).into_iter().filter(|c| c.class.is_empty()) {
+        if count("healthy (every look-alike kind)", &case.text) > Verdict::Pass {
+            problems.push(format!("{} {} B: {:?}", case.label, case.target, analyze(&case.text).reasons));
+        }
+    }
+    for seed in 0..200u64 {
+        let mut rng = Rng(seed);
+        let n = 10 + rng.below(38);
+        let cut = |s: String| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+        let text = cut(grammar::english(&mut rng, 600));
+        if count("short grammatical prose", &text) > Verdict::Pass {
+            problems.push(format!("grammatical {text}: {:?}", analyze(&text).reasons));
+        }
+    }
+    println!("short outputs (10-47 words; healthy kinds 100-300 B): flagged / texts, ≥ 3 misplaced pairs");
+    for (label, (f, n, m)) in &flagged {
+        println!("{label:<36} {f:>4} / {n:<4} {m:>4}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

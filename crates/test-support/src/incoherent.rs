@@ -9,6 +9,7 @@
 //! poetry, telegraphic logs, non-native English, compound words, code identifiers, Spanish. Seeded and deterministic, from a
 //! sentence to megabytes.
 
+use crate::grammar;
 use crate::labelled::cjk_prose;
 use crate::textgen::{prose, Rng, WORDS};
 
@@ -104,7 +105,64 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "prose_many_languages", class: "", min_len: 60, gen: prose_many_languages },
     Kind { label: "word_lists", class: "", min_len: 60, gen: word_lists },
     Kind { label: "run_on_notes", class: "", min_len: 60, gen: run_on_notes },
+    // Word salad of separate words (function words out of place) after grammatical English
+    // prose (`grammar`), and that prose's healthy look-alikes, generated from its phrase grammar.
+    // From 3 KB (shuffled) and 1 KB (frequency-drawn): shorter, the salad after the opening is
+    // under 150 words, too few for its misplaced pairs to stand out (measured: 3 pairs in 100
+    // words of shuffled prose).
+    Kind {
+        label: "salad_shuffled_prose",
+        class: SALAD,
+        min_len: 3000,
+        gen: |r, n| after_grammar(r, n, grammar::shuffled),
+    },
+    Kind {
+        label: "salad_frequency_sampled",
+        class: SALAD,
+        min_len: 1000,
+        gen: |r, n| after_grammar(r, n, grammar::frequency_sampled),
+    },
+    // From 1 KB: 300 B holds one sentence of it after the opening (see the short outputs).
+    Kind { label: "salad_issue_example", class: SALAD, min_len: 1000, gen: salad_issue_example },
+    Kind { label: "grammar_prose", class: "", min_len: 60, gen: |r, n| (grammar::english(r, n), None) },
+    Kind { label: "grammar_bullets", class: "", min_len: 60, gen: |r, n| (grammar::bullets(r, n), None) },
+    Kind { label: "grammar_headlines", class: "", min_len: 60, gen: |r, n| (grammar::headlines(r, n), None) },
+    Kind { label: "grammar_terse_notes", class: "", min_len: 60, gen: |r, n| (grammar::terse_notes(r, n), None) },
+    Kind { label: "grammar_telegraphic", class: "", min_len: 60, gen: |r, n| (grammar::telegraphic(r, n), None) },
+    Kind { label: "grammar_poetry", class: "", min_len: 60, gen: |r, n| (grammar::poetry(r, n), None) },
+    Kind { label: "grammar_non_native", class: "", min_len: 60, gen: |r, n| (grammar::non_native(r, n), None) },
 ];
+
+/// A third of grammatical English prose, then `broken` to about `n` bytes; the onset is its
+/// first word.
+fn after_grammar(rng: &mut Rng, n: usize, broken: fn(&mut Rng, usize) -> String) -> (String, Option<usize>) {
+    let mut s = grammar::english(rng, (n / 3).max(60));
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    s.push_str(&broken(rng, n.saturating_sub(onset)));
+    (s, Some(onset))
+}
+
+/// The word salad a misconfigured server wrote (issue 33's example, from a public issue
+/// thread), said again and again after grammatical prose, each time with its words in
+/// another order of its sentences.
+fn salad_issue_example(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
+    const SENTENCES: &[&str] = &[
+        "description of to and get-request to to.",
+        "-description of service andgetrequest andis_description of.",
+        "request of a todescription andrequest.",
+    ];
+    let mut s = grammar::english(rng, (n / 3).max(60));
+    s.truncate(s.trim_end().len());
+    s.push(' ');
+    let onset = s.len();
+    while s.len() < n {
+        s.push_str(SENTENCES[rng.below(SENTENCES.len())]);
+        s.push(' ');
+    }
+    (s, Some(onset))
+}
 
 /// Every kind at every length from its shortest, seeded per kind and length.
 pub fn corpus(lengths: &[usize]) -> Vec<Case> {
@@ -247,7 +305,7 @@ fn healthy(rng: &mut Rng, n: usize, lang: Lang) -> String {
             let mut s = String::new();
             while s.len() < n {
                 let len = 80 + rng.below(300);
-                s.push_str(&prose(rng, len, WORDS, " "));
+                s.push_str(&grammar::english(rng, len));
                 let (name, other, k) = (rng.pick(WORDS), rng.pick(WORDS), 1 + rng.below(999));
                 let code = match rng.below(4) {
                     0 => format!("fn {name}_{other}(items: &[u64]) -> u64 {{\n    items.iter().map(|x| x * {k}).sum()\n}}"),
@@ -516,7 +574,7 @@ fn templates_explained(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 80, WORDS, " "));
+        s.push_str(&grammar::english(rng, 80));
         s.push_str("\n\n");
     }
     (s, None)
@@ -533,7 +591,7 @@ fn role_words_in_prose(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 60, WORDS, " "));
+        s.push_str(&grammar::english(rng, 60));
     }
     (s, None)
 }
@@ -542,8 +600,8 @@ fn role_words_in_prose(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
 fn dialogue_asked_for(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::from("Here is a sample conversation between a user and an assistant:\n\n");
     while s.len() < n {
-        s.push_str(&format!("**User:** {}\n", prose(rng, 40, WORDS, " ").trim()));
-        s.push_str(&format!("**Assistant:** {}\n\n", prose(rng, 90, WORDS, " ").trim()));
+        s.push_str(&format!("**User:** {}\n", grammar::english(rng, 40).trim()));
+        s.push_str(&format!("**Assistant:** {}\n\n", grammar::english(rng, 90).trim()));
     }
     (s, None)
 }
@@ -556,7 +614,7 @@ fn html_strike(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
             10 + rng.below(90),
             rng.below(10)
         ));
-        s.push_str(&prose(rng, 60, WORDS, " "));
+        s.push_str(&grammar::english(rng, 60));
         s.push('\n');
     }
     (s, None)
@@ -612,7 +670,7 @@ fn transliteration(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         let (native, latin) = pairs[rng.below(pairs.len())];
-        s.push_str(&format!("{native} ({latin}) {} ", prose(rng, 40, WORDS, " ").trim()));
+        s.push_str(&format!("{native} ({latin}) {} ", grammar::english(rng, 40).trim()));
     }
     (s, None)
 }
@@ -648,7 +706,7 @@ fn maths_greek(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -657,7 +715,7 @@ fn emoji_chat(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let emoji = ["😂", "🎉", "👍🏽", "❤️", "🚀", "👨‍👩‍👧"];
     let mut s = String::new();
     while s.len() < n {
-        s.push_str(&prose(rng, 40, WORDS, " "));
+        s.push_str(&grammar::english(rng, 40));
         s.push_str(rng.pick(&emoji));
         s.push(' ');
     }
@@ -674,7 +732,7 @@ fn accented_latin(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -690,7 +748,7 @@ fn quoted_foreign_word(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     let mut s = String::new();
     while s.len() < n {
         s.push_str(rng.pick(&parts));
-        s.push_str(&prose(rng, 50, WORDS, " "));
+        s.push_str(&grammar::english(rng, 50));
     }
     (s, None)
 }
@@ -754,6 +812,8 @@ fn pick_lines(rng: &mut Rng, n: usize, lines: &[&str]) -> String {
         s.push_str(rng.pick(lines));
         s.push('\n');
         if rng.below(4) == 0 {
+            // Random words as before (grammatical prose here changes which lines repeat, and
+            // with them the loop checks' verdicts on these look-alikes).
             s.push_str(&prose(rng, 60, WORDS, " "));
             s.push('\n');
         }
@@ -830,14 +890,30 @@ const TOPICS: [&[&str]; 4] = [
 
 /// An English paragraph (one line) about `topic`: its words among function words.
 fn topical_paragraph(rng: &mut Rng, topic: &[&str], len: usize) -> String {
-    const GLUE: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "that", "with", "for", "was", "it"];
+    // Phrases of a topic word and the function words English puts around it ("in the
+    // kernel", "memory is"): half the words are function words, in their places.
+    const PHRASES: &[&str] = &[
+        "the {}",
+        "a {}",
+        "{}",
+        "of the {}",
+        "in the {}",
+        "with the {}",
+        "and the {}",
+        "{} is",
+        "{} was",
+        "that {}",
+        "to {}",
+        "for {}",
+        "it is {}",
+    ];
     let mut s = String::new();
     while s.len() < len {
-        for i in 0..6 + rng.below(8) {
+        for i in 0..3 + rng.below(4) {
             if i > 0 {
                 s.push(' ');
             }
-            s.push_str(if rng.below(2) == 0 { rng.pick(topic) } else { rng.pick(GLUE) });
+            s.push_str(&rng.pick(PHRASES).replace("{}", rng.pick(topic)));
         }
         s.push_str(". ");
     }
@@ -903,7 +979,13 @@ fn unrelated_list(rng: &mut Rng, n: usize) -> (String, Option<usize>) {
     while s.len() < n {
         let topic = TOPICS[rng.below(4)];
         let len = 120 + rng.below(200);
-        s.push_str(&format!("- {}", topical_paragraph(rng, topic, len)));
+        let item = format!("- {}", topical_paragraph(rng, topic, len));
+        // Whole items only, once there is one: a word cut at the end ("harb") would make the
+        // glued-word check split "harbour" into "harb" + "our".
+        if s.len() + item.len() > n && s.contains("\n- ") {
+            break;
+        }
+        s.push_str(&item);
     }
     (s, None)
 }

@@ -363,9 +363,11 @@ fn prayer_litany(rng: &mut Rng, n: usize) -> Gen {
 
 fn numbered_list(rng: &mut Rng, n: usize) -> Gen {
     let mut s = String::from("Steps:\n");
+    // Nouns and the like only: "Check the of of the the" is word salad.
+    let content: Vec<&str> = WORDS.iter().copied().filter(|w| !crate::grammar::is_function_word(w)).collect();
     let mut i = 1;
     while s.len() < n {
-        let (a, b, c) = (rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS));
+        let (a, b, c) = (rng.pick(&content), rng.pick(&content), rng.pick(&content));
         let verb = rng.pick(&["Check", "Open", "Measure", "Restart", "Clear"]);
         s.push_str(&format!("{i}. {verb} the {a} of the {b} before the {c}.\n"));
         i += 1;

@@ -128,7 +128,9 @@ impl Metric {
             Metric::TokenSoup => {
                 "odd words in the densest window: scripts mixed inside a word, tokenizer junk, mojibake, U+FFFD"
             }
-            Metric::WordSalad => "glued words in the densest window: function words run together with other words",
+            Metric::WordSalad => {
+                "glued words (function words run together with other words) or misplaced function-word pairs (`to to`, `the of`) in the densest window"
+            }
             Metric::Drift => "share of the text, at its end, where none of the opening's topic words comes back",
             Metric::ToolLoop => {
                 "identical tool calls in a row (or copies of a cycle of calls), each with the same result"
@@ -398,12 +400,15 @@ pub enum SpanKind {
     /// A glued word (function words run together with other words); `count` is the glued
     /// words in the window it opens.
     GluedWord,
+    /// A pair of words with a function word where English never puts it (`to to`, `the of`,
+    /// `and.`); `count` is the misplaced pairs in the window it opens.
+    MisplacedWords,
     /// The tail of a text that has left its opening's topic; `count` is its length in bytes.
     Drift,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 8] = [
+    pub const ALL: [SpanKind; 9] = [
         SpanKind::Loop,
         SpanKind::Copy,
         SpanKind::WordRun,
@@ -411,6 +416,7 @@ impl SpanKind {
         SpanKind::TemplateLeak,
         SpanKind::TokenSoup,
         SpanKind::GluedWord,
+        SpanKind::MisplacedWords,
         SpanKind::Drift,
     ];
 
@@ -423,6 +429,7 @@ impl SpanKind {
             SpanKind::TemplateLeak => "leaked chat template",
             SpanKind::TokenSoup => "odd word",
             SpanKind::GluedWord => "glued word",
+            SpanKind::MisplacedWords => "misplaced function words",
             SpanKind::Drift => "drifted off topic",
         }
     }
@@ -492,6 +499,8 @@ impl Report {
     /// The first span showing where `metric` tripped, if any.
     pub fn first_span_of(&self, metric: Metric) -> Option<&Span> {
         let kind = metric.span_kind()?;
-        self.spans.iter().find(|s| s.kind == kind)
+        // Word salad shows its glued words or its misplaced pairs, whichever comes first.
+        let also = if kind == SpanKind::GluedWord { Some(SpanKind::MisplacedWords) } else { None };
+        self.spans.iter().find(|s| s.kind == kind || Some(s.kind) == also)
     }
 }

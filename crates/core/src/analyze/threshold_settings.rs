@@ -49,7 +49,7 @@ impl fmt::Debug for Setting {
 
 /// Every threshold a person may set, in the order they are listed. Counts are stored as
 /// `usize` and carried here as `f64` (exact for any count a text can reach).
-pub const SETTINGS: [Setting; 22] = [
+pub const SETTINGS: [Setting; 24] = [
     Setting {
         name: "maxrun.warn",
         field: "maxrun_warn",
@@ -219,6 +219,22 @@ pub const SETTINGS: [Setting; 22] = [
         set: |t, v| t.word_salad_fail = v as usize,
     },
     Setting {
+        name: "word_salad.misplaced_warn",
+        field: "word_salad_misplaced_warn",
+        about: "misplaced function-word pairs (`to to`, `the of`, `and.`) in a window of words that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_misplaced_warn as f64,
+        set: |t, v| t.word_salad_misplaced_warn = v as usize,
+    },
+    Setting {
+        name: "word_salad.misplaced_fail",
+        field: "word_salad_misplaced_fail",
+        about: "misplaced function-word pairs in a window of words that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_misplaced_fail as f64,
+        set: |t, v| t.word_salad_misplaced_fail = v as usize,
+    },
+    Setting {
         name: "drift.warn",
         field: "drift_warn",
         about: "share of the text, at its end, that has left the opening's topic and WARNs (drift never FAILs)",
@@ -229,7 +245,7 @@ pub const SETTINGS: [Setting; 22] = [
 ];
 
 /// Pairs whose WARN may not be stricter than their FAIL: (warn, fail, counts trip at or above).
-const PAIRS: [(&str, &str, bool); 9] = [
+const PAIRS: [(&str, &str, bool); 10] = [
     ("maxrun.warn", "maxrun.fail", true),
     ("maxline.warn", "maxline.fail", true),
     ("gzip_ratio.warn", "gzip_ratio.fail", false),
@@ -239,6 +255,7 @@ const PAIRS: [(&str, &str, bool); 9] = [
     ("template_leak.warn", "template_leak.fail", true),
     ("token_soup.warn", "token_soup.fail", true),
     ("word_salad.warn", "word_salad.fail", true),
+    ("word_salad.misplaced_warn", "word_salad.misplaced_fail", true),
 ];
 
 impl Setting {
@@ -490,7 +507,7 @@ mod tests {
              gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes, loop.warn, loop.fail, copies.warn, \
              copies.fail, degenerate_end.warn, degenerate_end.fail, template_leak.warn, template_leak.fail, \
              token_soup.warn, token_soup.fail, token_soup.function_share, word_salad.warn, word_salad.fail, \
-             drift.warn"
+             word_salad.misplaced_warn, word_salad.misplaced_fail, drift.warn"
         );
         assert!(t.assign("maxline.fail").unwrap_err().to_string().contains("is not NAME=VALUE"));
         for bad in ["maxline.fail=twenty", "maxline.fail=-1", "maxline.fail=0", "maxline.fail=2.5"] {

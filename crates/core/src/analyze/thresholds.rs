@@ -44,7 +44,7 @@ pub struct Thresholds {
     pub degenerate_end_fail: f64,
     /// The incoherence checks' main thresholds ([`IncoherenceRules`], see
     /// [`Thresholds::incoherence_rules`]): leaked template markers, odd words and glued words
-    /// in a window to WARN and to FAIL, the share of function words under which running text
+    /// (and misplaced function-word pairs) in a window to WARN and to FAIL, the share of function words under which running text
     /// is in no language, and the share of drifted text that WARNs.
     #[serde(default = "template_leak_warn")]
     pub template_leak_warn: usize,
@@ -60,6 +60,10 @@ pub struct Thresholds {
     pub word_salad_warn: usize,
     #[serde(default = "word_salad_fail")]
     pub word_salad_fail: usize,
+    #[serde(default = "word_salad_misplaced_warn")]
+    pub word_salad_misplaced_warn: usize,
+    #[serde(default = "word_salad_misplaced_fail")]
+    pub word_salad_misplaced_fail: usize,
     #[serde(default = "drift_warn")]
     pub drift_warn: f64,
     /// The loop checks' rules, by reference: every `Report` carries its `Thresholds`, and the
@@ -138,6 +142,14 @@ fn word_salad_fail() -> usize {
     IncoherenceRules::SEED.salad_fail
 }
 
+fn word_salad_misplaced_warn() -> usize {
+    IncoherenceRules::SEED.salad_misplaced_warn
+}
+
+fn word_salad_misplaced_fail() -> usize {
+    IncoherenceRules::SEED.salad_misplaced_fail
+}
+
 fn drift_warn() -> f64 {
     IncoherenceRules::SEED.drift_warn
 }
@@ -182,6 +194,13 @@ pub struct IncoherenceRules {
     pub salad_warn: usize,
     /// …and FAIL at this many.
     pub salad_fail: usize,
+    /// It also counts misplaced function-word pairs (`to to`, `the of`, `a the`: pairs English
+    /// does not write, see `incoherence::misplaced`) in every window of this many words…
+    pub salad_misplaced_window: usize,
+    /// …WARN at this many…
+    pub salad_misplaced_warn: usize,
+    /// …and FAIL at this many.
+    pub salad_misplaced_fail: usize,
     /// Topic drift WARNs when none of the opening's topic words comes back in this share of
     /// the text, at its end (unstructured English prose of 4 KiB or more); it never FAILs.
     pub drift_warn: f64,
@@ -200,6 +219,9 @@ impl IncoherenceRules {
         soup_function_share: 0.1,
         salad_warn: 3,
         salad_fail: 6,
+        salad_misplaced_window: 256,
+        salad_misplaced_warn: 8,
+        salad_misplaced_fail: 10,
         drift_warn: 0.4,
     };
 
@@ -238,14 +260,17 @@ impl IncoherenceRules {
 
     /// The word-salad check's WARN rule in words.
     pub fn salad_warn_text(&self) -> String {
-        format!("≥ {} glued words in {} words", self.salad_warn, self.soup_window)
+        format!(
+            "≥ {} glued words in {} words or ≥ {} misplaced function-word pairs in {} words",
+            self.salad_warn, self.soup_window, self.salad_misplaced_warn, self.salad_misplaced_window
+        )
     }
 
     /// The word-salad check's FAIL rule in words.
     pub fn salad_fail_text(&self) -> String {
         format!(
-            "≥ {} glued words in {} words (in a text of fewer words, the same share, at least {})",
-            self.salad_fail, self.soup_window, self.salad_warn
+            "≥ {} glued words in {} words or ≥ {} misplaced pairs in {} words (in a text of fewer words, the same share, at least the WARN count)",
+            self.salad_fail, self.soup_window, self.salad_misplaced_fail, self.salad_misplaced_window
         )
     }
 
@@ -392,6 +417,8 @@ impl Thresholds {
         token_soup_function_share: IncoherenceRules::SEED.soup_function_share,
         word_salad_warn: IncoherenceRules::SEED.salad_warn,
         word_salad_fail: IncoherenceRules::SEED.salad_fail,
+        word_salad_misplaced_warn: IncoherenceRules::SEED.salad_misplaced_warn,
+        word_salad_misplaced_fail: IncoherenceRules::SEED.salad_misplaced_fail,
         drift_warn: IncoherenceRules::SEED.drift_warn,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
@@ -446,6 +473,8 @@ impl Thresholds {
             soup_function_share: self.token_soup_function_share,
             salad_warn: self.word_salad_warn,
             salad_fail: self.word_salad_fail,
+            salad_misplaced_warn: self.word_salad_misplaced_warn,
+            salad_misplaced_fail: self.word_salad_misplaced_fail,
             drift_warn: self.drift_warn,
             ..*self.incoherence
         }

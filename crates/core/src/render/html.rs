@@ -45,7 +45,7 @@ mark.l-warn{background:var(--m-warn)}mark.l-fail{background:var(--m-fail)}
 mark.k-copy{background:var(--m-copy)}mark.k-repeated_line{box-shadow:inset 0 -2px #8a63c9}
 mark.k-word_run{text-decoration:underline wavy}
 mark.k-template_leak{box-shadow:inset 0 2px #c2410c}mark.k-token_soup{text-decoration:underline wavy #c2410c}
-mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-drift{box-shadow:inset 0 -1px var(--muted)}
+mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-misplaced_words{text-decoration:underline double #9a6200}mark.k-drift{box-shadow:inset 0 -1px var(--muted)}
 #onset{display:inline-block;padding:0 .3rem;margin-right:.15rem;border-radius:.3rem;background:var(--fail);color:#fff;font:600 11px/1.6 system-ui,sans-serif}
 .legend mark{padding:0 .3rem}
 ";
@@ -178,7 +178,13 @@ pub fn html(summary: &Summary) -> String {
         let _ = write!(out, "<mark class=\"k-loop l-fail\">FAIL</mark> <mark class=\"k-loop l-warn\">WARN</mark> ");
         let _ = write!(out, "<mark class=\"k-copy l-warn\">copy</mark>");
         // A legend entry for each kind of breakdown that does not repeat, when the text has one.
-        for kind in [SpanKind::TemplateLeak, SpanKind::TokenSoup, SpanKind::GluedWord, SpanKind::Drift] {
+        for kind in [
+            SpanKind::TemplateLeak,
+            SpanKind::TokenSoup,
+            SpanKind::GluedWord,
+            SpanKind::MisplacedWords,
+            SpanKind::Drift,
+        ] {
             if let Some(level) = report.spans.iter().filter(|s| s.kind == kind).map(|s| s.level).max() {
                 let _ =
                     write!(out, " <mark class=\"k-{} l-{}\">{}</mark>", kind_key(kind), level_key(level), kind.label());

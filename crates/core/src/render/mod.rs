@@ -50,6 +50,7 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
         SpanKind::TemplateLeak => "template_leak",
         SpanKind::TokenSoup => "token_soup",
         SpanKind::GluedWord => "glued_word",
+        SpanKind::MisplacedWords => "misplaced_words",
         SpanKind::Drift => "drift",
     }
 }
@@ -70,6 +71,7 @@ pub fn span_title(span: &Span) -> String {
         SpanKind::TemplateLeak => plural(span.count, "byte written after it", "bytes written after it"),
         SpanKind::TokenSoup => plural(span.count, "odd word", "odd words in its window"),
         SpanKind::GluedWord => plural(span.count, "glued word", "glued words in its window"),
+        SpanKind::MisplacedWords => plural(span.count, "misplaced pair", "misplaced pairs in its window"),
         SpanKind::Drift => plural(span.count, "byte", "bytes"),
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())

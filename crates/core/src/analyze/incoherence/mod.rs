@@ -7,6 +7,7 @@
 
 pub mod drift;
 pub mod function_words;
+pub mod misplaced;
 pub mod no_language;
 pub mod template_leak;
 pub mod token_soup;
@@ -130,15 +131,49 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     // Token soup and word salad: odd words counted in windows of words.
     let (odd, words) = odd_words(text, rules);
     let odd: Vec<Unit> = odd.into_iter().map(|w| Unit { range: w.range, index: w.index, why: w.why.words() }).collect();
-    let soup = Windowed { metric: Metric::TokenSoup, kind: SpanKind::TokenSoup, noun: ("odd word", "odd words") };
+    let soup = Windowed {
+        metric: Metric::TokenSoup,
+        kind: SpanKind::TokenSoup,
+        noun: ("odd word", "odd words"),
+        window: rules.soup_window,
+    };
     let (soup_check, soup_region, soup_why) =
-        soup.judge(text, &odd, words, rules, rules.soup_warn, rules.soup_fail, &mut spans, &mut spans_not_listed);
+        soup.judge(text, &odd, words, rules.soup_warn, rules.soup_fail, &mut spans, &mut spans_not_listed);
     let (glued, words) = word_salad::glued_words(text);
     let glued: Vec<Unit> =
         glued.into_iter().map(|g| Unit { range: g.range, index: g.index, why: "words run together" }).collect();
-    let salad = Windowed { metric: Metric::WordSalad, kind: SpanKind::GluedWord, noun: ("glued word", "glued words") };
-    let (salad_check, salad_region, salad_why) =
-        salad.judge(text, &glued, words, rules, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    let salad = Windowed {
+        metric: Metric::WordSalad,
+        kind: SpanKind::GluedWord,
+        noun: ("glued word", "glued words"),
+        window: rules.soup_window,
+    };
+    let glued_judged =
+        salad.judge(text, &glued, words, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    let (pairs, words) = misplaced::misplaced_pairs(text);
+    let pairs: Vec<Unit> = pairs
+        .into_iter()
+        .map(|p| Unit { range: p.range, index: p.index, why: "function words out of place" })
+        .collect();
+    let misplaced = Windowed {
+        metric: Metric::WordSalad,
+        kind: SpanKind::MisplacedWords,
+        noun: ("misplaced function-word pair", "misplaced function-word pairs"),
+        window: rules.salad_misplaced_window,
+    };
+    // A rate, not a burst: the onset goes back to where the pairs start coming.
+    let misplaced_judged = misplaced.judge(
+        text,
+        &pairs,
+        words,
+        rules.salad_misplaced_warn,
+        rules.salad_misplaced_fail,
+        &mut spans,
+        &mut spans_not_listed,
+    );
+    // The word-salad check is the worse of its two counts (glued words first when both trip
+    // alike); a count that trips with the other says so in the sentence.
+    let (salad_check, salad_region, salad_why) = combine(glued_judged, misplaced_judged);
     // Drift: the opening's topic words never come back in a long tail. Never worse than WARN.
     let found = drift::drift(text);
     let share = found.as_ref().map_or(0.0, |d| d.tail.len() as f64 / text.len() as f64);
@@ -183,6 +218,24 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     }
 }
 
+/// One of the word-salad check's two counts: its check, region and sentence.
+type Judged = (Check, Option<Range<usize>>, Option<String>);
+
+/// The word-salad check from its glued-word and misplaced-pair counts: the worse of the two
+/// (the glued words when alike), with the other's sentence added when it tripped too; its
+/// region is the worse count's.
+fn combine(glued: Judged, misplaced: Judged) -> Judged {
+    let (main, other) = if misplaced.0.level > glued.0.level { (misplaced, glued) } else { (glued, misplaced) };
+    let (check, region, why) = main;
+    // The onset is the worse count's (the other's region may lie in healthy text before it).
+    let region = region.or(other.1);
+    let why = match (why, other.2) {
+        (Some(a), Some(b)) => Some(format!("{a}; and {b}")),
+        (a, b) => a.or(b),
+    };
+    (check, region, why)
+}
+
 /// The odd words of `text` (see `token_soup`), with the words of its stretches in no language
 /// (see `no_language`) in their places, and the number of its words.
 fn odd_words(text: &str, rules: &IncoherenceRules) -> (Vec<token_soup::OddWord>, usize) {
@@ -214,11 +267,14 @@ struct Unit {
     why: &'static str,
 }
 
-/// A check that counts odd words in every window of `IncoherenceRules::soup_window` words.
+/// A check that counts odd words (or glued words, or misplaced pairs) in every window of
+/// `window` words.
 struct Windowed {
     metric: Metric,
     kind: SpanKind,
     noun: (&'static str, &'static str),
+    /// The window's length in words.
+    window: usize,
 }
 
 impl Windowed {
@@ -230,16 +286,26 @@ impl Windowed {
         text: &str,
         units: &[Unit],
         words: usize,
-        rules: &IncoherenceRules,
         warn: usize,
         fail: usize,
         spans: &mut Vec<Span>,
         not_listed: &mut usize,
     ) -> (Check, Option<Range<usize>>, Option<String>) {
-        let window = rules.soup_window;
-        let (densest, onset) = densest(units, window, warn);
-        // A text shorter than the window FAILs at the same rate: a sentence of soup.
+        let window = self.window;
+        // A text shorter than the window FAILs at the same rate: a sentence of soup. (Misplaced
+        // pairs are not scaled down further: see `misplaced` on short texts.)
         let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
+        let (densest, mut onset) = densest(units, window, warn);
+        if self.kind == SpanKind::MisplacedWords {
+            // Misplaced pairs come at a rate (one in a few dozen words of salad), and the first
+            // window that holds the WARN count may start well into the salad: the onset goes
+            // back over the pairs before it, each within a window of the next (healthy prose
+            // has next to none: one in tens of thousands of words).
+            let gap = window.max(1);
+            while let Some(i) = onset.filter(|&i| i > 0 && units[i].index - units[i - 1].index <= gap) {
+                onset = Some(i - 1);
+            }
+        }
         let level = level_of(densest, warn, fail_at);
         let check = check(self.metric, densest, warn, fail_at, level);
         let Some(first) = onset.filter(|_| level > Verdict::Pass) else { return (check, None, None) };

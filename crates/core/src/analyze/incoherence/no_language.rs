@@ -28,7 +28,7 @@ pub struct NonLanguageWord {
 
 /// The shortest text judged, in words: a text shorter than the window is judged whole from
 /// this many.
-pub const MIN_WORDS: usize = 48;
+pub const MIN_WORDS: usize = 16;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
