@@ -60,7 +60,7 @@ Point agents at the proxy instead of the server:
 
 Generations are scored as they stream, with the page's live-mode analysis: chat and text
 completions (POST .../chat/completions, .../completions), the Responses API (.../responses),
-Anthropic Messages (.../messages) and Ollama's native API (/api/chat, /api/generate); several
+Anthropic Messages (.../v1/messages) and Ollama's native API (/api/chat, /api/generate); several
 choices (n > 1) are judged apart. Everything else passes untouched, byte for byte, headers and
 the client's key included (the key is never logged); a generation is asked for uncompressed
 (accept-encoding: identity). One line per generation goes to --log

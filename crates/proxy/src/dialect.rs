@@ -17,7 +17,7 @@ pub enum Dialect {
     Chat,
     /// `POST …/responses`: SSE `response.*` events.
     Responses,
-    /// `POST …/messages`: SSE `message_start`, `content_block_*`, `message_delta`, `message_stop`.
+    /// `POST …/v1/messages`: SSE `message_start`, `content_block_*`, `message_delta`, `message_stop`.
     Anthropic,
     /// `POST /api/chat`, `POST /api/generate`: NDJSON lines, the last `"done": true`.
     Ollama,
@@ -35,7 +35,8 @@ impl Dialect {
             Some(Dialect::Chat)
         } else if path.ends_with("/responses") {
             Some(Dialect::Responses)
-        } else if path.ends_with("/messages") {
+        } else if path.ends_with("/v1/messages") || path == "/messages" {
+            // Anthropic's (not, say, the Assistants API's `/v1/threads/{id}/messages`).
             Some(Dialect::Anthropic)
         } else if path.ends_with("/api/chat") || path.ends_with("/api/generate") {
             Some(Dialect::Ollama)
@@ -117,7 +118,9 @@ mod tests {
         assert_eq!(of("POST", "/api/chat"), Some(Dialect::Ollama));
         assert_eq!(of("POST", "/api/generate"), Some(Dialect::Ollama));
         assert_eq!(of("GET", "/v1/chat/completions"), None);
+        assert_eq!(of("POST", "/anthropic/v1/messages"), Some(Dialect::Anthropic));
         assert_eq!(of("POST", "/v1/messages/count_tokens"), None);
+        assert_eq!(of("POST", "/v1/threads/thread_1/messages"), None);
         assert_eq!(of("POST", "/v1/embeddings"), None);
         assert_eq!(of("GET", "/v1/responses/resp_1"), None);
     }
