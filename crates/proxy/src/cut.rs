@@ -8,7 +8,8 @@
 //!   and `data: [DONE]`. A chat stream's last chunk has an empty `delta`; a legacy completions
 //!   stream's (`"object":"text_completion"`) an empty `text`;
 //! - Responses: the comment, then a `response.incomplete` event (the response's `id`, `model`,
-//!   `created_at`, `status: "incomplete"`, `incomplete_details.reason: "max_output_tokens"`);
+//!   `created_at`, `status: "incomplete"`, `incomplete_details.reason: "max_output_tokens"`, an
+//!   empty `output`);
 //! - Anthropic Messages: the comment, a `content_block_stop` for a block left open, a
 //!   `message_delta` with `stop_reason: "max_tokens"` and the output tokens so far, then
 //!   `message_stop`;
@@ -150,6 +151,9 @@ pub fn ending(facts: &StreamFacts, why: &str, generated: u64, open: &[u64]) -> V
                 "model": facts.model.as_deref().unwrap_or(""),
                 "status": "incomplete",
                 "incomplete_details": {"reason": "max_output_tokens"},
+                // Clients that map the terminal response's items need the field (the items
+                // came as events).
+                "output": [],
             }});
             format!("{comment}event: response.incomplete\ndata: {event}\n\n").into_bytes()
         }
@@ -231,7 +235,8 @@ mod tests {
         facts.see(responses.as_bytes());
         assert_eq!((facts.id.as_deref(), facts.model.as_deref()), (Some("resp_7"), Some("gpt")));
         let end = ending(&facts, "FAIL — loop", 10, &[]);
-        assert!(String::from_utf8_lossy(&end).contains("\"created_at\":17"));
+        let text = String::from_utf8_lossy(&end);
+        assert!(text.contains("\"created_at\":17") && text.contains("\"output\":[]"), "{text}");
         let (reason, done) = read_back(SsePump::new(ResponsesAssembler::new()), responses.as_bytes(), &end);
         assert_eq!((reason.as_deref(), done), (Some("max_output_tokens"), true));
 
