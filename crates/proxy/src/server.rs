@@ -360,6 +360,13 @@ struct WatchedBody {
 
 impl WatchedBody {
     fn finish(&mut self, end: End) {
+        // While the proxy stops, its runtime drops the connections in no set order: an upstream
+        // connection dropped first fails this body's read. The stop ended it.
+        let stopping = self.shared.stopping.load(Ordering::Acquire);
+        let end = match end {
+            End::UpstreamFailed(_) | End::ClientGone if stopping => End::Stopped,
+            end => end,
+        };
         if let (Some(watch), Some(asked)) = (self.watch.take(), self.asked.take()) {
             let finished = watch.finish(end, ms_since(self.started));
             {
@@ -489,8 +496,7 @@ impl Body for WatchedBody {
 
 impl Drop for WatchedBody {
     fn drop(&mut self) {
-        // Dropped before its end: the client went away, or the proxy is stopping.
-        let end = if self.shared.stopping.load(Ordering::Acquire) { End::Stopped } else { End::ClientGone };
-        self.finish(end);
+        // Dropped before its end: the client went away, or the proxy is stopping (see finish).
+        self.finish(End::ClientGone);
     }
 }

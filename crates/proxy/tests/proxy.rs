@@ -601,3 +601,78 @@ fn several_choices_are_judged_apart_and_a_stream_is_cut_only_when_every_open_cho
     let verdicts: Vec<&str> = judge_transcript(&t).conversations.iter().map(|c| c.verdict.as_str()).collect();
     assert_eq!(verdicts, ["PASS", "FAIL", "FAIL", "FAIL", "FAIL"]);
 }
+
+#[test]
+fn stopping_logs_each_generation_in_flight_even_one_whose_upstream_has_not_answered() {
+    // The upstream answers "slow" only after 30 s; "stream" streams prose slowly.
+    let upstream = Scripted::start(|conn, received| {
+        if String::from_utf8_lossy(&received.body).contains("slow") {
+            std::thread::sleep(Duration::from_secs(30));
+            return Ok(());
+        }
+        conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+        for word in coherency_core::samples::PROSE.split_inclusive(' ') {
+            chunk(conn, sse_chunk(word).as_bytes())?;
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        conn.write_all(b"0\r\n\r\n")
+    });
+    let dir = temp_dir("stopping");
+    let log = dir.join("proxy.jsonl");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let config = coherency_proxy::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        upstream: coherency_proxy::Upstream::parse(&upstream.url()).unwrap(),
+        upstream_ca: None,
+        cut_on: Some(Verdict::Fail),
+        log: Some(log.clone()),
+        log_max_bytes: None,
+        quiet: true,
+    };
+    let proxy = runtime.block_on(coherency_proxy::Proxy::bind(&config)).unwrap();
+    let addr = proxy.local_addr();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = runtime.spawn(proxy.serve_until(async move {
+        let _ = stopped.await;
+    }));
+    let open = |model: &str| {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(&request(
+            "POST",
+            "/v1/chat/completions",
+            Some(&format!("{{\"model\":\"{model}\",\"stream\":true}}")),
+        ))
+        .unwrap();
+        s
+    };
+    let _waiting = open("slow");
+    let mut streaming = open("stream");
+    let mut buf = [0u8; 4096];
+    let mut got = 0;
+    while got < 800 {
+        got += streaming.read(&mut buf).unwrap();
+    }
+    stop.send(()).unwrap();
+    let stopping = runtime.block_on(serving).unwrap();
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    let metrics = stopping.finish();
+    assert_eq!(metrics.generations(), 2);
+    assert!(metrics.summary().starts_with("2 generations ("), "{}", metrics.summary());
+    let lines = log_lines(&log);
+    let mut said: Vec<(String, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["proxy"]["ending"].as_str().unwrap().to_string(),
+                l["generation"]["error"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    said.sort();
+    assert_eq!(said[0].0, "proxy-stopped");
+    assert_eq!(said[0].1, "cut: the proxy was stopped", "the stream in flight: {lines:?}");
+    assert_eq!(
+        said[1],
+        ("proxy-stopped".to_string(), "the proxy was stopped before the upstream answered".to_string())
+    );
+}
