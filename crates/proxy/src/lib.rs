@@ -9,12 +9,15 @@
 //! OPENAI_BASE_URL=http://127.0.0.1:8090/v1 your-agent
 //! ```
 //!
-//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`dialect`]
-//! (which requests are generations, in which API), [`request_facts`] (what they ask, their keys), [`event_bounds`] (where SSE
-//! events end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a
-//! cut stream, the tokens saved), [`decode`] (a compressed reply decoded to be scored), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check across turns),
-//! [`log_line`], [`metrics`]. I/O: [`server`] (hyper),
-//! [`scorers`] (the threads that judge replies in flight) and [`log_file`] (the log thread).
+//! Pure parts, tested without sockets: [`upstream`] (where a request goes), [`dialect`] (which
+//! requests are generations, in which API: chat, Responses, Anthropic Messages, Ollama),
+//! [`request_facts`] (what they ask, their keys), [`event_bounds`] (where SSE events or NDJSON
+//! lines end), [`watch`] (one generation: pass, hold, score, cut), [`cut`] (the ending of a cut
+//! stream in its API's shape, the tokens saved), [`decode`] (a compressed reply decoded to be
+//! scored), [`tls`] (what an https upstream is trusted by), [`tool_calls`] (the tool-call check
+//! across turns), [`log_line`], [`metrics`]. I/O: [`server`] (hyper), [`scorers`] (the threads
+//! that judge replies in flight), [`log_file`] (the log thread), and [`Proxy::serve_until`] /
+//! [`Stopping`] (SIGTERM, Ctrl-C: every reply in flight logged, the log closed).
 
 pub mod cut;
 pub mod decode;
