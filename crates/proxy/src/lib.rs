@@ -125,6 +125,9 @@ impl Proxy {
     }
 }
 
+/// How long a stop waits for the log's thread to write the lines queued, at most.
+pub const LOG_FLUSH_WAIT: Duration = Duration::from_secs(30);
+
 /// A proxy that stopped serving: what is left to do once its runtime is shut down.
 pub struct Stopping {
     shared: Arc<server::Shared>,
@@ -134,18 +137,33 @@ pub struct Stopping {
 impl Stopping {
     /// After the runtime was shut down (dropping every connection: each reply in flight was
     /// ended there and sent to the log as `proxy-stopped`): waits for the log thread to
-    /// write every line and close the file; returns the counts.
-    pub fn finish(mut self) -> metrics::Metrics {
+    /// write every line and close the file (at most [`LOG_FLUSH_WAIT`]); returns the counts
+    /// and whether it did.
+    pub fn finish(mut self) -> (metrics::Metrics, bool) {
         let metrics = Arc::clone(&self.shared.metrics);
         let thread = self.log_thread.take();
         // The last sender of the log's queue (the connections held the others): its thread
         // writes what is queued, then ends, closing the file.
         drop(self);
+        let mut closed = true;
         if let Some(thread) = thread {
-            let _ = thread.join();
+            // A log that cannot be written (a stalled disk) does not hold the stop for ever.
+            let deadline = std::time::Instant::now() + LOG_FLUSH_WAIT;
+            while !thread.is_finished() && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if thread.is_finished() {
+                let _ = thread.join();
+            } else {
+                closed = false;
+                eprintln!(
+                    "coherency proxy: the log was still being written after {} s; stopping without the lines queued",
+                    LOG_FLUSH_WAIT.as_secs()
+                );
+            }
         }
         let m = metrics.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        m
+        (m, closed)
     }
 }
 
@@ -204,10 +222,10 @@ pub fn run(config: &Config) -> Result<(), String> {
     let (stopping, signal) = stopping?;
     // Dropping the runtime's tasks ends every connection; each reply in flight is logged.
     runtime.shutdown_timeout(Duration::from_secs(2));
-    let metrics = stopping.finish();
+    let (metrics, closed) = stopping.finish();
     let signal = *signal.lock().unwrap_or_else(|e| e.into_inner());
     eprintln!("coherency proxy: stopped by {signal}: {}", metrics.summary());
-    if let Some(path) = &config.log {
+    if let Some(path) = config.log.as_ref().filter(|_| closed) {
         eprintln!("coherency proxy: log {} written and closed", path.display());
     }
     Ok(())

@@ -655,7 +655,8 @@ fn stopping_logs_each_generation_in_flight_even_one_whose_upstream_has_not_answe
     stop.send(()).unwrap();
     let stopping = runtime.block_on(serving).unwrap();
     runtime.shutdown_timeout(Duration::from_secs(2));
-    let metrics = stopping.finish();
+    let (metrics, closed) = stopping.finish();
+    assert!(closed, "the log's thread wrote every line and ended");
     assert_eq!(metrics.generations(), 2);
     assert!(metrics.summary().starts_with("2 generations ("), "{}", metrics.summary());
     let lines = log_lines(&log);
