@@ -11,6 +11,7 @@
 
 use coherency_e2e_harness::browser;
 use coherency_test_support::biglog;
+use coherency_test_support::grammar;
 use coherency_test_support::textgen;
 
 use std::path::{Path, PathBuf};
@@ -366,11 +367,13 @@ async fn a_cjk_loop_fails_with_its_loop_span() {
 #[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
 async fn a_multi_megabyte_single_line_renders_only_what_is_on_screen_and_every_span_is_reachable() {
     let page = Page::open().await;
-    // Three megabytes on one line: prose with a run of one word every 100 KB.
+    // Three megabytes on one line: grammatical prose with a run of one word every 100 KB (the
+    // runs are its only spans: random words would be word salad, flagged all along).
     let mut rng = textgen::Rng(7);
     let mut text = String::new();
     while text.len() < 3_000_000 {
-        text.push_str(&textgen::prose(&mut rng, 100_000, textgen::WORDS, " ").replace('\n', " "));
+        text.push_str(&grammar::english(&mut rng, 100_000).replace('\n', " "));
+        text.push(' ');
         text.push_str(&"again ".repeat(30));
     }
     assert!(!text.contains('\n'));
