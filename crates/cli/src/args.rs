@@ -105,6 +105,10 @@ pub struct AnalyzeArgs {
     /// Print one self-contained HTML report (one file): coherency analyze --html log.jsonl > report.html
     #[arg(long, group = "output")]
     pub html: bool,
+    /// The column of a Parquet file that holds the texts to judge, one a row [default: the first
+    /// of response, output, completion, generation, answer, text, content]
+    #[arg(long, value_name = "NAME")]
+    pub text_column: Option<String>,
     /// Read every file as NAME instead of detecting its format
     #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(format_names()))]
     pub format: Option<String>,

@@ -19,6 +19,7 @@ mod compare;
 mod config;
 mod exit_status;
 mod inputs;
+mod parquet_rows;
 mod progress;
 mod run;
 
@@ -120,6 +121,7 @@ fn analyze(a: &AnalyzeArgs) -> ExitCode {
         options: JudgeOptions { judge_inputs: a.judge_inputs, thresholds },
         listing: if a.all_messages { Listing::All } else { Listing::FlaggedAndWorst(a.worst) },
         colour: output == Output::Text && colour::wanted(a.color),
+        text_column: a.text_column.clone(),
     };
     let progress = progress::Progress::new(found.inputs.len(), output != Output::Json && io::stderr().is_terminal());
     let stdout = io::stdout();

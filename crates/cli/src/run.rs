@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Format;
 use coherency_core::render::json::Listing;
+use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
 use coherency_core::render::{self, Summary};
 use coherency_core::verdict::{text_of, Analysed, JudgeOptions, JudgedDocument};
@@ -32,7 +33,7 @@ pub enum Output {
 }
 
 /// How every input is read, judged and shown.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     pub output: Output,
     /// `None`: each input's detected format.
@@ -42,6 +43,9 @@ pub struct Settings {
     pub listing: Listing,
     /// Colour in the text output.
     pub colour: bool,
+    /// A Parquet file's column of texts (`--text-column`; by default the first of
+    /// [`crate::parquet_rows::TEXT_COLUMNS`] it has).
+    pub text_column: Option<String>,
 }
 
 /// What became of one input.
@@ -215,10 +219,28 @@ fn analyse_and_write(
 ) -> (Outcome, io::Result<()>) {
     let file = input.name();
     let json = settings.output == Output::Json;
-    let bytes = match read(input) {
+    let mut bytes = match read(input) {
         Ok(bytes) => bytes,
         Err(e) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, e.to_string())),
     };
+    // A Parquet dataset is read as the JSONL log of its rows (one conversation a row).
+    if crate::parquet_rows::is_parquet(&bytes) {
+        match crate::parquet_rows::rows_as_jsonl(bytes, settings.text_column.as_deref()) {
+            Ok(rows) => {
+                if rows.skipped > 0 {
+                    stderr.push(format!(
+                        "coherency: {}: {} of {} rows have no text in column '{}' (not judged)",
+                        safe_value(&file),
+                        rows.skipped,
+                        rows.rows,
+                        safe_value(&rows.column)
+                    ));
+                }
+                bytes = rows.jsonl;
+            }
+            Err(why) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why)),
+        }
+    }
     // Its texts analysed on every core (many files share the cores through rayon's pool), then
     // judged in order: the same document as judging it alone.
     let thresholds = settings.options.thresholds;
