@@ -889,7 +889,7 @@ const TOPICS: [&[&str]; 4] = [
 ];
 
 /// An English paragraph (one line) about `topic`: its words among function words.
-fn topical_paragraph(rng: &mut Rng, topic: &[&str], len: usize) -> String {
+pub(crate) fn topical_paragraph(rng: &mut Rng, topic: &[&str], len: usize) -> String {
     // Phrases of a topic word and the function words English puts around it ("in the
     // kernel", "memory is"): half the words are function words, in their places.
     const PHRASES: &[&str] = &[

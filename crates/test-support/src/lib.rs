@@ -14,6 +14,7 @@ pub mod gzip_pass;
 pub mod incoherent;
 pub mod labelled;
 pub mod parallel;
+pub mod prompted;
 pub mod textgen;
 pub mod timing;
 

@@ -66,7 +66,7 @@ impl Analyzer {
     /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
     /// unfinished last word and line; the text itself is not rescanned.
     pub fn report(&self) -> Report {
-        let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, &self.thresholds, || ());
+        let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, None, &self.thresholds, || ());
         self.scans.report(&self.text, &self.thresholds, gzip_bytes, found, incoherent)
     }
 }
@@ -295,6 +295,7 @@ pub const PARALLEL_FROM_BYTES: usize = 256 * 1024;
 /// runs everything on one thread.
 fn gzip_and_loop_checks<R: Send>(
     text: &str,
+    prompt: Option<&str>,
     t: &Thresholds,
     also: impl FnOnce() -> R + Send,
 ) -> (usize, loop_checks::LoopFindings, IncoherenceFindings, R) {
@@ -302,7 +303,7 @@ fn gzip_and_loop_checks<R: Send>(
     if text.len() >= PARALLEL_FROM_BYTES {
         let profile = FirstCome::new(|| super::profile::profile(text));
         let also = FirstCome::new(also);
-        let incoherent = FirstCome::new(|| incoherence::find(text, &t.incoherence_rules()));
+        let incoherent = FirstCome::new(|| incoherence::find_with_prompt(text, prompt, &t.incoherence_rules()));
         let both = || {
             profile.run();
             incoherent.run();
@@ -326,7 +327,7 @@ fn gzip_and_loop_checks<R: Send>(
     }
     let more = also();
     let found = loop_checks::find(text, &t.loop_rules());
-    (gzip_size(text.as_bytes()), found, incoherence::find(text, &t.incoherence_rules()), more)
+    (gzip_size(text.as_bytes()), found, incoherence::find_with_prompt(text, prompt, &t.incoherence_rules()), more)
 }
 
 /// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
@@ -374,7 +375,14 @@ pub fn analyze(text: &str) -> Report {
 
 /// [`analyze`] against thresholds `t` (a person's, see [`Thresholds::assign`]).
 pub fn analyze_with(text: &str, t: &Thresholds) -> Report {
-    let (gzip_bytes, found, incoherent, scans) = gzip_and_loop_checks(text, t, || {
+    analyze_with_prompt(text, None, t)
+}
+
+/// [`analyze_with`] for a model's reply to `prompt` (the last user message before it in its
+/// conversation), when it has one: the drift check measures the reply against the prompt's
+/// topic too (see [`incoherence::drift`]); every other check reads the text alone.
+pub fn analyze_with_prompt(text: &str, prompt: Option<&str>, t: &Thresholds) -> Report {
+    let (gzip_bytes, found, incoherent, scans) = gzip_and_loop_checks(text, prompt, t, || {
         let mut scans = Scans::default();
         scans.scan(text, 0, t);
         scans
@@ -518,7 +526,7 @@ mod tests {
         let text = format!("{}{}", prose.repeat(60), "Let me check the configuration once more.\n".repeat(3_000));
         assert!(text.len() >= PARALLEL_FROM_BYTES);
         let t = Thresholds::default();
-        let (gzip, found, incoherent, ()) = gzip_and_loop_checks(&text, &t, || ());
+        let (gzip, found, incoherent, ()) = gzip_and_loop_checks(&text, None, &t, || ());
         assert_eq!(incoherent, incoherence::find(&text, &t.incoherence_rules()));
         assert_eq!(gzip, gzip_size(text.as_bytes()));
         assert_eq!(format!("{found:?}"), format!("{:?}", loop_checks::find(&text, &t.loop_rules())));

@@ -36,7 +36,8 @@ mod thresholds;
 pub mod word_runs;
 
 pub use analyzer::{
-    analyze, analyze_with, analyze_without_deflate, passes_without_deflate, AnalysisWithoutDeflate, Analyzer,
+    analyze, analyze_with, analyze_with_prompt, analyze_without_deflate, passes_without_deflate,
+    AnalysisWithoutDeflate, Analyzer,
 };
 pub use compare_rules::CompareRules;
 pub use pacing::ReportPacer;

@@ -12,10 +12,12 @@ use super::judged_text::{judged_texts, JudgedText};
 use super::kept_report::{Analysed, KeptReport};
 use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
-use super::reply::join_reply;
+use super::prompt::{against_prompt, prompt_of};
+use super::reply::{join_reply, joined_len};
 use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;
+use crate::analyze::incoherence::drift;
 use crate::analyze::text_units::floor_boundary;
 use crate::analyze::{analyze, Verdict};
 use crate::ingest::Transcript;
@@ -105,6 +107,7 @@ fn judge(
                         )
                     }
                 };
+                let report = against_prompt(report, &m.text, prompt_of(t, k), &options.thresholds);
                 message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
@@ -116,6 +119,14 @@ fn judge(
                     },
                     Analysed::kept,
                 );
+                let prompt = prompt_of(t, parts[0]);
+                let report = match prompt {
+                    Some(_) if joined_len(parts.iter().map(|&k| msgs[k].text.len())) >= drift::MIN_BYTES => {
+                        let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
+                        against_prompt(report, &text, prompt, &options.thresholds)
+                    }
+                    _ => report,
+                };
                 let author = Author::of(&msgs[parts[0]]);
                 message_report(parts, true, None, report, author, options)
             }

@@ -28,7 +28,7 @@
 //! only a formula while the work moves on: left out of the streams), `conversation.rs` (a
 //! conversation judged across its turns), `conversation_report.rs` (what that judgement comes
 //! to), `turn_view.rs` (its turns as the page's view shows them), `judge.rs`
-//! (judging a transcript), `progress.rs`, `shares.rs` (the analysis
+//! (judging a transcript), `prompt.rs` (a reply's prompt, its drift measured against it), `progress.rs`, `shares.rs` (the analysis
 //! split between two workers), `report.rs` (the reports and the worst judged
 //! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
 //! judged text or of verdict belongs here, not in `ingest` (which only reads) nor in `analyze`
@@ -48,6 +48,7 @@ mod kept_report;
 mod model_stream;
 mod moves_on;
 mod progress;
+mod prompt;
 mod reply;
 mod report;
 mod row;
@@ -70,6 +71,7 @@ pub use judge::{
 pub use kept_report::{Analysed, KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
+pub use prompt::prompt_of;
 pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;

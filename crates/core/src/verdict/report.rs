@@ -11,8 +11,9 @@ use super::authorship::Author;
 use super::conversation_report::ConversationReport;
 use super::kept_report::KeptReport;
 use super::model_stream::{StreamKind, StreamLayout};
+use super::prompt::prompt_of;
 use super::reply::join_reply;
-use crate::analyze::{analyze, Report, Verdict};
+use crate::analyze::{analyze_with_prompt, Report, Thresholds, Verdict};
 use crate::ingest::Transcript;
 
 /// The analysis of one text of a transcript.
@@ -82,7 +83,11 @@ impl MessageReport {
     pub fn full_report(&self, t: &Transcript) -> Rc<Report> {
         match self.report.whole() {
             Some(r) => Rc::clone(r),
-            None => Rc::new(analyze(&self.text(t))),
+            None => {
+                // A reply's drift is measured against its prompt (see `prompt`).
+                let prompt = self.messages.first().filter(|_| self.stream.is_none()).and_then(|&k| prompt_of(t, k));
+                Rc::new(analyze_with_prompt(&self.text(t), prompt, &Thresholds::default()))
+            }
         }
     }
 }

@@ -3,6 +3,14 @@
 //! for good, while each part may read fluently. Drift alone is never worse than a WARN: a text
 //! may end somewhere else on purpose, and this says only that it did.
 //!
+//! A model's reply is also measured against its prompt (the last user message before it, when
+//! the input holds one: see `verdict::prompt`): the prompt's topic words count as the opening's,
+//! so a reply drifts only where neither its opening's topic nor the prompt's comes back. A reply
+//! that answers the prompt — that gives some background first, or compares two things the prompt
+//! names one after the other — is not flagged for leaving its own opening; one that leaves both
+//! is, and its reason quotes the prompt's topic words it lost. Still a WARN at most: a prompt
+//! may ask for a change of subject ("now tell me about…") in words the rule cannot read.
+//!
 //! Judged only where drift can be told from a plan: unstructured English prose of 4 KiB or
 //! more (lines of 150 bytes on average, no Markdown headings, list items, tables, quotes or code
 //! fences) whose tail reads as English and says at least 8 different words (a loop is not
@@ -24,11 +32,17 @@ const TAIL_WORDS: usize = 8;
 /// The opening: the first fifth of the text, at most this many bytes.
 const OPENING_MAX: usize = 4096;
 
+/// Bytes of a prompt read for its topic words (a prompt may paste a whole document).
+const PROMPT_MAX: usize = 1 << 16;
+
 /// What drift found: the opening's topic words and the tail where none comes back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Drift {
     /// The opening's topic words (content words it says at least twice), a few, for the reason.
     pub topic: Vec<String>,
+    /// With a prompt: the prompt's topic words the reply said before the tail (a few, for the
+    /// reason), or the prompt's first ones when the reply said none of them.
+    pub prompt_topic: Vec<String>,
     /// From just after the last topic word to the end.
     pub tail: Range<usize>,
 }
@@ -79,6 +93,27 @@ fn is_prose(text: &str) -> bool {
 /// The drift of `text`, if it is judged and its opening's topic words never come back after
 /// some point (`None` when they keep coming back to the end).
 pub fn drift(text: &str) -> Option<Drift> {
+    drift_from(text, None)
+}
+
+/// The prompt's topic words: its content words (five letters or more, not too common),
+/// lowercased, each once, in order.
+fn prompt_words(prompt: &str) -> Vec<String> {
+    let prompt = head(prompt, PROMPT_MAX);
+    let mut seen = HashedSet::default();
+    let mut out = Vec::new();
+    for (w, _) in words(prompt, 0, prompt.len()) {
+        let w = w.to_ascii_lowercase();
+        if !COMMON.contains(&w.as_str()) && seen.insert(hash_bytes(w.as_bytes())) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The drift of a model's reply `text` measured against its opening and, when it has one, its
+/// `prompt`: the tail where neither the opening's topic words nor the prompt's come back.
+pub fn drift_from(text: &str, prompt: Option<&str>) -> Option<Drift> {
     if text.len() < MIN_BYTES || !is_prose(text) || !super::word_salad::is_english(head(text, 1 << 18)) {
         return None;
     }
@@ -100,7 +135,8 @@ pub fn drift(text: &str) -> Option<Drift> {
     if topic.len() < 3 {
         return None;
     }
-    let topic_set: HashedSet = topic.iter().map(|w| hash_bytes(w.as_bytes())).collect();
+    let asked = prompt.map(prompt_words).unwrap_or_default();
+    let topic_set: HashedSet = topic.iter().chain(&asked).map(|w| hash_bytes(w.as_bytes())).collect();
     // The last topic word after the opening (compared without case, without allocating).
     let mut last = opening_end;
     let mut lower = [0u8; 32];
@@ -128,7 +164,23 @@ pub fn drift(text: &str) -> Option<Drift> {
         return None;
     }
     topic.truncate(5);
-    Some(Drift { topic, tail: last..text.len() })
+    let prompt_topic = lost(text, last, asked);
+    Some(Drift { topic, prompt_topic, tail: last..text.len() })
+}
+
+/// Of the prompt's topic words `asked`, a few the reply said before byte `tail` (the topic it
+/// lost), or the prompt's first few when it said none.
+fn lost(text: &str, tail: usize, asked: Vec<String>) -> Vec<String> {
+    if asked.is_empty() {
+        return asked;
+    }
+    let said: HashedSet = words(text, 0, tail).map(|(w, _)| hash_bytes(w.to_ascii_lowercase().as_bytes())).collect();
+    let mut out: Vec<String> =
+        asked.iter().filter(|w| said.contains(&hash_bytes(w.as_bytes()))).take(5).cloned().collect();
+    if out.is_empty() {
+        out = asked.into_iter().take(5).collect();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -184,5 +236,29 @@ mod tests {
             }
         }
         assert_eq!(drift(&sections), None, "sections");
+    }
+
+    #[test]
+    fn measured_against_its_prompt_a_reply_drifts_only_where_it_leaves_both() {
+        // Background on cooking, then the kernel the prompt asked about: drift from the opening
+        // alone, an answer to the prompt.
+        let mut t = String::new();
+        for k in 0..6 {
+            t.push_str(&paragraph(COOKING, 60, k));
+        }
+        for k in 0..10 {
+            t.push_str(&paragraph(KERNEL, 60, k));
+        }
+        let prompt = "How does the scheduler keep interrupt latency low?";
+        assert!(drift(&t).is_some_and(|d| d.tail.len() > t.len() / 2), "alone, the opening's words stop");
+        let answered = drift_from(&t, Some(prompt)).expect("judged");
+        assert!(answered.tail.len() < 200, "the prompt's words come back to the end: {:?}", answered.tail);
+        // Asked about cooking instead: the reply leaves it, and the reason names the prompt's
+        // words the reply said before it left.
+        let asked = "Which saucepan and how much butter for the onions?";
+        let left = drift_from(&t, Some(asked)).expect("judged");
+        assert_eq!(left.tail, drift(&t).expect("judged").tail);
+        assert_eq!(left.prompt_topic, ["saucepan", "butter", "onions"]);
+        assert!(drift(&t).expect("judged").prompt_topic.is_empty(), "no prompt, no prompt words");
     }
 }

@@ -73,6 +73,69 @@ fn check(metric: Metric, value: usize, warn: usize, fail: usize, level: Verdict)
 
 /// Judges `text` by the incoherence checks.
 pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
+    find_with_prompt(text, None, rules)
+}
+
+/// The drift check of a text: its check, region, sentence and span (at WARN).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftJudged {
+    pub check: Check,
+    pub region: Option<Range<usize>>,
+    pub why: Option<String>,
+    pub span: Option<Span>,
+}
+
+/// The drift check of `text`, a model's reply to `prompt` when there is one (see
+/// [`drift::drift_from`]). Never worse than WARN.
+pub fn judge_drift(text: &str, prompt: Option<&str>, rules: &IncoherenceRules) -> DriftJudged {
+    let found = drift::drift_from(text, prompt);
+    let share = found.as_ref().map_or(0.0, |d| d.tail.len() as f64 / text.len() as f64);
+    let level = if found.is_some() && share >= rules.drift_warn { Verdict::Warn } else { Verdict::Pass };
+    let check = Check {
+        metric: Metric::Drift,
+        value: share,
+        warn_at: rules.drift_warn,
+        fail_at: 1.0,
+        direction: Direction::AtLeast,
+        level,
+        judged: found.is_some(),
+        data: false,
+    };
+    let Some(d) = found.filter(|_| level == Verdict::Warn) else {
+        return DriftJudged { check, region: None, why: None, span: None };
+    };
+    let span = Span {
+        start: d.tail.start,
+        end: d.tail.end,
+        kind: SpanKind::Drift,
+        count: d.tail.len(),
+        level: Verdict::Warn,
+        period: None,
+        source: None,
+    };
+    let listed = |words: &[String]| words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", ");
+    let why = if d.prompt_topic.is_empty() {
+        format!(
+            "from byte {} to the end ({}) none of the opening's topic words ({}) comes back; drift alone is a WARN",
+            thousands(d.tail.start),
+            crate::wording::percent(share),
+            listed(&d.topic)
+        )
+    } else {
+        format!(
+            "from byte {} to the end ({}) neither the prompt's topic words ({}) nor the opening's ({}) come back; drift alone is a WARN",
+            thousands(d.tail.start),
+            crate::wording::percent(share),
+            listed(&d.prompt_topic),
+            listed(&d.topic)
+        )
+    };
+    DriftJudged { check, region: Some(d.tail), why: Some(why), span: Some(span) }
+}
+
+/// [`find`] for a model's reply to `prompt` (the last user message before it), when it has
+/// one: the drift check measures the reply against the prompt's topic too.
+pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRules) -> IncoherenceFindings {
     let mut spans = Vec::new();
     let mut spans_not_listed = 0;
 
@@ -174,40 +237,10 @@ pub fn find(text: &str, rules: &IncoherenceRules) -> IncoherenceFindings {
     // The word-salad check is the worse of its two counts (glued words first when both trip
     // alike); a count that trips with the other says so in the sentence.
     let (salad_check, salad_region, salad_why) = combine(glued_judged, misplaced_judged);
-    // Drift: the opening's topic words never come back in a long tail. Never worse than WARN.
-    let found = drift::drift(text);
-    let share = found.as_ref().map_or(0.0, |d| d.tail.len() as f64 / text.len() as f64);
-    let drift_level = if found.is_some() && share >= rules.drift_warn { Verdict::Warn } else { Verdict::Pass };
-    let drift_check = Check {
-        metric: Metric::Drift,
-        value: share,
-        warn_at: rules.drift_warn,
-        fail_at: 1.0,
-        direction: Direction::AtLeast,
-        level: drift_level,
-        judged: found.is_some(),
-        data: false,
-    };
-    let (mut drift_region, mut drift_why) = (None, None);
-    if let (Some(d), Verdict::Warn) = (&found, drift_level) {
-        spans.push(Span {
-            start: d.tail.start,
-            end: d.tail.end,
-            kind: SpanKind::Drift,
-            count: d.tail.len(),
-            level: Verdict::Warn,
-            period: None,
-            source: None,
-        });
-        drift_region = Some(d.tail.clone());
-        let topic: Vec<String> = d.topic.iter().map(|w| format!("'{w}'")).collect();
-        drift_why = Some(format!(
-            "from byte {} to the end ({}) none of the opening's topic words ({}) comes back; drift alone is a WARN",
-            thousands(d.tail.start),
-            crate::wording::percent(share),
-            topic.join(", ")
-        ));
-    }
+    // Drift: the opening's (and the prompt's) topic words never come back in a long tail.
+    let DriftJudged { check: drift_check, region: drift_region, why: drift_why, span } =
+        judge_drift(text, prompt, rules);
+    spans.extend(span);
     crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
     IncoherenceFindings {
         checks: [leak_check, soup_check, salad_check, drift_check],

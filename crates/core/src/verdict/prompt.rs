@@ -1,0 +1,68 @@
+//! A reply's prompt: the last user message before a model's text in its conversation, which
+//! the drift check measures the reply against (see `analyze::incoherence::drift`). A plain
+//! text, an input's message and a conversation's stream have none.
+//!
+//! Texts are analysed on their own first (anywhere: the CLI's threads, the page's second
+//! worker, see [`super::shares`]); the judge then measures a reply's drift against its prompt,
+//! which takes one scan of its words, and analyses it again with the prompt only where that
+//! changes the drift check ([`against_prompt`]) — the report is then what
+//! [`analyze_with_prompt`] gives, wherever the text was analysed first.
+
+use super::authorship::Author;
+use super::kept_report::KeptReport;
+use crate::analyze::incoherence::{drift, judge_drift};
+use crate::analyze::{analyze_with_prompt, Thresholds};
+use crate::ingest::{Channel, Transcript};
+
+/// The prompt of message `k`: the last non-blank user message before it in its conversation
+/// (at an earlier turn), when `k` is the model's; `None` otherwise.
+pub fn prompt_of(t: &Transcript, k: usize) -> Option<&str> {
+    let m = t.messages.get(k)?;
+    if Author::of(m) != Author::Model {
+        return None;
+    }
+    t.messages[..k]
+        .iter()
+        .rev()
+        .take_while(|p| p.conversation == m.conversation)
+        .filter(|p| p.index < m.index && p.channel == Channel::Content)
+        .find(|p| p.role.eq_ignore_ascii_case("user") && !p.text.trim().is_empty())
+        .map(|p| p.text.as_str())
+}
+
+/// `report`, made of `text` alone, as it is for a reply to `prompt`: the same unless measuring
+/// the drift against the prompt changes the drift check, then `text` analysed with it.
+pub(super) fn against_prompt(report: KeptReport, text: &str, prompt: Option<&str>, t: &Thresholds) -> KeptReport {
+    let Some(prompt) = prompt.filter(|_| text.len() >= drift::MIN_BYTES) else { return report };
+    let rules = t.incoherence_rules();
+    if judge_drift(text, Some(prompt), &rules) == judge_drift(text, None, &rules) {
+        return report;
+    }
+    KeptReport::of(analyze_with_prompt(text, Some(prompt), t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_messages::message;
+    use super::*;
+    use crate::ingest::Format;
+
+    #[test]
+    fn a_reply_s_prompt_is_the_last_user_message_before_it_in_its_conversation() {
+        let mut t = Transcript::new(Format::OpenaiJson);
+        t.messages.push(message(0, "system", Channel::Content, "Be brief."));
+        t.messages.push(message(1, "user", Channel::Content, "First question?"));
+        t.messages.push(message(2, "assistant", Channel::Content, "First answer."));
+        t.messages.push(message(3, "user", Channel::Content, "Second question?"));
+        t.messages.push(message(4, "assistant", Channel::Reasoning, "Thinking."));
+        t.messages.push(message(4, "assistant", Channel::Content, "Second answer."));
+        let mut other = message(0, "assistant", Channel::Content, "Another conversation.");
+        other.conversation = 1;
+        t.messages.push(other);
+        let prompts: Vec<Option<&str>> = (0..t.messages.len()).map(|k| prompt_of(&t, k)).collect();
+        assert_eq!(
+            prompts,
+            vec![None, None, Some("First question?"), None, Some("Second question?"), Some("Second question?"), None]
+        );
+    }
+}
