@@ -89,6 +89,7 @@ fn judge(
     on_progress(progress);
     let mut reports: Vec<MessageReport> = Vec::with_capacity(texts.len());
     let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut prompted: HashMap<(&str, &str), KeptReport> = HashMap::new();
     for judged in texts {
         let size = judged.len(t);
         let report = match judged {
@@ -107,7 +108,16 @@ fn judge(
                         )
                     }
                 };
-                let report = against_prompt(report, &m.text, prompt_of(t, k), &options.thresholds);
+                // A reply long enough for drift, measured against its prompt (once per text and
+                // prompt: a request log repeats its history).
+                let prompt = (m.text.len() >= drift::MIN_BYTES).then(|| prompt_of(t, k)).flatten();
+                let report = match prompt {
+                    Some(p) => prompted
+                        .entry((m.text.as_str(), p))
+                        .or_insert_with(|| against_prompt(report, &m.text, prompt, &options.thresholds))
+                        .clone(),
+                    None => report,
+                };
                 message_report(vec![k], false, None, report, Author::of(m), options)
             }
             JudgedText::Reply(parts) => {
@@ -119,13 +129,13 @@ fn judge(
                     },
                     Analysed::kept,
                 );
-                let prompt = prompt_of(t, parts[0]);
-                let report = match prompt {
-                    Some(_) if joined_len(parts.iter().map(|&k| msgs[k].text.len())) >= drift::MIN_BYTES => {
+                let long = joined_len(parts.iter().map(|&k| msgs[k].text.len())) >= drift::MIN_BYTES;
+                let report = match long.then(|| prompt_of(t, parts[0])).flatten() {
+                    Some(prompt) => {
                         let text = join_reply(parts.iter().map(|&k| msgs[k].text.as_str()));
-                        against_prompt(report, &text, prompt, &options.thresholds)
+                        against_prompt(report, &text, Some(prompt), &options.thresholds)
                     }
-                    _ => report,
+                    None => report,
                 };
                 let author = Author::of(&msgs[parts[0]]);
                 message_report(parts, true, None, report, author, options)
