@@ -65,4 +65,36 @@ mod tests {
             vec![None, None, Some("First question?"), None, Some("Second question?"), Some("Second question?"), None]
         );
     }
+
+    /// A reply that gives background before answering WARNs alone and PASSes as a reply to its
+    /// prompt in a request log (the next request repeats it as history), its full report too.
+    #[test]
+    fn a_reply_is_judged_with_its_prompt_in_a_request_log() {
+        use crate::analyze::{analyze, Metric, Verdict};
+        use coherency_test_support::prompted;
+        let kind = prompted::KINDS.iter().find(|k| k.label == "reply_background_then_answer").expect("a kind");
+        let case = prompted::generate(kind, 12_000, 7, false);
+        assert_eq!(analyze(&case.reply).check(Metric::Drift).level, Verdict::Warn, "alone");
+        // The second request repeats the first exchange as its history and asks again.
+        let first: serde_json::Value = serde_json::from_str(&case.json).expect("JSON");
+        let mut second = first.clone();
+        let messages = second["messages"].as_array_mut().expect("messages");
+        messages.push(serde_json::json!({"role": "user", "content": "Thanks, that helps."}));
+        messages.push(serde_json::json!({"role": "assistant", "content": "You are welcome."}));
+        let log = format!("{first}\n{second}\n");
+        let doc = super::super::JudgedDocument::read(log.as_bytes(), None);
+        let t = &doc.transcript;
+        assert_eq!(doc.report.verdict, Some(Verdict::Pass));
+        // The reader keeps one copy of the history the second request repeats.
+        let replies: Vec<_> =
+            doc.report.reports.iter().filter(|r| t.messages[r.messages[0]].text.as_str() == case.reply).collect();
+        assert_eq!(replies.len(), 1);
+        for r in replies {
+            let full = r.full_report(t);
+            let prompt = prompt_of(t, r.messages[0]);
+            assert_eq!(prompt, Some(case.prompt.as_str()));
+            assert_eq!(*full, analyze_with_prompt(&case.reply, prompt, &Thresholds::default()));
+            assert_eq!(full.check(Metric::Drift).level, Verdict::Pass);
+        }
+    }
 }
