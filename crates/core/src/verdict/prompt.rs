@@ -76,7 +76,7 @@ mod tests {
         let case = prompted::generate(kind, 12_000, 7, false);
         assert_eq!(analyze(&case.reply).check(Metric::Drift).level, Verdict::Warn, "alone");
         // The second request repeats the first exchange as its history and asks again.
-        let first: serde_json::Value = serde_json::from_str(&case.json).expect("JSON");
+        let first: serde_json::Value = serde_json::from_slice(case.json.as_bytes()).expect("JSON");
         let mut second = first.clone();
         let messages = second["messages"].as_array_mut().expect("messages");
         messages.push(serde_json::json!({"role": "user", "content": "Thanks, that helps."}));
