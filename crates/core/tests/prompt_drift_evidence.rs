@@ -4,7 +4,8 @@
 //! its prompt, the transcript's verdict, and the same reply's drift check alone (no prompt) —
 //! with the onset error.
 //!
-//! `cargo test --test prompt_drift_evidence -- --nocapture` prints it. Pinned: every reply that
+//! `cargo test --test prompt_drift_evidence -- --nocapture` prints it; `EVIDENCE_1MB=1` adds
+//! 1 MB replies. Pinned: every reply that
 //! leaves the prompt's topic WARNs (never worse) with its onset within a paragraph of the
 //! planted one and a reason that quotes the prompt's words; every reply that answers the prompt
 //! PASSes its drift check (another check's finding on it is printed, not pinned); texts analysed first without their prompt (the CLI's threads, the page's second
@@ -21,7 +22,11 @@ type Row = ([usize; 3], [usize; 3], [usize; 3], usize);
 
 #[test]
 fn replies_that_leave_the_prompt_warn_and_answers_pass() {
-    let corpus = prompted::corpus(&[5_000, 10_000, 30_000, 100_000], 2);
+    let mut lengths = vec![5_000, 10_000, 30_000, 100_000];
+    if std::env::var_os("EVIDENCE_1MB").is_some() {
+        lengths.push(1_000_000);
+    }
+    let corpus = prompted::corpus(&lengths, 2);
     let mut table: BTreeMap<(bool, &str), Row> = BTreeMap::new();
     let mut problems = Vec::new();
     let mut others = Vec::new();
