@@ -298,6 +298,11 @@ fn is_glued(w: &str, vocabulary: &HashedSet) -> bool {
                 continue;
             }
             let piece = &w[j..i];
+            // A word's last "or" is the agent-noun suffix (processor, editor, auditor, visitor,
+            // investor), not a glued "or".
+            if i == n && piece == "or" {
+                continue;
+            }
             let short = piece.len() <= LONGEST_FUNCTION_WORD;
             let strong = short && STRONG.contains(&piece);
             let function = strong || (short && WEAK.contains(&piece));
@@ -343,6 +348,9 @@ mod tests {
             "Use `isinstance(x, int)` to check the instance, and hasattr(obj, name) for an attribute of the object.",
             "```\nandrequest todescription andgetrequest\n```\nThe request and the description of the code.",
             "todos los dos hermanos van a tomar el mar y todo el día.",
+            // Agent nouns in "-or" beside their verbs: not "process" + "or".
+            "Each processor runs its own process; an editor may edit, an auditor audit, a visitor visit \
+             and an investor invest, and the processor that finishes takes a process from another processor.",
         ] {
             assert_eq!(glued(t), Vec::<&str>::new(), "{t}");
         }
