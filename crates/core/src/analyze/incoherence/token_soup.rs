@@ -134,8 +134,13 @@ pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
             }
         }
         let cjk_line = cjk >= 2 && cjk * 3 >= latin;
+        // Inside `inline code` on this line: a word quoted as code (a text about gibberish
+        // quoting `ashчниircraft`) is not the text's own.
+        let mut in_code = false;
         for word in line.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-            let Some(why) = oddity(word, cjk_line) else {
+            let quoted = in_code || word.contains('`');
+            in_code ^= word.matches('`').count() % 2 == 1;
+            let Some(why) = oddity(word, cjk_line).filter(|_| !quoted) else {
                 index += 1;
                 continue;
             };
@@ -301,6 +306,8 @@ mod tests {
             "Hello (Привет), cat — кошка — 猫 — قطة — חתול.",
             "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 https://example.com/a?b=c",
             "Café, naïve, façade, São Paulo, Ærøskøbing, Ångström, Dvořák, Łódź, Đorđe.",
+            // Soup quoted as code, as a text about broken models quotes it.
+            "Token soup (`ashчниircraft`, `вfor`, `for 她 as`) is what a broken fine-tune writes.",
         ] {
             assert_eq!(odd(t), Vec::<&str>::new(), "{t}");
         }
