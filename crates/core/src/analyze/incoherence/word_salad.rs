@@ -34,6 +34,9 @@ const WEAK: &[&str] = &[
     "five", "six", "seven", "eight", "nine", "ten",
 ];
 
+/// Function words that English suffixes spell at the end of a word (see [`is_glued`]).
+const SUFFIXES: &[&str] = &["or", "are", "an", "is"];
+
 /// The longest word of [`STRONG`] and [`WEAK`]: a longer piece is in neither.
 const LONGEST_FUNCTION_WORD: usize = {
     let (mut longest, mut i) = (0, 0);
@@ -298,14 +301,15 @@ fn is_glued(w: &str, vocabulary: &HashedSet) -> bool {
                 continue;
             }
             let piece = &w[j..i];
-            // A word's last "or" is the agent-noun suffix (processor, editor, auditor, visitor,
-            // investor), not a glued "or".
-            if i == n && piece == "or" {
-                continue;
-            }
             let short = piece.len() <= LONGEST_FUNCTION_WORD;
             let strong = short && STRONG.contains(&piece);
             let function = strong || (short && WEAK.contains(&piece));
+            // A word's last piece is no glued function word where an English suffix spells one
+            // (processor, editor: "or"; prepare, compare: "are"; human, median: "an"; analysis,
+            // basis: "is").
+            if i == n && SUFFIXES.contains(&piece) {
+                continue;
+            }
             let content = !function && piece.len() >= 3 && vocabulary.contains(&hash_bytes(piece.as_bytes()));
             if !function && !content {
                 continue;
@@ -348,9 +352,10 @@ mod tests {
             "Use `isinstance(x, int)` to check the instance, and hasattr(obj, name) for an attribute of the object.",
             "```\nandrequest todescription andgetrequest\n```\nThe request and the description of the code.",
             "todos los dos hermanos van a tomar el mar y todo el día.",
-            // Agent nouns in "-or" beside their verbs: not "process" + "or".
+            // Suffixes that spell function words, beside their stems: not "process" + "or".
             "Each processor runs its own process; an editor may edit, an auditor audit, a visitor visit \
              and an investor invest, and the processor that finishes takes a process from another processor.",
+            "Release prep: prepare the notes, compare the builds, declare the version; prep is done.",
         ] {
             assert_eq!(glued(t), Vec::<&str>::new(), "{t}");
         }
