@@ -114,12 +114,18 @@ return null;
         deflate_ms: Option<f64>,
     }
 
+    /// Keeps the file chosen in the page's input (`window.__chosen`), seen before the page's
+    /// own handler (capture phase).
+    const KEEP_CHOSEN: &str = "document.addEventListener('change', (e) => { \
+        if (e.target.files?.length) window.__chosen = e.target.files[0]; }, true); return null;";
+
     /// Times the analysis wasm's `gzipSizeInWorker` (one DEFLATE-9 pass, as the analysis counts a
     /// long text's gzip size) over the file chosen, or the text pasted, on the page's thread once
-    /// the result is in; resolves to milliseconds, or to the error in words.
+    /// the result is in; resolves to milliseconds, or to the error in words. The file is the one
+    /// [`KEEP_CHOSEN`] kept (the page empties its input once it has the file).
     const DEFLATE_PASS: &str = r#"
-        const input = document.querySelector('input[type=file]');
-        const blob = input && input.files.length ? input.files[0] : new File([document.getElementById('input').value], 'pasted');
+        const blob = window.__chosen ?? new File([document.getElementById('input').value], 'pasted');
+        if (!blob.size) return 'no bytes to time';
         const m = await import(new URL('pkg/coherency_analysis.js', document.baseURI).href);
         await globalThis.coherencyWorker.ready;
         await m.default({ module_or_path: globalThis.coherencyWorker.module });
@@ -187,6 +193,7 @@ return null;
             })
         };
         page.js(PROBE).await;
+        page.js(KEEP_CHOSEN).await;
         if given == Given::Paste {
             page.set_input(std::str::from_utf8(bytes).expect("a text to paste")).await;
             tokio::time::sleep(Duration::from_millis(300)).await;
