@@ -6,9 +6,11 @@
 //! the longest `longtask` entry); peak JS heap (`performance.memory`) and peak renderer memory
 //! (RSS of Chromium's renderer processes, from /proc); and the same analysis run natively here,
 //! and by the native CLI (`COHERENCY_CLI`, which scripts/bench-page builds) on the same file,
-//! for ratios. Then a 5 MB text pasted into the text box (`PAGE_BENCH_PASTE=5`, MB; empty: none):
-//! time from Analyze to the verdict, and the longest main-thread task meanwhile. A benchmark,
-//! not a test: nothing is asserted on time.
+//! for ratios, and one DEFLATE-9 pass over the same bytes in the analysis worker's wasm (the
+//! floor of a text's analysis there: page ÷ that pass). Then a 5 MB text pasted into the text
+//! box (`PAGE_BENCH_PASTE=5`, MB; empty: none): time from Analyze to the verdict, the longest
+//! main-thread task meanwhile, and the same DEFLATE-9 pass over the text. A benchmark, not a
+//! test: nothing is asserted on time.
 //!
 //! Run: `scripts/bench-page` (builds the page, then `cargo bench --bench page`). Without
 //! `--bench` (as `cargo test --benches` would run it) it does nothing. `PAGE_BENCH_SIZES=10,50`
@@ -107,7 +109,31 @@ return null;
         result: String,
         /// When each stage of the progress panel first showed (ms after the file was chosen).
         stages: Vec<(String, f64)>,
+        /// One DEFLATE-9 pass over the same bytes in the analysis worker's wasm, on this page
+        /// ([`DEFLATE_PASS`]): the floor of a text's analysis there.
+        deflate_ms: Option<f64>,
     }
+
+    /// Keeps the file chosen in the page's input (`window.__chosen`), seen before the page's
+    /// own handler (capture phase).
+    const KEEP_CHOSEN: &str = "document.addEventListener('change', (e) => { \
+        if (e.target.files?.length) window.__chosen = e.target.files[0]; }, true); return null;";
+
+    /// Times the analysis wasm's `gzipSizeInWorker` (one DEFLATE-9 pass, as the analysis counts a
+    /// long text's gzip size) over the file chosen, or the text pasted, on the page's thread once
+    /// the result is in; resolves to milliseconds, or to the error in words. The file is the one
+    /// [`KEEP_CHOSEN`] kept (the page empties its input once it has the file).
+    const DEFLATE_PASS: &str = r#"
+        const blob = window.__chosen ?? new File([document.getElementById('input').value], 'pasted');
+        if (!blob.size) return 'no bytes to time';
+        const m = await import(new URL('pkg/coherency_analysis.js', document.baseURI).href);
+        await globalThis.coherencyWorker.ready;
+        await m.default({ module_or_path: globalThis.coherencyWorker.module });
+        await m.gzipSizeInWorker(new File(['warm-up'], 'w'));
+        const t = performance.now();
+        await m.gzipSizeInWorker(blob);
+        return performance.now() - t;
+    "#;
 
     fn ms(v: &Value, key: &str, t0: f64) -> Option<f64> {
         v.get(key).and_then(Value::as_f64).map(|t| t - t0)
@@ -167,6 +193,7 @@ return null;
             })
         };
         page.js(PROBE).await;
+        page.js(KEEP_CHOSEN).await;
         if given == Given::Paste {
             page.set_input(std::str::from_utf8(bytes).expect("a text to paste")).await;
             tokio::time::sleep(Duration::from_millis(300)).await;
@@ -189,6 +216,12 @@ return null;
         let probe_after = page.js("return window.__probe;").await;
         stop.store(true, Ordering::Relaxed);
         let _ = sampler.join();
+        let deflate = page
+            .js(&format!("return (async () => {{ try {{ {DEFLATE_PASS} }} catch (e) {{ return String(e); }} }})();"))
+            .await;
+        if let Some(error) = deflate.as_str() {
+            eprintln!("  {name}: the DEFLATE-9 pass in wasm was not timed: {error}");
+        }
         if std::env::var_os("PAGE_BENCH_VERBOSE").is_some() {
             eprintln!(
                 "  renderer memory peaked {} ms after the file was chosen; probe: {probe_after}",
@@ -227,6 +260,7 @@ return null;
             cli_ms,
             result,
             stages,
+            deflate_ms: deflate.as_f64(),
         }
     }
 
@@ -319,6 +353,16 @@ return null;
         for r in &rows {
             let stages: Vec<String> = r.stages.iter().map(|(stage, at)| format!("{stage} {at:.0} ms")).collect();
             println!("{}: stages began at {}; the result at {:.0} ms", r.name, stages.join(", "), r.verdict);
+        }
+        for r in &rows {
+            if let Some(d) = r.deflate_ms {
+                println!(
+                    "{}: one DEFLATE-9 pass over its {:.1} MB in wasm {d:.0} ms; the page's result ÷ that pass {:.2}",
+                    r.name,
+                    r.mb,
+                    r.verdict / d
+                );
+            }
         }
         println!(
             "progress / so far / verdict: ms after the file was chosen until the progress panel, the first verdict \

@@ -347,6 +347,7 @@ fn read_in_worker(
 ) {
     let started = dom::now_ms();
     let name = source.name();
+    let failed = source.clone();
     let busy = move |results: &NodeRef, busy: bool| {
         if let Some(results) = results.cast::<web_sys::Element>() {
             let _ =
@@ -355,7 +356,8 @@ fn read_in_worker(
     };
     busy(results, true);
     let on_event: Rc<dyn Fn(Event)> = {
-        let (dispatcher, name, bytes, results) = (dispatcher.clone(), name.clone(), Rc::clone(&bytes), results.clone());
+        let (dispatcher, failed, bytes, results) =
+            (dispatcher.clone(), failed.clone(), Rc::clone(&bytes), results.clone());
         Rc::new(move |event| match event {
             Event::Progress(_) => {}
             Event::Done(loaded) => {
@@ -366,7 +368,7 @@ fn read_in_worker(
                 busy(&results, false);
             }
             Event::Failed(error) => {
-                dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error });
+                dispatcher.dispatch(Action::LoadFailed { source: failed.clone(), error });
                 busy(&results, false);
             }
         })
@@ -376,7 +378,7 @@ fn read_in_worker(
         Ok(job) => jobs.borrow_mut().reading = Some(job),
         Err(error) => {
             busy(results, false);
-            dispatcher.dispatch(Action::LoadFailed { name, error })
+            dispatcher.dispatch(Action::LoadFailed { source: failed, error })
         }
     }
 }
@@ -411,7 +413,7 @@ fn read_file(
         jobs.generation
     };
     if let Some(error) = too_big(size, file_limit(&dom::location_search())) {
-        dispatcher.dispatch(Action::LoadFailed { name, error });
+        dispatcher.dispatch(Action::LoadFailed { source: Source::File(name.into()), error });
         return;
     }
     dispatcher.dispatch(Action::Loading { name: name.clone(), size, now: dom::now_ms() });
@@ -433,7 +435,10 @@ fn read_file(
             }
             dispatcher.dispatch(match bytes {
                 Some(bytes) => Action::Load { name, bytes, note },
-                None => Action::LoadFailed { name, error: "the browser could not read it".into() },
+                None => Action::LoadFailed {
+                    source: Source::File(name.into()),
+                    error: "the browser could not read it".into(),
+                },
             })
         });
     });
@@ -462,12 +467,14 @@ fn start_worker(
                 let (loaded, now) = (Box::new(loaded), dom::now_ms());
                 dispatcher.dispatch(Action::Loaded { name: name.clone(), loaded, note, now });
             }
-            Event::Failed(error) => dispatcher.dispatch(Action::LoadFailed { name: name.clone(), error }),
+            Event::Failed(error) => {
+                dispatcher.dispatch(Action::LoadFailed { source: Source::File(name.as_str().into()), error })
+            }
         })
     };
     match loader::start(&file, (chosen, &thresholds), on_event) {
         Ok(job) => jobs.borrow_mut().running = Some(job),
-        Err(error) => dispatcher.dispatch(Action::LoadFailed { name, error }),
+        Err(error) => dispatcher.dispatch(Action::LoadFailed { source: Source::File(name.into()), error }),
     }
 }
 

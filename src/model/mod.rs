@@ -46,6 +46,18 @@ impl Source {
             Source::Link => "linked input".to_string(),
         }
     }
+
+    /// What could not be done with it, for a failure's sentence ("Could not {what}: {why}."):
+    /// a file is read, a text the page holds is analysed.
+    pub fn could_not(&self) -> String {
+        match self {
+            Source::File(name) => format!("read the file {name}"),
+            Source::Input => "analyse the pasted text".to_string(),
+            Source::Sample(id) => format!("analyse the sample {id}"),
+            Source::Live => "analyse the live stream".to_string(),
+            Source::Link => "analyse the input the result link carried".to_string(),
+        }
+    }
 }
 
 /// One analysed text with its report and the segments the highlighted view renders.

@@ -22,8 +22,9 @@ pub enum Action {
     Cancelled,
     /// Read bytes already in memory (a live run's capture); `note` is said beside the result.
     Load { name: String, bytes: Vec<u8>, note: Option<String> },
-    /// The browser could not read a file; what is shown stays.
-    LoadFailed { name: String, error: String },
+    /// The browser could not read a file, or the worker could not analyse an input (`source`
+    /// says which, in its words); what is shown stays.
+    LoadFailed { source: Source, error: String },
     /// Open what a result link carries: its input, in `chosen` (or the detected format), with
     /// report `select` shown, judged against the link's thresholds.
     OpenLink { bytes: Vec<u8>, chosen: Option<Format>, select: Option<usize>, thresholds: Thresholds },

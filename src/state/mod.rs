@@ -163,8 +163,9 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
                 format!("Could not open the result link: {error}. Ask for the link again, or for the report file.");
             (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), Vec::new())
         }
-        Action::LoadFailed { name, error } => {
-            let notice = format!("Could not read the file {name}: {error}. What was shown before is unchanged.");
+        Action::LoadFailed { source, error } => {
+            let what = source.could_not();
+            let notice = format!("Could not {what}: {error}. What was shown before is unchanged.");
             (next(state.doc.clone(), state.stash.clone(), Some(notice.into())), Vec::new())
         }
         Action::ChooseFormat(chosen) => match state.doc.as_ref().map(|d| (d.source.clone(), d.bytes.clone())) {
@@ -381,7 +382,7 @@ mod tests {
         );
 
         let (state, _) = reduce(Rc::clone(&before), Action::Loading { name: "big.jsonl".into(), size: 9, now: None });
-        let failed = Action::LoadFailed { name: "big.jsonl".into(), error: "it is too big".into() };
+        let failed = Action::LoadFailed { source: Source::File("big.jsonl".into()), error: "it is too big".into() };
         let (state, effects) = reduce(state, failed);
         assert!(effects.is_empty());
         assert_eq!((state.doc.clone(), state.loading.clone()), (before.doc.clone(), None));
@@ -390,6 +391,23 @@ mod tests {
         // A new text clears the word about the file.
         let (state, _) = settle(&state, analyze("next", Source::Input, None));
         assert_eq!(state.notice, None);
+    }
+
+    #[test]
+    fn a_failure_names_what_failed_in_the_words_of_its_source() {
+        let (before, _) = settle(&Rc::default(), analyze("shown before", Source::Input, None));
+        let failed = |source: Source| {
+            let (state, effects) =
+                reduce(Rc::clone(&before), Action::LoadFailed { source, error: "out of memory".into() });
+            assert!(effects.is_empty());
+            assert_eq!(state.doc, before.doc);
+            state.notice.as_deref().unwrap_or_default().to_string()
+        };
+        let unchanged = ": out of memory. What was shown before is unchanged.";
+        assert_eq!(failed(Source::Input), format!("Could not analyse the pasted text{unchanged}"));
+        assert_eq!(failed(Source::Sample("loop")), format!("Could not analyse the sample loop{unchanged}"));
+        assert_eq!(failed(Source::Link), format!("Could not analyse the input the result link carried{unchanged}"));
+        assert_eq!(failed(Source::File("a.jsonl".into())), format!("Could not read the file a.jsonl{unchanged}"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::share_wire;
 use coherency_core::analyze::deflate_passes::{deflate_passes, DeflatePassCounter};
+use coherency_core::analyze::gzip_ratio::GzipSizeCounter;
 use coherency_core::analyze::{analyze_with, analyze_without_deflate, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::verdict::{
@@ -266,4 +267,22 @@ pub async fn deflate_passes_in_worker(file: web_sys::File, start: f64, end: f64)
     .await?;
     let passes = counter.finish().ok_or_else(|| JsValue::from_str("the file changed while it was read"))?;
     Ok(share_wire::encode_passes(&passes))
+}
+
+/// The gzip-9 size of all of `file`'s bytes, counted in one DEFLATE-9 pass as the analysis
+/// counts a long text's (read a few megabytes at a time; [`GzipSizeCounter`]). No part of the
+/// page calls it: `scripts/bench-page` times it as the floor of a text's analysis in wasm
+/// (the page's time ÷ this pass's).
+#[wasm_bindgen(js_name = gzipSizeInWorker)]
+pub async fn gzip_size_in_worker(file: web_sys::File) -> Result<f64, JsValue> {
+    let mut counter = GzipSizeCounter::new();
+    let mut buffer = Vec::new();
+    read_blob(&file, &mut |bytes: &Uint8Array| {
+        buffer.resize(bytes.length() as usize, 0);
+        bytes.copy_to(&mut buffer);
+        counter.feed(&buffer);
+        Ok(())
+    })
+    .await?;
+    Ok(counter.finish() as f64)
 }
