@@ -18,7 +18,7 @@
 //! Chromium argument (e.g. `--js-flags=--liftoff-only`); `PAGE_BENCH_VERBOSE=1` prints the probe.
 
 use coherency_e2e_harness::browser;
-use coherency_test_support::{biglog, textgen};
+use coherency_test_support::{biglog, grammar, textgen};
 
 fn main() {
     bench::main()
@@ -26,7 +26,7 @@ fn main() {
 
 /// The bench itself.
 mod bench {
-    use super::{biglog, browser, textgen};
+    use super::{biglog, browser, grammar, textgen};
 
     use std::path::Path;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -288,7 +288,7 @@ return null;
                 let (name, bytes) = match kind {
                     "jsonl" => (format!("log-{mb}mb.jsonl"), biglog::generate_log(mb * 1_000_000).0),
                     "text" => {
-                        let text = textgen::prose(&mut textgen::Rng(5), mb * 1_000_000, textgen::WORDS, " ");
+                        let text = grammar::english(&mut textgen::Rng(5), mb * 1_000_000);
                         (format!("prose-{mb}mb.txt"), text.into_bytes())
                     }
                     other => panic!("unknown kind {other} (jsonl, text)"),
@@ -301,7 +301,7 @@ return null;
             }
         }
         for &mb in &paste_mb {
-            let text = textgen::prose(&mut textgen::Rng(7), mb * 1_000_000, textgen::WORDS, " ");
+            let text = grammar::english(&mut textgen::Rng(7), mb * 1_000_000);
             let name = format!("paste-{mb}mb.txt");
             let path = dir.0.join(&name);
             std::fs::write(&path, &text).expect("write the generated text");

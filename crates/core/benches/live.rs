@@ -22,10 +22,11 @@
 use coherency_test_support::textgen;
 
 use coherency_core::live::{Ending, LiveSession};
+use coherency_test_support::grammar::english_turning_into_loop;
 use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use textgen::{prose_turning_into_loop, Rng};
+use textgen::Rng;
 
 const DELTAS_PER_SECOND: usize = 10_000;
 /// The concurrent case: streams at once, and tokens per second of each.
@@ -36,7 +37,7 @@ const TOKENS_PER_SECOND: usize = 2_000;
 /// by `[DONE]`), from the generator seeded with `seed`: one event per chunk.
 fn chunks(n: usize, most: usize, seed: u64) -> Vec<Vec<u8>> {
     let mut rng = Rng(seed);
-    let text = prose_turning_into_loop(&mut rng, n * (4 * most + 2));
+    let text = english_turning_into_loop(&mut rng, n * (4 * most + 2));
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     let mut out = Vec::with_capacity(n);
     let mut w = 0;

@@ -15,9 +15,10 @@ use coherency_test_support::textgen;
 use coherency_test_support::timing;
 
 use coherency_core::analyze::{analyze, copy_coverage, loop_checks, ngram_stats, profile, tandem, Thresholds};
+use coherency_test_support::grammar::{english, english_turning_into_loop};
 use gzip_pass::gzip_pass;
 use std::hint::black_box;
-use textgen::{prose, prose_turning_into_loop, Rng, WORDS};
+use textgen::Rng;
 use timing::best_of;
 
 fn ms(d: std::time::Duration) -> f64 {
@@ -34,8 +35,8 @@ fn main() {
         let len = mb * 1_000_000;
         let mut rng = Rng(42);
         let inputs = [
-            ("prose", prose(&mut rng, len, WORDS, " ")),
-            ("prose→loop", prose_turning_into_loop(&mut rng, len)),
+            ("prose", english(&mut rng, len)),
+            ("prose→loop", english_turning_into_loop(&mut rng, len)),
             ("cjk prose", labelled::cjk_prose(&mut rng, len)),
             // The worst case of the tandem scan: every even period up to the bound matches.
             ("NoNo loop", "No".repeat(len / 2)),

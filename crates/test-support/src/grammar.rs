@@ -599,6 +599,23 @@ pub fn english(rng: &mut Rng, n: usize) -> String {
     s
 }
 
+/// About `len` bytes: `prose_len` bytes of [`english`] prose, then one sentence looping line by
+/// line to the end — the benches' healthy text turning into a loop (`scripts/bench-cli` loops
+/// the last 30 %: `prose_len` = 70 % of `len`).
+pub fn english_then_loop(rng: &mut Rng, len: usize, prose_len: usize) -> String {
+    let mut s = english(rng, prose_len);
+    let line = "The reclaim thread scans the inactive list again and evicts the oldest pages.\n";
+    while s.len() < len {
+        s.push_str(line);
+    }
+    s
+}
+
+/// About `len` bytes: [`english`] prose for the first half, then one sentence looping.
+pub fn english_turning_into_loop(rng: &mut Rng, len: usize) -> String {
+    english_then_loop(rng, len, len / 2)
+}
+
 /// A bullet list of noun phrases and short clauses, under a heading.
 pub fn bullets(rng: &mut Rng, n: usize) -> String {
     let mut s = String::new();
