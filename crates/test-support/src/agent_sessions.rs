@@ -8,7 +8,7 @@
 //! each with optional reasoning, its text and its tool calls, every call with the result the
 //! tool gave. A looping session says at which assistant turn (0-based) the loop starts.
 
-use crate::textgen::{prose, Rng, WORDS};
+use crate::textgen::{Rng, WORDS};
 use serde_json::{json, Value};
 
 /// One tool call and what the tool answered.
@@ -548,18 +548,23 @@ fn long_or(seed: u64, long: usize, short: usize) -> usize {
     }
 }
 
-/// About `words` words of prose, never one word twice in a row (a model's ordinary sentence;
-/// "latency latency latency" would be a small loop of its own).
+/// About `words` words of grammatical prose (`grammar::sentence`s: random words would be word
+/// salad), never one word twice in a row (a model's ordinary sentence; "latency latency
+/// latency" would be a small loop of its own).
 fn sentence(rng: &mut Rng, words: usize) -> String {
-    let text = prose(rng, words * 6, WORDS, " ");
-    let mut kept: Vec<&str> = Vec::new();
-    for w in text.split_whitespace() {
-        if kept.last() != Some(&w) {
-            kept.push(w);
+    let mut kept: Vec<String> = Vec::new();
+    while kept.len() < words {
+        for w in crate::grammar::sentence(rng).split_whitespace() {
+            if kept.last().map(String::as_str) != Some(w) {
+                kept.push(w.to_string());
+            }
         }
     }
+    kept.truncate(words);
     let mut s = kept.join(" ");
-    s.push('.');
+    if !s.ends_with(['.', '?', '!']) {
+        s = s.trim_end_matches([',', ';']).to_string() + ".";
+    }
     s
 }
 

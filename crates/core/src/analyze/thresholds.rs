@@ -199,8 +199,11 @@ pub struct IncoherenceRules {
     pub salad_misplaced_window: usize,
     /// …WARN at this many…
     pub salad_misplaced_warn: usize,
-    /// …and FAIL at this many.
+    /// …and FAIL at this many. A text of fewer words than the window is judged at the same
+    /// share of its words, WARN at no fewer than `salad_misplaced_least` pairs and FAIL at one
+    /// more than its WARN count at least ([`IncoherenceRules::misplaced_counts_in`]).
     pub salad_misplaced_fail: usize,
+    pub salad_misplaced_least: usize,
     /// Topic drift WARNs when none of the opening's topic words comes back in this share of
     /// the text, at its end (unstructured English prose of 4 KiB or more); it never FAILs.
     pub drift_warn: f64,
@@ -222,6 +225,7 @@ impl IncoherenceRules {
         salad_misplaced_window: 256,
         salad_misplaced_warn: 8,
         salad_misplaced_fail: 10,
+        salad_misplaced_least: 3,
         drift_warn: 0.4,
     };
 
@@ -269,9 +273,23 @@ impl IncoherenceRules {
     /// The word-salad check's FAIL rule in words.
     pub fn salad_fail_text(&self) -> String {
         format!(
-            "≥ {} glued words in {} words or ≥ {} misplaced pairs in {} words (in a text of fewer words, the same share, at least the WARN count)",
-            self.salad_fail, self.soup_window, self.salad_misplaced_fail, self.salad_misplaced_window
+            "≥ {} glued words in {} words or ≥ {} misplaced pairs in {} words (in a text of fewer words, the same share: glued words at least the WARN count; misplaced pairs WARN at least {} and FAIL at one more)",
+            self.salad_fail, self.soup_window, self.salad_misplaced_fail, self.salad_misplaced_window, self.salad_misplaced_least
         )
+    }
+
+    /// The misplaced-pair counts that WARN and FAIL a text of `words` words: the window's
+    /// counts, or in a text shorter than the window the same share of its words — WARN at
+    /// `salad_misplaced_least` pairs at least, FAIL at one more than that at least (healthy
+    /// English writes none of these pairs in a text of a few dozen words; three in 64 words
+    /// is a third of what shuffled prose shows: `crates/core/tests/incoherence_evidence.rs`).
+    pub fn misplaced_counts_in(&self, words: usize) -> (usize, usize) {
+        let (window, warn, fail) = (self.salad_misplaced_window, self.salad_misplaced_warn, self.salad_misplaced_fail);
+        if words >= window {
+            return (warn, fail);
+        }
+        let warn_at = (warn * words).div_ceil(window).max(self.salad_misplaced_least).min(warn);
+        (warn_at, (fail * words).div_ceil(window).max(warn_at + 1).min(fail.max(warn_at)))
     }
 
     /// The count that FAILs a text of `words` words in a check counted in windows of `window`

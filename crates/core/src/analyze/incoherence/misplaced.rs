@@ -181,6 +181,19 @@ fn never_side_by_side(a: Class, b: Class) -> bool {
     }
 }
 
+/// Whether a word that ends its clause (`token`, with its punctuation) is an article or a
+/// conjunction English never ends one with. Before a comma only "the" and "an" count: a
+/// conjunction opens a parenthesis there (`and, if needed,`, `or, at your option,`) and "a"
+/// names a variable or a letter (`for a, b in pairs`).
+fn before_stop(token: &str, classed: Option<(Class, &str)>) -> bool {
+    let comma = token.trim_end_matches([')', ']', '*']).ends_with(',');
+    match classed {
+        Some((Class::Conjunction, _)) => !comma,
+        Some((Class::Article, w)) => !comma || w != "a",
+        _ => false,
+    }
+}
+
 /// How a whitespace-separated token reads: its lower-case letters when it is a plain word
 /// (brackets trimmed; lower case, or upper case at its start only; "I"), and whether it ends
 /// with a stop or a comma. A word in quotes is mentioned, not used: not a plain word.
@@ -261,10 +274,8 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
                 found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
             }
         }
-        if ends && word.is_some_and(|w| w.as_bytes()[0].is_ascii_lowercase()) {
-            if let Some((Class::Article | Class::Conjunction, _)) = classed {
-                found.push(MisplacedPair { range: start..start + t.len(), index: words - 1 });
-            }
+        if ends && word.is_some_and(|w| w.as_bytes()[0].is_ascii_lowercase()) && before_stop(t, classed) {
+            found.push(MisplacedPair { range: start..start + t.len(), index: words - 1 });
         }
         prev = classed.filter(|_| !ends).map(|(c, w)| (start, c, w));
     }
@@ -318,6 +329,8 @@ mod tests {
             "If a is positive and b is negative, then a and b differ; a or b is the answer.",
             "Use the `for` loop and this block:\n```\nthe the of of\n```\netc. and so on, e.g. the cat.",
             "I moved on to the next step, logged in to the site and went in to see him.",
+            "Copy it and, if needed, edit it; you may use version 2 or, at your option, any later one; but, as it turns out, few do.",
+            "For a, b in pairs, add a and b; the sum of a, b and c is returned.",
         ] {
             assert_eq!(pairs(t), Vec::<&str>::new(), "{t}");
         }

@@ -200,8 +200,9 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
         noun: ("odd word", "odd words"),
         window: rules.soup_window,
     };
-    let (soup_check, soup_region, soup_why) =
-        soup.judge(text, &odd, words, rules.soup_warn, rules.soup_fail, &mut spans, &mut spans_not_listed);
+    let counts =
+        (rules.soup_warn, IncoherenceRules::fail_in(rules.soup_warn, rules.soup_fail, rules.soup_window, words));
+    let (soup_check, soup_region, soup_why) = soup.judge(text, &odd, counts, &mut spans, &mut spans_not_listed);
     let (glued, words) = word_salad::glued_words(text);
     let glued: Vec<Unit> =
         glued.into_iter().map(|g| Unit { range: g.range, index: g.index, why: "words run together" }).collect();
@@ -211,8 +212,9 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
         noun: ("glued word", "glued words"),
         window: rules.soup_window,
     };
-    let glued_judged =
-        salad.judge(text, &glued, words, rules.salad_warn, rules.salad_fail, &mut spans, &mut spans_not_listed);
+    let counts =
+        (rules.salad_warn, IncoherenceRules::fail_in(rules.salad_warn, rules.salad_fail, rules.soup_window, words));
+    let glued_judged = salad.judge(text, &glued, counts, &mut spans, &mut spans_not_listed);
     let (pairs, words) = misplaced::misplaced_pairs(text);
     let pairs: Vec<Unit> = pairs
         .into_iter()
@@ -225,15 +227,8 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
         window: rules.salad_misplaced_window,
     };
     // A rate, not a burst: the onset goes back to where the pairs start coming.
-    let misplaced_judged = misplaced.judge(
-        text,
-        &pairs,
-        words,
-        rules.salad_misplaced_warn,
-        rules.salad_misplaced_fail,
-        &mut spans,
-        &mut spans_not_listed,
-    );
+    let misplaced_judged =
+        misplaced.judge(text, &pairs, rules.misplaced_counts_in(words), &mut spans, &mut spans_not_listed);
     // The word-salad check is the worse of its two counts (glued words first when both trip
     // alike); a count that trips with the other says so in the sentence.
     let (salad_check, salad_region, salad_why) = combine(glued_judged, misplaced_judged);
@@ -311,23 +306,19 @@ struct Windowed {
 }
 
 impl Windowed {
-    /// The check of `units` (in order) in a text of `words` words, its region and sentence; its
-    /// spans pushed to `spans` (past [`MAX_SPANS`], counted in `not_listed`).
-    #[allow(clippy::too_many_arguments)]
+    /// The check of `units` (in order) by the counts (WARN, FAIL) that judge the text (a text
+    /// shorter than the window is judged at the same rate: see [`IncoherenceRules::fail_in`] and
+    /// [`IncoherenceRules::misplaced_counts_in`]), its region and sentence; its spans pushed to
+    /// `spans` (past [`MAX_SPANS`], counted in `not_listed`).
     fn judge(
         &self,
         text: &str,
         units: &[Unit],
-        words: usize,
-        warn: usize,
-        fail: usize,
+        (warn, fail_at): (usize, usize),
         spans: &mut Vec<Span>,
         not_listed: &mut usize,
     ) -> (Check, Option<Range<usize>>, Option<String>) {
         let window = self.window;
-        // A text shorter than the window FAILs at the same rate: a sentence of soup. (Misplaced
-        // pairs are not scaled down further: see `misplaced` on short texts.)
-        let fail_at = IncoherenceRules::fail_in(warn, fail, window, words);
         let (densest, mut onset) = densest(units, window, warn);
         if self.kind == SpanKind::MisplacedWords {
             // Misplaced pairs come at a rate (one in a few dozen words of salad), and the first
