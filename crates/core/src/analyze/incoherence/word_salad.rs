@@ -258,14 +258,17 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
             }
         }
     }
-    let glued: HashedSet =
+    let mut glued: HashedSet =
         candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).map(|w| hash_bytes(w.as_bytes())).collect();
     let mut out = Vec::new();
     if glued.is_empty() {
         return (out, words);
     }
+    // Each glued word counts once, where it first stands: a run-together word the text says
+    // again is a name it uses (`thiserror`, a crate's name, three times in a paragraph), and
+    // words glued by a broken model come out different each time.
     for (index, start, t, in_code) in tokens() {
-        if !in_code && plain_word(t).is_some_and(|w| glued.contains(&hash_bytes(w.as_bytes()))) {
+        if !in_code && plain_word(t).is_some_and(|w| glued.remove(&hash_bytes(w.as_bytes()))) {
             out.push(GluedWord { range: start..start + t.len(), index });
         }
     }
@@ -341,6 +344,14 @@ mod tests {
         let small = "He came home withhiswifeandchildren and his wife and the children of the town were glad. \
                      It is the day of the lighthouses, eachofthesefourlighthouses is a light.";
         assert_eq!(glued(small), ["withhiswifeandchildren", "eachofthesefourlighthouses"]);
+    }
+
+    #[test]
+    fn a_glued_word_said_again_counts_once() {
+        // anyhow's README names its sister crate three times: a name, not salad.
+        let text = "Use [thiserror] if you care about designing your own error types. The thiserror crate \
+                    derives them; [thiserror]: https://github.com/dtolnay/thiserror is its home.";
+        assert_eq!(glued(text), ["[thiserror]"]);
     }
 
     #[test]
