@@ -98,7 +98,51 @@ pub const KINDS: &[Kind] = &[
         max_len: BIG,
         gen: |r, n| (cjk_prose(r, n), None, None, None),
     },
+    // Separators and table borders: one mark drawn 20 to 300 times on a line of its own.
+    Kind { label: "ruled_sections", degenerate: false, min_len: 100, max_len: BIG, gen: ruled_sections },
 ];
+
+/// Legit: a report whose sections are set apart by rule lines of 20 to 300 marks (`-`, `=`,
+/// `*`, `_`, `─`), with now and then a reStructuredText grid table (`+-----+-----+` borders)
+/// — by its tokens a mark said back to back, by what it says a line drawn.
+fn ruled_sections(rng: &mut Rng, n: usize) -> Gen {
+    let mut s = String::new();
+    while s.len() < n {
+        if rng.below(4) == 0 {
+            let widths = [10 + rng.below(30), 20 + rng.below(200)];
+            let border = |mark: char| {
+                let cells: Vec<String> = widths.iter().map(|&w| mark.to_string().repeat(w)).collect();
+                format!("+{}+\n", cells.join("+"))
+            };
+            s.push_str(&border('-'));
+            s.push_str(&format!(
+                "| {:<w0$} | {:<w1$} |\n",
+                "Setting",
+                "What it does",
+                w0 = widths[0] - 2,
+                w1 = widths[1] - 2
+            ));
+            s.push_str(&border('='));
+            for _ in 0..1 + rng.below(3) {
+                let row = crate::grammar::sentence(rng);
+                let cut: String = row.chars().take(widths[1] - 2).collect();
+                let word = rng.pick(WORDS);
+                let key = format!("{word}_{}", rng.below(100));
+                let key: String = key.chars().take(widths[0] - 2).collect();
+                s.push_str(&format!("| {key:<w0$} | {cut:<w1$} |\n", w0 = widths[0] - 2, w1 = widths[1] - 2));
+                s.push_str(&border('-'));
+            }
+            s.push('\n');
+        }
+        let len = 80 + rng.below(400);
+        let paragraph = crate::grammar::english(rng, len);
+        s.push_str(paragraph.trim_end());
+        let mark = rng.pick(&["-", "=", "*", "_", "─"]);
+        let width = 20 + rng.below(280);
+        s.push_str(&format!("\n\n{}\n\n", mark.repeat(width)));
+    }
+    (s, None, None, None)
+}
 
 /// Every kind at every length in its range, seeded per kind and length.
 pub fn corpus(lengths: &[usize]) -> Vec<Labelled> {

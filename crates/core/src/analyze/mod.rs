@@ -29,6 +29,7 @@ pub mod ngram_stats;
 mod onset;
 mod report;
 pub mod restarts;
+pub mod rule_lines;
 pub mod tandem;
 pub mod text_units;
 mod threshold_settings;

@@ -180,7 +180,21 @@ fn without_items(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
     Some(CopyCoverage { coverage: share(copied_bytes, text.len()), spans, copied_bytes })
 }
 
+/// `c` without its copies inside rule lines (`-----` after `-----`: see `rule_lines`), when it
+/// has any.
+fn without_rules(text: &str, c: &CopyCoverage) -> Option<CopyCoverage> {
+    let drawn = |s: &CopySpan| crate::analyze::rule_lines::within_rule_line(text, s.start..s.end);
+    if !c.spans.iter().any(drawn) {
+        return None;
+    }
+    let spans: Vec<CopySpan> = c.spans.iter().filter(|s| !drawn(s)).cloned().collect();
+    let copied_bytes = spans.iter().map(|s| s.end - s.start).sum();
+    Some(CopyCoverage { coverage: share(copied_bytes, text.len()), spans, copied_bytes })
+}
+
 pub(super) fn judge_copies(text: &str, c: &CopyCoverage, r: &CopyRules) -> CopiesJudged {
+    let ruled = without_rules(text, c);
+    let c = ruled.as_ref().unwrap_or(c);
     let kept = without_items(text, c);
     let c = kept.as_ref().unwrap_or(c);
     let n = text.len();

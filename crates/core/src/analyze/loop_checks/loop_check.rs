@@ -63,7 +63,8 @@ pub(super) fn decisive_tandem(
     let mut best: Option<(Verdict, Tandem, usize)> = None;
     let candidates =
         [&t.line, &t.word, &t.char, &numbers].into_iter().flat_map(|b| [&b.longest, &b.covering]).flatten();
-    for found in candidates {
+    // A rule line (`-----`, a table's border) is drawn, not said again.
+    for found in candidates.filter(|t| !crate::analyze::rule_lines::within_rule_line(text, t.start..t.end)) {
         // Read from its first word; runs at word and line level take in the copies around
         // them with small edits. Ranked as found (a rotation loses at most a lead-in).
         let rotated = readable_rotation(text, toks, found.clone());
