@@ -208,3 +208,30 @@ pub fn rows_as_jsonl(bytes: Vec<u8>, columns: &Columns) -> Result<Converted, Str
     }
     Ok(Converted { jsonl, column: records.column, rows: records.rows_read, skipped: records.skipped })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::record::Row;
+
+    fn element(fields: &[(&str, Field)]) -> Field {
+        Field::Group(Row::new(fields.iter().map(|(n, f)| (n.to_string(), f.clone())).collect()))
+    }
+
+    #[test]
+    fn a_chat_element_is_a_role_and_a_content_in_either_naming() {
+        let s = |t: &str| Field::Str(t.to_string());
+        let openai = element(&[("role", s("assistant")), ("content", s("Done."))]);
+        assert_eq!(chat_message(&openai), Some(serde_json::json!({ "role": "assistant", "content": "Done." })));
+        let sharegpt = element(&[("from", s("gpt")), ("value", s("Done."))]);
+        assert_eq!(chat_message(&sharegpt), Some(serde_json::json!({ "role": "assistant", "content": "Done." })));
+        let human = element(&[("from", s("human")), ("value", s("Hi?"))]);
+        assert_eq!(chat_message(&human).unwrap()["role"], "user");
+        // No text content (a null, a list of parts) or no role: left out, never a panic.
+        assert_eq!(chat_message(&element(&[("role", s("user")), ("content", Field::Null)])), None);
+        assert_eq!(chat_message(&element(&[("content", s("x"))])), None);
+        assert_eq!(chat_message(&s("a bare string")), None);
+        assert_eq!(id_text(&Field::Long(7)).as_deref(), Some("7"));
+        assert_eq!(id_text(&Field::Null), None);
+    }
+}
