@@ -134,7 +134,9 @@ fn analyze(a: &AnalyzeArgs) -> ExitCode {
             Err(message) => return usage_error(&message),
         };
         let stdout = io::stdout();
-        let finished = per_record::run(&found.inputs, &settings, sink, &path.to_string_lossy(), &mut stdout.lock());
+        let progress = progress::Progress::new(0, io::stderr().is_terminal());
+        let finished =
+            per_record::run(&found.inputs, &settings, sink, &path.to_string_lossy(), &mut stdout.lock(), &progress);
         return ExitCode::from(exit_status::of_run(finished.worst(), finished.any_unreadable(), a.fail_on));
     }
     let progress = progress::Progress::new(found.inputs.len(), output != Output::Json && io::stderr().is_terminal());

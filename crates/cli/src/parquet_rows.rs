@@ -65,12 +65,15 @@ pub struct Records {
     pub rows_read: usize,
     /// Rows so far with nothing to judge.
     pub skipped: usize,
+    /// Rows in the file.
+    pub total: u64,
 }
 
 /// Opens the rows of `reader` for `columns`; `Err` says why in words (not Parquet, no such
 /// column, the columns it has).
 pub fn open(reader: Box<dyn FileReader>, columns: &Columns) -> Result<Records, String> {
     let meta = reader.metadata().file_metadata();
+    let total = u64::try_from(meta.num_rows()).unwrap_or(0);
     let root = meta.schema_descr().root_schema().clone();
     let fields = root.get_fields();
     let top: Vec<String> = fields.iter().map(|f| f.name().to_string()).collect();
@@ -106,7 +109,7 @@ pub fn open(reader: Box<dyn FileReader>, columns: &Columns) -> Result<Records, S
         .map_err(|e| format!("cannot read the columns: {e}"))?;
     let rows =
         RowIter::from_file_into(reader).project(Some(projection)).map_err(|e| format!("cannot read the rows: {e}"))?;
-    Ok(Records { rows, column, kind, id: columns.id.clone(), rows_read: 0, skipped: 0 })
+    Ok(Records { rows, column, kind, id: columns.id.clone(), rows_read: 0, skipped: 0, total })
 }
 
 /// [`open`] on a whole file's bytes.

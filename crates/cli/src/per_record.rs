@@ -36,6 +36,7 @@ use serde::Serialize;
 
 use crate::inputs::Input;
 use crate::parquet_rows::{self, Columns};
+use crate::progress::{Progress, Unit};
 use crate::run::{Finished, Outcome, Settings};
 
 /// Records judged at once: enough to keep every core busy, few enough to bound memory.
@@ -335,12 +336,15 @@ enum Records {
 }
 
 impl Records {
-    /// Up to [`BATCH`] more records (none: the input is done); `Err` when it cannot be read on.
-    fn batch(&mut self) -> Result<Vec<Pending>, String> {
+    /// Up to [`BATCH`] more records (none: the input is done) and the bytes read for them (a
+    /// Parquet file's: none counted); `Err` when it cannot be read on.
+    fn batch(&mut self) -> Result<(Vec<Pending>, u64), String> {
         let mut out = Vec::new();
+        let mut read = 0;
         match self {
             Records::Whole(bytes) => {
                 if let Some(bytes) = bytes.take() {
+                    read = bytes.len() as u64;
                     out.push(Pending { number: 1, id: None, bytes: Ok(bytes) });
                 }
             }
@@ -360,6 +364,7 @@ impl Records {
                     if n == 0 {
                         break;
                     }
+                    read += n as u64;
                     *line += 1;
                     if buf.trim_ascii().is_empty() {
                         continue;
@@ -369,7 +374,16 @@ impl Records {
                 }
             }
         }
-        Ok(out)
+        Ok((out, read))
+    }
+
+    /// What the progress bar counts for this input: its size in bytes (`size`, `None` for
+    /// standard input) or a dataset's rows.
+    fn extent(&self, size: Option<u64>) -> (Option<u64>, Unit) {
+        match self {
+            Records::Parquet(rows) => (Some(rows.total), Unit::Rows),
+            _ => (size, Unit::Bytes),
+        }
     }
 }
 
@@ -469,24 +483,36 @@ pub fn run(
     mut sink: Box<dyn Sink>,
     out_name: &str,
     out: &mut dyn Write,
+    progress: &Progress,
 ) -> Finished {
     let mut finished = Finished::default();
+    // Standard error's lines, written with the bar out of the way.
+    let say = |line: String| progress.suspend(|| eprintln!("{line}"));
     for input in inputs {
         let file = input.name();
         let (mut records, format) = match records(input, settings) {
             Ok(r) => r,
             Err(why) => {
-                eprintln!("{}", cannot_read(&file, &why));
+                say(cannot_read(&file, &why));
                 finished.outcomes.push(Outcome::Unreadable);
                 continue;
             }
         };
+        let size = match input {
+            Input::Named(path) | Input::Found(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            _ => None,
+        };
+        let (total, unit) = records.extent(size);
+        progress.count_read(total, unit);
         let mut tally = Tally::default();
         let mut broken = None;
         loop {
             let batch = match records.batch() {
-                Ok(b) if b.is_empty() => break,
-                Ok(b) => b,
+                Ok((b, _)) if b.is_empty() => break,
+                Ok((b, read)) => {
+                    progress.advance_by(if total.is_some() && unit == Unit::Bytes { read } else { b.len() as u64 });
+                    b
+                }
                 Err(why) => {
                     broken = Some(why);
                     break;
@@ -496,37 +522,36 @@ pub fn run(
                 batch.into_par_iter().with_min_len(16).map(|p| judge(&file, p, format, &settings.options)).collect();
             rows.iter().for_each(|r| tally.add(r));
             if let Err(e) = sink.write(rows) {
-                eprintln!("coherency: --per-record {}: {}", safe_value(out_name), e);
+                say(format!("coherency: --per-record {}: {}", safe_value(out_name), e));
                 finished.outcomes.push(Outcome::Unreadable);
                 return finished;
             }
         }
         if let Records::Parquet(rows) = &records {
             if rows.skipped > 0 {
-                eprintln!(
+                say(format!(
                     "coherency: {}: {} of {} rows have no text in column '{}' (not judged)",
                     safe_value(&file),
                     rows.skipped,
                     rows.rows_read,
                     safe_value(&rows.column)
-                );
+                ));
             }
         }
         let outcome = match (&broken, tally.worst()) {
             (Some(why), _) => {
-                eprintln!("{}", cannot_read(&file, why));
+                say(cannot_read(&file, why));
                 Outcome::Unreadable
             }
             (None, Some(v)) => Outcome::Judged(v),
             (None, None) => {
-                eprintln!("{}", cannot_read(&file, "no record holds text to judge"));
+                say(cannot_read(&file, "no record holds text to judge"));
                 Outcome::Unreadable
             }
         };
         let verdict = tally.worst().map_or("not judged", Verdict::as_str);
         // Standard output may be gone (a closed pipe): the rows and the status still tell.
-        let _ = writeln!(
-            out,
+        let line = format!(
             "{}: {verdict} — {}: {} FAIL, {} WARN, {} PASS, {} not judged (rows in {})",
             safe_value(&file),
             plural(tally.records, "record", "records"),
@@ -536,11 +561,13 @@ pub fn run(
             thousands(tally.not_judged),
             safe_value(out_name)
         );
+        let _ = progress.suspend(|| writeln!(out, "{line}"));
         finished.outcomes.push(outcome);
     }
     if let Err(e) = sink.finish() {
-        eprintln!("coherency: --per-record {}: {}", safe_value(out_name), e);
+        say(format!("coherency: --per-record {}: {}", safe_value(out_name), e));
         finished.outcomes.push(Outcome::Unreadable);
     }
+    progress.finish();
     finished
 }
