@@ -23,7 +23,7 @@ use std::sync::Arc;
 use coherency_core::analyze::{Metric, Verdict};
 use coherency_core::ingest::{self, Format};
 use coherency_core::render::terminal::safe_value;
-use coherency_core::render::text::cannot_read;
+use coherency_core::render::text::{cannot_read, skipped};
 use coherency_core::verdict::{JudgeOptions, JudgedDocument};
 use coherency_core::wording::{plural, thousands};
 use parquet::basic::Compression;
@@ -498,6 +498,15 @@ pub fn run(
                 continue;
             }
         };
+        // A binary file found in a directory is passed over, as the report passes it over.
+        if let Records::Whole(Some(bytes)) = &records {
+            if format == Format::Binary && settings.format.is_none() && matches!(input, Input::Found(_)) {
+                let why = ingest::binary_reason(bytes).unwrap_or_else(|| "not a text file".to_string());
+                say(skipped(&file, &why));
+                finished.outcomes.push(Outcome::Skipped);
+                continue;
+            }
+        }
         let size = match input {
             Input::Named(path) | Input::Found(path) => std::fs::metadata(path).ok().map(|m| m.len()),
             _ => None,

@@ -200,6 +200,26 @@ fn a_long_log_streams_in_order_and_other_inputs_are_one_record() {
 }
 
 #[test]
+fn a_directory_is_read_file_by_file_and_a_binary_file_in_it_is_passed_over() {
+    let dir = temp("dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.jsonl"), log()).unwrap();
+    std::fs::write(dir.join("b.bin"), b"\x1f\x8b\x08\x00binary").unwrap();
+    std::fs::write(dir.join("c.txt"), "The build passed after the cache was cleared, as the log says.").unwrap();
+    let out = temp("dir-rows.jsonl");
+    let (code, stdout, stderr) = coherency(&["analyze", "--per-record", out.to_str().unwrap(), dir.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "a.jsonl's loop FAILs; the binary file is not an error: {stderr}");
+    assert!(stderr.contains("skipped") && stderr.contains("b.bin") && stderr.contains("gzip"), "{stderr}");
+    let rows = jsonl_rows(&out);
+    let files: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap().rsplit('/').next().unwrap()).collect();
+    assert_eq!(files, ["a.jsonl"; 7].iter().copied().chain(["c.txt"]).collect::<Vec<_>>());
+    assert_eq!(rows[7]["verdict"], "PASS");
+    assert_eq!(stdout.lines().count(), 2, "a line per input judged: {stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
 fn an_output_that_is_neither_jsonl_nor_parquet_is_a_usage_error() {
     let (code, _, stderr) = coherency(&["analyze", "--per-record", "rows.csv", "-"]);
     assert_eq!(code, Some(64));
