@@ -155,7 +155,21 @@ fn each_record_gets_a_row_that_agrees_with_the_json_report() {
         assert_eq!(looping["tripped"].as_array().unwrap().contains(&json!(key)), tripped, "{key}");
     }
     assert_eq!(looping["tool_loop"], json!(0.0));
-    for p in [&input, &out_jsonl, &out_parquet, &alone] {
+    // Standard input streams the same rows (its name is "-").
+    let from_stdin = temp("stdin-rows.jsonl");
+    let status = Command::new(env!("CARGO_BIN_EXE_coherency"))
+        .args(["analyze", "--per-record", from_stdin.to_str().unwrap(), "-"])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(2));
+    let mut piped = jsonl_rows(&from_stdin);
+    for r in &mut piped {
+        assert_eq!(r["file"], "-");
+        r["file"] = json!(input_s);
+    }
+    assert_eq!(piped, rows, "standard input gives the file's rows");
+    for p in [&input, &out_jsonl, &out_parquet, &alone, &from_stdin] {
         std::fs::remove_file(p).unwrap();
     }
 }

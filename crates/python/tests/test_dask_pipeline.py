@@ -120,6 +120,6 @@ def test_the_command_line_exits_on_its_fail_level(tmp_path):
     pipeline = load_pipeline()
     path = tmp_path / "data.parquet"
     pq.write_table(pa.Table.from_pylist(records(80)), path)
-    common = [str(path), "--id-column", "id", "--workers", "1"]
-    assert pipeline.main(common + ["--out", str(tmp_path / "a")]) == 0
-    assert pipeline.main(common + ["--out", str(tmp_path / "b"), "--fail-on", "fail"]) == 2
+    out = tmp_path / "out"
+    assert pipeline.main([str(path), "--id-column", "id", "--workers", "1", "--out", str(out), "--fail-on", "fail"]) == 2
+    assert json.loads((out / "summary.json").read_text())["verdicts"]["FAIL"] > 0
