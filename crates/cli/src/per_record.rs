@@ -138,7 +138,7 @@ fn judge(file: &str, p: Pending, format: Format, options: &JudgeOptions) -> Row 
     for (i, m) in METRICS.iter().enumerate() {
         values[i] = match m {
             Metric::ToolLoop => tools.map_or(0.0, |c| c.value),
-            m => full.check(*m).value,
+            m => full.checks.iter().find(|c| c.metric == *m).map_or(f64::NAN, |c| c.value),
         };
     }
     row.tripped = full.checks.iter().filter(|c| c.level > Verdict::Pass).map(|c| c.metric.key()).collect();
