@@ -16,6 +16,7 @@ Examples:
   coherency analyze -r --fail-on fail runs/       every file below runs/; only FAIL fails CI
   curl -sN $URL | coherency analyze -             standard input
   coherency analyze --threshold maxline.warn=10 poem.txt
+  coherency analyze --per-record scores.parquet --conversation-column messages chats.parquet
   coherency proxy --upstream http://127.0.0.1:8080/v1 --cut-on fail --log proxy.jsonl
   coherency completions bash > ~/.local/share/bash-completion/completions/coherency";
 
@@ -107,8 +108,21 @@ pub struct AnalyzeArgs {
     pub html: bool,
     /// The column of a Parquet file that holds the texts to judge, one a row [default: the first
     /// of response, output, completion, generation, answer, text, content]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "conversation_column")]
     pub text_column: Option<String>,
+    /// The column of a Parquet file that holds each row's conversation: a list of {role,
+    /// content} structs (as the datasets hub stores chat data; ShareGPT's {from, value} too)
+    #[arg(long, value_name = "NAME")]
+    pub conversation_column: Option<String>,
+    /// The column of a Parquet file (or the field of a JSONL log's records) that identifies a
+    /// record, for --per-record [default: a log record's id or custom_id; else its line or row number]
+    #[arg(long, value_name = "NAME")]
+    pub id_column: Option<String>,
+    /// Write one row per input record to OUT (a log's line, a dataset's row, any other input
+    /// whole): its id, verdict, onset, every metric's value and the checks it tripped; JSONL
+    /// when OUT ends .jsonl, Parquet when .parquet. Standard output gets one line per input
+    #[arg(long, value_name = "OUT", group = "output")]
+    pub per_record: Option<PathBuf>,
     /// Read every file as NAME instead of detecting its format
     #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(format_names()))]
     pub format: Option<String>,

@@ -20,6 +20,7 @@ mod config;
 mod exit_status;
 mod inputs;
 mod parquet_rows;
+mod per_record;
 mod progress;
 mod run;
 
@@ -121,8 +122,23 @@ fn analyze(a: &AnalyzeArgs) -> ExitCode {
         options: JudgeOptions { judge_inputs: a.judge_inputs, thresholds },
         listing: if a.all_messages { Listing::All } else { Listing::FlaggedAndWorst(a.worst) },
         colour: output == Output::Text && colour::wanted(a.color),
-        text_column: a.text_column.clone(),
+        columns: parquet_rows::Columns {
+            text: a.text_column.clone(),
+            conversation: a.conversation_column.clone(),
+            id: a.id_column.clone(),
+        },
     };
+    if let Some(path) = &a.per_record {
+        let sink = match per_record::open(path) {
+            Ok(sink) => sink,
+            Err(message) => return usage_error(&message),
+        };
+        let stdout = io::stdout();
+        let progress = progress::Progress::new(0, io::stderr().is_terminal());
+        let finished =
+            per_record::run(&found.inputs, &settings, sink, &path.to_string_lossy(), &mut stdout.lock(), &progress);
+        return ExitCode::from(exit_status::of_run(finished.worst(), finished.any_unreadable(), a.fail_on));
+    }
     let progress = progress::Progress::new(found.inputs.len(), output != Output::Json && io::stderr().is_terminal());
     let stdout = io::stdout();
     let mut out = stdout.lock();

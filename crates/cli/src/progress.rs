@@ -1,5 +1,6 @@
 //! The progress bar on standard error (indicatif): files analysed of all, with the time taken
-//! (over one input, its texts analysed of all).
+//! (over one input, its texts analysed of all; with `--per-record`, each input's bytes or rows
+//! read of all, or its records judged when its size is not known).
 //! It appears only when standard error is a terminal, the output is not `--json`, and the run
 //! has taken over a second; it is cleared before a report is written over it.
 
@@ -10,6 +11,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How long a run goes before the bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// What [`Progress::count_read`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Bytes,
+    Rows,
+}
 
 /// A progress bar that may never be drawn.
 pub struct Progress {
@@ -48,6 +56,30 @@ impl Progress {
         }
         self.bar.set_length(total as u64);
         self.bar.set_position(0);
+    }
+
+    /// Counts one input's records by what is read of it: `total` bytes (a log), or rows (a
+    /// Parquet dataset), or — when the size is not known (standard input) — records, with no
+    /// total (`--per-record`).
+    pub fn count_read(&self, total: Option<u64>, unit: Unit) {
+        let template = match (total, unit) {
+            (Some(_), Unit::Bytes) => "{spinner} {bytes}/{total_bytes} read, {bytes_per_sec}, {elapsed} {wide_bar}",
+            (Some(_), Unit::Rows) => "{spinner} {human_pos}/{human_len} rows judged, {per_sec}, {elapsed} {wide_bar}",
+            (None, _) => "{spinner} {human_pos} records judged, {per_sec}, {elapsed}",
+        };
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            self.bar.set_style(style);
+        }
+        self.bar.set_length(total.unwrap_or(u64::MAX));
+        if total.is_none() {
+            self.bar.unset_length();
+        }
+        self.bar.set_position(0);
+    }
+
+    /// `n` more bytes, rows or records read (see [`Self::count_read`]).
+    pub fn advance_by(&self, n: u64) {
+        self.bar.inc(n);
     }
 
     /// One more input (or text) done.

@@ -43,9 +43,9 @@ pub struct Settings {
     pub listing: Listing,
     /// Colour in the text output.
     pub colour: bool,
-    /// A Parquet file's column of texts (`--text-column`; by default the first of
-    /// [`crate::parquet_rows::TEXT_COLUMNS`] it has).
-    pub text_column: Option<String>,
+    /// A Parquet file's columns: of texts (`--text-column`; by default the first of
+    /// [`crate::parquet_rows::TEXT_COLUMNS`] it has) or conversations, and of ids.
+    pub columns: crate::parquet_rows::Columns,
 }
 
 /// What became of one input.
@@ -225,7 +225,7 @@ fn analyse_and_write(
     };
     // A Parquet dataset is read as the JSONL log of its rows (one conversation a row).
     if crate::parquet_rows::is_parquet(&bytes) {
-        match crate::parquet_rows::rows_as_jsonl(bytes, settings.text_column.as_deref()) {
+        match crate::parquet_rows::rows_as_jsonl(bytes, &settings.columns) {
             Ok(rows) => {
                 if rows.skipped > 0 {
                     stderr.push(format!(

@@ -133,3 +133,68 @@ def test_the_package_is_typed_and_versioned():
     assert (package / "__init__.pyi").is_file() and (package / "py.typed").is_file()
     assert coherency.__version__
     assert coherency.analyze.__doc__ and "verdict" in coherency.analyze.__doc__
+
+
+# pyarrow: installed by scripts/test-python beside pytest.
+pa = pytest.importorskip("pyarrow")
+
+
+def test_an_arrow_array_of_strings_is_a_batch_as_a_list_is():
+    texts = [LOOP, HEALTHY, "short", "词语" * 300 + "重复的句子。" * 80, "", "Fine. " * 3]
+    want_verdicts = coherency.verdicts(texts)
+    want_reports = coherency.analyze_batch(texts)
+    for array in [
+        pa.array(texts, type=pa.string()),
+        pa.array(texts, type=pa.large_string()),
+        pa.array(texts, type=pa.string_view()),
+        pa.chunked_array([texts[:2], texts[2:3], texts[3:]]),
+        pa.array(texts, type=pa.string()).dictionary_encode(),
+    ]:
+        assert coherency.verdicts(array) == want_verdicts, array.type
+        assert coherency.verdicts(array, threads=1) == want_verdicts, array.type
+        assert coherency.analyze_batch(array) == want_reports, array.type
+    assert want_verdicts[0] == "FAIL" and want_verdicts[1] == "PASS"
+
+
+def test_an_arrow_slice_reads_its_own_texts_and_a_null_gives_none():
+    texts = [HEALTHY, None, LOOP, "short", None, LOOP + "end"]
+    array = pa.array(texts)
+    assert array.null_count == 2
+    got = coherency.verdicts(array)
+    assert got == [None if t is None else coherency.verdicts([t])[0] for t in texts]
+    # A slice starts at an offset into the same buffers (and its validity bitmap).
+    sliced = array.slice(1, 4)
+    assert coherency.verdicts(sliced) == got[1:5]
+    reports = coherency.analyze_batch(sliced)
+    assert reports[0] is None and reports[3] is None
+    assert reports[1] == coherency.analyze(LOOP)
+    chunked = pa.chunked_array([array.slice(0, 3), array.slice(3)])
+    assert coherency.verdicts(chunked) == got
+    assert coherency.verdicts(pa.array([], type=pa.string())) == []
+
+
+def test_an_arrow_array_that_is_not_text_is_a_type_error():
+    with pytest.raises(TypeError, match="not of strings"):
+        coherency.verdicts(pa.array([1, 2, 3]))
+    with pytest.raises(TypeError, match="not one str"):
+        coherency.verdicts("one text")
+    with pytest.raises(TypeError, match="not of strings"):
+        coherency.analyze_batch(pa.array([b"bytes"], type=pa.binary()))
+
+
+def test_an_arrow_batch_releases_the_gil():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            stop.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    before = len(ticks)
+    coherency.verdicts(pa.chunked_array([[LOOP * 20] * 100, [LOOP * 20] * 100]), threads=1)
+    stop.set()
+    t.join()
+    assert len(ticks) - before > 3, "another Python thread ran while the Arrow batch was scored"

@@ -1,5 +1,9 @@
 from typing import Any, Mapping, Optional, Sequence, Union
 
+# A list of str, or a pyarrow Array / ChunkedArray of strings (string, large_string, string_view,
+# dictionary of strings); pyarrow is not required to import coherency.
+Texts = Union[Sequence[str], Any]
+
 __version__: str
 
 Thresholds = Mapping[str, Union[float, int, str, Mapping[str, Union[float, int, str]]]]
@@ -8,14 +12,14 @@ def analyze(text: str, thresholds: Optional[Thresholds] = None) -> dict[str, Any
     """The report on one text: verdict, reasons, onset, metrics, checks, spans."""
 
 def analyze_batch(
-    texts: Sequence[str], thresholds: Optional[Thresholds] = None, threads: Optional[int] = None
-) -> list[dict[str, Any]]:
-    """`analyze` of each text on every core (the GIL released), in the texts' order."""
+    texts: Texts, thresholds: Optional[Thresholds] = None, threads: Optional[int] = None
+) -> list[Optional[dict[str, Any]]]:
+    """`analyze` of each text on every core (the GIL released), in the texts' order; an Arrow null gives None."""
 
 def verdicts(
-    texts: Sequence[str], thresholds: Optional[Thresholds] = None, threads: Optional[int] = None
-) -> list[str]:
-    """The verdict ("PASS", "WARN", "FAIL") of each text, on every core."""
+    texts: Texts, thresholds: Optional[Thresholds] = None, threads: Optional[int] = None
+) -> list[Optional[str]]:
+    """The verdict ("PASS", "WARN", "FAIL") of each text, on every core; an Arrow null gives None."""
 
 def judge(
     data: bytes,
