@@ -9,14 +9,54 @@
 // - {kind: "deflate", file, start, end, module}: the DEFLATE passes of those bytes of the file
 //   (gzip-9 size and windowed profile, a postcard buffer).
 // - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
-//   both ways).
+//   both ways): a big log's second share, or a text the page shows whose report was summed up.
+// - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
+//   (`what`: markdown, html, json) of those input bytes, read and judged again (a buffer).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
+// A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
+// (crates/analysis-worker/src/live.rs) over many messages, answered in the order they came:
+// - {kind: "live", t, module} starts it; {kind: "live-headers", t}; {kind: "live-feed", bytes, t}
+//   (a read of the body, transferred); none of these is answered (an error is, and ends it);
+// - {kind: "live-snapshot"} → {kind: "live-snapshot", snapshot} (a postcard buffer);
+// - {kind: "live-end", ending, why, t} → {kind: "live-snapshot", snapshot, capture}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker } from "../pkg/coherency_analysis.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, LiveRun } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;
+let live = null;
+
+// A live run's message (see above); false for any other.
+const liveMessage = (data) => {
+  switch (data.kind) {
+    case "live":
+      live = new LiveRun(data.t);
+      return true;
+    case "live-headers":
+      live.headers(data.t);
+      return true;
+    case "live-feed":
+      live.feed(data.bytes, data.t);
+      return true;
+    case "live-end":
+      live.end(data.ending, data.why, data.t);
+    // falls through: the last snapshot, and the capture
+    case "live-snapshot": {
+      const snapshot = live.snapshot();
+      const message = { kind: "live-snapshot", snapshot: snapshot.buffer };
+      const transfer = [snapshot.buffer];
+      if (data.kind === "live-end") {
+        message.capture = live.capture().buffer;
+        transfer.push(message.capture);
+      }
+      postMessage(message, transfer);
+      return true;
+    }
+    default:
+      return false;
+  }
+};
 
 onmessage = async ({ data }) => {
   if (data.kind === "helped") {
@@ -27,9 +67,15 @@ onmessage = async ({ data }) => {
   try {
     ready ??= init({ module_or_path: data.module });
     await ready;
+    if (liveMessage(data)) return;
     if (data.kind === "deflate") {
       const passes = await deflatePassesInWorker(data.file, data.start, data.end);
       postMessage({ kind: "helped", answer: passes.buffer }, [passes.buffer]);
+      return;
+    }
+    if (data.kind === "export") {
+      const report = exportInWorker(new Uint8Array(data.bytes), data.format, data.thresholds, data.name, data.what);
+      postMessage({ kind: "helped", answer: report.buffer }, [report.buffer]);
       return;
     }
     if (data.kind === "analyse") {

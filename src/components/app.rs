@@ -42,7 +42,7 @@ use crate::state::{Action, Effect, Open, Opener, Reveal, Store};
 use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
-use coherency_core::analyze::{Metric, Thresholds};
+use coherency_core::analyze::{Metric, Report, Thresholds};
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, LinkError, SharedInput};
 use coherency_core::render::saved_report::is_saved_report;
@@ -327,6 +327,18 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
                 read_file(dispatcher, jobs, file, (chosen, thresholds), None);
             }
         }
+        Effect::Analyse { doc, source, wanted } => {
+            let dispatcher = dispatcher.clone();
+            let text = Rc::clone(&wanted.text);
+            let done: Rc<dyn Fn(Result<Report, String>)> = Rc::new(move |report| match report {
+                Ok(report) => {
+                    dispatcher.dispatch(Action::Analysed { doc, wanted: wanted.clone(), report: Box::new(report) })
+                }
+                Err(error) => dispatcher.dispatch(Action::LoadFailed { source: source.clone(), error }),
+            });
+            // A newer text shown replaces (ends) the job for the last one.
+            jobs.borrow_mut().analysing = loader::analyse_text(&text, done).ok();
+        }
         Effect::Reveal(Reveal::Result) => {
             into_view(results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()))
         }
@@ -389,6 +401,8 @@ fn read_in_worker(
 struct Jobs {
     running: Option<Job>,
     reading: Option<Job>,
+    /// The whole report of the text shown being made (its report was summed up).
+    analysing: Option<loader::OneJob>,
     shown: Option<web_sys::File>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,

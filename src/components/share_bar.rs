@@ -1,18 +1,57 @@
 //! Sharing a result: "Copy link" (the input in the URL fragment, see `model::share`), "Copy as
 //! Markdown" (the core's `render::markdown`), "Download report" (`render::html`, one
 //! self-contained file) and "Download JSON" (`render::json`, the CLI's `--json`), with a line
-//! saying what happened.
+//! saying what happened. The three reports are made in the analysis worker from the input
+//! again (`loader::export`): they hold whole reports the page's wasm has no scorer to make.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::dom;
+use crate::file_load::loader::{self, OneJob};
 use crate::model::document::Document;
 use crate::model::share::{
-    html_report, json_downloaded, json_report, link_made, link_too_long, markdown_copied, markdown_report,
-    report_downloaded, report_file_name, result_link, too_big_for_a_link,
+    json_downloaded, link_made, link_too_long, markdown_copied, report_downloaded, report_file_name, report_name,
+    result_link, too_big_for_a_link,
 };
+
+/// What became of a report asked of the worker: made, or why not.
+type Made = Result<Vec<u8>, String>;
+
+/// Makes the report `what` of `doc`'s input (`held` bytes, or read from `file`) in the worker,
+/// replacing (ending) the job in `job`; `done` gets it. `say` says why not, when it cannot.
+fn export(
+    doc: &Rc<Document>,
+    (held, file): (Option<Rc<[u8]>>, Option<web_sys::File>),
+    (what, job): (&'static str, &Rc<RefCell<Option<OneJob>>>),
+    say: impl Fn(String) + 'static,
+    done: impl Fn(Vec<u8>) + 'static,
+) {
+    let (doc, job) = (Rc::clone(doc), Rc::clone(job));
+    let say = Rc::new(say);
+    let start = move |bytes: Option<Vec<u8>>| {
+        let Some(bytes) = bytes else {
+            return say("The input is no longer at hand: open the file again to make its report.".into());
+        };
+        let said = Rc::clone(&say);
+        let made = move |made: Made| match made {
+            Ok(report) => done(report),
+            Err(why) => said(format!("The report could not be made: {why}.")),
+        };
+        let name = report_name(&doc);
+        match loader::export(&bytes, (doc.chosen, &doc.thresholds()), (&name, what), Box::new(made)) {
+            Ok(started) => *job.borrow_mut() = Some(started),
+            Err(why) => say(format!("The report could not be made: {why}.")),
+        }
+    };
+    match (held, file) {
+        (Some(bytes), _) => start(Some(bytes.to_vec())),
+        (None, Some(f)) => dom::file_bytes(&f, start),
+        (None, None) => start(None),
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -24,6 +63,8 @@ pub struct Props {
 #[component]
 pub fn ShareBar(props: &Props) -> Html {
     let status = use_state(|| None::<String>);
+    // The report being made in the worker (a new one ends the last).
+    let job = use_mut_ref(|| None::<OneJob>);
     // A new document: what was said of the last one goes.
     {
         let status = status.clone();
@@ -63,45 +104,45 @@ pub fn ShareBar(props: &Props) -> Html {
         })
     };
     let copy_markdown = {
-        let (doc, say) = (Rc::clone(&props.doc), say.clone());
+        let (doc, file, job, say) = (Rc::clone(&props.doc), props.file.clone(), job.clone(), say.clone());
         Callback::from(move |_: MouseEvent| {
-            let text = markdown_report(&doc);
             let say = say.clone();
-            dom::copy_text(text.clone(), move |copied| {
-                if !copied {
-                    dom::download("coherency-report.md", text.as_bytes());
+            let copy = {
+                let say = say.clone();
+                move |bytes: Vec<u8>| {
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    let say = say.clone();
+                    dom::copy_text(text.clone(), move |copied| {
+                        if !copied {
+                            dom::download("coherency-report.md", text.as_bytes());
+                        }
+                        say(markdown_copied(&text, copied));
+                    });
                 }
-                say(markdown_copied(&text, copied));
-            });
+            };
+            export(&doc, (doc.bytes.clone(), file.emit(())), ("markdown", &job), say, copy);
         })
     };
     let download = {
-        let (doc, say) = (Rc::clone(&props.doc), say.clone());
+        let (doc, file, job, say) = (Rc::clone(&props.doc), props.file.clone(), job.clone(), say.clone());
         Callback::from(move |_: MouseEvent| {
-            let (file, page) = (report_file_name(&doc, "html"), html_report(&doc));
-            dom::download(&file, page.as_bytes());
-            say(report_downloaded(&file, page.len()));
+            let (name, said) = (report_file_name(&doc, "html"), say.clone());
+            let save = move |page: Vec<u8>| {
+                dom::download(&name, &page);
+                said(report_downloaded(&name, page.len()));
+            };
+            export(&doc, (doc.bytes.clone(), file.emit(())), ("html", &job), say.clone(), save);
         })
     };
     let download_json = {
-        let (doc, file, say) = (Rc::clone(&props.doc), props.file.clone(), say);
+        let (doc, file, job, say) = (Rc::clone(&props.doc), props.file.clone(), job, say);
         Callback::from(move |_: MouseEvent| {
-            let (held, file) = (doc.bytes.clone(), file.emit(()));
-            let (doc, say) = (Rc::clone(&doc), say.clone());
-            let write = move |bytes: Option<Vec<u8>>| match bytes.and_then(|b| json_report(&doc, &b)) {
-                Some(line) => {
-                    let name = report_file_name(&doc, "json");
-                    dom::download(&name, &line);
-                    say(json_downloaded(&name, line.len()));
-                }
-                None => say("The input is no longer at hand: open the file again to save its JSON.".into()),
+            let (name, said) = (report_file_name(&doc, "json"), say.clone());
+            let save = move |line: Vec<u8>| {
+                dom::download(&name, &line);
+                said(json_downloaded(&name, line.len()));
             };
-            // The input's bytes, for the count of invalid UTF-8 replaced, as the CLI counts it.
-            match (held, file) {
-                (Some(bytes), _) => write(Some(bytes.to_vec())),
-                (None, Some(f)) => dom::file_bytes(&f, write),
-                (None, None) => write(None),
-            }
+            export(&doc, (doc.bytes.clone(), file.emit(())), ("json", &job), say.clone(), save);
         })
     };
     html! {

@@ -14,16 +14,17 @@ use std::cell::{Cell, RefCell};
 use std::ops::Range;
 use std::rc::Rc;
 
-use js_sys::{Array, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::load_view::{Progress, Stage};
 use crate::dom;
-use coherency_core::analyze::Thresholds;
+use coherency_core::analyze::{Report, Thresholds};
 use coherency_core::ingest::Format;
 use coherency_core::verdict::JudgedDocument;
+use coherency_worker_wire::analyse::{decode_reports, encode_texts};
 use coherency_worker_wire::blob_reader::read_blob;
 use coherency_worker_wire::wire::Decoder;
 
@@ -85,7 +86,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 /// A new worker running `www/worker.js` (or the single file's), waiting for its job.
-fn new_worker() -> Result<Worker, String> {
+pub(crate) fn new_worker() -> Result<Worker, String> {
     let single_file = get(&js_sys::global(), ANALYSIS_WORKER);
     let options = WorkerOptions::new();
     let classic = get(&single_file, "classic").as_bool() == Some(true);
@@ -99,10 +100,20 @@ fn analysis_module() -> JsValue {
     get(&get(&js_sys::global(), ANALYSIS_WORKER), "module")
 }
 
+/// The compiled analysis wasm, once it is compiled (undefined when it could not be: the worker
+/// then fetches it, and says so if it cannot).
+pub(crate) async fn compiled_analysis_module() -> JsValue {
+    let ready = get(&get(&js_sys::global(), ANALYSIS_WORKER), "ready");
+    if analysis_module().is_undefined() && ready.is_instance_of::<js_sys::Promise>() {
+        let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(ready)).await;
+    }
+    analysis_module()
+}
+
 /// Posts `request` to `worker` with the compiled analysis wasm — at once, or once it is compiled
 /// when it is not yet (a job given as the page loads: a result link, a paste); without it when
 /// it could not be compiled (the worker then fetches it, and says so if it cannot).
-fn post_job(worker: &Worker, request: js_sys::Object, cancelled: &Rc<Cell<bool>>, on_event: &Rc<dyn Fn(Event)>) {
+fn post_job(worker: &Worker, request: Object, cancelled: &Rc<Cell<bool>>, on_event: &Rc<dyn Fn(Event)>) {
     let post = move |worker: &Worker, on_event: &Rc<dyn Fn(Event)>| {
         let _ = Reflect::set(&request, &"module".into(), &analysis_module());
         if worker.post_message(&request).is_err() {
@@ -153,6 +164,101 @@ fn start_helper(file: &web_sys::File, job: JsValue, answer: Rc<dyn Fn(JsValue)>)
     Ok(Helper { worker, _on_message: on_message, _on_error: on_error })
 }
 
+/// A one-off job in a worker (a text's whole report, a report to copy or download); dropping it
+/// ends the worker.
+pub struct OneJob(#[allow(dead_code)] Helper);
+
+/// Starts `job` (see `www/worker.js`) in a new worker, `transfer` moved with it, once the
+/// analysis wasm is compiled; `done` gets its answer (an `ArrayBuffer`), or why not.
+fn one_job(job: Object, transfer: Array, done: Box<dyn Fn(Result<Vec<u8>, String>)>) -> Result<OneJob, String> {
+    let worker = new_worker()?;
+    let answer = Rc::new(move |answer: JsValue, error: Option<String>| {
+        done(match answer.dyn_ref::<js_sys::ArrayBuffer>() {
+            Some(buffer) => Ok(Uint8Array::new(buffer).to_vec()),
+            None => Err(error.unwrap_or_else(|| "the analysis worker failed".to_string())),
+        })
+    });
+    let on_message = {
+        let (answer, worker) = (Rc::clone(&answer), worker.clone());
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let data = e.data();
+            worker.terminate();
+            match get(&data, "kind").as_string().as_deref() {
+                Some("helped") => answer(get(&data, "answer"), None),
+                _ => answer(JsValue::NULL, get(&data, "message").as_string()),
+            }
+        })
+    };
+    let on_error = {
+        let (answer, worker) = (Rc::clone(&answer), worker.clone());
+        Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            e.prevent_default();
+            worker.terminate();
+            answer(JsValue::NULL, Some(e.message()));
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let helper = Helper { worker, _on_message: on_message, _on_error: on_error };
+    let worker = helper.worker.clone();
+    let post = move || {
+        let _ = Reflect::set(&job, &"module".into(), &analysis_module());
+        worker.post_message_with_transfer(&job, &transfer)
+    };
+    if analysis_module().is_undefined() {
+        // As the page loads the analysis wasm may still be compiling: the job waits for it (a
+        // job dropped meanwhile posts to a worker that has ended: nothing happens).
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = compiled_analysis_module().await;
+            let _ = post();
+        });
+    } else {
+        post().map_err(|_| "the job could not be handed to the analysis worker".to_string())?;
+    }
+    Ok(OneJob(helper))
+}
+
+fn job(pairs: &[(&str, JsValue)]) -> Object {
+    let job = Object::new();
+    for (k, v) in pairs {
+        let _ = Reflect::set(&job, &JsValue::from_str(k), v);
+    }
+    job
+}
+
+/// Makes the whole report of `text` against the default thresholds in a new worker (its
+/// `analyse` job: `analyseInWorker`); `done` gets it, or why not.
+pub fn analyse_text(text: &str, done: Rc<dyn Fn(Result<Report, String>)>) -> Result<OneJob, String> {
+    let texts = Uint8Array::from(encode_texts(&[text]).as_slice()).buffer();
+    let job = job(&[("kind", "analyse".into()), ("texts", texts.clone().into())]);
+    let read = move |answer: Result<Vec<u8>, String>| {
+        done(answer.and_then(|bytes| decode_reports(&bytes, 1)).map(|mut reports| reports.remove(0)))
+    };
+    one_job(job, Array::of1(&texts), Box::new(read))
+}
+
+/// Makes the report `what` (`markdown`, `html`, `json`) of the input `bytes` read as `chosen`
+/// (`None`: detected) against `thresholds`, named `name`, in a new worker (its `export` job:
+/// the same document as shown, read again); `done` gets it, or why not.
+pub fn export(
+    bytes: &[u8],
+    (chosen, thresholds): (Option<Format>, &Thresholds),
+    (name, what): (&str, &str),
+    done: Box<dyn Fn(Result<Vec<u8>, String>)>,
+) -> Result<OneJob, String> {
+    let buffer = Uint8Array::from(bytes).buffer();
+    let format = chosen.map_or(JsValue::UNDEFINED, |f| f.name().into());
+    let job = job(&[
+        ("kind", "export".into()),
+        ("bytes", buffer.clone().into()),
+        ("format", format),
+        ("thresholds", thresholds.compact().into()),
+        ("name", name.into()),
+        ("what", what.into()),
+    ]);
+    one_job(job, Array::of1(&buffer), done)
+}
+
 /// `[value]` when it is an `ArrayBuffer` (moved, not copied, with a message), else `[]`.
 fn transferable(value: &JsValue) -> Array {
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
@@ -186,7 +292,7 @@ pub fn start(
                     let answer: Rc<dyn Fn(JsValue)> = {
                         let worker = worker.clone();
                         Rc::new(move |answer: JsValue| {
-                            let message = js_sys::Object::new();
+                            let message = Object::new();
                             let _ = Reflect::set(&message, &"kind".into(), &"helped".into());
                             let _ = Reflect::set(&message, &"answer".into(), &answer);
                             let _ = worker.post_message_with_transfer(&message, &transferable(&answer));
@@ -243,7 +349,7 @@ pub fn start(
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
 
-    let request = js_sys::Object::new();
+    let request = Object::new();
     let _ = Reflect::set(&request, &"file".into(), file);
     let format = chosen.map_or(JsValue::UNDEFINED, |f| JsValue::from_str(f.name()));
     let _ = Reflect::set(&request, &"format".into(), &format);

@@ -176,14 +176,11 @@ async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
 async fn streaming(base: &str, model: &str, key: &str) -> (CheckResult, Option<ReasoningPlacement>) {
     let u = chat_url(base);
     let signal = fetch::timeout_signal(CHECK_TIMEOUT_MS);
-    match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, &mut |_, _| {}).await {
-        Ok(s) => (
-            check_stream(s.status, &s.session.stats(), s.ended_ms - s.started_ms),
-            Some(s.session.reasoning_placement()),
-        ),
+    match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, None).await {
+        Ok(s) => (check_stream(s.status, &s.snapshot.stats, s.ended_ms - s.started_ms), Some(s.snapshot.placement)),
         // An error status fails on the status alone.
         Err(NoStream::Refused { status, .. }) => (check_stream(status, &LiveStats::default(), 0.0), None),
-        Err(NoStream::Unanswered(e)) => (unreachable('F', &no_response(&u, &e)), None),
+        Err(e) => (unreachable('F', &e.text(&u)), None),
     }
 }
 

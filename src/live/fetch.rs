@@ -121,13 +121,19 @@ pub fn reader(response: &Response) -> Option<ReadableStreamDefaultReader> {
 
 /// The next piece of the body; `None` at its end.
 pub async fn read(reader: &ReadableStreamDefaultReader) -> Result<Option<Vec<u8>>, JsValue> {
+    Ok(read_array(reader).await?.map(|bytes| bytes.to_vec()))
+}
+
+/// The next piece of the body as the browser gave it (not copied into the wasm); `None` at its
+/// end.
+pub async fn read_array(reader: &ReadableStreamDefaultReader) -> Result<Option<js_sys::Uint8Array>, JsValue> {
     let result = JsFuture::from(reader.read()).await?;
     let done = js_sys::Reflect::get(&result, &JsValue::from_str("done"))?.as_bool().unwrap_or(true);
     if done {
         return Ok(None);
     }
     let value = js_sys::Reflect::get(&result, &JsValue::from_str("value"))?;
-    Ok(Some(js_sys::Uint8Array::new(&value).to_vec()))
+    Ok(Some(js_sys::Uint8Array::new(&value)))
 }
 
 /// A new controller for Stop, if the browser has them.

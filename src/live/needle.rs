@@ -11,12 +11,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::fetch;
-use super::run::{self, NoStream};
+use super::run;
 use coherency_core::live::needle::{
     cell_shown, estimate_rule, length_label, plan, stopped_text, summarize, Answer, Depth, NeedleKind, Probe,
     DEFAULT_LENGTHS, LENGTHS, SEED,
 };
-use coherency_core::live::{explain_fetch_failure, http_error_text, LiveSession, RequestForm};
+use coherency_core::live::RequestForm;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -87,23 +87,16 @@ pub fn NeedleProbe(props: &Props) -> Html {
                     }
                     let req = &ask.request;
                     let is_stopped = || stopped.get();
-                    let mut ignore = |_: &mut LiveSession, _: f64| {};
                     // Boxed: one shared copy of the stream's state machine (see soak.rs).
                     let streamed: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
-                        Box::pin(run::stream(&req.url, &req.body, &key, signal.as_ref(), &is_stopped, &mut ignore));
+                        Box::pin(run::stream(&req.url, &req.body, &key, signal.as_ref(), &is_stopped, None));
                     let streamed = streamed.await;
                     if stopped.get() {
                         break; // Stop keeps what finished, not what it cut.
                     }
                     let answer = match &streamed {
-                        Ok(s) => Answer::of(&probe, ask, Ok(&s.session)),
-                        Err(NoStream::Unanswered(e)) => {
-                            let why = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(e));
-                            Answer::of(&probe, ask, Err(why))
-                        }
-                        Err(NoStream::Refused { status, body }) => {
-                            Answer::of(&probe, ask, Err(http_error_text(*status, body)))
-                        }
+                        Ok(s) => Answer::of(&probe, ask, Ok(&s.snapshot)),
+                        Err(e) => Answer::of(&probe, ask, Err(e.text(&req.url))),
                     };
                     progress.borrow_mut().answers.push(answer);
                     redraw.force_update();

@@ -1,7 +1,7 @@
 //! Live endpoint mode: the form (base URL, API key, model, prompt, limits, advanced JSON), Load
-//! models, Start and Stop, and the run itself: streamed into a [`LiveSession`] by the run
-//! driver, a snapshot shown whenever the session's pacer says a full report is due and once at
-//! the end.
+//! models, Start and Stop, and the run itself: streamed by the run driver into a session in the
+//! analysis worker, a snapshot of it shown whenever the driver's pacer says a full report is due
+//! and once at the end.
 //!
 //! The API key stays in this component's state, bound to the origin of the base URL it was
 //! typed for (`BoundKey`: sent to that origin only; for another, the page says it is not sent);
@@ -20,7 +20,7 @@ use super::checks::{LiveChecks, ReasoningSeen};
 use super::fetch;
 use super::needle::NeedleProbe;
 use super::result::live_result;
-use super::run::{self, now, NoStream};
+use super::run::{self, NoStream};
 use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
@@ -28,7 +28,7 @@ use coherency_core::analyze::Verdict;
 use coherency_core::live::reasoning_check::ReasoningEvidence;
 use coherency_core::live::{
     build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning, BoundKey,
-    ChatRequest, LiveSession, RequestForm, PRESETS,
+    ChatRequest, LiveSnapshot, RequestForm, PRESETS,
 };
 
 const KEY_STORAGE: &str = "coherency-api-key";
@@ -342,9 +342,9 @@ async fn stream(
 ) {
     let signal = controller.as_ref().map(|c| c.signal());
     let at_fail = Cell::new(false);
-    // Push is incremental; a full report (gzip of the whole text) is paced.
-    let mut shown = |session: &mut LiveSession, t: f64| {
-        if session.report_due(t) && publish(session, &out, None) && out.stop_at_fail.is_some() && !stopped.get() {
+    // The session's reports are paced by the run driver; each snapshot is shown.
+    let mut shown = |snapshot: LiveSnapshot| {
+        if publish(snapshot, None, &out, None) && out.stop_at_fail.is_some() && !stopped.get() {
             // The first FAIL: the rest of the generation would only cost time and tokens.
             at_fail.set(true);
             stopped.set(true);
@@ -353,37 +353,36 @@ async fn stream(
             }
         }
     };
-    match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), &mut shown).await {
-        Ok(mut streamed) => {
-            publish(&mut streamed.session, &out, at_fail.get().then_some(out.stop_at_fail.flatten()));
-            out.reasoning.emit(ReasoningSeen::LongRun(streamed.session.reasoning_placement()));
+    match run::stream(&req.url, &req.body, &key, signal.as_ref(), &|| stopped.get(), Some(&mut shown)).await {
+        Ok(streamed) => {
+            let placement = streamed.snapshot.placement.clone();
+            let at_fail = at_fail.get().then_some(out.stop_at_fail.flatten());
+            publish(streamed.snapshot, Some(streamed.capture), &out, at_fail);
+            out.reasoning.emit(ReasoningSeen::LongRun(placement));
         }
-        Err(NoStream::Unanswered(e)) => {
-            let failure = if stopped.get() {
-                Failure { kind: "stopped", text: "Stopped before the server answered.".to_string() }
-            } else {
-                let text = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(&e));
-                Failure { kind: "no-response", text }
+        Err(NoStream::Unanswered(_)) if stopped.get() => {
+            let text = "Stopped before the server answered.".to_string();
+            out.failure.set(Some(Failure { kind: "stopped", text }));
+        }
+        Err(e) => {
+            let kind = match e {
+                NoStream::Unanswered(_) => "no-response",
+                NoStream::Refused { .. } => "http",
+                NoStream::Unscored(_) => "unscored",
             };
-            out.failure.set(Some(failure));
-        }
-        Err(NoStream::Refused { status, body }) => {
-            out.failure.set(Some(Failure { kind: "http", text: http_error_text(status, &body) }));
+            out.failure.set(Some(Failure { kind, text: e.text(&req.url) }));
         }
     }
     out.running.set(false);
 }
 
-/// Takes full reports and shows them (`at_fail`: the run was stopped at its first FAIL, with
-/// the request's max_tokens); tells the pacer what they cost. True when the text FAILs.
-fn publish(session: &mut LiveSession, out: &Outputs, at_fail: Option<Option<u64>>) -> bool {
-    let started = now();
-    let mut view = LiveView::snapshot(SEQ.fetch_add(1, Ordering::Relaxed), session);
+/// Shows `snapshot` (with the body as received, once the run has ended; `at_fail`: the run was
+/// stopped at its first FAIL, with the request's max_tokens). True when the text FAILs.
+fn publish(snapshot: LiveSnapshot, capture: Option<Rc<[u8]>>, out: &Outputs, at_fail: Option<Option<u64>>) -> bool {
+    let mut view = LiveView::snapshot(SEQ.fetch_add(1, Ordering::Relaxed), snapshot, capture);
     if let Some(max_tokens) = at_fail {
         view = view.stopped_at_fail(max_tokens);
     }
-    let done = now();
-    session.reported(done, done - started);
     let fails = view.worst.is_some_and(|(v, _)| v == Verdict::Fail);
     out.view.set(Some(Rc::new(view)));
     fails

@@ -14,14 +14,14 @@ use yew::prelude::*;
 
 use super::checks::ReasoningSeen;
 use super::fetch;
-use super::run::{self, NoStream};
+use super::run;
 use crate::dom;
 use crate::model::level_key;
 use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::soak::{
     compare, export_jsonl, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
 };
-use coherency_core::live::{explain_fetch_failure, http_error_text, RequestForm};
+use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
@@ -359,25 +359,18 @@ impl Worker {
             // Boxed: polled through one shared function, not a copy of the stream's state
             // machine inlined here (KBs of wasm).
             let stopped = || self.stopped.get();
-            let mut ignore = |_: &mut coherency_core::live::LiveSession, _: f64| {};
             let streamed: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
-                Box::pin(run::stream(&req.url, &req.body, key, signal.as_ref(), &stopped, &mut ignore));
+                Box::pin(run::stream(&req.url, &req.body, key, signal.as_ref(), &stopped, None));
             let streamed = streamed.await;
             if self.stopped.get() {
                 break; // Stop keeps what finished, not what it cut.
             }
-            let (generation, capture) = match &streamed {
+            let (generation, capture) = match streamed {
                 Ok(s) => {
-                    self.on_reasoning.emit(ReasoningSeen::SoakGeneration(s.session.reasoning_placement()));
-                    (Generation::of(&planned, model, Ok(&s.session)), Rc::from(s.session.capture()))
+                    self.on_reasoning.emit(ReasoningSeen::SoakGeneration(s.snapshot.placement.clone()));
+                    (Generation::of(&planned, model, Ok(&s.snapshot)), s.capture)
                 }
-                Err(NoStream::Unanswered(e)) => {
-                    let why = explain_fetch_failure(&req.url, &fetch::page_origin(), &fetch::error_text(e));
-                    (Generation::of(&planned, model, Err(why)), Rc::from(&b""[..]))
-                }
-                Err(NoStream::Refused { status, body }) => {
-                    (Generation::of(&planned, model, Err(http_error_text(*status, body))), Rc::from(&b""[..]))
-                }
+                Err(e) => (Generation::of(&planned, model, Err(e.text(&req.url))), Rc::from(&b""[..])),
             };
             self.rows.borrow_mut().push(Row { generation, capture });
             self.redraw.force_update();

@@ -1,6 +1,7 @@
-//! The live run's view model: a snapshot of a [`LiveSession`] (texts with their reports and
-//! highlight segments, the worst channel, timings) and the wording of its figures. Pure, so it
-//! is unit-tested natively; every number comes from the session's reports and stats.
+//! The live run's view model: a [`LiveSnapshot`] of the run's session, as the analysis worker
+//! sent it (texts with their reports and highlight segments, the worst channel, timings), and
+//! the wording of its figures. Pure, so it is unit-tested natively; every number comes from
+//! the session's reports and stats.
 
 use std::rc::Rc;
 
@@ -8,7 +9,7 @@ use crate::model::{duration_text, Analysis, Source};
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Channel;
 use coherency_core::live::{
-    broken_off, ending_key, ending_line, stopped_at_fail, worst_channel, BrokenOff, LiveSession, LiveStats,
+    broken_off, ending_key, ending_line, stopped_at_fail, worst_channel, BrokenOff, LiveSnapshot, LiveStats,
 };
 use coherency_core::wording::{plural, thousands};
 
@@ -42,9 +43,19 @@ impl PartialEq for LiveView {
 }
 
 impl LiveView {
-    /// Takes full reports of the session's texts (not free: the caller paces this).
-    pub fn snapshot(seq: u64, session: &LiveSession) -> Self {
-        let (r, c, combined) = session.reports();
+    /// The view of `snapshot`, with the body as received once the run has ended (`capture`).
+    pub fn snapshot(seq: u64, snapshot: LiveSnapshot, capture: Option<Rc<[u8]>>) -> Self {
+        let running = snapshot.is_running();
+        let LiveSnapshot {
+            reasoning,
+            content,
+            reasoning_report: r,
+            content_report: c,
+            combined_report: combined,
+            stats,
+            ending,
+            ..
+        } = snapshot;
         let worst = worst_channel(&r, &c);
         let judged = |rep: &coherency_core::analyze::Report| (!rep.too_short).then_some(rep.verdict);
         let mut channels = Vec::new();
@@ -57,20 +68,19 @@ impl LiveView {
         if r.bytes > 0 && c.bytes > 0 {
             channels.push((COMBINED, judged(&combined)));
         }
-        let stats = session.stats();
-        let reasoning = Analysis::with_report(seq, Source::Live, session.reasoning_text().to_string(), r);
-        let content = Analysis::with_report(seq, Source::Live, session.content_text().to_string(), c);
+        let reasoning = Analysis::with_report(seq, Source::Live, reasoning, r);
+        let content = Analysis::with_report(seq, Source::Live, content, c);
         LiveView {
             seq,
             reasoning: Rc::new(reasoning),
             content: Rc::new(content),
             worst,
             channels,
-            ending_key: ending_key(session.ending(), stats.stream.saw_done),
-            ending_text: ending_line(session.ending(), &stats),
-            broken: broken_off(session.ending(), &stats),
-            running: session.is_running(),
-            capture: (!session.is_running()).then(|| Rc::from(session.capture())),
+            ending_key: ending_key(&ending, stats.stream.saw_done),
+            ending_text: ending_line(&ending, &stats),
+            broken: broken_off(&ending, &stats),
+            running,
+            capture: capture.filter(|_| !running),
             stats,
         }
     }
@@ -207,7 +217,12 @@ pub fn stat_rows(stats: &LiveStats, running: bool) -> Vec<(&'static str, String)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::live::Ending;
+    use coherency_core::live::{Ending, LiveSession};
+
+    /// The view of `s` as the analysis worker would send it.
+    fn view_of(seq: u64, s: &LiveSession) -> LiveView {
+        LiveView::snapshot(seq, s.snapshot(), Some(Rc::from(s.capture())))
+    }
 
     #[test]
     fn a_snapshot_carries_the_texts_reports_and_how_it_ended() {
@@ -216,7 +231,7 @@ mod tests {
         let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": lp}}]});
         s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
         s.end(Ending::Stopped, 200.0);
-        let v = LiveView::snapshot(3, &s);
+        let v = view_of(3, &s);
         assert_eq!(v.worst, Some((Verdict::Fail, Some(Channel::Content))));
         assert_eq!(v.worst.map(|(_, c)| worst_word(c)), Some("answer"));
         assert_eq!(v.channels, [("answer", Some(Verdict::Fail))]);
@@ -239,7 +254,7 @@ mod tests {
         s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
         s.feed(b"data: {\"error\": {\"message\": \"the model crashed\"}}\n\ndata: [DONE]\n\n", 150.0);
         s.end(Ending::Closed, 200.0);
-        let v = LiveView::snapshot(1, &s);
+        let v = view_of(1, &s);
         assert_eq!(v.worst.map(|(v, _)| v), Some(Verdict::Pass), "the text itself passes");
         assert_eq!(v.shown_verdict(), None, "but the run is not a PASS");
         let broken = v.broken.as_ref().expect("broken off");
@@ -255,10 +270,10 @@ mod tests {
         let lp = "Let me check the config file again.\n".repeat(20);
         let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": lp}}]});
         s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
-        let running = LiveView::snapshot(1, &s);
+        let running = view_of(1, &s);
         assert!(running.status().starts_with("FAIL: Streaming… 1 chunk so far."), "{}", running.status());
         s.end(Ending::Stopped, 200.0);
-        let v = LiveView::snapshot(2, &s).stopped_at_fail(Some(8000));
+        let v = view_of(2, &s).stopped_at_fail(Some(8000));
         assert_eq!(v.shown_verdict(), Some(Verdict::Fail));
         assert_eq!(v.ending_key, "stopped-at-fail");
         assert!(v.ending_text.contains("7,820 of max_tokens 8,000 not generated"), "{}", v.ending_text);

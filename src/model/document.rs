@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use super::{Analysis, Source};
-use coherency_core::analyze::{analyze, Thresholds, Verdict};
+use coherency_core::analyze::{Report, Thresholds, Verdict};
 use coherency_core::ingest::{Format, Transcript};
 use coherency_core::stream::StreamInfo;
 #[cfg(test)]
@@ -36,13 +36,33 @@ pub struct Document {
     pub selected: Option<usize>,
     /// The analysis of the selected text (for plain text: of the text).
     pub detail: Option<Rc<Analysis>>,
+    /// The text to show in full whose whole report the analysis worker has yet to make (the
+    /// transcript's report summed it up: a short text that passed); `detail` is `None` until
+    /// it comes ([`Self::analysed`]).
+    pub wanted: Option<WantedReport>,
     /// Wall time of reading and analysing, in milliseconds, when the caller measured it.
     pub millis: Option<f64>,
 }
 
 impl PartialEq for Document {
     fn eq(&self, other: &Self) -> bool {
-        (self.seq, self.selected) == (other.seq, other.selected)
+        let shown = |d: &Document| (d.seq, d.selected, d.detail.as_ref().map(|a| a.seq));
+        shown(self) == shown(other)
+    }
+}
+
+/// A text shown in full whose whole report is asked of the analysis worker (the page's wasm
+/// holds no scorer): the analysis it will be (`seq`), which report (`index`), its text.
+#[derive(Clone, Debug)]
+pub struct WantedReport {
+    pub seq: u64,
+    pub index: usize,
+    pub text: Rc<String>,
+}
+
+impl PartialEq for WantedReport {
+    fn eq(&self, other: &Self) -> bool {
+        (self.seq, self.index) == (other.seq, other.index)
     }
 }
 
@@ -77,7 +97,17 @@ impl Document {
         let options = JudgeOptions { thresholds: *thresholds, ..JudgeOptions::default() };
         let mut doc = Document::from_loaded(seq, source, JudgedDocument::read_with(&bytes, chosen, &options));
         doc.bytes = Some(bytes);
-        doc
+        doc.with_wanted_report()
+    }
+
+    /// This document with the report it wants made here, as the analysis worker makes it (for
+    /// tests: the page's wasm holds no scorer).
+    #[cfg(test)]
+    pub fn with_wanted_report(self) -> Document {
+        match self.wanted.clone() {
+            Some(w) => self.analysed(&w, coherency_core::analyze::analyze(&w.text)).unwrap_or(self),
+            None => self,
+        }
     }
 
     /// The thresholds the document was judged against: its worst text's (a report that
@@ -103,18 +133,21 @@ impl Document {
             rows,
             selected: None,
             detail: None,
+            wanted: None,
             millis: None,
         };
         if doc.is_plain_text() {
-            // Exactly as before formats existed: the text (BOM dropped) and the core's report of it.
+            // Exactly as before formats existed: the text (BOM dropped) and the core's report of
+            // it (for a short text that passed, made in the worker: `wanted`).
             let text = doc.transcript.messages.first().map(|m| m.text.clone()).unwrap_or_default();
             let report =
                 doc.report.reports.first().and_then(|r| r.report.whole().cloned()).filter(|r| r.bytes == text.len());
-            let analysis = match report {
-                Some(report) => Analysis::with_report(seq, doc.source.clone(), text, report),
-                None => Analysis::new(seq, doc.source.clone(), text),
-            };
-            doc.detail = Some(Rc::new(analysis));
+            match report {
+                Some(report) => {
+                    doc.detail = Some(Rc::new(Analysis::with_report(seq, doc.source.clone(), text, report)))
+                }
+                None => doc.wanted = Some(WantedReport { seq, index: 0, text }),
+            }
         } else if let Some(first) = default_selection(&doc.report, &doc.rows) {
             doc = doc.select(seq, first);
         }
@@ -132,17 +165,36 @@ impl Document {
 
     /// This document with report `index` shown in full (`detail_seq` numbers its analysis).
     pub fn select(&self, detail_seq: u64, index: usize) -> Document {
-        let detail = self.report.reports.get(index).map(|r| {
-            let text = r.text(&self.transcript).into_owned();
-            // The core analysed exactly this text and kept its report, or a summary when the
-            // text is short and passed: then (or if the sizes ever disagree, rather than
-            // highlight the wrong bytes) it is analysed again here, which for such a text is quick.
-            let report = match r.report.whole() {
-                Some(whole) if whole.bytes == text.len() => Rc::clone(whole),
-                _ => Rc::new(analyze(&text)),
-            };
-            Rc::new(Analysis::with_report(detail_seq, self.source.clone(), text, report))
-        });
+        let Some(r) = self.report.reports.get(index) else {
+            return self.showing(None, None, None);
+        };
+        let text: Rc<String> = r.text(&self.transcript).into_owned().into();
+        // The core analysed exactly this text and kept its report, or a summary when the text
+        // is short and passed: then (or if the sizes ever disagree, rather than highlight the
+        // wrong bytes) its whole report is asked of the analysis worker, which for such a text
+        // is quick.
+        match r.report.whole() {
+            Some(whole) if whole.bytes == text.len() => {
+                let analysis = Analysis::with_report(detail_seq, self.source.clone(), text, Rc::clone(whole));
+                self.showing(Some(index), Some(Rc::new(analysis)), None)
+            }
+            _ => self.showing(Some(index), None, Some(WantedReport { seq: detail_seq, index, text })),
+        }
+    }
+
+    /// This document with the whole report `wanted` asked for shown, when it is still wanted
+    /// (`None` otherwise: another text was shown since).
+    pub fn analysed(&self, wanted: &WantedReport, report: Report) -> Option<Document> {
+        let asked = self.wanted.as_ref().filter(|w| *w == wanted)?;
+        let mut analysis = Analysis::with_report(asked.seq, self.source.clone(), Rc::clone(&asked.text), report);
+        if self.is_plain_text() {
+            analysis.millis = self.millis;
+        }
+        Some(self.showing(self.selected, Some(Rc::new(analysis)), None))
+    }
+
+    /// This document with `selected` shown as `detail`, or `wanted`.
+    fn showing(&self, selected: Option<usize>, detail: Option<Rc<Analysis>>, wanted: Option<WantedReport>) -> Document {
         Document {
             seq: self.seq,
             source: self.source.clone(),
@@ -153,8 +205,9 @@ impl Document {
             transcript: Rc::clone(&self.transcript),
             report: Rc::clone(&self.report),
             rows: Rc::clone(&self.rows),
-            selected: detail.as_ref().map(|_| index),
+            selected,
             detail,
+            wanted,
             millis: self.millis,
         }
     }
@@ -312,7 +365,7 @@ pub fn format_choice(value: &str) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::analyze::Metric;
+    use coherency_core::analyze::{analyze, Metric};
     use coherency_core::samples::capture_samples;
 
     fn doc(bytes: &[u8]) -> Document {
@@ -378,6 +431,12 @@ mod tests {
         let passed = d.rows.iter().find(|r| r.verdict == Verdict::Pass).expect("a passing row");
         assert!(d.report.reports[passed.report].report.whole().is_none());
         let opened = d.select(9, passed.report);
+        assert!(opened.detail.is_none(), "its whole report is asked of the worker");
+        let wanted = opened.wanted.clone().expect("wanted");
+        assert_eq!((wanted.seq, wanted.index), (9, passed.report));
+        let opened = opened.analysed(&wanted, analyze(&wanted.text)).expect("still wanted");
+        assert!(opened.analysed(&wanted, analyze(&wanted.text)).is_none(), "no longer wanted");
+        assert_ne!(opened, d.select(9, passed.report), "the same selection, now with its analysis");
         let a = opened.detail.as_ref().expect("a detail");
         assert_eq!(*a.report, analyze(&a.text));
         assert_eq!((a.text.len(), a.report.verdict), (passed.bytes, Verdict::Pass));
@@ -486,7 +545,8 @@ mod tests {
             let direct = doc(&bytes);
             let wire = coherency_worker_wire::wire::encode_all(JudgedDocument::read(&bytes, None));
             let back = coherency_worker_wire::wire::decode(&wire, &bytes).expect("the wire reads back");
-            let w = Document::from_loaded(1, Source::File("f".into()), back);
+            // A text whose report was summed up has it made by the analysis worker, as here.
+            let w = Document::from_loaded(1, Source::File("f".into()), back).with_wanted_report();
             assert_eq!((w.bytes.is_none(), w.size, w.format()), (true, bytes.len(), direct.format()), "{name}");
             assert_eq!((&w.transcript, &w.rows), (&direct.transcript, &direct.rows), "{name}");
             assert_eq!(w.selected, direct.selected, "{name}");

@@ -4,7 +4,6 @@
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
-use coherency_core::render::{html, json, markdown, Summary};
 use coherency_core::wording::thousands;
 
 use super::document::Document;
@@ -67,16 +66,6 @@ pub fn link_too_long(chars: usize) -> String {
     )
 }
 
-/// The document's report as Markdown (the core's `render::markdown`).
-pub fn markdown_report(doc: &Document) -> String {
-    markdown::markdown(&Summary::new(&report_name(doc), &doc.transcript, &doc.report))
-}
-
-/// The document's report as one HTML file (the core's `render::html`).
-pub fn html_report(doc: &Document) -> String {
-    html::html(&Summary::new(&report_name(doc), &doc.transcript, &doc.report))
-}
-
 /// What the page says once the Markdown is copied, or downloaded when copying was refused.
 pub fn markdown_copied(text: &str, copied: bool) -> String {
     let lines = thousands(text.lines().count());
@@ -90,19 +79,6 @@ pub fn markdown_copied(text: &str, copied: bool) -> String {
 /// What the page says once the report is downloaded.
 pub fn report_downloaded(file: &str, bytes: usize) -> String {
     format!("Downloaded {file} ({}): one file, readable offline and with JavaScript off.", size_text(bytes))
-}
-
-/// The document's report as the CLI's `--json` line (the core's `render::json`), from its
-/// input `bytes` (for the count of invalid UTF-8 sequences replaced); `None` when nothing was
-/// analysed.
-pub fn json_report(doc: &Document, bytes: &[u8]) -> Option<Vec<u8>> {
-    let worst = doc.report.worst()?;
-    let (name, worst_report) = (report_name(doc), worst.full_report(&doc.transcript));
-    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    let line = json::FileReport::new(&name, doc.size, replaced, &doc.transcript, &doc.report, worst, &worst_report);
-    let mut out = serde_json::to_vec(&line).ok()?;
-    out.push(b'\n');
-    Some(out)
 }
 
 /// What the page says once the JSON report is downloaded.
@@ -133,7 +109,6 @@ pub fn report_name(doc: &Document) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::analyze::Verdict;
     use std::rc::Rc;
 
     #[test]
@@ -175,12 +150,10 @@ mod tests {
 
     #[test]
     fn the_reports_and_what_is_said_of_them() {
-        let doc = Document::read(1, Source::Input, Rc::from("Let me check again.\n".repeat(40).as_bytes()), None);
-        let md = markdown_report(&doc);
-        assert!(md.starts_with("### Coherency Analyzer: **FAIL** · pasted text"), "{md}");
-        assert!(html_report(&doc).contains("<strong id=\"verdict\">FAIL</strong>"));
-        assert!(markdown_copied(&md, true).starts_with(&format!("Markdown copied ({} lines)", md.lines().count())));
-        assert!(markdown_copied(&md, false).contains("downloaded instead"));
+        // The reports themselves are made in the analysis worker (its `export`).
+        let md = "### Coherency Analyzer: **FAIL** · pasted text\n\nline\n";
+        assert!(markdown_copied(md, true).starts_with(&format!("Markdown copied ({} lines)", md.lines().count())));
+        assert!(markdown_copied(md, false).contains("downloaded instead"));
         assert_eq!(too_big_for_a_link(100), None);
         let refusal = too_big_for_a_link(9 << 20).unwrap_or_default();
         assert!(refusal.starts_with("No link: the input is 9.4 MB, and a link holds 32,000 characters"), "{refusal}");
@@ -191,17 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn the_json_report_is_the_clis_line_and_the_page_reads_it_back() {
-        let mut bytes = "Let me check again.\n".repeat(40).into_bytes();
-        bytes.extend_from_slice(b"\xff tail");
-        let doc = Document::read(1, Source::File("loop.txt".into()), Rc::from(&bytes[..]), None);
-        let line = json_report(&doc, &bytes).expect("a report");
-        assert!(line.starts_with(b"{\"schema_version\":1,\"file\":\"loop.txt\",\"format\":\"text\""));
-        let saved = super::super::saved::SavedView::read(2, "r.json".into(), &line);
-        let [file] = saved.reports.files.as_slice() else { panic!("{:?}", saved.reports) };
-        let a = file.outcome.as_ref().expect("an analysis");
-        assert_eq!((a.judged_verdict, a.input_bytes, a.replaced_invalid_utf8), (Verdict::Fail, bytes.len(), 1));
-        assert_eq!(a.reasons, doc.report.worst().unwrap().full_report(&doc.transcript).reasons);
+    fn the_json_report_is_named_and_said() {
         assert!(json_downloaded("r.json", 2048).contains("(2.0 KB)"));
     }
 

@@ -3,9 +3,10 @@
 
 use super::{Open, Thresholds};
 use crate::file_load::load_view::Progress;
-use crate::model::document::Document;
+use crate::model::document::{Document, WantedReport};
 use crate::model::saved::SavedView;
 use crate::model::Source;
+use coherency_core::analyze::Report;
 use coherency_core::ingest::Format;
 use coherency_core::verdict::JudgedDocument;
 
@@ -36,6 +37,9 @@ pub enum Action {
     ChooseFormat(Option<Format>),
     /// Show a report of the current document in full, from where it was asked.
     Select(Open),
+    /// The analysis worker made the whole report document `doc` wanted
+    /// ([`Effect::Analyse`](super::Effect::Analyse)).
+    Analysed { doc: u64, wanted: WantedReport, report: Box<Report> },
     /// The page read what an [`Effect::Read`](super::Effect::Read) asked for, from `started` to `now`.
     Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
     /// What an [`Effect::Read`](super::Effect::Read) asked to read was a report the CLI saved.

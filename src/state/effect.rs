@@ -6,6 +6,7 @@ use std::rc::Rc;
 #[cfg(test)]
 use super::Action;
 use super::Thresholds;
+use crate::model::document::WantedReport;
 use crate::model::Source;
 #[cfg(test)]
 use crate::model::{document::Document, saved::SavedView};
@@ -32,6 +33,10 @@ pub enum Effect {
     /// format), against `thresholds`; the page keeps the file, the document only what the
     /// worker sent back.
     ReadFileAgain { chosen: Option<Format>, thresholds: Thresholds },
+    /// Make the whole report of the text document `doc` wants shown (its report was summed up)
+    /// in the analysis worker, against the default thresholds (the only ones a report is summed
+    /// up under); then [`Action::Analysed`](super::Action::Analysed).
+    Analyse { doc: u64, source: Source, wanted: WantedReport },
     /// Bring a part of the page into view if it is not.
     Reveal(Reveal),
 }
@@ -62,6 +67,8 @@ pub fn read(
     if chosen.is_none() && is_saved_report(&bytes) {
         return Action::ReadSaved(Box::new(SavedView::read(seq, source.name().into(), &bytes)));
     }
-    let doc = Box::new(Document::read_with(seq, source, bytes, chosen, &thresholds).selecting(seq, select));
+    let doc = Box::new(
+        Document::read_with(seq, source, bytes, chosen, &thresholds).selecting(seq, select).with_wanted_report(),
+    );
     Action::Read { doc, started, now: now() }
 }

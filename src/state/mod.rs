@@ -71,6 +71,19 @@ impl State {
 /// The transition: what `action` makes of `state`, and the effects the page must run. The
 /// same `Rc` comes back when nothing changes.
 pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
+    let wanted = |s: &State| s.doc.as_ref().and_then(|d| Some((d.seq, d.wanted.clone()?)));
+    let before = wanted(&state);
+    let (next, mut effects) = transition(state, action);
+    // A text shown whose whole report is not here: asked of the analysis worker, once.
+    if let Some((doc, wanted)) = wanted(&next).filter(|w| Some(w) != before.as_ref()) {
+        let source = next.doc.as_ref().map_or(Source::Input, |d| d.source.clone());
+        effects.push(Effect::Analyse { doc, source, wanted });
+    }
+    (next, effects)
+}
+
+/// [`reduce`] but for the whole reports a document wants.
+fn transition(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     let seq = state.next_seq;
     // A document read or kept, the file reading over: the next number is taken.
     let next = |doc: Option<Rc<Document>>, stash, notice| {
@@ -177,6 +190,12 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             Some((_, None)) => (state, vec![Effect::ReadFileAgain { chosen, thresholds }]),
             None => (state, Vec::new()),
         },
+        Action::Analysed { doc, wanted, report } => {
+            match state.doc.as_ref().filter(|d| d.seq == doc).and_then(|d| d.analysed(&wanted, *report)) {
+                Some(doc) => (Rc::new(State { doc: Some(Rc::new(doc)), ..state.kept() }), Vec::new()),
+                None => (state, Vec::new()),
+            }
+        }
         Action::Select(Open { index, from, reveal }) => {
             let reveal = if reveal { vec![Effect::Reveal(Reveal::Detail)] } else { Vec::new() };
             match &state.doc {
@@ -302,6 +321,32 @@ mod tests {
         let analysis = doc.detail.as_ref().expect("plain text's analysis");
         assert_eq!((analysis.report.verdict, analysis.millis), (Verdict::Fail, Some(2.0)));
         assert_eq!(shown_text(&state), Some(text));
+    }
+
+    #[test]
+    fn a_text_whose_report_was_summed_up_is_shown_once_the_worker_made_it() {
+        let bytes = fixture("deepseek_reasoning_loop.sse");
+        let loaded = Action::Loaded { name: "r.sse".into(), loaded: loaded(&bytes), note: None, now: None };
+        let (state, effects) = reduce(Rc::default(), loaded);
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyse { .. })), "the worst text's report is whole");
+        let doc = state.doc.clone().expect("a document");
+        let passed = doc.rows.iter().find(|r| r.verdict == Verdict::Pass).expect("a passing row").report;
+        let open = Action::Select(Open::clicked(passed, Opener::Table));
+        let (state, effects) = reduce(state, open);
+        let asked: Vec<_> = effects.iter().filter(|e| matches!(e, Effect::Analyse { .. })).collect();
+        let [Effect::Analyse { doc: seq, wanted, .. }] = asked.as_slice() else { panic!("one ask: {effects:?}") };
+        let shown = state.doc.as_ref().expect("a document");
+        assert_eq!((shown.selected, shown.detail.is_none()), (Some(passed), true), "selected, its analysis to come");
+        // Another action meanwhile does not ask again.
+        let (state, effects) = reduce(state, Action::Progress(Progress::default()));
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyse { .. })));
+        let report = Box::new(coherency_core::analyze::analyze(&wanted.text));
+        let stale = Action::Analysed { doc: seq + 1, wanted: wanted.clone(), report: report.clone() };
+        let (state, _) = reduce(state, stale);
+        assert!(state.doc.as_ref().is_some_and(|d| d.detail.is_none()), "another document's answer is not shown");
+        let (state, _) = reduce(state, Action::Analysed { doc: *seq, wanted: wanted.clone(), report });
+        let detail = state.doc.as_ref().and_then(|d| d.detail.clone()).expect("shown");
+        assert_eq!((detail.report.verdict, detail.text.len()), (Verdict::Pass, wanted.text.len()));
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! The analysis worker's wasm: what `www/worker.js` runs in a Web Worker — every input the page
 //! is given (a file, a pasted text, a sample, a result link, a capture replayed) read, parsed,
 //! analysed and judged by the core off the main thread (`worker`), the result handed back
-//! through `coherency_worker_wire`. A big input's work is shared with a second worker running
+//! through `coherency_worker_wire`; and the live mode's streams, each scored as it arrives by a
+//! session held here (`live`); and the reports the page offers to copy or download
+//! (`export`). A big input's work is shared with a second worker running
 //! the same module (`share_wire` carries what they exchange). Built for speed (the
 //! `wasm-speed` profile), apart from the page's wasm, which is built for size and never links
 //! the analysis.
 
+mod export;
+mod live;
 mod share_wire;
 mod worker;
 

@@ -574,7 +574,7 @@ fn a_model_with_a_2048_token_window_finds_the_needle_only_where_it_sees_it() {
             let mut session = LiveSession::new(0.0);
             session.feed(&response.body, 1.0);
             session.end(Ending::Closed, 2.0);
-            grid::Answer::of(&probe, ask, Ok(&session))
+            grid::Answer::of(&probe, ask, Ok(&session.snapshot()))
         })
         .collect();
     let states: Vec<&str> = (0..probe.cells.len()).map(|i| needle::cell_shown(&probe, &answers, i).state).collect();

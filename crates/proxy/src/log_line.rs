@@ -57,7 +57,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
         seed: finished.request.seed.unwrap_or(0),
         request: ChatRequest { url: asked.upstream_url.clone(), body: String::new() },
     };
-    let mut generation = Generation::of(&planned, &model, Ok(&finished.session));
+    let mut generation = Generation::of(&planned, &model, Ok(&finished.session.snapshot()));
     generation.seed = finished.request.seed;
     if let Some(cut) = &finished.cut {
         // The tokens counted at the cut (an Anthropic stream's usage so far is message_start's

@@ -4,11 +4,15 @@
 //! - [`wire`] — a judged document in postcard pieces, encoded by the worker and taken in by the
 //!   page between frames;
 //! - [`progress`] — the worker's progress reports;
+//! - [`live`] — a live run's snapshots, its session held by the worker;
+//! - [`analyse`] — texts to analyse and their full reports;
 //! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
 //!   reads its input through it, the page a plain text back from the file.
 //!
 //! Pure but for `blob_reader`: the round trips are unit-tested natively.
 
+pub mod analyse;
 pub mod blob_reader;
+pub mod live;
 pub mod progress;
 pub mod wire;

@@ -106,7 +106,7 @@ mod tests {
         let plans = planned(8);
         let sessions: Vec<LiveSession> = (0..8).map(|i| session(i % 4, i)).collect();
         let generations: Vec<Generation> =
-            plans.iter().zip(&sessions).map(|(p, s)| Generation::of(p, "m", Ok(s))).collect();
+            plans.iter().zip(&sessions).map(|(p, s)| Generation::of(p, "m", Ok(&s.snapshot()))).collect();
         let verdicts: Vec<_> = generations.iter().map(|g| g.verdict).collect();
         assert!(verdicts.contains(&Some(Verdict::Pass)) && verdicts.contains(&Some(Verdict::Fail)), "{verdicts:?}");
         let file = export_captures(generations.iter().zip(sessions.iter().map(|s| s.capture())), &[KEY, ""]);

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::request::{build_request, ChatRequest, RequestForm};
-use super::session::{Ending, LiveSession};
+use super::session::{Ending, LiveSnapshot};
 use crate::analyze::Verdict;
 
 /// z for a two-sided 95 % interval.
@@ -120,9 +120,10 @@ pub struct Generation {
 }
 
 impl Generation {
-    /// The generation `planned` as `session` (ended) streamed it under `config`, or, with no
-    /// session, as it failed (`error`: the request was refused or never answered).
-    pub fn of(planned: &Planned, model: &str, session: Result<&LiveSession, String>) -> Generation {
+    /// The generation `planned` as its ended session streamed it (the session's last
+    /// snapshot) under `config`, or, with no session, as it failed (`error`: the request was
+    /// refused or never answered).
+    pub fn of(planned: &Planned, model: &str, session: Result<&LiveSnapshot, String>) -> Generation {
         let mut g = Generation {
             index: planned.index,
             config: planned.config.to_string(),
@@ -149,9 +150,8 @@ impl Generation {
                 return g;
             }
         };
-        let stats = session.stats();
-        let (_, _, combined) = session.reports();
-        let has_text = !(session.reasoning_text().is_empty() && session.content_text().is_empty());
+        let (stats, combined) = (&session.stats, &session.combined_report);
+        let has_text = !(session.reasoning.is_empty() && session.content.is_empty());
         if has_text {
             g.verdict = Some(combined.verdict);
             g.onset = combined.onset;
@@ -166,7 +166,7 @@ impl Generation {
         g.ttft_ms = stats.to_first_token_ms;
         g.finish_reason = stats.stream.finish_reason.clone();
         g.saw_done = stats.stream.saw_done;
-        g.error = match session.ending() {
+        g.error = match &session.ending {
             Ending::Cut(why) => Some(format!("cut: {why}")),
             Ending::Stopped => Some("stopped".to_string()),
             _ if !has_text => Some(stats.errors().next().unwrap_or("no text").to_string()),
@@ -368,6 +368,7 @@ fn compare_rates(ra: Rate, rb: Rate, more: &str, alike: &str, what: &str) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::LiveSession;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 5e-5
@@ -497,7 +498,7 @@ mod tests {
             90.0,
         );
         session.end(Ending::Closed, 91.0);
-        let g = Generation::of(&planned, "m", Ok(&session));
+        let g = Generation::of(&planned, "m", Ok(&session.snapshot()));
         assert_eq!((g.verdict, g.seed, g.ttft_ms, g.saw_done), (Some(Verdict::Fail), Some(7), Some(20.0), true));
         assert_eq!((g.finish_reason.as_deref(), g.error.as_deref()), (Some("length"), None));
         let refused = Generation::of(&planned, "m", Err("HTTP 500".into()));

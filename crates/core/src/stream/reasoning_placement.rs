@@ -4,8 +4,12 @@
 //! one while it rebuilds the text; check D (`live::reasoning_check`) judges from it whether an
 //! endpoint places reasoning where clients look for it.
 
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::openai_wire::REASONING_FIELDS;
+
 /// Bytes and chunks of reasoning from one place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     pub bytes: usize,
     /// Chunks (a streamed delta, or a whole reply) that added to it.
@@ -19,17 +23,27 @@ impl Tally {
     }
 }
 
-/// Where a stream's (or a reply's) reasoning was. See the module doc.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Where a stream's (or a reply's) reasoning was. See the module doc. It travels from the
+/// page's analysis worker with a live run's snapshot (`LiveSnapshot`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReasoningPlacement {
     /// Each reasoning field that carried text, in the order first seen, with its tally. A
     /// chunk that sends the same text under several fields (OpenRouter: `reasoning` and
     /// `reasoning_details`) counts for the one the text was taken from.
+    #[serde(deserialize_with = "known_fields")]
     pub fields: Vec<(&'static str, Tally)>,
     /// The content's `<think>` block: `None` when the content held no such tag; else the
     /// reasoning split out of it (an empty block counts: the tags alone say where the
     /// template put the reasoning).
     pub inline: Option<Tally>,
+}
+
+/// The fields read back as the names the assembler uses ([`REASONING_FIELDS`]); a name it
+/// never writes is not kept.
+fn known_fields<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(&'static str, Tally)>, D::Error> {
+    let read: Vec<(String, Tally)> = Deserialize::deserialize(d)?;
+    let known = |name: &str| REASONING_FIELDS.iter().copied().find(|f| *f == name);
+    Ok(read.into_iter().filter_map(|(name, tally)| Some((known(&name)?, tally))).collect())
 }
 
 impl ReasoningPlacement {

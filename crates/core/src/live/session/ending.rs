@@ -1,6 +1,8 @@
 //! How a live run ends: [`Ending`] (running, closed, stopped, cut), the words for it, its key,
 //! and the words of a run cut at its capture limit.
 
+use serde::{Deserialize, Serialize};
+
 use super::stats::LiveStats;
 
 /// How a run that reached its capture limit (`limit` bytes) ends: [`Ending::Cut`] with these words.
@@ -15,7 +17,7 @@ pub fn capture_full(limit: usize) -> String {
 }
 
 /// How a run ended (or that it has not).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Ending {
     Running,
     /// The body ended normally (with or without `[DONE]`: see [`StreamInfo::saw_done`](crate::stream::StreamInfo::saw_done)).

@@ -10,10 +10,12 @@
 //! [`REPORT_EVERY_MS`], and within a CPU budget) and once more at the end.
 //!
 //! Its parts: `analyzers.rs` (the three analyzers, fed only new text), `stats.rs` (what the page
-//! shows beside the text), `ending.rs` (how a run ends, in words).
+//! shows beside the text), `ending.rs` (how a run ends, in words), `snapshot.rs` (the run at one
+//! moment as plain data: what the page's analysis worker sends the page).
 
 mod analyzers;
 mod ending;
+mod snapshot;
 mod stats;
 
 use crate::analyze::{Report, ReportPacer};
@@ -22,10 +24,15 @@ use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
 pub use ending::{capture_full, ending_key, ending_text, Ending};
+pub use snapshot::LiveSnapshot;
 pub use stats::{estimate_tokens, tokens_per_second, LiveStats};
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;
+
+/// The share of the time the full reports may take while streaming (the [`ReportPacer`]'s
+/// budget).
+pub const REPORT_SHARE: f64 = 0.05;
 
 /// Bytes of one streamed body the page reads, keeps as the capture and scores, at most: an
 /// 8,000-token generation is 1–4 MB of SSE, so only a server streaming without end reaches it.
@@ -74,7 +81,7 @@ impl LiveSession {
             raw: Vec::new(),
             problems: Vec::new(),
             problems_not_listed: 0,
-            pacer: ReportPacer::new(REPORT_EVERY_MS, 0.05),
+            pacer: ReportPacer::new(REPORT_EVERY_MS, REPORT_SHARE),
             ending: Ending::Running,
             full: false,
         }

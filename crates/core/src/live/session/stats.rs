@@ -1,10 +1,12 @@
 //! What the page shows beside a live run's text ([`LiveStats`]: timings, speed, counts, the
 //! stream's own words and what could not be read), and the token estimate and speed behind it.
 
+use serde::{Deserialize, Serialize};
+
 use crate::stream::StreamInfo;
 
 /// What the page shows beside the text: timings, speed, counts and how the stream ended.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveStats {
     /// Milliseconds from the request to the response headers, the first body byte and the
     /// first token of text.

@@ -3,7 +3,7 @@
 //! whether it says an earlier assistant turn again (an echo).
 
 use crate::live::needle::plan::{Ask, Cell, Probe};
-use crate::live::session::{Ending, LiveSession};
+use crate::live::session::{Ending, LiveSnapshot};
 
 /// Words in a run an answer must share with an earlier turn, and the share of its runs, for
 /// the answer to repeat that turn.
@@ -45,9 +45,9 @@ impl Answer {
         Answer { cell: cell_index, repeat, outcome, text: text.to_string(), prompt_tokens, echoes }
     }
 
-    /// The answer to `ask` as its ended `session` streamed it, or, with no session, the
-    /// request's failure in words.
-    pub fn of(probe: &Probe, ask: &Ask, session: Result<&LiveSession, String>) -> Answer {
+    /// The answer to `ask` as its ended session streamed it (the session's last snapshot), or,
+    /// with no session, the request's failure in words.
+    pub fn of(probe: &Probe, ask: &Ask, session: Result<&LiveSnapshot, String>) -> Answer {
         let error = |why: String| Answer {
             cell: ask.cell,
             repeat: ask.repeat,
@@ -60,13 +60,13 @@ impl Answer {
             Ok(s) => s,
             Err(why) => return error(why),
         };
-        let stats = session.stats();
-        let text = match session.content_text().trim() {
-            "" => session.reasoning_text(),
+        let stats = &session.stats;
+        let text = match session.content.trim() {
+            "" => session.reasoning.as_str(),
             content => content,
         };
         if text.trim().is_empty() {
-            let why = match session.ending() {
+            let why = match &session.ending {
                 Ending::Cut(why) => format!("cut: {why}"),
                 _ => stats.errors().next().unwrap_or("the reply held no text").to_string(),
             };
@@ -104,6 +104,7 @@ pub fn echoed_turn(cell: &Cell, answer: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::live::needle::grid::test_probes::probe;
+    use crate::live::LiveSession;
 
     #[test]
     fn a_failed_request_or_an_empty_reply_is_an_error_with_its_reason() {
@@ -113,10 +114,16 @@ mod tests {
         let mut empty = LiveSession::new(0.0);
         empty.feed(b"data: {\"error\":{\"message\":\"context length exceeded\"}}\n\n", 1.0);
         empty.end(Ending::Closed, 2.0);
-        assert_eq!(Answer::of(&p, &p.asks[1], Ok(&empty)).outcome, Outcome::Error("context length exceeded".into()));
+        assert_eq!(
+            Answer::of(&p, &p.asks[1], Ok(&empty.snapshot())).outcome,
+            Outcome::Error("context length exceeded".into())
+        );
         let mut cut = LiveSession::new(0.0);
         cut.end(Ending::Cut("network error".into()), 1.0);
-        assert_eq!(Answer::of(&p, &p.asks[2], Ok(&cut)).outcome, Outcome::Error("cut: network error".into()));
+        assert_eq!(
+            Answer::of(&p, &p.asks[2], Ok(&cut.snapshot())).outcome,
+            Outcome::Error("cut: network error".into())
+        );
         let mut reasoning = LiveSession::new(0.0);
         let said = format!(
             "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"reasoning_content\":\"It was {}.\"}}}}]}}\n\n",
@@ -125,7 +132,7 @@ mod tests {
         reasoning.feed(said.as_bytes(), 1.0);
         reasoning.end(Ending::Closed, 2.0);
         assert_eq!(
-            Answer::of(&p, &p.asks[0], Ok(&reasoning)).outcome,
+            Answer::of(&p, &p.asks[0], Ok(&reasoning.snapshot())).outcome,
             Outcome::Found,
             "no content: the reasoning is read"
         );
