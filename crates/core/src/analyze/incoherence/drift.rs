@@ -137,15 +137,18 @@ pub fn drift_from(text: &str, prompt: Option<&str>) -> Option<Drift> {
     }
     let asked = prompt.map(prompt_words).unwrap_or_default();
     let topic_set: HashedSet = topic.iter().chain(&asked).map(|w| hash_bytes(w.as_bytes())).collect();
-    // The last topic word after the opening (compared without case, without allocating).
+    // The last topic word after the opening (compared without case, without allocating),
+    // looked for from the text's end: a text on its topic names one near its end.
     let mut last = opening_end;
     let mut lower = [0u8; 32];
-    for (w, end) in words(text, opening_end, text.len()) {
+    let after = &text[opening_end..];
+    for w in after.rsplit(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| (5..=32).contains(&w.len())) {
         let lower = &mut lower[..w.len()];
         lower.copy_from_slice(w.as_bytes());
         lower.make_ascii_lowercase();
         if topic_set.contains(&hash_bytes(lower)) {
-            last = end;
+            last = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
+            break;
         }
     }
     // A tail that says little (a loop, a run of one word) is the loop checks' to judge: drift

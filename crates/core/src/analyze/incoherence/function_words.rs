@@ -75,13 +75,15 @@ kaj estas al ke mi vi li ŝi ĝi ili kun
 के में की है और से को का पर यह नहीं एक हैं था भी तो कि
 ";
 
-/// The table as hashes of the words' bytes, and the longest word's length in bytes.
-fn table() -> &'static (HashedSet, usize) {
-    static TABLE: OnceLock<(HashedSet, usize)> = OnceLock::new();
+/// The table as hashes of the words' bytes, the longest word's length in bytes, and the
+/// longest ASCII word's (most words looked up are ASCII, and longer than any ASCII one).
+fn table() -> &'static (HashedSet, usize, usize) {
+    static TABLE: OnceLock<(HashedSet, usize, usize)> = OnceLock::new();
     TABLE.get_or_init(|| {
         let words = WORDS.split_whitespace();
         let longest = words.clone().map(str::len).max().unwrap_or(0);
-        (words.map(|w| hash_bytes(w.as_bytes())).collect(), longest)
+        let longest_ascii = words.clone().filter(|w| w.is_ascii()).map(str::len).max().unwrap_or(0);
+        (words.map(|w| hash_bytes(w.as_bytes())).collect(), longest, longest_ascii)
     })
 }
 
@@ -89,7 +91,7 @@ fn table() -> &'static (HashedSet, usize) {
 /// before an apostrophe counts by its first part (French `l'homme`, Italian `dell'anno`,
 /// English `don't`).
 pub fn is_function_word(word: &str) -> bool {
-    let (table, longest) = table();
+    let (table, longest, longest_ascii) = table();
     let head = match word.find(['\'', '’']) {
         Some(at) => {
             let head = &word[..at];
@@ -105,6 +107,9 @@ pub fn is_function_word(word: &str) -> bool {
         return false;
     }
     if head.is_ascii() {
+        if head.len() > *longest_ascii {
+            return false;
+        }
         // Lower case on the stack: most words are ASCII.
         let mut buf = [0u8; 32];
         let lower = &mut buf[..head.len()];
