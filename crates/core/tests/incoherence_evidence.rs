@@ -391,3 +391,81 @@ fn short_salad_by_length() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Issue 33, sentences that never end: a run-on (clause after clause joined by `and`,
+/// `which`, `so that`, with no stop and no line break) after a paragraph of healthy prose, at
+/// 1.5 kB to 100 kB, and the look-alikes — long sentences as a contract writes them (60–150
+/// words, then a stop), a poem with no punctuation, grammatical prose, bullets, headlines,
+/// terse notes, telegraphic logs, non-native English — and the repository's documents.
+/// Pinned: every run-on is flagged by the word-salad check from the run-on's first word (WARN
+/// from 200 words, FAIL from 400: `word_salad.run_on_warn/fail`); no look-alike is flagged.
+#[test]
+fn sentences_that_never_end() {
+    use coherency_test_support::grammar;
+    use coherency_test_support::textgen::Rng;
+    let rules = coherency_core::analyze::IncoherenceRules::SEED;
+    let mut problems = Vec::new();
+    println!("sentences that never end: word-salad level per size");
+    for n in [1500, 3000, 10_000, 100_000] {
+        let mut row: Vec<String> = Vec::new();
+        for seed in 0..8u64 {
+            let mut rng = Rng(seed);
+            let before = grammar::english(&mut rng, n / 4);
+            let text = format!("{} {}", before.trim_end(), grammar::run_on(&mut rng, n - n / 4));
+            let onset = before.trim_end().len() + 1;
+            let words = text[onset..].split_whitespace().count();
+            let want = match words {
+                w if w >= rules.salad_run_on_fail => Verdict::Fail,
+                w if w >= rules.salad_run_on_warn => Verdict::Warn,
+                _ => Verdict::Pass,
+            };
+            let r = analyze(&text);
+            let level = r.check(Metric::WordSalad).level;
+            row.push(format!("{}({words}w)", level.as_str()));
+            if level != want || (want > Verdict::Pass && r.onset != Some(onset)) {
+                problems.push(format!(
+                    "run-on {n} B seed {seed}: {level:?} (want {want:?}), onset {:?} (want {onset})",
+                    r.onset
+                ));
+            }
+        }
+        println!("run-on after prose {n:>7} B: {}", row.join(" "));
+    }
+    type Gen = fn(&mut Rng, usize) -> String;
+    let look_alikes: [(&str, Gen); 9] = [
+        ("long sentences", grammar::long_sentences),
+        ("unpunctuated poetry", grammar::unpunctuated_poetry),
+        ("grammatical prose", grammar::english),
+        ("bullets", grammar::bullets),
+        ("headlines", grammar::headlines),
+        ("terse notes", grammar::terse_notes),
+        ("telegraphic logs", grammar::telegraphic),
+        ("poetry", grammar::poetry),
+        ("non-native English", grammar::non_native),
+    ];
+    for (label, generate) in look_alikes {
+        let mut flagged = 0;
+        for n in [1500, 3000, 10_000, 100_000] {
+            for seed in 0..4u64 {
+                let text = generate(&mut Rng(seed), n);
+                let r = analyze(&text);
+                if r.spans.iter().any(|s| s.kind == coherency_core::analyze::SpanKind::RunOn) {
+                    flagged += 1;
+                    problems.push(format!("{label} {n} B seed {seed}: {:?}", r.reasons.first()));
+                }
+            }
+        }
+        println!("{label:<22} flagged {flagged} / 16");
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for e in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        let path = e.expect("a doc").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).expect("a document");
+            if coherency_core::analyze::incoherence::run_on::run_ons(&text, rules.salad_run_on_warn).0.len() > 0 {
+                problems.push(format!("{}: a sentence that never ends", path.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

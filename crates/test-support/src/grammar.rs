@@ -616,6 +616,52 @@ pub fn english_turning_into_loop(rng: &mut Rng, len: usize) -> String {
     english_then_loop(rng, len, len / 2)
 }
 
+/// Broken: clause after clause joined by conjunctions and relative words — `and`, `which`,
+/// `so that`, `because` — and never a stop or a line break: a sentence that never ends, about
+/// `n` bytes.
+pub fn run_on(rng: &mut Rng, n: usize) -> String {
+    let mut s = capitalise(&clause(rng, 1));
+    while s.len() < n {
+        s.push_str(rng.pick(&[
+            " and ",
+            " which means that ",
+            ", and then ",
+            " so that ",
+            " because ",
+            " while ",
+            ", but ",
+            " and also ",
+            " after which ",
+            " or ",
+        ]));
+        s.push_str(&clause(rng, 1));
+    }
+    s
+}
+
+/// A look-alike of [`run_on`]: long sentences, as a contract or a licence writes them — 60 to
+/// 150 words of clauses joined by commas, conjunctions and relative words, then a stop —
+/// paragraphs on lines of their own, about `n` bytes.
+pub fn long_sentences(rng: &mut Rng, n: usize) -> String {
+    let mut s = String::new();
+    while s.len() < n {
+        let words = 60 + rng.below(91);
+        let mut sentence = capitalise(&clause(rng, 1));
+        while sentence.split_whitespace().count() < words {
+            sentence.push_str(rng.pick(&[", and ", ", which ", ", provided that ", " unless ", ", or ", " and "]));
+            sentence.push_str(&clause(rng, 1));
+        }
+        s.push_str(&sentence);
+        s.push_str(if rng.below(3) == 0 { ".\n\n" } else { ". " });
+    }
+    s
+}
+
+/// A look-alike of [`run_on`]: a poem with no punctuation at all, one short line at a time.
+pub fn unpunctuated_poetry(rng: &mut Rng, n: usize) -> String {
+    poetry(rng, n).chars().filter(|c| !matches!(c, '.' | ',' | ';' | ':' | '!' | '?')).collect()
+}
+
 /// A bullet list of noun phrases and short clauses, under a heading.
 pub fn bullets(rng: &mut Rng, n: usize) -> String {
     let mut s = String::new();

@@ -200,11 +200,17 @@ pub fn cjk_prose(rng: &mut Rng, len: usize) -> String {
 /// One prose sentence (no line break) of about `len` bytes.
 fn sentence(rng: &mut Rng, len: usize) -> String {
     let mut s = String::new();
+    let mut words = 0;
     while s.len() < len {
         if !s.is_empty() {
-            s.push(' ');
+            // A stop every 8 to 20 words: prose ends its sentences.
+            s.push_str(if words >= 8 && rng.below(12) == 0 { ". " } else { " " });
+            if s.ends_with(". ") {
+                words = 0;
+            }
         }
         s.push_str(rng.pick(WORDS));
+        words += 1;
     }
     s.push_str(". ");
     s

@@ -403,12 +403,15 @@ pub enum SpanKind {
     /// A pair of words with a function word where English never puts it (`to to`, `the of`,
     /// `and.`); `count` is the misplaced pairs in the window it opens.
     MisplacedWords,
+    /// A sentence that never ends (no stop, no line break, in English prose); `count` is its
+    /// length in words.
+    RunOn,
     /// The tail of a text that has left its opening's topic; `count` is its length in bytes.
     Drift,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 9] = [
+    pub const ALL: [SpanKind; 10] = [
         SpanKind::Loop,
         SpanKind::Copy,
         SpanKind::WordRun,
@@ -417,6 +420,7 @@ impl SpanKind {
         SpanKind::TokenSoup,
         SpanKind::GluedWord,
         SpanKind::MisplacedWords,
+        SpanKind::RunOn,
         SpanKind::Drift,
     ];
 
@@ -430,6 +434,7 @@ impl SpanKind {
             SpanKind::TokenSoup => "odd word",
             SpanKind::GluedWord => "glued word",
             SpanKind::MisplacedWords => "misplaced function words",
+            SpanKind::RunOn => "sentence that never ends",
             SpanKind::Drift => "drifted off topic",
         }
     }
@@ -499,8 +504,11 @@ impl Report {
     /// The first span showing where `metric` tripped, if any.
     pub fn first_span_of(&self, metric: Metric) -> Option<&Span> {
         let kind = metric.span_kind()?;
-        // Word salad shows its glued words or its misplaced pairs, whichever comes first.
-        let also = if kind == SpanKind::GluedWord { Some(SpanKind::MisplacedWords) } else { None };
-        self.spans.iter().find(|s| s.kind == kind || Some(s.kind) == also)
+        // Word salad shows its glued words, its misplaced pairs or its sentence that never
+        // ends, whichever comes first.
+        let salad = kind == SpanKind::GluedWord;
+        self.spans
+            .iter()
+            .find(|s| s.kind == kind || salad && matches!(s.kind, SpanKind::MisplacedWords | SpanKind::RunOn))
     }
 }

@@ -49,7 +49,7 @@ impl fmt::Debug for Setting {
 
 /// Every threshold a person may set, in the order they are listed. Counts are stored as
 /// `usize` and carried here as `f64` (exact for any count a text can reach).
-pub const SETTINGS: [Setting; 24] = [
+pub const SETTINGS: [Setting; 26] = [
     Setting {
         name: "maxrun.warn",
         field: "maxrun_warn",
@@ -233,6 +233,22 @@ pub const SETTINGS: [Setting; 24] = [
         kind: SettingKind::Count { min: 1 },
         get: |t| t.word_salad_misplaced_fail as f64,
         set: |t, v| t.word_salad_misplaced_fail = v as usize,
+    },
+    Setting {
+        name: "word_salad.run_on_warn",
+        field: "word_salad_run_on_warn",
+        about: "words of a sentence that never ends (no stop, no line break) that WARN",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_run_on_warn as f64,
+        set: |t, v| t.word_salad_run_on_warn = v as usize,
+    },
+    Setting {
+        name: "word_salad.run_on_fail",
+        field: "word_salad_run_on_fail",
+        about: "words of a sentence that never ends that FAIL",
+        kind: SettingKind::Count { min: 1 },
+        get: |t| t.word_salad_run_on_fail as f64,
+        set: |t, v| t.word_salad_run_on_fail = v as usize,
     },
     Setting {
         name: "drift.warn",
@@ -507,7 +523,7 @@ mod tests {
              gzip_ratio.warn, gzip_ratio.fail, min_bytes, gzip_min_bytes, loop.warn, loop.fail, copies.warn, \
              copies.fail, degenerate_end.warn, degenerate_end.fail, template_leak.warn, template_leak.fail, \
              token_soup.warn, token_soup.fail, token_soup.function_share, word_salad.warn, word_salad.fail, \
-             word_salad.misplaced_warn, word_salad.misplaced_fail, drift.warn"
+             word_salad.misplaced_warn, word_salad.misplaced_fail, word_salad.run_on_warn, word_salad.run_on_fail, drift.warn"
         );
         assert!(t.assign("maxline.fail").unwrap_err().to_string().contains("is not NAME=VALUE"));
         for bad in ["maxline.fail=twenty", "maxline.fail=-1", "maxline.fail=0", "maxline.fail=2.5"] {

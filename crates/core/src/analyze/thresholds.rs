@@ -64,6 +64,10 @@ pub struct Thresholds {
     pub word_salad_misplaced_warn: usize,
     #[serde(default = "word_salad_misplaced_fail")]
     pub word_salad_misplaced_fail: usize,
+    #[serde(default = "word_salad_run_on_warn")]
+    pub word_salad_run_on_warn: usize,
+    #[serde(default = "word_salad_run_on_fail")]
+    pub word_salad_run_on_fail: usize,
     #[serde(default = "drift_warn")]
     pub drift_warn: f64,
     /// The loop checks' rules, by reference: every `Report` carries its `Thresholds`, and the
@@ -150,6 +154,14 @@ fn word_salad_misplaced_fail() -> usize {
     IncoherenceRules::SEED.salad_misplaced_fail
 }
 
+fn word_salad_run_on_warn() -> usize {
+    IncoherenceRules::SEED.salad_run_on_warn
+}
+
+fn word_salad_run_on_fail() -> usize {
+    IncoherenceRules::SEED.salad_run_on_fail
+}
+
 fn drift_warn() -> f64 {
     IncoherenceRules::SEED.drift_warn
 }
@@ -204,6 +216,11 @@ pub struct IncoherenceRules {
     /// more than its WARN count at least ([`IncoherenceRules::misplaced_counts_in`]).
     pub salad_misplaced_fail: usize,
     pub salad_misplaced_least: usize,
+    /// It also measures sentences that never end (see `incoherence::run_on`: words with no
+    /// stop and no line break, in English prose): WARN at a sentence of this many words…
+    pub salad_run_on_warn: usize,
+    /// …and FAIL at this many.
+    pub salad_run_on_fail: usize,
     /// Topic drift WARNs when none of the opening's topic words comes back in this share of
     /// the text, at its end (unstructured English prose of 4 KiB or more); it never FAILs.
     pub drift_warn: f64,
@@ -226,6 +243,8 @@ impl IncoherenceRules {
         salad_misplaced_warn: 8,
         salad_misplaced_fail: 10,
         salad_misplaced_least: 3,
+        salad_run_on_warn: 200,
+        salad_run_on_fail: 400,
         drift_warn: 0.4,
     };
 
@@ -265,16 +284,16 @@ impl IncoherenceRules {
     /// The word-salad check's WARN rule in words.
     pub fn salad_warn_text(&self) -> String {
         format!(
-            "≥ {} glued words in {} words or ≥ {} misplaced function-word pairs in {} words",
-            self.salad_warn, self.soup_window, self.salad_misplaced_warn, self.salad_misplaced_window
+            "≥ {} glued words in {} words, ≥ {} misplaced function-word pairs in {} words, or a sentence of ≥ {} words that never ends",
+            self.salad_warn, self.soup_window, self.salad_misplaced_warn, self.salad_misplaced_window, self.salad_run_on_warn
         )
     }
 
     /// The word-salad check's FAIL rule in words.
     pub fn salad_fail_text(&self) -> String {
         format!(
-            "≥ {} glued words in {} words or ≥ {} misplaced pairs in {} words (in a text of fewer words, the same share: glued words at least the WARN count; misplaced pairs WARN at least {} and FAIL at one more)",
-            self.salad_fail, self.soup_window, self.salad_misplaced_fail, self.salad_misplaced_window, self.salad_misplaced_least
+            "≥ {} glued words in {} words, ≥ {} misplaced pairs in {} words (in a text of fewer words, the same share: glued words at least the WARN count; misplaced pairs WARN at least {} and FAIL at one more), or a sentence of ≥ {} words",
+            self.salad_fail, self.soup_window, self.salad_misplaced_fail, self.salad_misplaced_window, self.salad_misplaced_least, self.salad_run_on_fail
         )
     }
 
@@ -437,6 +456,8 @@ impl Thresholds {
         word_salad_fail: IncoherenceRules::SEED.salad_fail,
         word_salad_misplaced_warn: IncoherenceRules::SEED.salad_misplaced_warn,
         word_salad_misplaced_fail: IncoherenceRules::SEED.salad_misplaced_fail,
+        word_salad_run_on_warn: IncoherenceRules::SEED.salad_run_on_warn,
+        word_salad_run_on_fail: IncoherenceRules::SEED.salad_run_on_fail,
         drift_warn: IncoherenceRules::SEED.drift_warn,
         loops: &LoopRules::SEED,
         tools: &ToolRules::SEED,
@@ -493,6 +514,8 @@ impl Thresholds {
             salad_fail: self.word_salad_fail,
             salad_misplaced_warn: self.word_salad_misplaced_warn,
             salad_misplaced_fail: self.word_salad_misplaced_fail,
+            salad_run_on_warn: self.word_salad_run_on_warn,
+            salad_run_on_fail: self.word_salad_run_on_fail,
             drift_warn: self.drift_warn,
             ..*self.incoherence
         }

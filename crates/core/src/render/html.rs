@@ -45,7 +45,7 @@ mark.l-warn{background:var(--m-warn)}mark.l-fail{background:var(--m-fail)}
 mark.k-copy{background:var(--m-copy)}mark.k-repeated_line{box-shadow:inset 0 -2px #8a63c9}
 mark.k-word_run{text-decoration:underline wavy}
 mark.k-template_leak{box-shadow:inset 0 2px #c2410c}mark.k-token_soup{text-decoration:underline wavy #c2410c}
-mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-misplaced_words{text-decoration:underline double #9a6200}mark.k-drift{box-shadow:inset 0 -1px var(--muted)}
+mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-misplaced_words{text-decoration:underline double #9a6200}mark.k-run_on{text-decoration:underline dashed 1px #9a6200}mark.k-drift{box-shadow:inset 0 -1px var(--muted)}
 #onset{display:inline-block;padding:0 .3rem;margin-right:.15rem;border-radius:.3rem;background:var(--fail);color:#fff;font:600 11px/1.6 system-ui,sans-serif}
 .legend mark{padding:0 .3rem}
 ";
@@ -183,6 +183,7 @@ pub fn html(summary: &Summary) -> String {
             SpanKind::TokenSoup,
             SpanKind::GluedWord,
             SpanKind::MisplacedWords,
+            SpanKind::RunOn,
             SpanKind::Drift,
         ] {
             if let Some(level) = report.spans.iter().filter(|s| s.kind == kind).map(|s| s.level).max() {

@@ -51,6 +51,7 @@ pub fn kind_key(kind: SpanKind) -> &'static str {
         SpanKind::TokenSoup => "token_soup",
         SpanKind::GluedWord => "glued_word",
         SpanKind::MisplacedWords => "misplaced_words",
+        SpanKind::RunOn => "run_on",
         SpanKind::Drift => "drift",
     }
 }
@@ -72,6 +73,7 @@ pub fn span_title(span: &Span) -> String {
         SpanKind::TokenSoup => plural(span.count, "odd word", "odd words in its window"),
         SpanKind::GluedWord => plural(span.count, "glued word", "glued words in its window"),
         SpanKind::MisplacedWords => plural(span.count, "misplaced pair", "misplaced pairs in its window"),
+        SpanKind::RunOn => plural(span.count, "word", "words with no stop"),
         SpanKind::Drift => plural(span.count, "byte", "bytes"),
     };
     format!("{} · {count} · {}", span.kind.label(), span.level.as_str())

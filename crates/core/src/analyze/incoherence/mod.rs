@@ -1,5 +1,5 @@
 //! Incoherence beyond repetition, judged: a leaked chat template (`template_leak`), token
-//! soup (`token_soup`), word salad (`word_salad`) and topic drift (`drift`, never worse than
+//! soup (`token_soup`), word salad (`word_salad`, `misplaced`, `run_on`) and topic drift (`drift`, never worse than
 //! a WARN). Each gives a check with its value and level against
 //! [`IncoherenceRules`], the spans that show it, where it starts (for the onset) and a
 //! sentence that quotes what it found. The whole text is judged at every report, so a text
@@ -9,6 +9,7 @@ pub mod drift;
 pub mod function_words;
 pub mod misplaced;
 pub mod no_language;
+pub mod run_on;
 pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
@@ -231,7 +232,8 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
         misplaced.judge(text, &pairs, rules.misplaced_counts_in(words), &mut spans, &mut spans_not_listed);
     // The word-salad check is the worse of its two counts (glued words first when both trip
     // alike); a count that trips with the other says so in the sentence.
-    let (salad_check, salad_region, salad_why) = combine(glued_judged, misplaced_judged);
+    let run_on_judged = judge_run_ons(text, rules, &mut spans, &mut spans_not_listed);
+    let (salad_check, salad_region, salad_why) = combine(combine(glued_judged, misplaced_judged), run_on_judged);
     // Drift: the opening's (and the prompt's) topic words never come back in a long tail.
     let DriftJudged { check: drift_check, region: drift_region, why: drift_why, span } =
         judge_drift(text, prompt, rules);
@@ -262,6 +264,47 @@ fn combine(glued: Judged, misplaced: Judged) -> Judged {
         (a, b) => a.or(b),
     };
     (check, region, why)
+}
+
+/// The word-salad check's third count: the longest sentence that never ends (see `run_on`), in
+/// words; its spans (one a sentence at WARN or over) pushed to `spans`.
+fn judge_run_ons(text: &str, rules: &IncoherenceRules, spans: &mut Vec<Span>, not_listed: &mut usize) -> Judged {
+    let (warn, fail) = (rules.salad_run_on_warn, rules.salad_run_on_fail);
+    let (runs, _) = run_on::run_ons(text, warn.min(fail));
+    let longest = runs.iter().map(|r| r.words).max().unwrap_or(0);
+    let level = level_of(longest, warn, fail);
+    let check = check(Metric::WordSalad, longest, warn, fail, level);
+    let (Some(first), Some(last)) = (runs.first(), runs.last()) else { return (check, None, None) };
+    for r in &runs {
+        if spans.len() >= MAX_SPANS {
+            *not_listed += 1;
+            continue;
+        }
+        spans.push(Span {
+            start: r.range.start,
+            end: r.range.end,
+            kind: SpanKind::RunOn,
+            count: r.words,
+            level: level_of(r.words, warn, fail),
+            period: None,
+            source: None,
+        });
+    }
+    let opening: String = text[first.range.clone()].split_whitespace().take(10).collect::<Vec<_>>().join(" ");
+    let mut why = format!(
+        "a sentence of {} from byte {} never ends ('{}…'): no stop, no line break",
+        plural(first.words, "word", "words"),
+        thousands(first.range.start),
+        quote(&opening)
+    );
+    if runs.len() > 1 {
+        why.push_str(&format!(
+            "; {} such sentences in all, the longest {}",
+            runs.len(),
+            plural(longest, "word", "words")
+        ));
+    }
+    (check, Some(first.range.start..last.range.end), Some(why))
 }
 
 /// The odd words of `text` (see `token_soup`), with the words of its stretches in no language
