@@ -462,7 +462,7 @@ fn sentences_that_never_end() {
         let path = e.expect("a doc").path();
         if path.extension().is_some_and(|e| e == "md") {
             let text = std::fs::read_to_string(&path).expect("a document");
-            if coherency_core::analyze::incoherence::run_on::run_ons(&text, rules.salad_run_on_warn).0.len() > 0 {
+            if !coherency_core::analyze::incoherence::run_on::run_ons(&text, rules.salad_run_on_warn).0.is_empty() {
                 problems.push(format!("{}: a sentence that never ends", path.display()));
             }
         }
