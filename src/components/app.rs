@@ -328,22 +328,36 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
             }
         }
         Effect::Analyse { doc, source, wanted } => {
-            let dispatcher = dispatcher.clone();
+            // Meanwhile the results say they are being updated (the text shown before stays).
+            busy(results, true);
+            let (dispatcher, results) = (dispatcher.clone(), results.clone());
             let text = Rc::clone(&wanted.text);
-            let done: Rc<dyn Fn(Result<Report, String>)> = Rc::new(move |report| match report {
-                Ok(report) => {
-                    dispatcher.dispatch(Action::Analysed { doc, wanted: wanted.clone(), report: Box::new(report) })
+            let done: Rc<dyn Fn(Result<Report, String>)> = Rc::new(move |report| {
+                busy(&results, false);
+                match report {
+                    Ok(report) => {
+                        let report = Box::new(report);
+                        dispatcher.dispatch(Action::Analysed { doc, wanted: wanted.clone(), report })
+                    }
+                    Err(error) => dispatcher.dispatch(Action::LoadFailed { source: source.clone(), error }),
                 }
-                Err(error) => dispatcher.dispatch(Action::LoadFailed { source: source.clone(), error }),
             });
             // A newer text shown replaces (ends) the job for the last one.
-            jobs.borrow_mut().analysing = loader::analyse_text(&text, done).ok();
+            let started = loader::analyse_text(&text, Rc::clone(&done));
+            jobs.borrow_mut().analysing = started.map_err(|error| done(Err(error))).ok();
         }
         Effect::Reveal(Reveal::Result) => {
             into_view(results.cast::<web_sys::Element>().and_then(|r| r.first_element_child()))
         }
         Effect::Reveal(Reveal::Progress) => into_view(dom::element_by_id("load-progress")),
         Effect::Reveal(Reveal::Detail) => dom::reveal("message-detail"),
+    }
+}
+
+/// Says that the results are being updated (`aria-busy`: they fade a little), or no longer.
+fn busy(results: &NodeRef, busy: bool) {
+    if let Some(results) = results.cast::<web_sys::Element>() {
+        let _ = if busy { results.set_attribute("aria-busy", "true") } else { results.remove_attribute("aria-busy") };
     }
 }
 
@@ -360,12 +374,6 @@ fn read_in_worker(
     let started = dom::now_ms();
     let name = source.name();
     let failed = source.clone();
-    let busy = move |results: &NodeRef, busy: bool| {
-        if let Some(results) = results.cast::<web_sys::Element>() {
-            let _ =
-                if busy { results.set_attribute("aria-busy", "true") } else { results.remove_attribute("aria-busy") };
-        }
-    };
     busy(results, true);
     let on_event: Rc<dyn Fn(Event)> = {
         let (dispatcher, failed, bytes, results) =

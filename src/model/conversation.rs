@@ -32,7 +32,7 @@ pub fn has_conversation_view(report: &TranscriptReport) -> bool {
 pub fn picker_choices(report: &TranscriptReport) -> Vec<(usize, Verdict, usize)> {
     let mut out: Vec<(usize, Verdict, usize)> =
         report.conversations.iter().filter(|c| c.turns >= 1).map(|c| (c.conversation, c.verdict, c.turns)).collect();
-    coherency_core::order::sort_by_key_stable(&mut out, |&(n, v, _)| (std::cmp::Reverse(v), n));
+    out.sort_by_key(|&(n, v, _)| (std::cmp::Reverse(v), n));
     out.truncate(PICKER_MAX);
     out
 }

@@ -37,17 +37,18 @@ pub struct Document {
     /// The analysis of the selected text (for plain text: of the text).
     pub detail: Option<Rc<Analysis>>,
     /// The text to show in full whose whole report the analysis worker has yet to make (the
-    /// transcript's report summed it up: a short text that passed); `detail` is `None` until
-    /// it comes ([`Self::analysed`]).
+    /// transcript's report summed it up: a short text that passed); `detail` is the text shown
+    /// before (or `None`) until it comes ([`Self::analysed`]).
     pub wanted: Option<WantedReport>,
     /// Wall time of reading and analysing, in milliseconds, when the caller measured it.
     pub millis: Option<f64>,
 }
 
 impl PartialEq for Document {
+    /// The same input and selection (the analysis shown, which may come later, is compared by
+    /// the views that show it: `Analysis` compares by its own `seq`).
     fn eq(&self, other: &Self) -> bool {
-        let shown = |d: &Document| (d.seq, d.selected, d.detail.as_ref().map(|a| a.seq));
-        shown(self) == shown(other)
+        (self.seq, self.selected) == (other.seq, other.selected)
     }
 }
 
@@ -158,7 +159,9 @@ impl Document {
     /// link's selection); as it is otherwise.
     pub fn selecting(self, detail_seq: u64, select: Option<usize>) -> Document {
         match select.filter(|&i| i < self.report.reports.len() && self.selected != Some(i)) {
-            Some(i) => self.select(detail_seq, i),
+            // A document just read: nothing of its first selection stays while the one asked for
+            // is made.
+            Some(i) => self.showing(None, None, None).select(detail_seq, i),
             None => self,
         }
     }
@@ -178,7 +181,9 @@ impl Document {
                 let analysis = Analysis::with_report(detail_seq, self.source.clone(), text, Rc::clone(whole));
                 self.showing(Some(index), Some(Rc::new(analysis)), None)
             }
-            _ => self.showing(Some(index), None, Some(WantedReport { seq: detail_seq, index, text })),
+            // Meanwhile the text shown before stays (the page keeps its height and where it is
+            // scrolled to), until the new one comes.
+            _ => self.showing(Some(index), self.detail.clone(), Some(WantedReport { seq: detail_seq, index, text })),
         }
     }
 
@@ -431,12 +436,13 @@ mod tests {
         let passed = d.rows.iter().find(|r| r.verdict == Verdict::Pass).expect("a passing row");
         assert!(d.report.reports[passed.report].report.whole().is_none());
         let opened = d.select(9, passed.report);
-        assert!(opened.detail.is_none(), "its whole report is asked of the worker");
+        // Its whole report is asked of the worker; the text shown before stays meanwhile.
+        assert_eq!(opened.detail.as_ref().map(|a| a.seq), d.detail.as_ref().map(|a| a.seq));
+        assert_eq!(s.select(10, passed.report).detail.as_ref().map(|a| a.seq), Some(7));
         let wanted = opened.wanted.clone().expect("wanted");
         assert_eq!((wanted.seq, wanted.index), (9, passed.report));
         let opened = opened.analysed(&wanted, analyze(&wanted.text)).expect("still wanted");
         assert!(opened.analysed(&wanted, analyze(&wanted.text)).is_none(), "no longer wanted");
-        assert_ne!(opened, d.select(9, passed.report), "the same selection, now with its analysis");
         let a = opened.detail.as_ref().expect("a detail");
         assert_eq!(*a.report, analyze(&a.text));
         assert_eq!((a.text.len(), a.report.verdict), (passed.bytes, Verdict::Pass));

@@ -336,14 +336,17 @@ mod tests {
         let asked: Vec<_> = effects.iter().filter(|e| matches!(e, Effect::Analyse { .. })).collect();
         let [Effect::Analyse { doc: seq, wanted, .. }] = asked.as_slice() else { panic!("one ask: {effects:?}") };
         let shown = state.doc.as_ref().expect("a document");
-        assert_eq!((shown.selected, shown.detail.is_none()), (Some(passed), true), "selected, its analysis to come");
+        let before = doc.detail.as_ref().map(|a| a.seq);
+        let meanwhile = shown.detail.as_ref().map(|a| a.seq);
+        assert_eq!((shown.selected, meanwhile), (Some(passed), before), "selected; the text before shown meanwhile");
         // Another action meanwhile does not ask again.
         let (state, effects) = reduce(state, Action::Progress(Progress::default()));
         assert!(!effects.iter().any(|e| matches!(e, Effect::Analyse { .. })));
         let report = Box::new(coherency_core::analyze::analyze(&wanted.text));
         let stale = Action::Analysed { doc: seq + 1, wanted: wanted.clone(), report: report.clone() };
         let (state, _) = reduce(state, stale);
-        assert!(state.doc.as_ref().is_some_and(|d| d.detail.is_none()), "another document's answer is not shown");
+        let still = state.doc.as_ref().and_then(|d| d.detail.as_ref().map(|a| a.seq));
+        assert_eq!(still, before, "another document's answer is not shown");
         let (state, _) = reduce(state, Action::Analysed { doc: *seq, wanted: wanted.clone(), report });
         let detail = state.doc.as_ref().and_then(|d| d.detail.clone()).expect("shown");
         assert_eq!((detail.report.verdict, detail.text.len()), (Verdict::Pass, wanted.text.len()));

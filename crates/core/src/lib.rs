@@ -51,7 +51,6 @@ pub mod analyze;
 pub mod compare;
 pub mod ingest;
 pub mod live;
-pub mod order;
 pub mod render;
 pub mod samples;
 pub mod stream;

@@ -19,15 +19,14 @@ use std::path::{Path, PathBuf};
 /// only name modules listed before it.
 const LAYERS: &[(&str, &[&str])] = &[
     ("wording", &[]),
-    ("order", &[]),
     ("samples", &[]),
-    ("stream", &["order", "wording"]),
-    ("analyze", &["order", "wording"]),
-    ("ingest", &["stream", "order", "wording"]),
-    ("verdict", &["analyze", "ingest", "order", "wording"]),
-    ("compare", &["stream", "analyze", "ingest", "order", "wording"]),
-    ("live", &["stream", "analyze", "ingest", "verdict", "order", "wording"]),
-    ("render", &["stream", "analyze", "ingest", "verdict", "compare", "order", "wording"]),
+    ("stream", &["wording"]),
+    ("analyze", &["wording"]),
+    ("ingest", &["stream", "wording"]),
+    ("verdict", &["analyze", "ingest", "wording"]),
+    ("compare", &["stream", "analyze", "ingest", "wording"]),
+    ("live", &["stream", "analyze", "ingest", "verdict", "wording"]),
+    ("render", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
 ];
 
 #[test]

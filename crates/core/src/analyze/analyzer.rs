@@ -169,7 +169,7 @@ impl Scans {
             .chain(found.spans)
             .chain(incoherent.spans.iter().cloned())
             .collect();
-        crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
+        spans.sort_by_key(|s| (s.start, s.end));
 
         let blank = text.trim_matches(is_py_whitespace).is_empty();
         let too_short = is_too_short(text, t);

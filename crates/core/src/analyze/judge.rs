@@ -150,7 +150,7 @@ pub fn reasons(
     let rank = |c: &Check| PREFERENCE.iter().position(|&p| p == c.metric).unwrap_or(PREFERENCE.len());
     let mut tripped: Vec<(&Check, Verdict)> =
         checks.iter().map(|c| (c, effective_level(c, checks))).filter(|(_, l)| *l != Verdict::Pass).collect();
-    crate::order::sort_by_key_stable(&mut tripped, |(c, l)| (std::cmp::Reverse(*l), rank(c)));
+    tripped.sort_by_key(|(c, l)| (std::cmp::Reverse(*l), rank(c)));
     for (c, effective) in &tripped {
         let at = if c.level == Verdict::Fail { c.fail_at } else { c.warn_at };
         let warn = if *effective == Verdict::Warn { " (WARN)" } else { "" };

@@ -139,7 +139,7 @@ impl<'a> Builder<'a> {
     pub fn group_conversations(&mut self) {
         let messages = &mut self.t.messages;
         if !messages.is_sorted_by_key(|m| m.conversation) {
-            crate::order::sort_by_key_stable(messages, |m| m.conversation);
+            messages.sort_by_key(|m| m.conversation);
         }
     }
 

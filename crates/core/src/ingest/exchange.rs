@@ -189,7 +189,7 @@ impl Exchange {
         }
         let completion = self.choices.is_some() || errored;
         if let Some(mut choices) = self.choices.filter(|c| !c.is_empty()) {
-            crate::order::sort_by_key_stable(&mut choices, |c| c.index);
+            choices.sort_by_key(|c| c.index);
             for c in choices {
                 let mut parts = h.parts_of(c.message.or(c.delta));
                 parts.extend(h.parts_of(c.text.map(|t| Item::text("assistant", t))));

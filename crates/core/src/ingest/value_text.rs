@@ -28,7 +28,7 @@ impl ValueText {
             // In the value's order (its keys sorted), of a repeated key the last.
             let keys: Vec<String> = members.iter().map(|(key, _)| decoded(key)).collect();
             let mut order: Vec<usize> = (0..members.len()).collect();
-            crate::order::sort_by_key_stable(&mut order, |&i| &keys[i]);
+            order.sort_by_key(|&i| &keys[i]);
             order.dedup_by(|later, earlier| {
                 let same = keys[*later] == keys[*earlier];
                 if same {

@@ -264,7 +264,7 @@ fn sort_total(v: &mut [f64]) {
         }
     };
     let mut keys: Vec<u64> = v.iter().map(|&x| key(x)).collect();
-    crate::order::sort_by_key_stable(&mut keys, |&k| k);
+    keys.sort_by_key(|&k| k);
     for (x, k) in v.iter_mut().zip(keys) {
         *x = f64::from_bits(if k & SIGN == 0 { !k } else { k & !SIGN });
     }

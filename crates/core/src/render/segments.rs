@@ -41,7 +41,7 @@ pub fn segments(text: &str, spans: &[Span]) -> Vec<Segment> {
 
     // Spans in the order they open; ties: the longer one is the outer one.
     let mut order: Vec<usize> = (0..spans.len()).filter(|&i| spans[i].start < spans[i].end).collect();
-    crate::order::sort_by_key_stable(&mut order, |&i| (spans[i].start, std::cmp::Reverse(spans[i].end), i));
+    order.sort_by_key(|&i| (spans[i].start, std::cmp::Reverse(spans[i].end), i));
 
     let mut out = Vec::with_capacity(bounds.len());
     let mut active: Vec<usize> = Vec::new();

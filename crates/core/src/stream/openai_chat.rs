@@ -137,7 +137,7 @@ impl ChatAssembler {
                 }
             }
         }
-        crate::order::sort_by_key_stable(&mut self.turns, |t| t.index);
+        self.turns.sort_by_key(|t| t.index);
         self.info.finish_reason = self.turns.iter().find_map(|t| t.finish_reason.clone());
         (self.turns, self.info)
     }

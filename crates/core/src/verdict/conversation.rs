@@ -327,10 +327,10 @@ pub(super) fn judge_conversation(
     }
 }
 
-/// The turns in loops in turn order, each once at the worst level it was found at. Sorted by
-/// [`crate::order`], not gathered in a `BTreeMap`: each map type is its own few KB of wasm.
+/// The turns in loops in turn order, each once at the worst level it was found at. Sorted, not
+/// gathered in a `BTreeMap`: each map type is its own few KB of wasm.
 fn each_turn_once(mut turns: Vec<LoopTurn>) -> Vec<LoopTurn> {
-    crate::order::sort_by_key_stable(&mut turns, |l| l.turn);
+    turns.sort_by_key(|l| l.turn);
     turns.dedup_by(|later, kept| {
         let same = later.turn == kept.turn;
         if same {

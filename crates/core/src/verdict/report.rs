@@ -112,7 +112,7 @@ impl TranscriptReport {
     /// the same order.
     pub fn worst_first_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.reports.len()).collect();
-        crate::order::sort_by_key_stable(&mut order, |&i| self.worst_first_key(i));
+        order.sort_by_key(|&i| self.worst_first_key(i));
         order
     }
 

@@ -93,7 +93,7 @@ pub(super) fn check_tool_calls(t: &Transcript, calls: &[Call], rules: &ToolRules
     let (cycles, most_cycle_copies) = cycles(t, calls, &ids, rules);
     loops.extend(cycles);
     let longest_repeat = longest_repeat(&ids);
-    crate::order::sort_by_key_stable(&mut loops, |l| (l.first_turn, std::cmp::Reverse(l.level)));
+    loops.sort_by_key(|l| (l.first_turn, std::cmp::Reverse(l.level)));
 
     let level = loops.iter().map(|l| l.level).max().unwrap_or(Verdict::Pass);
     let decisive = (level > Verdict::Pass).then(|| loops.iter().find(|l| l.level == level)).flatten();

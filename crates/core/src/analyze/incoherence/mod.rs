@@ -238,7 +238,7 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
     let DriftJudged { check: drift_check, region: drift_region, why: drift_why, span } =
         judge_drift(text, prompt, rules);
     spans.extend(span);
-    crate::order::sort_by_key_stable(&mut spans, |s| (s.start, s.end));
+    spans.sort_by_key(|s| (s.start, s.end));
     IncoherenceFindings {
         checks: [leak_check, soup_check, salad_check, drift_check],
         regions: [leak_region, soup_region, salad_region, drift_region],

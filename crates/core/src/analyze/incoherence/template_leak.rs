@@ -54,7 +54,7 @@ pub fn leaks(text: &str) -> Vec<Leak> {
             sites.push(role);
         }
     }
-    crate::order::sort_by_key_stable(&mut sites, |r| (r.start, r.end));
+    sites.sort_by_key(|r| (r.start, r.end));
     // Markers close together (only whitespace and role words between) are one leak.
     let mut merged: Vec<Range<usize>> = Vec::new();
     for site in sites {

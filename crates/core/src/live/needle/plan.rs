@@ -255,7 +255,7 @@ pub fn plan(
     let ChatRequest { url, body } = build_request(&greedy)?;
     let template: Value = serde_json::from_slice(body.as_bytes()).map_err(|e| e.to_string())?;
     let mut sorted = lengths.to_vec();
-    crate::order::sort_by_key_stable(&mut sorted, |l| *l);
+    sorted.sort_by_key(|l| *l);
     sorted.dedup();
     let mut cells = Vec::new();
     let mut asks = Vec::new();

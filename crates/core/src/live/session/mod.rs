@@ -218,6 +218,21 @@ impl LiveSession {
         }
     }
 
+    /// The run as it is now (three full reports: not free, the caller paces it).
+    pub fn snapshot(&self) -> LiveSnapshot {
+        let (reasoning_report, content_report, combined_report) = self.reports();
+        LiveSnapshot {
+            reasoning: self.reasoning_text().to_string(),
+            content: self.content_text().to_string(),
+            reasoning_report,
+            content_report,
+            combined_report,
+            stats: self.stats(),
+            ending: self.ending().clone(),
+            placement: self.reasoning_placement(),
+        }
+    }
+
     /// Keeps what the pump could not read: listed up to [`MAX_LISTED`], then counted.
     fn note(&mut self, problems: Vec<StreamProblem>) {
         for p in problems {
@@ -254,6 +269,24 @@ mod tests {
     use super::*;
     use crate::analyze::Verdict;
     use crate::ingest::Channel;
+
+    #[test]
+    fn a_snapshot_holds_what_the_session_says() {
+        let mut s = LiveSession::new(0.0);
+        let lp = "Let me check the config file again.\n".repeat(20);
+        let data = serde_json::json!({"choices":[{"index":0,"delta":{"reasoning_content": "Hmm.", "content": lp}}]});
+        s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
+        assert!(s.snapshot().is_running());
+        s.end(Ending::Stopped, 200.0);
+        let snap = s.snapshot();
+        let (r, c, combined) = s.reports();
+        assert_eq!((snap.reasoning.as_str(), snap.content.as_str()), (s.reasoning_text(), s.content_text()));
+        assert_eq!((snap.reasoning_report, snap.content_report, snap.combined_report), (r, c, combined));
+        assert_eq!(snap.stats, s.stats());
+        assert_eq!(snap.ending, Ending::Stopped);
+        assert_eq!(snap.placement, s.reasoning_placement());
+        assert_eq!(snap.placement.fields.first().map(|f| f.0), Some("reasoning_content"));
+    }
 
     #[test]
     fn a_flood_of_unreadable_chunks_and_errors_stays_bounded() {
