@@ -205,3 +205,56 @@ async fn the_reference_against_itself_is_identical_and_other_files_are_read_as_b
     );
     page.close().await;
 }
+
+/// Sets a form field as typing would (value + input event).
+async fn set(page: &Page, css: &str, value: &str) {
+    page.client
+        .execute(
+            "const e = document.querySelector(arguments[0]); e.value = arguments[1]; \
+             e.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![json!(css), json!(value)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("set {css}: {e}"));
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
+    let mock = MockServer::start(&["--delay-ms", "0"]);
+    let page = Page::open().await;
+    page.click("#tab-live").await;
+    set(&page, "#live-base", &mock.base_url()).await;
+    set(&page, "#live-model", "mock-drifting-kernel").await;
+    set(&page, "#live-max-tokens", "150").await;
+    // Six prompts whose contexts grow: the drifting kernel parts earlier on the longer ones.
+    let prompts: Vec<String> = (1..=6).map(|k| format!("Prompt {k}: {}", "context ".repeat(k * k * 4))).collect();
+    set(&page, "#soak-prompts", &prompts.join("\n")).await;
+    set(&page, "#soak-count", "6").await;
+    page.click("#soak-ab").await;
+    set(&page, "#soak-b-model", "mock-reference").await;
+    page.click("#soak-reference").await;
+    page.click("#soak-start").await;
+    page.wait_for_js(
+        "return document.querySelectorAll('#soak-table tbody tr').length === 12 && !document.getElementById('soak-start').disabled;",
+        "12 generations",
+    )
+    .await;
+    page.click("#soak-compare-run").await;
+    page.wait_for_js("return !!document.getElementById('live-compare-verdict');", "the live comparison").await;
+    let title = page.text("#live-compare-title").await;
+    assert!(
+        title.contains("A-captures.jsonl") && title.contains("reference mock-reference (B-captures.jsonl)"),
+        "{title}"
+    );
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-verdict").await, "FAIL");
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-reading").await, "numerical_fault");
+    let figures = page.text("#live-compare-figures").await;
+    assert!(
+        figures.contains("top-1 agreement") && figures.contains("95 % interval"),
+        "logprobs were asked and given: {figures}"
+    );
+    assert!(page.count("#live-compare-view .compare-prompt").await >= 3);
+    screenshot(&page, "compare-live").await;
+    page.close().await;
+}

@@ -21,6 +21,9 @@ pub struct Props {
     /// The files compared (the reports are made from them again), when still at hand.
     pub files: Callback<(), Option<Vec<web_sys::File>>>,
     pub thresholds: Thresholds,
+    /// Put before every id (the live mode's view beside the text mode's: "live-").
+    #[prop_or_default]
+    pub id_prefix: AttrValue,
 }
 
 /// "pass", "warn", "fail" (the badge's class) and its symbol, from the verdict's word.
@@ -44,6 +47,7 @@ fn report_file(what: &str) -> (&'static str, &'static str) {
 #[function_component(CompareReportView)]
 pub fn compare_report_view(props: &Props) -> Html {
     let v = &props.view;
+    let id = |name: &str| format!("{}{name}", props.id_prefix);
     let said = use_state(String::new);
     let job: Rc<RefCell<Option<OneJob>>> = use_mut_ref(|| None);
     let download = |what: &'static str| {
@@ -74,16 +78,16 @@ pub fn compare_report_view(props: &Props) -> Html {
     let same: Vec<&PromptRow> = v.prompts.iter().filter(|p| p.continuations.is_none()).collect();
     let has_noise = v.figures.iter().any(|f| f.noise.is_some());
     html! {
-        <section id="compare-view" class="compare-view" aria-labelledby="compare-title">
+        <section id={id("compare-view")} class="compare-view" aria-labelledby={id("compare-title")}>
             <article class={classes!("card", "verdict-card", format!("verdict-{lvl}"))}>
                 <div class="verdict-head">
-                    <div id="compare-verdict" class={classes!("badge", "badge-big", lvl)} data-verdict={v.verdict.clone()} data-reading={v.reading.clone()}>
+                    <div id={id("compare-verdict")} class={classes!("badge", "badge-big", lvl)} data-verdict={v.verdict.clone()} data-reading={v.reading.clone()}>
                         <span class="badge-icon" aria-hidden="true">{ icon }</span>
                         <span class="badge-text">{ &v.verdict }</span>
                     </div>
                     <div>
-                        <h2 id="compare-title">{ "Comparison: " }{ &v.title }</h2>
-                        <p id="compare-sentence" class="compare-sentence">{ &v.sentence }</p>
+                        <h2 id={id("compare-title")}>{ "Comparison: " }{ &v.title }</h2>
+                        <p id={id("compare-sentence")} class="compare-sentence">{ &v.sentence }</p>
                     </div>
                 </div>
                 if !v.reasons.is_empty() {
@@ -95,22 +99,22 @@ pub fn compare_report_view(props: &Props) -> Html {
                     <p class="measured">{ "No prompt id in common: the outputs were paired in the order of the files." }</p>
                 }
                 <div class="share-bar" role="group" aria-label="The comparison's report">
-                    <button type="button" id="compare-markdown" class="button chip" onclick={download("markdown")}>{ "⤓ Markdown" }</button>
-                    <button type="button" id="compare-html" class="button chip" onclick={download("html")}>{ "⤓ HTML" }</button>
-                    <button type="button" id="compare-json" class="button chip" onclick={download("json")}>{ "⤓ JSON" }</button>
-                    <p id="compare-said" class="share-status" role="status" aria-live="polite">{ (*said).clone() }</p>
+                    <button type="button" id={id("compare-markdown")} class="button chip" onclick={download("markdown")}>{ "⤓ Markdown" }</button>
+                    <button type="button" id={id("compare-html")} class="button chip" onclick={download("html")}>{ "⤓ HTML" }</button>
+                    <button type="button" id={id("compare-json")} class="button chip" onclick={download("json")}>{ "⤓ JSON" }</button>
+                    <p id={id("compare-said")} class="share-status" role="status" aria-live="polite">{ (*said).clone() }</p>
                 </div>
             </article>
             if !parted.is_empty() {
-                <section class="card" aria-labelledby="compare-parted-heading">
-                    <h3 id="compare-parted-heading">{ "Where they part" }</h3>
+                <section class="card" aria-labelledby={id("compare-parted-heading")}>
+                    <h3 id={id("compare-parted-heading")}>{ "Where they part" }</h3>
                     { for parted.iter().map(|p| prompt(p)) }
                 </section>
             }
-            <section class="card" aria-labelledby="compare-figures-heading">
-                <h3 id="compare-figures-heading">{ "Figures and logprob drift" }</h3>
+            <section class="card" aria-labelledby={id("compare-figures-heading")}>
+                <h3 id={id("compare-figures-heading")}>{ "Figures and logprob drift" }</h3>
                 <div class="table-wrap">
-                    <table id="compare-figures" class="checks">
+                    <table id={id("compare-figures")} class="checks">
                         <thead><tr>
                             <th scope="col">{ "Figure" }</th>
                             <th scope="col">{ "Candidate" }</th>
@@ -121,7 +125,7 @@ pub fn compare_report_view(props: &Props) -> Html {
                 </div>
                 if !v.positions.is_empty() {
                     <div class="table-wrap">
-                        <table id="compare-positions" class="checks">
+                        <table id={id("compare-positions")} class="checks">
                             <caption>{ "Drift by position (prompt tokens + output token): mean |Δ logprob| in nats" }</caption>
                             <thead><tr>
                                 <th scope="col">{ "Positions" }</th>
@@ -138,8 +142,8 @@ pub fn compare_report_view(props: &Props) -> Html {
                 }
             </section>
             if !same.is_empty() || v.left_out > 0 {
-                <section class="card" aria-labelledby="compare-same-heading">
-                    <h3 id="compare-same-heading">{ "The other prompts" }</h3>
+                <section class="card" aria-labelledby={id("compare-same-heading")}>
+                    <h3 id={id("compare-same-heading")}>{ "The other prompts" }</h3>
                     <ul class="compare-same">
                         { for same.iter().map(|p| html! {
                             <li data-prompt={p.id.clone()}>
@@ -151,7 +155,7 @@ pub fn compare_report_view(props: &Props) -> Html {
                     </ul>
                 </section>
             }
-            { unpaired(v) }
+            { unpaired(v, id("compare-problems")) }
         </section>
     }
 }
@@ -188,12 +192,12 @@ fn figure(f: &FigureRow, has_noise: bool) -> Html {
 }
 
 /// Prompts with no output on one side, and what could not be read.
-fn unpaired(v: &CompareView) -> Html {
+fn unpaired(v: &CompareView, id: String) -> Html {
     if v.missing.is_empty() && v.unmatched.is_empty() && v.problems.is_empty() {
         return html! {};
     }
     html! {
-        <section id="compare-problems" class="card" aria-label="Not compared">
+        <section {id} class="card" aria-label="Not compared">
             <h3>{ "Not compared" }</h3>
             <ul class="problems">
                 if !v.missing.is_empty() {

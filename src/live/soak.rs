@@ -15,14 +15,18 @@ use yew::prelude::*;
 use super::checks::ReasoningSeen;
 use super::fetch;
 use super::run;
+use crate::components::compare_view::CompareReportView;
 use crate::dom;
+use crate::file_load::loader::{self, OneJob};
 use crate::model::level_key;
+use coherency_core::analyze::Thresholds;
 use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::soak::{
-    compare, export_jsonl, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
+    compare, export_jsonl, for_comparison, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
 };
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
+use coherency_worker_wire::compare::{decode_view, CompareView};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -58,6 +62,11 @@ pub fn SoakRun(props: &Props) -> Html {
     let ab = use_state(|| false);
     let (b_base, b_model, b_key, b_extra) =
         (use_state(String::new), use_state(String::new), use_state(String::new), use_state(String::new));
+    // "Compare with a reference": A/B run greedy with logprobs, then A compared with B.
+    let reference = use_state(|| false);
+    let compared = use_state(|| None::<Rc<CompareView>>);
+    let compare_job = use_mut_ref(|| None::<OneJob>);
+    let compared_files = use_mut_ref(|| None::<Vec<web_sys::File>>);
     let note = use_state(|| None::<String>);
     let running = use_state(|| false);
     let rows = use_mut_ref(Vec::<Row>::new);
@@ -72,6 +81,7 @@ pub fn SoakRun(props: &Props) -> Html {
             (ab.clone(), b_base.clone(), b_model.clone(), b_key.clone(), b_extra.clone());
         let (note, running, rows, soak, redraw) =
             (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
+        let (reference, compared) = (reference.clone(), compared.clone());
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
@@ -100,9 +110,11 @@ pub fn SoakRun(props: &Props) -> Html {
                 (true, false) => String::new(),
             };
             let planned = match if *ab { plan_ab(&form, &form_b, &set, n, seed) } else { plan(&form, &set, n, seed) } {
+                Ok(p) if *ab && *reference => for_comparison(p),
                 Ok(p) => p,
                 Err(e) => return note.set(Some(e)),
             };
+            compared.set(None);
             let keys =
                 Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
             rows.borrow_mut().clear();
@@ -167,7 +179,49 @@ pub fn SoakRun(props: &Props) -> Html {
         })
     };
 
+    // A's captures compared with B's (the reference) in the analysis worker, as two captures
+    // files: the same comparison as files dropped on the page.
+    let run_compare = {
+        let (rows, soak, compared, compare_job, compared_files, note) =
+            (rows.clone(), soak.clone(), compared.clone(), compare_job.clone(), compared_files.clone(), note.clone());
+        Callback::from(move |_: MouseEvent| {
+            let sent: Vec<String> =
+                soak.borrow().as_ref().map(|s| vec![s.keys[0].0.clone(), s.keys[1].0.clone()]).unwrap_or_default();
+            let sent: Vec<&str> = sent.iter().map(String::as_str).collect();
+            let rows = rows.borrow();
+            let side = |config: &str| {
+                let file = export_captures(
+                    rows.iter().filter(|r| r.generation.config == config).map(|r| (&r.generation, &*r.capture)),
+                    &sent,
+                );
+                let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(file.as_bytes()));
+                web_sys::File::new_with_u8_array_sequence(&parts, &format!("{config}-captures.jsonl")).ok()
+            };
+            // The reference first: B, then A.
+            let Some(files) = side("B").zip(side("A")).map(|(b, a)| vec![b, a]) else {
+                return note.set(Some("The browser could not hand the captures to the worker.".into()));
+            };
+            let done = {
+                let (compared, note) = (compared.clone(), note.clone());
+                move |answer: Result<Vec<u8>, String>| match answer.and_then(|b| decode_view(&b)) {
+                    Ok(view) => compared.set(Some(Rc::new(view))),
+                    Err(why) => note.set(Some(format!("A and B could not be compared: {why}."))),
+                }
+            };
+            *compared_files.borrow_mut() = Some(files.clone());
+            match loader::compare(&files, &Thresholds::SEED, "view", Box::new(done)) {
+                Ok(job) => *compare_job.borrow_mut() = Some(job),
+                Err(why) => note.set(Some(format!("A and B could not be compared: {why}."))),
+            }
+        })
+    };
+    let files_of_comparison = {
+        let compared_files = compared_files.clone();
+        Callback::from(move |()| compared_files.borrow().clone())
+    };
+
     let rows_now = rows.borrow();
+    let both_sides = ["A", "B"].iter().all(|c| rows_now.iter().any(|r| r.generation.config == *c));
     let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
     let of = |config: &str| SoakSummary::of(generations.iter().copied().filter(|g| g.config == config));
     let summary = if generations.is_empty() {
@@ -213,6 +267,11 @@ pub fn SoakRun(props: &Props) -> Html {
                     { field("soak-b-model", "B: model (empty: A's)", &b_model, Field::Text) }
                     { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key, Field::Secret) }
                     { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra, Field::Text) }
+                    <span class="label">{ "Reference" }</span>
+                    <label class="check">
+                        <input id="soak-reference" type="checkbox" checked={*reference} onchange={{ let reference = reference.clone(); Callback::from(move |_: Event| reference.set(!*reference)) }} />
+                        { " Compare A with B as the reference: every request at temperature 0 with logprobs (top 5), A and B on the same seeds; then where their outputs part and how far the logprobs drift" }
+                    </label>
                 }
             </div>
             <div class="actions">
@@ -221,10 +280,22 @@ pub fn SoakRun(props: &Props) -> Html {
                 <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
                 <button type="button" id="soak-export-captures" class="button" onclick={save_captures} disabled={rows_now.is_empty()}
                     title="Every generation's stream in one file, which this page and the CLI read back">{ "⤓ captures" }</button>
+                if *ab && *reference {
+                    <button type="button" id="soak-compare-run" class="button" onclick={run_compare} disabled={*running || !both_sides}
+                        title="A's outputs compared with B's, prompt by prompt (the same comparison as the CLI's coherency compare)">{ "Compare A with B" }</button>
+                }
                 if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
             </div>
             if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
             { summary }
+            if let Some(view) = (*compared).clone() {
+                if view.figures.iter().any(|f| f.name == "logprobs") {
+                    <p id="soak-no-logprobs" class="status notice-line" role="status">
+                        { "Logprobs were asked of both, but A or B (or both) gave none: where the outputs part is compared, the drift of the logprobs is not." }
+                    </p>
+                }
+                <CompareReportView {view} files={files_of_comparison} thresholds={Thresholds::SEED} id_prefix="live-" />
+            }
             if !rows_now.is_empty() {
                 <div class="table-wrap">
                     <table id="soak-table" class="checks messages">

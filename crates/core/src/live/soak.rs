@@ -82,6 +82,28 @@ pub fn plan_ab(
     Ok(planned)
 }
 
+/// Top alternatives asked per token when a soak is run for a comparison.
+pub const COMPARE_TOP_LOGPROBS: u64 = 5;
+
+/// The requests of a soak made for a comparison (`crate::compare`, B the reference): greedy
+/// (`temperature: 0`) whatever the form says, with `logprobs` and `top_logprobs` asked, the
+/// planned seeds kept (A's and B's the same on each prompt) — so that the two differ only by
+/// their servers. A body that is not a JSON object is left as it is.
+pub fn for_comparison(planned: Vec<Planned>) -> Vec<Planned> {
+    planned
+        .into_iter()
+        .map(|mut p| {
+            if let Ok(Value::Object(mut o)) = serde_json::from_slice::<Value>(p.request.body.as_bytes()) {
+                o.insert("temperature".into(), 0.into());
+                o.insert("logprobs".into(), true.into());
+                o.insert("top_logprobs".into(), COMPARE_TOP_LOGPROBS.into());
+                p.request.body = Value::Object(o).to_string();
+            }
+            p
+        })
+        .collect()
+}
+
 /// One finished generation of a soak run: what a row shows and an export line holds (never the
 /// key: it is not in the request body or the URL).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -547,5 +569,30 @@ mod tests {
             "A loops more: 12/20 vs 1/20 (the 95 % intervals do not overlap). \
              B writes gibberish more: 12/20 vs 0/20 (A's and B's 95 % intervals do not overlap)."
         );
+    }
+
+    #[test]
+    fn a_soak_for_a_comparison_is_greedy_with_logprobs_on_the_same_seeds() {
+        let a = RequestForm {
+            base_url: "http://a/v1".into(),
+            model: "m".into(),
+            max_tokens: "64".into(),
+            temperature: "0.7".into(),
+            ..RequestForm::default()
+        };
+        let b = RequestForm { base_url: "http://b/v1".into(), ..a.clone() };
+        let planned = for_comparison(plan_ab(&a, &b, &["one".into(), "two".into()], 3, 40).unwrap());
+        assert_eq!(planned.len(), 6);
+        for pair in planned.chunks(2) {
+            let bodies: Vec<Value> =
+                pair.iter().map(|p| serde_json::from_slice(p.request.body.as_bytes()).unwrap()).collect();
+            for body in &bodies {
+                assert_eq!((body["temperature"].as_f64(), body["logprobs"].as_bool()), (Some(0.0), Some(true)));
+                assert_eq!(body["top_logprobs"].as_u64(), Some(COMPARE_TOP_LOGPROBS));
+            }
+            assert_eq!(bodies[0]["seed"], bodies[1]["seed"], "A and B on the same seed");
+            assert_eq!(bodies[0]["messages"], bodies[1]["messages"], "and the same prompt");
+            assert_eq!((pair[0].config, pair[1].config), ("A", "B"));
+        }
     }
 }
