@@ -5,6 +5,8 @@
 //! fault, with the parted prompts' continuations side by side and the drift figures; the
 //! reference against a second run of itself is identical; two files that are not outputs are
 //! read as before (the first, with a word saying why); the report buttons make the CLI's reports.
+//! Live: an A/B soak with "Compare with a reference" (A the drifting kernel, B the reference,
+//! run twice for the noise floor) compared on the page.
 //! Run: `scripts/build-page && cargo test --test e2e_compare -- --ignored --test-threads=1`
 //! (`SCREENSHOT_DIR=dir` also saves the view in light and dark).
 
@@ -236,8 +238,8 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     page.click("#soak-reference").await;
     page.click("#soak-start").await;
     page.wait_for_js(
-        "return document.querySelectorAll('#soak-table tbody tr').length === 12 && !document.getElementById('soak-start').disabled;",
-        "12 generations",
+        "return document.querySelectorAll('#soak-table tbody tr').length === 18 && !document.getElementById('soak-start').disabled;",
+        "18 generations: A, B and B again (R)",
     )
     .await;
     page.click("#soak-compare-run").await;
@@ -255,6 +257,18 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
         "logprobs were asked and given: {figures}"
     );
     assert!(page.count("#live-compare-view .compare-prompt").await >= 3);
+    // B run twice is the noise floor, beside A's figures: the reference is identical to itself.
+    assert!(figures.contains("Noise floor"), "{figures}");
+    let sentence = page.text("#live-compare-sentence").await;
+    assert!(sentence.contains("(the reference against itself: 6 of 6 identical)"), "{sentence}");
+    assert_eq!(page.count("#soak-no-logprobs").await, 0, "both gave logprobs");
+    // The report of the same comparison, made again in the worker from the same captures.
+    page.click("#live-compare-markdown").await;
+    page.wait_for_js(
+        "return document.getElementById('live-compare-said').textContent.startsWith('Downloaded the Markdown report');",
+        "the Markdown report made",
+    )
+    .await;
     screenshot(&page, "compare-live").await;
     page.close().await;
 }

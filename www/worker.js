@@ -12,8 +12,8 @@
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
 //   (`what`: markdown, html, json) of those input bytes, read and judged again (a buffer).
-// - {kind: "compare", files, thresholds, what, module}: those files (File objects) compared, the
-//   golden file or the first as the reference (`what`: view, a postcard buffer; markdown, html,
+// - {kind: "compare", files, noise, thresholds, what, module}: those files (File objects) compared,
+//   the golden file or the first as the reference, the last `noise` a second run of it (`what`: view, a postcard buffer; markdown, html,
 //   json: the CLI's reports) (crates/analysis-worker/src/compare.rs).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
@@ -83,7 +83,7 @@ onmessage = async ({ data }) => {
     }
     if (data.kind === "compare") {
       const bytes = await Promise.all(data.files.map((f) => f.arrayBuffer().then((b) => new Uint8Array(b))));
-      const answer = compareInWorker(bytes, data.files.map((f) => f.name), data.thresholds, data.what);
+      const answer = compareInWorker(bytes, data.files.map((f) => f.name), data.noise, data.thresholds, data.what);
       postMessage({ kind: "helped", answer: answer.buffer }, [answer.buffer]);
       return;
     }

@@ -128,7 +128,7 @@ pub fn App() -> Html {
     let open_file = drop_files.clone();
     let compared_files = {
         let jobs = jobs.clone();
-        Callback::from(move |()| jobs.borrow().compared.clone())
+        Callback::from(move |()| jobs.borrow().compared.clone().map(|files| (files, 0)))
     };
     let set_thresholds = {
         let dispatcher = store.dispatcher();
@@ -515,7 +515,7 @@ fn compare_files(
             }
         }
     };
-    match loader::compare(&files, &thresholds, "view", Box::new(done)) {
+    match loader::compare((&files, 0), &thresholds, "view", Box::new(done)) {
         Ok(job) => jobs.borrow_mut().comparing = Some(job),
         Err(error) => {
             dispatcher.dispatch(Action::LoadFailed { source: Source::File(format!("{n} files").into()), error })

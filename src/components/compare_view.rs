@@ -18,8 +18,9 @@ use coherency_worker_wire::compare::{CompareView, FigureRow, PromptRow};
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: Rc<CompareView>,
-    /// The files compared (the reports are made from them again), when still at hand.
-    pub files: Callback<(), Option<Vec<web_sys::File>>>,
+    /// The files compared (the reports are made from them again; the last `.1` the noise
+    /// floor), when still at hand.
+    pub files: Callback<(), Option<(Vec<web_sys::File>, usize)>>,
     pub thresholds: Thresholds,
     /// Put before every id (the live mode's view beside the text mode's: "live-").
     #[prop_or_default]
@@ -53,7 +54,7 @@ pub fn compare_report_view(props: &Props) -> Html {
     let download = |what: &'static str| {
         let (files, said, job, thresholds) = (props.files.clone(), said.clone(), job.clone(), props.thresholds);
         Callback::from(move |_: MouseEvent| {
-            let Some(files) = files.emit(()) else {
+            let Some((files, noise)) = files.emit(()) else {
                 return said.set("The files are no longer at hand: drop them again to make the report.".into());
             };
             let (name, label) = report_file(what);
@@ -67,7 +68,7 @@ pub fn compare_report_view(props: &Props) -> Html {
                     Err(why) => said.set(format!("The report could not be made: {why}.")),
                 }
             };
-            match loader::compare(&files, &thresholds, what, Box::new(done)) {
+            match loader::compare((&files, noise), &thresholds, what, Box::new(done)) {
                 Ok(started) => *job.borrow_mut() = Some(started),
                 Err(why) => said.set(format!("The report could not be made: {why}.")),
             }

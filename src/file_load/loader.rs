@@ -260,11 +260,11 @@ pub fn export(
 }
 
 /// Compares `files` in a new worker (its `compare` job: the golden file among them, else the
-/// first, is the reference) against `thresholds`' comparison rules, as `what` asks (`view`: a
+/// first, is the reference; the last `noise` are a second run of it, the noise floor) against `thresholds`' comparison rules, as `what` asks (`view`: a
 /// postcard `CompareView`; `markdown`, `html`, `json`: the CLI's reports); `done` gets the
 /// answer, or why not (files that are not outputs to compare say so).
 pub fn compare(
-    files: &[web_sys::File],
+    (files, noise): (&[web_sys::File], usize),
     thresholds: &Thresholds,
     what: &str,
     done: Box<dyn Fn(Result<Vec<u8>, String>)>,
@@ -276,6 +276,7 @@ pub fn compare(
     let job = job(&[
         ("kind", "compare".into()),
         ("files", list.into()),
+        ("noise", (noise as u32).into()),
         ("thresholds", thresholds.compact().into()),
         ("what", what.into()),
     ]);

@@ -22,7 +22,8 @@ use crate::model::level_key;
 use coherency_core::analyze::Thresholds;
 use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::soak::{
-    compare, export_jsonl, for_comparison, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
+    compare, export_jsonl, for_comparison, plan, plan_ab, with_reference_again, Generation, Planned, SoakSummary,
+    Spread, MAX_CONCURRENCY,
 };
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
@@ -66,7 +67,7 @@ pub fn SoakRun(props: &Props) -> Html {
     let reference = use_state(|| false);
     let compared = use_state(|| None::<Rc<CompareView>>);
     let compare_job = use_mut_ref(|| None::<OneJob>);
-    let compared_files = use_mut_ref(|| None::<Vec<web_sys::File>>);
+    let compared_files = use_mut_ref(|| None::<(Vec<web_sys::File>, usize)>);
     let note = use_state(|| None::<String>);
     let running = use_state(|| false);
     let rows = use_mut_ref(Vec::<Row>::new);
@@ -110,7 +111,7 @@ pub fn SoakRun(props: &Props) -> Html {
                 (true, false) => String::new(),
             };
             let planned = match if *ab { plan_ab(&form, &form_b, &set, n, seed) } else { plan(&form, &set, n, seed) } {
-                Ok(p) if *ab && *reference => for_comparison(p),
+                Ok(p) if *ab && *reference => with_reference_again(for_comparison(p)),
                 Ok(p) => p,
                 Err(e) => return note.set(Some(e)),
             };
@@ -197,10 +198,14 @@ pub fn SoakRun(props: &Props) -> Html {
                 let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(file.as_bytes()));
                 web_sys::File::new_with_u8_array_sequence(&parts, &format!("{config}-captures.jsonl")).ok()
             };
-            // The reference first: B, then A.
-            let Some(files) = side("B").zip(side("A")).map(|(b, a)| vec![b, a]) else {
+            // The reference first: B, then A, then B's second run (the noise floor) when it ran.
+            let again = rows.iter().any(|r| r.generation.config == "R");
+            let sides: Option<Vec<web_sys::File>> =
+                ["B", "A", "R"].into_iter().take(if again { 3 } else { 2 }).map(side).collect();
+            let Some(files) = sides else {
                 return note.set(Some("The browser could not hand the captures to the worker.".into()));
             };
+            let noise = usize::from(again);
             let done = {
                 let (compared, note) = (compared.clone(), note.clone());
                 move |answer: Result<Vec<u8>, String>| match answer.and_then(|b| decode_view(&b)) {
@@ -208,8 +213,8 @@ pub fn SoakRun(props: &Props) -> Html {
                     Err(why) => note.set(Some(format!("A and B could not be compared: {why}."))),
                 }
             };
-            *compared_files.borrow_mut() = Some(files.clone());
-            match loader::compare(&files, &Thresholds::SEED, "view", Box::new(done)) {
+            *compared_files.borrow_mut() = Some((files.clone(), noise));
+            match loader::compare((&files, noise), &Thresholds::SEED, "view", Box::new(done)) {
                 Ok(job) => *compare_job.borrow_mut() = Some(job),
                 Err(why) => note.set(Some(format!("A and B could not be compared: {why}."))),
             }
@@ -270,7 +275,7 @@ pub fn SoakRun(props: &Props) -> Html {
                     <span class="label">{ "Reference" }</span>
                     <label class="check">
                         <input id="soak-reference" type="checkbox" checked={*reference} onchange={{ let reference = reference.clone(); Callback::from(move |_: Event| reference.set(!*reference)) }} />
-                        { " Compare A with B as the reference: every request at temperature 0 with logprobs (top 5), A and B on the same seeds; then where their outputs part and how far the logprobs drift" }
+                        { " Compare A with B as the reference: every request at temperature 0 with logprobs (top 5), A and B on the same seeds, and B's again (R: how far the reference differs from itself, the noise floor); then where A's outputs part from B's and how far the logprobs drift" }
                     </label>
                 }
             </div>
@@ -425,7 +430,8 @@ impl Worker {
             if self.stopped.get() {
                 break;
             }
-            let (key, model) = &self.keys[usize::from(planned.config == "B")];
+            // B's second run (R, the noise floor) is sent as B.
+            let (key, model) = &self.keys[usize::from(matches!(planned.config, "B" | "R"))];
             let req = &planned.request;
             // Boxed: polled through one shared function, not a copy of the stream's state
             // machine inlined here (KBs of wasm).

@@ -2,7 +2,8 @@
 //! more files and asks for the view (`coherency_worker_wire::compare::CompareView`) or a report
 //! (Markdown, HTML, JSON) — made by the same core functions as `coherency compare`'s. The
 //! reference is the golden file among them, else the first file; the others are the
-//! candidates. Files that are not outputs to compare (no reply in them) are an error in words:
+//! candidates, but for the last `noise` files: a second run of the reference, its difference
+//! from the reference the noise floor shown beside the candidate's (the live mode's B run twice). Files that are not outputs to compare (no reply in them) are an error in words:
 //! the page then opens the first as it opens any file. Pure but for the wasm export:
 //! unit-tested natively.
 
@@ -16,12 +17,25 @@ use coherency_core::render::compare_json::compare_json;
 use coherency_core::render::compare_markdown::compare_markdown;
 use coherency_worker_wire::compare::{encode_view, CompareView};
 
-/// The comparison of `files` (name, bytes) against `thresholds`' comparison rules, as `what`
-/// asks: `view` (a postcard [`CompareView`]), `markdown`, `html` or `json` (the CLI's reports).
-pub fn compare_files(files: &[(String, Vec<u8>)], thresholds: &Thresholds, what: &str) -> Result<Vec<u8>, String> {
-    if files.len() < 2 {
+/// The comparison of `files` (name, bytes; the last `noise` of them a second run of the
+/// reference) against `thresholds`' comparison rules, as `what` asks: `view` (a postcard
+/// [`CompareView`]), `markdown`, `html` or `json` (the CLI's reports).
+pub fn compare_files(
+    files: &[(String, Vec<u8>)],
+    noise: usize,
+    thresholds: &Thresholds,
+    what: &str,
+) -> Result<Vec<u8>, String> {
+    if files.len() < noise + 2 {
         return Err("a comparison needs two files: a reference (or a golden file) and a candidate".into());
     }
+    let (files, noise_files) = files.split_at(files.len() - noise);
+    let mut noise_outputs = Vec::new();
+    for (name, bytes) in noise_files {
+        noise_outputs.extend(read_outputs(name, bytes).outputs);
+    }
+    let noise_names: Vec<String> = noise_files.iter().map(|(n, _)| n.clone()).collect();
+    let noise = (!noise_files.is_empty()).then_some((noise_names, noise_outputs.as_slice()));
     let mut read: Vec<(String, InputKind, Vec<Output>)> = Vec::new();
     let mut problems = Vec::new();
     for (name, bytes) in files {
@@ -40,7 +54,7 @@ pub fn compare_files(files: &[(String, Vec<u8>)], thresholds: &Thresholds, what:
     let report = CompareReport::new(
         (&reference_name, &reference_outputs),
         (names, &candidates),
-        None,
+        noise,
         thresholds.compare,
         problems,
     );
@@ -54,11 +68,13 @@ pub fn compare_files(files: &[(String, Vec<u8>)], thresholds: &Thresholds, what:
 }
 
 /// [`compare_files`] for the page: `files` an array of `Uint8Array`s, `names` their names,
-/// `thresholds` [`Thresholds::compact`] (none: the defaults).
+/// `noise` how many of the last are the noise floor, `thresholds` [`Thresholds::compact`]
+/// (none: the defaults).
 #[wasm_bindgen(js_name = compareInWorker)]
 pub fn compare_in_worker(
     files: Array,
     names: Array,
+    noise: Option<u32>,
     thresholds: Option<String>,
     what: &str,
 ) -> Result<Vec<u8>, JsValue> {
@@ -69,7 +85,7 @@ pub fn compare_in_worker(
         .zip(names.iter())
         .map(|(bytes, name)| (name.as_string().unwrap_or_default(), Uint8Array::new(&bytes).to_vec()))
         .collect();
-    compare_files(&files, &thresholds, what).map_err(|e| JsValue::from_str(&e))
+    compare_files(&files, noise.unwrap_or(0) as usize, &thresholds, what).map_err(|e| JsValue::from_str(&e))
 }
 
 #[cfg(test)]
@@ -87,29 +103,44 @@ mod tests {
             ("ref.sse".to_string(), sse("Paris is the capital.")),
             ("new.sse".to_string(), sse("Paris is a city.")),
         ];
-        let view = decode_view(&compare_files(&files, &Thresholds::SEED, "view").unwrap()).unwrap();
+        let view = decode_view(&compare_files(&files, 0, &Thresholds::SEED, "view").unwrap()).unwrap();
         assert!(view.title.contains("ref.sse") && view.title.contains("new.sse"), "{}", view.title);
         assert!(view.prompts[0].parted, "{view:?}");
-        let md = String::from_utf8(compare_files(&files, &Thresholds::SEED, "markdown").unwrap()).unwrap();
+        let md = String::from_utf8(compare_files(&files, 0, &Thresholds::SEED, "markdown").unwrap()).unwrap();
         assert!(md.contains(&view.sentence), "{md}");
         let json: serde_json::Value =
-            serde_json::from_slice(&compare_files(&files, &Thresholds::SEED, "json").unwrap()).unwrap();
+            serde_json::from_slice(&compare_files(&files, 0, &Thresholds::SEED, "json").unwrap()).unwrap();
         assert_eq!(json["verdict"], view.verdict.as_str(), "{json}");
-        let html = String::from_utf8(compare_files(&files, &Thresholds::SEED, "html").unwrap()).unwrap();
+        let html = String::from_utf8(compare_files(&files, 0, &Thresholds::SEED, "html").unwrap()).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"), "{}", &html[..40]);
         // The same file twice: identical.
         let same = vec![files[0].clone(), ("again.sse".to_string(), files[0].1.clone())];
-        let view = decode_view(&compare_files(&same, &Thresholds::SEED, "view").unwrap()).unwrap();
+        let view = decode_view(&compare_files(&same, 0, &Thresholds::SEED, "view").unwrap()).unwrap();
         assert_eq!(view.reading, "identical");
     }
 
     #[test]
     fn files_that_are_not_outputs_are_refused_in_words() {
         let files = vec![("ref.sse".to_string(), sse("Hi.")), ("notes.txt".to_string(), b"just some notes".to_vec())];
-        let e = compare_files(&files, &Thresholds::SEED, "view").unwrap_err();
+        let e = compare_files(&files, 0, &Thresholds::SEED, "view").unwrap_err();
         assert!(e.starts_with("notes.txt holds no output to compare"), "{e}");
-        assert!(compare_files(&files[..1], &Thresholds::SEED, "view").unwrap_err().contains("two files"));
+        assert!(compare_files(&files[..1], 0, &Thresholds::SEED, "view").unwrap_err().contains("two files"));
         let two = vec![files[0].clone(), files[0].clone()];
-        assert!(compare_files(&two, &Thresholds::SEED, "pdf").unwrap_err().contains("'pdf'"));
+        assert!(compare_files(&two, 0, &Thresholds::SEED, "pdf").unwrap_err().contains("'pdf'"));
+    }
+
+    #[test]
+    fn the_last_files_can_be_the_reference_run_again_the_noise_floor() {
+        let files = vec![
+            ("B.sse".to_string(), sse("Paris is the capital.")),
+            ("A.sse".to_string(), sse("Paris is a city.")),
+            ("R.sse".to_string(), sse("Paris is the capital.")),
+        ];
+        let view = decode_view(&compare_files(&files, 1, &Thresholds::SEED, "view").unwrap()).unwrap();
+        assert!(view.title.contains("A.sse") && !view.title.contains("R.sse"), "{}", view.title);
+        let identical = view.figures.iter().find(|f| f.name == "identical").unwrap();
+        assert_eq!((identical.candidate.as_str(), identical.noise.as_deref()), ("0 of 1", Some("1 of 1")));
+        assert!(view.sentence.contains("the reference against itself: 1 of 1 identical"), "{}", view.sentence);
+        assert!(compare_files(&files[..2], 1, &Thresholds::SEED, "view").unwrap_err().contains("two files"));
     }
 }

@@ -28,7 +28,8 @@ pub const MAX_CONCURRENCY: usize = 4;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
     pub index: usize,
-    /// Which configuration sends it: "A", "B", or "" when there is one.
+    /// Which configuration sends it: "A", "B", "R" (B again, for a comparison's noise floor),
+    /// or "" when there is one.
     pub config: &'static str,
     pub prompt: usize,
     pub seed: u64,
@@ -102,6 +103,21 @@ pub fn for_comparison(planned: Vec<Planned>) -> Vec<Planned> {
             p
         })
         .collect()
+}
+
+/// [`for_comparison`] with the reference run twice: after each B generation the same request
+/// again as "R" (B's second run, the noise floor: how far the reference differs from itself).
+pub fn with_reference_again(planned: Vec<Planned>) -> Vec<Planned> {
+    let mut out = Vec::with_capacity(planned.len() * 3 / 2);
+    for p in planned {
+        let again = (p.config == "B").then(|| Planned { config: "R", ..p.clone() });
+        out.push(p);
+        out.extend(again);
+    }
+    for (index, p) in out.iter_mut().enumerate() {
+        p.index = index;
+    }
+    out
 }
 
 /// One finished generation of a soak run: what a row shows and an export line holds (never the
@@ -594,5 +610,23 @@ mod tests {
             assert_eq!(bodies[0]["messages"], bodies[1]["messages"], "and the same prompt");
             assert_eq!((pair[0].config, pair[1].config), ("A", "B"));
         }
+    }
+
+    #[test]
+    fn the_reference_again_follows_each_reference_generation_with_the_same_request() {
+        let a = RequestForm {
+            base_url: "http://a/v1".into(),
+            model: "m".into(),
+            max_tokens: "8".into(),
+            temperature: "0".into(),
+            ..RequestForm::default()
+        };
+        let b = RequestForm { base_url: "http://b/v1".into(), ..a.clone() };
+        let planned = with_reference_again(for_comparison(plan_ab(&a, &b, &["one".into()], 2, 7).unwrap()));
+        let configs: Vec<&str> = planned.iter().map(|p| p.config).collect();
+        assert_eq!(configs, ["A", "B", "R", "A", "B", "R"]);
+        assert_eq!(planned.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!((&planned[2].request, planned[2].seed), (&planned[1].request, planned[1].seed));
+        assert_ne!(planned[1].seed, planned[4].seed);
     }
 }
