@@ -72,7 +72,7 @@ async fn choose(page: &Page, paths: &[PathBuf]) {
 async fn wait_for_comparison(page: &Page, title_has: &str) {
     page.wait_for_js(
         &format!(
-            "const t = document.getElementById('compare-title'); return !!t && t.textContent.includes({title_has:?});"
+            "return [...document.querySelectorAll('h2[id$=\"compare-title\"]')].some(t => t.textContent.includes({title_has:?}));"
         ),
         &format!("the comparison of {title_has}"),
     )
@@ -230,7 +230,22 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     set(&page, "#live-model", "mock-drifting-kernel").await;
     set(&page, "#live-max-tokens", "150").await;
     // Six prompts whose contexts grow: the drifting kernel parts earlier on the longer ones.
-    let prompts: Vec<String> = (1..=6).map(|k| format!("Prompt {k}: {}", "context ".repeat(k * k * 4))).collect();
+    let prompts: Vec<String> =
+        (1..=6).map(|k| format!("Prompt {k}: {}", "context ".repeat(k * k * 4)).trim_end().to_string()).collect();
+    // The reference's outputs of the same requests as a golden file, ids as the soak's.
+    let golden: Vec<_> = prompts
+        .iter()
+        .enumerate()
+        .map(|(i, prompt)| {
+            let body = json!({"model": "mock-reference", "messages": [{"role": "user", "content": prompt}],
+                "max_tokens": 150, "temperature": 0, "seed": 1, "logprobs": true, "top_logprobs": 5, "stream": true,
+                "stream_options": {"include_usage": true}});
+            read_outputs(&format!("prompt {}", i + 1), &post(mock.port, &body.to_string())).outputs.remove(0)
+        })
+        .collect();
+    let dir = TempDir::new("coherency-e2e-compare-live");
+    let golden_path = dir.0.join("golden.jsonl");
+    std::fs::write(&golden_path, golden_file(&golden)).unwrap();
     set(&page, "#soak-prompts", &prompts.join("\n")).await;
     set(&page, "#soak-count", "6").await;
     page.click("#soak-ab").await;
@@ -270,5 +285,22 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     )
     .await;
     screenshot(&page, "compare-live").await;
+
+    // A compared with the golden file instead: the same parting prompts, no noise floor.
+    let input = page.client.find(Locator::Css("#soak-golden-input")).await.expect("the golden file input");
+    input.send_keys(&golden_path.display().to_string()).await.expect("choose the golden file");
+    wait_for_comparison(&page, "golden.jsonl").await;
+    let title = page.text("#live-compare-title").await;
+    assert!(title.contains("(A-captures.jsonl) against the reference mock-reference (golden.jsonl)"), "{title}");
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-reading").await, "numerical_fault");
+    assert!(!page.text("#live-compare-figures").await.contains("Noise floor"));
+    assert_eq!(page.text("#live-compare-said").await, "", "what was said of the last comparison goes");
+    assert!(page.count("#live-compare-view .compare-prompt").await >= 3);
+    page.js(
+        "document.getElementById('soak-reference').scrollIntoView({block: 'start', behavior: 'instant'}); return null;",
+    )
+    .await;
+    page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
+    screenshot(&page, "compare-live-golden-dark").await;
     page.close().await;
 }

@@ -50,6 +50,11 @@ pub fn compare_report_view(props: &Props) -> Html {
     let v = &props.view;
     let id = |name: &str| format!("{}{name}", props.id_prefix);
     let said = use_state(String::new);
+    // Another comparison shown in the same place: what was said of the last one goes.
+    {
+        let said = said.clone();
+        use_effect_with(Rc::clone(&props.view), move |_| said.set(String::new()));
+    }
     let job: Rc<RefCell<Option<OneJob>>> = use_mut_ref(|| None);
     let download = |what: &'static str| {
         let (files, said, job, thresholds) = (props.files.clone(), said.clone(), job.clone(), props.thresholds);

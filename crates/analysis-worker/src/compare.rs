@@ -1,6 +1,7 @@
 //! Files compared in the worker (`www/worker.js`'s `compare` job): the page hands over two or
 //! more files and asks for the view (`coherency_worker_wire::compare::CompareView`) or a report
-//! (Markdown, HTML, JSON) — made by the same core functions as `coherency compare`'s. The
+//! (Markdown, HTML, JSON) — made by the same core functions as `coherency compare`'s; or hands
+//! over captures and asks for them as a golden file (`golden`: `compare --save-golden`). The
 //! reference is the golden file among them, else the first file; the others are the
 //! candidates, but for the last `noise` files: a second run of the reference, its difference
 //! from the reference the noise floor shown beside the candidate's (the live mode's B run twice). Files that are not outputs to compare (no reply in them) are an error in words:
@@ -11,7 +12,7 @@ use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use coherency_core::analyze::Thresholds;
-use coherency_core::compare::{read_outputs, CompareReport, InputKind, Output};
+use coherency_core::compare::{golden_file, read_outputs, CompareReport, InputKind, Output};
 use coherency_core::render::compare_html::compare_html;
 use coherency_core::render::compare_json::compare_json;
 use coherency_core::render::compare_markdown::compare_markdown;
@@ -67,7 +68,17 @@ pub fn compare_files(
     }
 }
 
-/// [`compare_files`] for the page: `files` an array of `Uint8Array`s, `names` their names,
+/// The outputs of `files` as one golden file (`coherency compare --save-golden`); an error in
+/// words when they hold none.
+pub fn golden_of(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
+    let outputs: Vec<Output> = files.iter().flat_map(|(name, bytes)| read_outputs(name, bytes).outputs).collect();
+    if outputs.is_empty() {
+        return Err("no output to save as a golden file".into());
+    }
+    Ok(golden_file(&outputs).into_bytes())
+}
+
+/// [`compare_files`] for the page (`what` `golden`: [`golden_of`]): `files` an array of `Uint8Array`s, `names` their names,
 /// `noise` how many of the last are the noise floor, `thresholds` [`Thresholds::compact`]
 /// (none: the defaults).
 #[wasm_bindgen(js_name = compareInWorker)]
@@ -85,7 +96,12 @@ pub fn compare_in_worker(
         .zip(names.iter())
         .map(|(bytes, name)| (name.as_string().unwrap_or_default(), Uint8Array::new(&bytes).to_vec()))
         .collect();
-    compare_files(&files, noise.unwrap_or(0) as usize, &thresholds, what).map_err(|e| JsValue::from_str(&e))
+    let made = if what == "golden" {
+        golden_of(&files)
+    } else {
+        compare_files(&files, noise.unwrap_or(0) as usize, &thresholds, what)
+    };
+    made.map_err(|e| JsValue::from_str(&e))
 }
 
 #[cfg(test)]
@@ -142,5 +158,16 @@ mod tests {
         assert_eq!((identical.candidate.as_str(), identical.noise.as_deref()), ("0 of 1", Some("1 of 1")));
         assert!(view.sentence.contains("the reference against itself: 1 of 1 identical"), "{}", view.sentence);
         assert!(compare_files(&files[..2], 1, &Thresholds::SEED, "view").unwrap_err().contains("two files"));
+    }
+
+    #[test]
+    fn captures_saved_as_a_golden_file_compare_as_the_reference() {
+        let captures = vec![("B.sse".to_string(), sse("Paris is the capital."))];
+        let golden = golden_of(&captures).unwrap();
+        assert!(golden.starts_with(b"{\"coherency_golden\":"), "{}", String::from_utf8_lossy(&golden));
+        let files = vec![("A.sse".to_string(), sse("Paris is a city.")), ("golden.jsonl".to_string(), golden)];
+        let view = decode_view(&compare_files(&files, 0, &Thresholds::SEED, "view").unwrap()).unwrap();
+        assert!(view.title.ends_with("against the reference golden.jsonl"), "{}", view.title);
+        assert!(golden_of(&[("x.txt".to_string(), b"notes".to_vec())]).is_err());
     }
 }
