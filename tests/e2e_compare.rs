@@ -251,14 +251,25 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     page.click("#soak-ab").await;
     set(&page, "#soak-b-model", "mock-reference").await;
     page.click("#soak-reference").await;
+    let run_started = std::time::Instant::now();
     page.click("#soak-start").await;
     page.wait_for_js(
         "return document.querySelectorAll('#soak-table tbody tr').length === 18 && !document.getElementById('soak-start').disabled;",
         "18 generations: A, B and B again (R)",
     )
     .await;
+    let run = run_started.elapsed();
+    let compare_started = std::time::Instant::now();
     page.click("#soak-compare-run").await;
     page.wait_for_js("return !!document.getElementById('live-compare-verdict');", "the live comparison").await;
+    // The comparison's cost beside the run's (the mock answers at once: a real server's run is
+    // far longer, so this share is an upper bound).
+    let compare = compare_started.elapsed();
+    eprintln!(
+        "the run of 18 generations: {} ms; comparing A with B and R: {} ms",
+        run.as_millis(),
+        compare.as_millis()
+    );
     let title = page.text("#live-compare-title").await;
     assert!(
         title.contains("A-captures.jsonl") && title.contains("reference mock-reference (B-captures.jsonl)"),
