@@ -12,6 +12,9 @@
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
 //   (`what`: markdown, html, json) of those input bytes, read and judged again (a buffer).
+// - {kind: "compare", files, noise, thresholds, what, module}: those files (File objects) compared,
+//   the golden file or the first as the reference, the last `noise` a second run of it (`what`: view, a postcard buffer; markdown, html,
+//   json: the CLI's reports) (crates/analysis-worker/src/compare.rs).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
 // (crates/analysis-worker/src/live.rs) over many messages, answered in the order they came:
@@ -21,7 +24,7 @@
 // - {kind: "live-end", ending, why, t} → {kind: "live-snapshot", snapshot, capture}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, LiveRun } from "../pkg/coherency_analysis.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, compareInWorker, LiveRun } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;
@@ -76,6 +79,12 @@ onmessage = async ({ data }) => {
     if (data.kind === "export") {
       const report = exportInWorker(new Uint8Array(data.bytes), data.format, data.thresholds, data.name, data.what);
       postMessage({ kind: "helped", answer: report.buffer }, [report.buffer]);
+      return;
+    }
+    if (data.kind === "compare") {
+      const bytes = await Promise.all(data.files.map((f) => f.arrayBuffer().then((b) => new Uint8Array(b))));
+      const answer = compareInWorker(bytes, data.files.map((f) => f.name), data.noise, data.thresholds, data.what);
+      postMessage({ kind: "helped", answer: answer.buffer }, [answer.buffer]);
       return;
     }
     if (data.kind === "analyse") {

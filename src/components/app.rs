@@ -10,6 +10,7 @@ use web_sys::ScrollLogicalPosition;
 use yew::prelude::*;
 
 use super::checks_table::ChecksTable;
+use super::compare_view::CompareReportView;
 use super::conversation_view::ConversationView;
 use super::diagnostics::diagnostics;
 use super::document_summary::DocumentSummary;
@@ -47,6 +48,7 @@ use coherency_core::ingest::Format;
 use coherency_core::render::link::{self, LinkError, SharedInput};
 use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::samples::{capture_samples, samples};
+use coherency_worker_wire::compare::decode_view;
 
 #[component]
 pub fn App() -> Html {
@@ -111,18 +113,22 @@ pub fn App() -> Html {
     // (read again in the worker when the format menu changes).
     let jobs = use_mut_ref(Jobs::default);
     let thresholds = state.thresholds;
-    let open_file = {
-        let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
-        Callback::from(move |file: web_sys::File| read_file(&dispatcher, &jobs, file, (None, thresholds), None))
-    };
+    // One file is read; several are compared (outputs against a reference), or, when they are
+    // not outputs to compare, the first is read.
     let drop_files = {
         let (dispatcher, jobs) = (store.dispatcher(), jobs.clone());
         Callback::from(move |files: Vec<web_sys::File>| {
-            let n = files.len();
+            if files.len() > 1 {
+                return compare_files(&dispatcher, &jobs, files, thresholds);
+            }
             let Some(file) = files.into_iter().next() else { return };
-            let note = (n > 1).then(|| format!("{n} files were dropped; this is the first, {}.", file.name()));
-            read_file(&dispatcher, &jobs, file, (None, thresholds), note);
+            read_file(&dispatcher, &jobs, file, (None, thresholds), None);
         })
+    };
+    let open_file = drop_files.clone();
+    let compared_files = {
+        let jobs = jobs.clone();
+        Callback::from(move |()| jobs.borrow().compared.clone().map(|files| (files, 0)))
     };
     let set_thresholds = {
         let dispatcher = store.dispatcher();
@@ -133,6 +139,7 @@ pub fn App() -> Html {
         Callback::from(move |()| {
             let mut jobs = jobs.borrow_mut();
             jobs.running = None;
+            jobs.comparing = None;
             jobs.generation += 1;
             drop(jobs);
             dispatcher.dispatch(Action::Cancelled);
@@ -291,6 +298,8 @@ pub fn App() -> Html {
                     { for status }
                     if let Some(view) = state.saved.clone() {
                         <SavedReportView {view} />
+                    } else if let Some(view) = state.compare.clone() {
+                        <CompareReportView {view} files={compared_files} {thresholds} />
                     } else {
                         { results_view((state.doc.clone(), state.opened_from), jump, show, select, shown_file, (&link, &turn_link)) }
                     }
@@ -412,6 +421,10 @@ struct Jobs {
     /// The whole report of the text shown being made (its report was summed up).
     analysing: Option<loader::OneJob>,
     shown: Option<web_sys::File>,
+    /// The files of the comparison shown (its reports are made from them again), and the job
+    /// comparing files.
+    compared: Option<Vec<web_sys::File>>,
+    comparing: Option<loader::OneJob>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,
 }
@@ -464,6 +477,58 @@ fn read_file(
             })
         });
     });
+}
+
+/// Compares `files` in a worker (the golden file among them, else the first, is the reference),
+/// replacing (cancelling) any file being read; files that are not outputs to compare are read
+/// as one file is, the first of them, with a word saying why.
+fn compare_files(
+    dispatcher: &UseReducerDispatcher<Store>,
+    jobs: &Rc<RefCell<Jobs>>,
+    files: Vec<web_sys::File>,
+    thresholds: Thresholds,
+) {
+    let n = files.len();
+    let size: usize = files.iter().map(|f| f.size() as usize).sum();
+    let generation = {
+        let mut jobs = jobs.borrow_mut();
+        jobs.running = None;
+        jobs.comparing = None;
+        jobs.generation += 1;
+        jobs.generation
+    };
+    if let Some(error) = too_big(size, file_limit(&dom::location_search())) {
+        let source = Source::File(format!("{n} files").into());
+        return dispatcher.dispatch(Action::LoadFailed { source, error });
+    }
+    dispatcher.dispatch(Action::Loading { name: format!("{n} files to compare"), size, now: dom::now_ms() });
+    let done = {
+        let (dispatcher, jobs, files) = (dispatcher.clone(), Rc::clone(jobs), files.clone());
+        move |answer: Result<Vec<u8>, String>| {
+            if jobs.borrow().generation != generation {
+                return; // other files were chosen meanwhile
+            }
+            match answer.and_then(|bytes| decode_view(&bytes)) {
+                Ok(view) => {
+                    jobs.borrow_mut().compared = Some(files.clone());
+                    dispatcher.dispatch(Action::Compared { view: Box::new(view), note: None });
+                }
+                // (The job that called this stays held: it ends with the next one.)
+                Err(why) => {
+                    let first = files[0].clone();
+                    let note =
+                        format!("{n} files were given but not compared ({why}); this is the first, {}.", first.name());
+                    read_file(&dispatcher, &jobs, first, (None, thresholds), Some(note));
+                }
+            }
+        }
+    };
+    match loader::compare((&files, 0), &thresholds, "view", Box::new(done)) {
+        Ok(job) => jobs.borrow_mut().comparing = Some(job),
+        Err(error) => {
+            dispatcher.dispatch(Action::LoadFailed { source: Source::File(format!("{n} files").into()), error })
+        }
+    }
 }
 
 /// Bytes read from the start of a file to tell whether it is a report the CLI saved.

@@ -5,6 +5,7 @@
 
 pub mod app;
 mod checks_table;
+pub(crate) mod compare_view;
 mod conversation_view;
 mod diagnostics;
 mod document_summary;

@@ -89,7 +89,7 @@ pub fn DropOverlay(props: &Props) -> Html {
         <div ref={overlay} id="drop-overlay" {onclick} class={classes!("drop-overlay", (*visible).then_some("shown"))} aria-hidden="true">
             <div class="drop-box">
                 <p class="drop-title">{ "Drop the file to analyse it" }</p>
-                <p class="drop-help">{ "Plain text, chat-completion JSON, SSE captures, NDJSON and JSONL logs. It stays in this browser." }</p>
+                <p class="drop-help">{ "Plain text, chat-completion JSON, SSE captures, NDJSON and JSONL logs; two captures or more (or a golden file and captures) are compared. It stays in this browser." }</p>
             </div>
         </div>
     }

@@ -259,6 +259,30 @@ pub fn export(
     one_job(job, Array::of1(&buffer), done)
 }
 
+/// Compares `files` in a new worker (its `compare` job: the golden file among them, else the
+/// first, is the reference; the last `noise` are a second run of it, the noise floor) against `thresholds`' comparison rules, as `what` asks (`view`: a
+/// postcard `CompareView`; `markdown`, `html`, `json`: the CLI's reports); `done` gets the
+/// answer, or why not (files that are not outputs to compare say so).
+pub fn compare(
+    (files, noise): (&[web_sys::File], usize),
+    thresholds: &Thresholds,
+    what: &str,
+    done: Box<dyn Fn(Result<Vec<u8>, String>)>,
+) -> Result<OneJob, String> {
+    let list = files.iter().fold(Array::new(), |list, f| {
+        list.push(f);
+        list
+    });
+    let job = job(&[
+        ("kind", "compare".into()),
+        ("files", list.into()),
+        ("noise", (noise as u32).into()),
+        ("thresholds", thresholds.compact().into()),
+        ("what", what.into()),
+    ]);
+    one_job(job, Array::new(), done)
+}
+
 /// `[value]` when it is an `ArrayBuffer` (moved, not copied, with a message), else `[]`.
 fn transferable(value: &JsValue) -> Array {
     if value.is_instance_of::<js_sys::ArrayBuffer>() {

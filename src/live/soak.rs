@@ -10,19 +10,25 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::checks::ReasoningSeen;
 use super::fetch;
 use super::run;
+use crate::components::compare_view::CompareReportView;
 use crate::dom;
+use crate::file_load::loader::{self, OneJob};
 use crate::model::level_key;
+use coherency_core::analyze::Thresholds;
 use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::soak::{
-    compare, export_jsonl, plan, plan_ab, Generation, Planned, SoakSummary, Spread, MAX_CONCURRENCY,
+    compare, export_jsonl, for_comparison, plan, plan_ab, with_reference_again, Generation, Planned, SoakSummary,
+    Spread, MAX_CONCURRENCY,
 };
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
+use coherency_worker_wire::compare::{decode_view, CompareView};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -58,6 +64,11 @@ pub fn SoakRun(props: &Props) -> Html {
     let ab = use_state(|| false);
     let (b_base, b_model, b_key, b_extra) =
         (use_state(String::new), use_state(String::new), use_state(String::new), use_state(String::new));
+    // "Compare with a reference": A/B run greedy with logprobs, then A compared with B.
+    let reference = use_state(|| false);
+    let compared = use_state(|| None::<Rc<CompareView>>);
+    let compare_job = use_mut_ref(|| None::<OneJob>);
+    let compared_files = use_mut_ref(|| ComparedFiles::None);
     let note = use_state(|| None::<String>);
     let running = use_state(|| false);
     let rows = use_mut_ref(Vec::<Row>::new);
@@ -72,6 +83,7 @@ pub fn SoakRun(props: &Props) -> Html {
             (ab.clone(), b_base.clone(), b_model.clone(), b_key.clone(), b_extra.clone());
         let (note, running, rows, soak, redraw) =
             (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
+        let (reference, compared) = (reference.clone(), compared.clone());
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
@@ -100,9 +112,12 @@ pub fn SoakRun(props: &Props) -> Html {
                 (true, false) => String::new(),
             };
             let planned = match if *ab { plan_ab(&form, &form_b, &set, n, seed) } else { plan(&form, &set, n, seed) } {
+                Ok(p) if *ab && *reference => with_reference_again(for_comparison(p)),
+                Ok(p) if *reference => for_comparison(p),
                 Ok(p) => p,
                 Err(e) => return note.set(Some(e)),
             };
+            compared.set(None);
             let keys =
                 Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
             rows.borrow_mut().clear();
@@ -167,7 +182,63 @@ pub fn SoakRun(props: &Props) -> Html {
         })
     };
 
+    // A's captures compared with B's (the reference), or with a golden file, in the analysis
+    // worker, as captures files: the same comparison as files dropped on the page.
+    let comparer = Comparer {
+        rows: rows.clone(),
+        soak: soak.clone(),
+        compared: compared.clone(),
+        job: compare_job.clone(),
+        files: compared_files.clone(),
+        note: note.clone(),
+    };
+    let run_compare = {
+        let comparer = comparer.clone();
+        Callback::from(move |_: MouseEvent| {
+            // The reference first: B, then A, then B's second run (the noise floor) when it ran.
+            let again = comparer.rows.borrow().iter().any(|r| r.generation.config == "R");
+            let sides: Option<Vec<web_sys::File>> =
+                ["B", "A", "R"].into_iter().take(if again { 3 } else { 2 }).map(|c| comparer.side(c)).collect();
+            comparer.compare(sides, usize::from(again));
+        })
+    };
+    // The run compared with a golden file chosen here (A's outputs, or the run's without B).
+    let compare_golden = {
+        let (comparer, ab) = (comparer.clone(), *ab);
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+            let golden = input.files().and_then(|f| f.get(0));
+            input.set_value("");
+            let Some(golden) = golden else { return };
+            let candidate = comparer.side(if ab { "A" } else { "" });
+            comparer.compare(candidate.map(|c| vec![golden, c]), 0);
+        })
+    };
+    // The reference's outputs (B's, or the run's without B) saved as a golden file.
+    let save_golden = {
+        let (comparer, ab) = (comparer.clone(), *ab);
+        Callback::from(move |_: MouseEvent| {
+            let Some(file) = comparer.side(if ab { "B" } else { "" }) else { return };
+            let note = comparer.note.clone();
+            let done = move |made: Result<Vec<u8>, String>| match made {
+                Ok(bytes) => dom::download("coherency-golden.jsonl", &bytes),
+                Err(why) => note.set(Some(format!("The golden file could not be made: {why}."))),
+            };
+            match loader::compare((&[file], 0), &Thresholds::SEED, "golden", Box::new(done)) {
+                Ok(job) => *comparer.job.borrow_mut() = Some(job),
+                Err(why) => comparer.note.set(Some(format!("The golden file could not be made: {why}."))),
+            }
+        })
+    };
+    let files_of_comparison = {
+        let compared_files = compared_files.clone();
+        Callback::from(move |()| compared_files.borrow().clone())
+    };
+
     let rows_now = rows.borrow();
+    let both_sides = ["A", "B"].iter().all(|c| rows_now.iter().any(|r| r.generation.config == *c));
+    let reference_side = rows_now.iter().any(|r| r.generation.config == if *ab { "B" } else { "" });
+    let candidate_side = rows_now.iter().any(|r| r.generation.config == if *ab { "A" } else { "" });
     let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
     let of = |config: &str| SoakSummary::of(generations.iter().copied().filter(|g| g.config == config));
     let summary = if generations.is_empty() {
@@ -214,6 +285,11 @@ pub fn SoakRun(props: &Props) -> Html {
                     { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key, Field::Secret) }
                     { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra, Field::Text) }
                 }
+                <span class="label">{ "Reference" }</span>
+                <label class="check">
+                    <input id="soak-reference" type="checkbox" checked={*reference} onchange={{ let reference = reference.clone(); Callback::from(move |_: Event| reference.set(!*reference)) }} />
+                    { " Compare with a reference: every request at temperature 0 with logprobs (top 5) on fixed seeds. With A/B, B is the reference, each of its requests sent twice (R: how far the reference differs from itself, the noise floor); or compare the run with a golden file, or save it as one" }
+                </label>
             </div>
             <div class="actions">
                 <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
@@ -221,10 +297,30 @@ pub fn SoakRun(props: &Props) -> Html {
                 <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
                 <button type="button" id="soak-export-captures" class="button" onclick={save_captures} disabled={rows_now.is_empty()}
                     title="Every generation's stream in one file, which this page and the CLI read back">{ "⤓ captures" }</button>
+                if *ab && *reference {
+                    <button type="button" id="soak-compare-run" class="button" onclick={run_compare} disabled={*running || !both_sides}
+                        title="A's outputs compared with B's, prompt by prompt (the same comparison as the CLI's coherency compare)">{ "Compare A with B" }</button>
+                }
+                if *reference {
+                    <span class="upload">
+                        <input type="file" id="soak-golden-input" class="file-input" onchange={compare_golden} disabled={*running || !candidate_side} />
+                        <label for="soak-golden-input" class="button">{ if *ab { "Compare A with a golden file…" } else { "Compare with a golden file…" } }</label>
+                    </span>
+                    <button type="button" id="soak-save-golden" class="button" onclick={save_golden} disabled={*running || !reference_side}
+                        title="The reference's outputs (B's, or the run's) as a golden file, which this page and coherency compare read">{ "⤓ golden file" }</button>
+                }
                 if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
             </div>
             if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
             { summary }
+            if let Some(view) = (*compared).clone() {
+                if view.figures.iter().any(|f| f.name == "logprobs") {
+                    <p id="soak-no-logprobs" class="status notice-line" role="status">
+                        { "Logprobs were asked, but one side (or both) gave none: where the outputs part is compared, the drift of the logprobs is not." }
+                    </p>
+                }
+                <CompareReportView {view} files={files_of_comparison} thresholds={Thresholds::SEED} id_prefix="live-" />
+            }
             if !rows_now.is_empty() {
                 <div class="table-wrap">
                     <table id="soak-table" class="checks messages">
@@ -235,6 +331,58 @@ pub fn SoakRun(props: &Props) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+/// The files of the comparison shown, and how many of the last are the noise floor.
+type ComparedFiles = Option<(Vec<web_sys::File>, usize)>;
+
+/// What starts a comparison of the run's captures and shows it.
+#[derive(Clone)]
+struct Comparer {
+    rows: Rc<RefCell<Vec<Row>>>,
+    soak: Rc<RefCell<Option<Soak>>>,
+    compared: UseStateHandle<Option<Rc<CompareView>>>,
+    job: Rc<RefCell<Option<OneJob>>>,
+    files: Rc<RefCell<ComparedFiles>>,
+    note: UseStateHandle<Option<String>>,
+}
+
+impl Comparer {
+    /// The captures of `config`'s generations as a captures file (the run's keys cut out), named
+    /// "A-captures.jsonl" ("captures.jsonl" for a run without B).
+    fn side(&self, config: &str) -> Option<web_sys::File> {
+        let soak = self.soak.borrow();
+        let sent: Vec<&str> =
+            soak.as_ref().map(|s| vec![s.keys[0].0.as_str(), s.keys[1].0.as_str()]).unwrap_or_default();
+        let rows = self.rows.borrow();
+        let file = export_captures(
+            rows.iter().filter(|r| r.generation.config == config).map(|r| (&r.generation, &*r.capture)),
+            &sent,
+        );
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(file.as_bytes()));
+        let name = if config.is_empty() { "captures.jsonl".to_string() } else { format!("{config}-captures.jsonl") };
+        web_sys::File::new_with_u8_array_sequence(&parts, &name).ok()
+    }
+
+    /// Compares `files` (the reference first, or a golden file; the last `noise` the noise
+    /// floor) in the worker and shows the comparison.
+    fn compare(&self, files: Option<Vec<web_sys::File>>, noise: usize) {
+        let Some(files) = files else {
+            return self.note.set(Some("The browser could not hand the captures to the worker.".into()));
+        };
+        let done = {
+            let (compared, note) = (self.compared.clone(), self.note.clone());
+            move |answer: Result<Vec<u8>, String>| match answer.and_then(|b| decode_view(&b)) {
+                Ok(view) => compared.set(Some(Rc::new(view))),
+                Err(why) => note.set(Some(format!("The comparison could not be made: {why}."))),
+            }
+        };
+        *self.files.borrow_mut() = Some((files.clone(), noise));
+        match loader::compare((&files, noise), &Thresholds::SEED, "view", Box::new(done)) {
+            Ok(job) => *self.job.borrow_mut() = Some(job),
+            Err(why) => self.note.set(Some(format!("The comparison could not be made: {why}."))),
+        }
     }
 }
 
@@ -354,7 +502,8 @@ impl Worker {
             if self.stopped.get() {
                 break;
             }
-            let (key, model) = &self.keys[usize::from(planned.config == "B")];
+            // B's second run (R, the noise floor) is sent as B.
+            let (key, model) = &self.keys[usize::from(matches!(planned.config, "B" | "R"))];
             let req = &planned.request;
             // Boxed: polled through one shared function, not a copy of the stream's state
             // machine inlined here (KBs of wasm).

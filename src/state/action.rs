@@ -9,6 +9,7 @@ use crate::model::Source;
 use coherency_core::analyze::Report;
 use coherency_core::ingest::Format;
 use coherency_core::verdict::JudgedDocument;
+use coherency_worker_wire::compare::CompareView;
 
 pub enum Action {
     /// Analyse `text`. `replaced` is the user's text that a sample just overwrote, if any.
@@ -44,4 +45,7 @@ pub enum Action {
     Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
     /// What an [`Effect::Read`](super::Effect::Read) asked to read was a report the CLI saved.
     ReadSaved(Box<SavedView>),
+    /// Files given together were compared in the worker (outputs against a reference); `note`
+    /// is said beside the result.
+    Compared { view: Box<CompareView>, note: Option<String> },
 }

@@ -20,6 +20,7 @@ use crate::model::document::Document;
 use crate::model::saved::SavedView;
 use crate::model::Source;
 use coherency_core::analyze::Thresholds;
+use coherency_worker_wire::compare::CompareView;
 
 mod action;
 mod effect;
@@ -39,6 +40,9 @@ pub struct State {
     pub doc: Option<Rc<Document>>,
     /// A report the CLI saved, opened instead of a document.
     pub saved: Option<Rc<SavedView>>,
+    /// Outputs compared with a reference (files dropped or chosen together), shown instead of a
+    /// document.
+    pub compare: Option<Rc<CompareView>>,
     /// What the user had typed before a sample replaced it, so it can be put back.
     pub stash: Option<Rc<str>>,
     /// A file being read: its name, size and progress (shown while the worker reads it).
@@ -58,6 +62,7 @@ impl State {
         State {
             doc: self.doc.clone(),
             saved: self.saved.clone(),
+            compare: self.compare.clone(),
             stash: self.stash.clone(),
             loading: self.loading.clone(),
             notice: self.notice.clone(),
@@ -87,9 +92,9 @@ fn transition(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     let seq = state.next_seq;
     // A document read or kept, the file reading over: the next number is taken.
     let next = |doc: Option<Rc<Document>>, stash, notice| {
-        let saved = state.saved.clone();
+        let (saved, compare) = (state.saved.clone(), state.compare.clone());
         let (thresholds, opened_from) = (state.thresholds, state.opened_from);
-        Rc::new(State { doc, saved, stash, loading: None, notice, thresholds, opened_from, next_seq: seq + 1 })
+        Rc::new(State { doc, saved, compare, stash, loading: None, notice, thresholds, opened_from, next_seq: seq + 1 })
     };
     let thresholds = state.thresholds;
     let read = |source, bytes: Rc<[u8]>, chosen| Effect::Read { seq, source, bytes, chosen, select: None, thresholds };
@@ -132,6 +137,7 @@ fn transition(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
                 opened_from,
                 doc: Some(Rc::new(doc)),
                 saved: None,
+                compare: None,
                 loading: None,
                 notice: note.map(Rc::from),
                 next_seq: seq + 1,
@@ -220,14 +226,20 @@ fn transition(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             }
             set_millis(&mut doc, started, now);
             let opened_from = opened_from_kept(&state, &doc);
-            let next = State { doc: Some(Rc::new(*doc)), saved: None, opened_from, ..state.kept() };
+            let next = State { doc: Some(Rc::new(*doc)), saved: None, compare: None, opened_from, ..state.kept() };
             (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
         Action::ReadSaved(view) => {
             if state.doc.as_ref().is_some_and(|shown| shown.seq > view.seq) {
                 return (state, Vec::new());
             }
-            let next = State { doc: None, saved: Some(Rc::new(*view)), ..state.kept() };
+            let next = State { doc: None, saved: Some(Rc::new(*view)), compare: None, ..state.kept() };
+            (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
+        }
+        Action::Compared { view, note } => {
+            let (compare, notice) = (Some(Rc::new(*view)), note.map(Rc::from));
+            let next =
+                State { doc: None, saved: None, compare, loading: None, notice, next_seq: seq + 1, ..state.kept() };
             (Rc::new(next), vec![Effect::Reveal(Reveal::Result)])
         }
     }
@@ -616,5 +628,24 @@ mod tests {
         let (after, effects) = reduce(Rc::clone(&state), Action::Read { doc, started: None, now: None });
         assert!(Rc::ptr_eq(&after, &state) && effects.is_empty());
         assert_eq!(shown_text(&after).as_deref(), Some("newer"));
+    }
+
+    #[test]
+    fn a_comparison_is_shown_instead_of_a_document_until_another_input_is_read() {
+        let (state, _) = settle(&Rc::default(), analyze("Hello there, a plain reply.", Source::Input, None));
+        let (state, _) = reduce(state, Action::Loading { name: "2 files".into(), size: 10, now: None });
+        let view = CompareView { verdict: "WARN".into(), sentence: "They part.".into(), ..CompareView::default() };
+        let note = Some("Compared: ref.sse is the reference.".to_string());
+        let (state, effects) = reduce(state, Action::Compared { view: Box::new(view.clone()), note });
+        assert_eq!(effects, [Effect::Reveal(Reveal::Result)]);
+        assert_eq!(state.compare.as_deref(), Some(&view));
+        assert!(state.doc.is_none() && state.saved.is_none() && state.loading.is_none());
+        assert_eq!(state.notice.as_deref(), Some("Compared: ref.sse is the reference."));
+        // A failure to read something else keeps it; a text read replaces it.
+        let failed = Action::LoadFailed { source: Source::File("x.sse".into()), error: "gone".into() };
+        let (state, _) = reduce(state, failed);
+        assert!(state.compare.is_some());
+        let (state, _) = settle(&state, analyze("Another reply.", Source::Input, None));
+        assert!(state.compare.is_none() && state.doc.is_some());
     }
 }

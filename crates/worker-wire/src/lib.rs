@@ -6,6 +6,7 @@
 //! - [`progress`] — the worker's progress reports;
 //! - [`live`] — a live run's snapshots, its session held by the worker;
 //! - [`analyse`] — texts to analyse and their full reports;
+//! - [`compare`] — a comparison of outputs with a reference, in the words the page shows;
 //! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
 //!   reads its input through it, the page a plain text back from the file.
 //!
@@ -13,6 +14,7 @@
 
 pub mod analyse;
 pub mod blob_reader;
+pub mod compare;
 pub mod live;
 pub mod progress;
 pub mod wire;

@@ -28,7 +28,8 @@ pub const MAX_CONCURRENCY: usize = 4;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
     pub index: usize,
-    /// Which configuration sends it: "A", "B", or "" when there is one.
+    /// Which configuration sends it: "A", "B", "R" (B again, for a comparison's noise floor),
+    /// or "" when there is one.
     pub config: &'static str,
     pub prompt: usize,
     pub seed: u64,
@@ -80,6 +81,43 @@ pub fn plan_ab(
         planned.push(Planned { index: 2 * i + 1, ..b });
     }
     Ok(planned)
+}
+
+/// Top alternatives asked per token when a soak is run for a comparison.
+pub const COMPARE_TOP_LOGPROBS: u64 = 5;
+
+/// The requests of a soak made for a comparison (`crate::compare`, B the reference): greedy
+/// (`temperature: 0`) whatever the form says, with `logprobs` and `top_logprobs` asked, the
+/// planned seeds kept (A's and B's the same on each prompt) — so that the two differ only by
+/// their servers. A body that is not a JSON object is left as it is.
+pub fn for_comparison(planned: Vec<Planned>) -> Vec<Planned> {
+    planned
+        .into_iter()
+        .map(|mut p| {
+            if let Ok(Value::Object(mut o)) = serde_json::from_slice::<Value>(p.request.body.as_bytes()) {
+                o.insert("temperature".into(), 0.into());
+                o.insert("logprobs".into(), true.into());
+                o.insert("top_logprobs".into(), COMPARE_TOP_LOGPROBS.into());
+                p.request.body = Value::Object(o).to_string();
+            }
+            p
+        })
+        .collect()
+}
+
+/// [`for_comparison`] with the reference run twice: after each B generation the same request
+/// again as "R" (B's second run, the noise floor: how far the reference differs from itself).
+pub fn with_reference_again(planned: Vec<Planned>) -> Vec<Planned> {
+    let mut out = Vec::with_capacity(planned.len() * 3 / 2);
+    for p in planned {
+        let again = (p.config == "B").then(|| Planned { config: "R", ..p.clone() });
+        out.push(p);
+        out.extend(again);
+    }
+    for (index, p) in out.iter_mut().enumerate() {
+        p.index = index;
+    }
+    out
 }
 
 /// One finished generation of a soak run: what a row shows and an export line holds (never the
@@ -547,5 +585,48 @@ mod tests {
             "A loops more: 12/20 vs 1/20 (the 95 % intervals do not overlap). \
              B writes gibberish more: 12/20 vs 0/20 (A's and B's 95 % intervals do not overlap)."
         );
+    }
+
+    #[test]
+    fn a_soak_for_a_comparison_is_greedy_with_logprobs_on_the_same_seeds() {
+        let a = RequestForm {
+            base_url: "http://a/v1".into(),
+            model: "m".into(),
+            max_tokens: "64".into(),
+            temperature: "0.7".into(),
+            ..RequestForm::default()
+        };
+        let b = RequestForm { base_url: "http://b/v1".into(), ..a.clone() };
+        let planned = for_comparison(plan_ab(&a, &b, &["one".into(), "two".into()], 3, 40).unwrap());
+        assert_eq!(planned.len(), 6);
+        for pair in planned.chunks(2) {
+            let bodies: Vec<Value> =
+                pair.iter().map(|p| serde_json::from_slice(p.request.body.as_bytes()).unwrap()).collect();
+            for body in &bodies {
+                assert_eq!((body["temperature"].as_f64(), body["logprobs"].as_bool()), (Some(0.0), Some(true)));
+                assert_eq!(body["top_logprobs"].as_u64(), Some(COMPARE_TOP_LOGPROBS));
+            }
+            assert_eq!(bodies[0]["seed"], bodies[1]["seed"], "A and B on the same seed");
+            assert_eq!(bodies[0]["messages"], bodies[1]["messages"], "and the same prompt");
+            assert_eq!((pair[0].config, pair[1].config), ("A", "B"));
+        }
+    }
+
+    #[test]
+    fn the_reference_again_follows_each_reference_generation_with_the_same_request() {
+        let a = RequestForm {
+            base_url: "http://a/v1".into(),
+            model: "m".into(),
+            max_tokens: "8".into(),
+            temperature: "0".into(),
+            ..RequestForm::default()
+        };
+        let b = RequestForm { base_url: "http://b/v1".into(), ..a.clone() };
+        let planned = with_reference_again(for_comparison(plan_ab(&a, &b, &["one".into()], 2, 7).unwrap()));
+        let configs: Vec<&str> = planned.iter().map(|p| p.config).collect();
+        assert_eq!(configs, ["A", "B", "R", "A", "B", "R"]);
+        assert_eq!(planned.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!((&planned[2].request, planned[2].seed), (&planned[1].request, planned[1].seed));
+        assert_ne!(planned[1].seed, planned[4].seed);
     }
 }

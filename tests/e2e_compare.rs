@@ -1,0 +1,317 @@
+//! End-to-end: outputs compared on the page (issue 36, offline) — captures fetched from the mock
+//! endpoint's reference and drifting-kernel models over loopback HTTP, chosen together in the
+//! page's real file input as a user picks them: a golden file (saved by the core from the
+//! reference's captures) and the drifting kernel's captures give a FAIL read as a numerical
+//! fault, with the parted prompts' continuations side by side and the drift figures; the
+//! reference against a second run of itself is identical; two files that are not outputs are
+//! read as before (the first, with a word saying why); the report buttons make the CLI's reports.
+//! Live: an A/B soak with "Compare with a reference" (A the drifting kernel, B the reference,
+//! run twice for the noise floor) compared on the page.
+//! Run: `scripts/build-page && cargo test --test e2e_compare -- --ignored --test-threads=1`
+//! (`SCREENSHOT_DIR=dir` also saves the view in light and dark).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use coherency_core::compare::{golden_file, read_outputs};
+use coherency_e2e_harness::browser::{Page, TempDir};
+use coherency_e2e_harness::mock::MockServer;
+use fantoccini::Locator;
+use serde_json::json;
+
+/// One POST to the mock; the body de-chunked.
+fn post(port: u16, body: &str) -> Vec<u8> {
+    let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let head = format!(
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    conn.write_all(head.as_bytes()).unwrap();
+    conn.write_all(body.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = conn.read_to_end(&mut raw);
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head") + 4;
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    if !head.contains("transfer-encoding: chunked") {
+        return raw[end..].to_vec();
+    }
+    let (mut rest, mut out) = (&raw[end..], Vec::new());
+    loop {
+        let eol = rest.windows(2).position(|w| w == b"\r\n").expect("a chunk size");
+        let size = usize::from_str_radix(std::str::from_utf8(&rest[..eol]).unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&rest[eol + 2..eol + 2 + size]);
+        rest = &rest[eol + 4 + size..];
+    }
+}
+
+/// Prompt `k` (its context grows with k) asked of `model`: the capture's bytes (SSE when
+/// `stream`, else the JSON completion).
+fn ask(port: u16, model: &str, k: usize, seed: u64, stream: bool) -> Vec<u8> {
+    let words = "context ".repeat(k * k * 4);
+    let body = format!(
+        r#"{{"model":"{model}","messages":[{{"role":"user","content":"Prompt {k}: {words}"}}],"max_tokens":150,
+            "temperature":0,"seed":{seed},"logprobs":true,"top_logprobs":5,"stream":{stream},"stream_options":{{"include_usage":true}}}}"#
+    );
+    post(port, &body)
+}
+
+/// Chooses `paths` together in the page's file input, as a user picks several in the dialog.
+async fn choose(page: &Page, paths: &[PathBuf]) {
+    let input = page.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
+    let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    input.send_keys(&list.join("\n")).await.expect("choose the files");
+}
+
+async fn wait_for_comparison(page: &Page, title_has: &str) {
+    page.wait_for_js(
+        &format!(
+            "return [...document.querySelectorAll('h2[id$=\"compare-title\"]')].some(t => t.textContent.includes({title_has:?}));"
+        ),
+        &format!("the comparison of {title_has}"),
+    )
+    .await;
+}
+
+async fn attr(page: &Page, css: &str, name: &str) -> String {
+    let el = page.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+    el.attr(name).await.unwrap_or_else(|e| panic!("{name} of {css}: {e}")).unwrap_or_default()
+}
+
+async fn screenshot(page: &Page, name: &str) {
+    let Ok(dir) = std::env::var("SCREENSHOT_DIR") else { return };
+    page.client.set_window_size(1280, 2400).await.expect("resize");
+    let png = page.client.screenshot().await.expect("screenshot");
+    let path = Path::new(&dir).join(format!("{name}.png"));
+    std::fs::write(&path, png).expect("write the screenshot");
+    eprintln!("saved {}", path.display());
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn a_golden_file_and_a_drifting_kernels_captures_read_as_a_numerical_fault() {
+    let mock = MockServer::start(&["--delay-ms", "0"]);
+    let dir = TempDir::new("coherency-e2e-compare");
+    let prompts = 1..=8usize;
+    // The reference's captures, saved as a golden file whose ids are the candidates' file names.
+    let reference: Vec<_> = prompts
+        .clone()
+        .map(|k| {
+            let name = format!("p{k}.sse");
+            read_outputs(&name, &ask(mock.port, "mock-reference", k, 1, true)).outputs.remove(0)
+        })
+        .collect();
+    assert!(reference.iter().all(|o| o.has_logprobs()));
+    let golden = dir.0.join("golden.jsonl");
+    std::fs::write(&golden, golden_file(&reference)).unwrap();
+    let drifting = dir.0.join("drifting");
+    std::fs::create_dir_all(&drifting).unwrap();
+    let mut files = vec![golden.clone()];
+    for k in prompts.clone() {
+        let path = drifting.join(format!("p{k}.sse"));
+        std::fs::write(&path, ask(mock.port, "mock-drifting-kernel", k, 1, true)).unwrap();
+        files.push(path);
+    }
+
+    let page = Page::open().await;
+    // The golden file given last: it is the reference all the same.
+    files.rotate_left(1);
+    choose(&page, &files).await;
+    wait_for_comparison(&page, "golden.jsonl").await;
+    let title = page.text("#compare-title").await;
+    assert!(title.contains("against the reference") && title.ends_with("(golden.jsonl)"), "{title}");
+    assert_eq!(attr(&page, "#compare-verdict", "data-verdict").await, "FAIL");
+    assert_eq!(attr(&page, "#compare-verdict", "data-reading").await, "numerical_fault");
+    let sentence = page.text("#compare-sentence").await;
+    assert!(sentence.contains("numerical fault"), "{sentence}");
+    // Each parted prompt: where, and both continuations from there, different.
+    let parted = page.count(".compare-prompt").await;
+    assert!(parted >= 4, "most prompts part: {parted}");
+    let first = page.text(".compare-prompt h4").await;
+    assert!(first.contains("parts at token"), "{first}");
+    let (r, c) = (page.text(".compare-prompt .reference").await, page.text(".compare-prompt .candidate").await);
+    assert!(!r.is_empty() && !c.is_empty() && r != c, "{r:?} vs {c:?}");
+    // The drift figures with their intervals, and the drift by position.
+    let figures = page.text("#compare-figures").await;
+    for want in ["drift |Δ logprob|", "top-1 agreement", "top-k divergence", "drift with context", "95 % interval"] {
+        assert!(figures.contains(want), "{want} in {figures}");
+    }
+    assert!(page.count("#compare-positions tbody tr").await > 0);
+    // Text only: no element of the input's.
+    assert_eq!(page.count(".compare-prompt pre *").await, 0);
+    // Keyboard: the report buttons and the continuations are reachable by Tab.
+    let focusable = page
+        .js("return [...document.querySelectorAll('#compare-view button, #compare-view [tabindex=\"0\"]')].every(e => e.tabIndex >= 0);")
+        .await;
+    assert_eq!(focusable, json!(true));
+    // The CLI's Markdown report of the same files, from the worker.
+    page.click("#compare-markdown").await;
+    page.wait_for_js(
+        "return document.getElementById('compare-said').textContent.startsWith('Downloaded the Markdown report');",
+        "the Markdown report made",
+    )
+    .await;
+    page.click("#compare-json").await;
+    page.wait_for_js(
+        "return document.getElementById('compare-said').textContent.startsWith('Downloaded the JSON report');",
+        "the JSON report made",
+    )
+    .await;
+    screenshot(&page, "compare-drifting-light").await;
+    page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
+    screenshot(&page, "compare-drifting-dark").await;
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_reference_against_itself_is_identical_and_other_files_are_read_as_before() {
+    let mock = MockServer::start(&["--delay-ms", "0"]);
+    let dir = TempDir::new("coherency-e2e-compare-same");
+    // One prompt streamed, and again not streamed with another seed: identical at temperature 0.
+    let a = dir.0.join("reference.sse");
+    let b = dir.0.join("again.json");
+    std::fs::write(&a, ask(mock.port, "mock-reference", 3, 1, true)).unwrap();
+    std::fs::write(&b, ask(mock.port, "mock-reference", 3, 42, false)).unwrap();
+
+    let page = Page::open().await;
+    choose(&page, &[a.clone(), b]).await;
+    wait_for_comparison(&page, "reference.sse").await;
+    assert_eq!(attr(&page, "#compare-verdict", "data-verdict").await, "PASS");
+    assert_eq!(attr(&page, "#compare-verdict", "data-reading").await, "identical");
+    assert_eq!(page.count(".compare-prompt").await, 0, "nothing parts");
+    assert!(page.text("#compare-sentence").await.starts_with("Identical"));
+
+    // Two files that are not outputs: the first is read as one file is, and the page says why.
+    let notes = dir.0.join("notes.txt");
+    let more = dir.0.join("more.txt");
+    std::fs::write(&notes, "Some notes about the deployment, in plain words.\n").unwrap();
+    std::fs::write(&more, "More notes.\n").unwrap();
+    choose(&page, &[notes, more]).await;
+    page.wait_for_js(
+        "const s = document.getElementById('status'); return !document.getElementById('compare-view') && !!s \
+         && s.textContent.includes('2 files were given but not compared');",
+        "the first file read, with a word",
+    )
+    .await;
+    let status = page.text("#status").await;
+    assert!(
+        status.contains("notes.txt holds no output to compare") && status.ends_with("this is the first, notes.txt."),
+        "{status}"
+    );
+    page.close().await;
+}
+
+/// Sets a form field as typing would (value + input event).
+async fn set(page: &Page, css: &str, value: &str) {
+    page.client
+        .execute(
+            "const e = document.querySelector(arguments[0]); e.value = arguments[1]; \
+             e.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![json!(css), json!(value)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("set {css}: {e}"));
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
+    let mock = MockServer::start(&["--delay-ms", "0"]);
+    let page = Page::open().await;
+    page.click("#tab-live").await;
+    set(&page, "#live-base", &mock.base_url()).await;
+    set(&page, "#live-model", "mock-drifting-kernel").await;
+    set(&page, "#live-max-tokens", "150").await;
+    // Six prompts whose contexts grow: the drifting kernel parts earlier on the longer ones.
+    let prompts: Vec<String> =
+        (1..=6).map(|k| format!("Prompt {k}: {}", "context ".repeat(k * k * 4)).trim_end().to_string()).collect();
+    // The reference's outputs of the same requests as a golden file, ids as the soak's.
+    let golden: Vec<_> = prompts
+        .iter()
+        .enumerate()
+        .map(|(i, prompt)| {
+            let body = json!({"model": "mock-reference", "messages": [{"role": "user", "content": prompt}],
+                "max_tokens": 150, "temperature": 0, "seed": 1, "logprobs": true, "top_logprobs": 5, "stream": true,
+                "stream_options": {"include_usage": true}});
+            read_outputs(&format!("prompt {}", i + 1), &post(mock.port, &body.to_string())).outputs.remove(0)
+        })
+        .collect();
+    let dir = TempDir::new("coherency-e2e-compare-live");
+    let golden_path = dir.0.join("golden.jsonl");
+    std::fs::write(&golden_path, golden_file(&golden)).unwrap();
+    set(&page, "#soak-prompts", &prompts.join("\n")).await;
+    set(&page, "#soak-count", "6").await;
+    page.click("#soak-ab").await;
+    set(&page, "#soak-b-model", "mock-reference").await;
+    page.click("#soak-reference").await;
+    let run_started = std::time::Instant::now();
+    page.click("#soak-start").await;
+    page.wait_for_js(
+        "return document.querySelectorAll('#soak-table tbody tr').length === 18 && !document.getElementById('soak-start').disabled;",
+        "18 generations: A, B and B again (R)",
+    )
+    .await;
+    let run = run_started.elapsed();
+    let compare_started = std::time::Instant::now();
+    page.click("#soak-compare-run").await;
+    page.wait_for_js("return !!document.getElementById('live-compare-verdict');", "the live comparison").await;
+    // The comparison's cost beside the run's (the mock answers at once: a real server's run is
+    // far longer, so this share is an upper bound).
+    let compare = compare_started.elapsed();
+    eprintln!(
+        "the run of 18 generations: {} ms; comparing A with B and R: {} ms",
+        run.as_millis(),
+        compare.as_millis()
+    );
+    let title = page.text("#live-compare-title").await;
+    assert!(
+        title.contains("A-captures.jsonl") && title.contains("reference mock-reference (B-captures.jsonl)"),
+        "{title}"
+    );
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-verdict").await, "FAIL");
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-reading").await, "numerical_fault");
+    let figures = page.text("#live-compare-figures").await;
+    assert!(
+        figures.contains("top-1 agreement") && figures.contains("95 % interval"),
+        "logprobs were asked and given: {figures}"
+    );
+    assert!(page.count("#live-compare-view .compare-prompt").await >= 3);
+    // B run twice is the noise floor, beside A's figures: the reference is identical to itself.
+    assert!(figures.contains("Noise floor"), "{figures}");
+    let sentence = page.text("#live-compare-sentence").await;
+    assert!(sentence.contains("(the reference against itself: 6 of 6 identical)"), "{sentence}");
+    assert_eq!(page.count("#soak-no-logprobs").await, 0, "both gave logprobs");
+    // The report of the same comparison, made again in the worker from the same captures.
+    page.click("#live-compare-markdown").await;
+    page.wait_for_js(
+        "return document.getElementById('live-compare-said').textContent.startsWith('Downloaded the Markdown report');",
+        "the Markdown report made",
+    )
+    .await;
+    screenshot(&page, "compare-live").await;
+
+    // A compared with the golden file instead: the same parting prompts, no noise floor.
+    let input = page.client.find(Locator::Css("#soak-golden-input")).await.expect("the golden file input");
+    input.send_keys(&golden_path.display().to_string()).await.expect("choose the golden file");
+    wait_for_comparison(&page, "golden.jsonl").await;
+    let title = page.text("#live-compare-title").await;
+    assert!(title.contains("(A-captures.jsonl) against the reference mock-reference (golden.jsonl)"), "{title}");
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-reading").await, "numerical_fault");
+    assert!(!page.text("#live-compare-figures").await.contains("Noise floor"));
+    assert_eq!(page.text("#live-compare-said").await, "", "what was said of the last comparison goes");
+    assert!(page.count("#live-compare-view .compare-prompt").await >= 3);
+    page.js(
+        "document.getElementById('soak-reference').scrollIntoView({block: 'start', behavior: 'instant'}); return null;",
+    )
+    .await;
+    page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
+    screenshot(&page, "compare-live-golden-dark").await;
+    page.close().await;
+}
