@@ -2,7 +2,8 @@
 //! the local mock server (`coherency-mock-server`, started per test) and shows the live verdict,
 //! speed and how the stream ended for each behaviour; Stop, 401, a mid-stream error, a dropped
 //! connection, a server that sends no CORS headers, soak runs (and their captures read back as
-//! a file) and the needle grid (and Stop in the middle of it).
+//! a file) and the needle grid (and Stop in the middle of it); and a run in the single-file
+//! page opened from disk, scored in its classic worker.
 //!
 //! Run: `scripts/build-page && cargo test --test e2e_live -- --ignored --test-threads=1`
 //! Env: CHROMEDRIVER (default /usr/bin/chromedriver), CHROME_BIN (default /usr/bin/chromium).
@@ -75,6 +76,18 @@ async fn word_line_and_late_loops_fail_live_with_highlights() {
     live.page.wait_for_js(visible, "the first span in view").await;
     live.page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
     live.screenshot("live-late-loop-dark").await;
+    live.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_single_file_page_opened_from_disk_scores_a_live_run_in_its_worker() {
+    let single = browser::built_page().join("coherency-analyzer.html");
+    let live = Live::in_page(Page::open_from_disk(&single, "").await, &[]).await;
+    live.run("mock-line-loop", 1500).await;
+    live.expect_verdict("FAIL", "answer").await;
+    assert!(live.page.count("#live-answer .span").await > 0, "highlighted spans in the answer");
+    assert_eq!(live.page.text("#live-heading").await, "Repetition collapse in the answer");
     live.close().await;
 }
 
@@ -792,8 +805,12 @@ struct Live {
 
 impl Live {
     async fn open(server_args: &[&str]) -> Live {
+        Live::in_page(Page::open().await, server_args).await
+    }
+
+    /// Live mode in `page`, against a mock server started with `server_args`.
+    async fn in_page(page: Page, server_args: &[&str]) -> Live {
         let server = MockServer::start(server_args);
-        let page = Page::open().await;
         page.click("#tab-live").await;
         let live = Live { page, _server: server };
         live.set("#live-base", &live._server.base_url()).await;

@@ -342,7 +342,6 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
             let (dispatcher, results) = (dispatcher.clone(), results.clone());
             let text = Rc::clone(&wanted.text);
             let done: Rc<dyn Fn(Result<Report, String>)> = Rc::new(move |report| {
-                busy(&results, false);
                 match report {
                     Ok(report) => {
                         let report = Box::new(report);
@@ -350,6 +349,8 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
                     }
                     Err(error) => dispatcher.dispatch(Action::LoadFailed { source: source.clone(), error }),
                 }
+                // Once the state has its answer (the render follows).
+                busy(&results, false);
             });
             // A newer text shown replaces (ends) the job for the last one.
             let started = loader::analyse_text(&text, Rc::clone(&done));

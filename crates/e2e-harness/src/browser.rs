@@ -248,7 +248,8 @@ impl Page {
     }
 
     /// Chooses `path` in the page's real file input (as a user would in the file dialog) and
-    /// waits until the page shows that file.
+    /// waits until the page shows that file (and the text it opens first is analysed: the
+    /// results are not `aria-busy`).
     pub async fn upload(&self, path: &Path) {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let input = self.client.find(Locator::Css("input[type=file]")).await.expect("the file input");
@@ -257,7 +258,8 @@ impl Page {
             &format!(
                 "const bar = document.querySelector('#format-bar .detected'); \
                  const status = document.getElementById('status')?.textContent ?? ''; \
-                 return !status.startsWith('Reading') && !!bar && bar.textContent.includes({:?});",
+                 return !status.startsWith('Reading') && !document.querySelector('.results[aria-busy]') \
+                 && !!bar && bar.textContent.includes({:?});",
                 format!("file {name} ")
             ),
             &format!("the page to show {name}"),
