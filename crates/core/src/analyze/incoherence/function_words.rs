@@ -75,15 +75,34 @@ kaj estas al ke mi vi li ŝi ĝi ili kun
 के में की है और से को का पर यह नहीं एक हैं था भी तो कि
 ";
 
-/// The table as hashes of the words' bytes, the longest word's length in bytes, and the
-/// longest ASCII word's (most words looked up are ASCII, and longer than any ASCII one).
-fn table() -> &'static (HashedSet, usize, usize) {
-    static TABLE: OnceLock<(HashedSet, usize, usize)> = OnceLock::new();
+/// The table: the words as hashes of their bytes, the longest word's length in bytes, and the
+/// ASCII words of up to 8 letters apart, each packed into a `u64` (most words looked up are
+/// short ASCII words: one multiply instead of a hash over their bytes).
+struct Table {
+    hashed: HashedSet,
+    longest: usize,
+    short_ascii: HashedSet,
+}
+
+/// An ASCII word of at most 8 bytes packed into a `u64` (lower-cased), mixed for the set.
+fn packed(word: &[u8]) -> u64 {
+    let mut key = 0u64;
+    for &b in word {
+        key = key << 8 | u64::from(b.to_ascii_lowercase());
+    }
+    let h = (key ^ (word.len() as u64) << 60).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ h >> 29
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
         let words = WORDS.split_whitespace();
-        let longest = words.clone().map(str::len).max().unwrap_or(0);
-        let longest_ascii = words.clone().filter(|w| w.is_ascii()).map(str::len).max().unwrap_or(0);
-        (words.map(|w| hash_bytes(w.as_bytes())).collect(), longest, longest_ascii)
+        Table {
+            hashed: words.clone().map(|w| hash_bytes(w.as_bytes())).collect(),
+            longest: words.clone().map(str::len).max().unwrap_or(0),
+            short_ascii: words.filter(|w| w.is_ascii() && w.len() <= 8).map(|w| packed(w.as_bytes())).collect(),
+        }
     })
 }
 
@@ -91,8 +110,13 @@ fn table() -> &'static (HashedSet, usize, usize) {
 /// before an apostrophe counts by its first part (French `l'homme`, Italian `dell'anno`,
 /// English `don't`).
 pub fn is_function_word(word: &str) -> bool {
-    let (table, longest, longest_ascii) = table();
-    let head = match word.find(['\'', '’']) {
+    let table = table();
+    // An apostrophe, ASCII or U+2019 (whose UTF-8 starts with 0xE2), found byte by byte.
+    let apostrophe = word.bytes().position(|b| b == b'\'' || b == 0xE2).and_then(|at| {
+        let rest = &word[at..];
+        (rest.starts_with('\'') || rest.starts_with('’')).then_some(at).or_else(|| word.find('’'))
+    });
+    let head = match apostrophe {
         Some(at) => {
             let head = &word[..at];
             if !head.is_empty() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
@@ -103,25 +127,25 @@ pub fn is_function_word(word: &str) -> bool {
         }
         None => word,
     };
-    if head.is_empty() || head.len() > *longest {
+    if head.is_empty() || head.len() > table.longest {
         return false;
     }
     if head.is_ascii() {
-        if head.len() > *longest_ascii {
-            return false;
+        if head.len() <= 8 {
+            return table.short_ascii.contains(&packed(head.as_bytes()));
         }
-        // Lower case on the stack: most words are ASCII.
+        // Lower case on the stack.
         let mut buf = [0u8; 32];
         let lower = &mut buf[..head.len()];
         lower.copy_from_slice(head.as_bytes());
         lower.make_ascii_lowercase();
-        return table.contains(&hash_bytes(lower));
+        return table.hashed.contains(&hash_bytes(lower));
     }
     if !head.chars().any(char::is_uppercase) {
-        return table.contains(&hash_bytes(head.as_bytes()));
+        return table.hashed.contains(&hash_bytes(head.as_bytes()));
     }
     let lower: String = head.chars().flat_map(char::to_lowercase).collect();
-    table.contains(&hash_bytes(lower.as_bytes()))
+    table.hashed.contains(&hash_bytes(lower.as_bytes()))
 }
 
 #[cfg(test)]
@@ -130,7 +154,42 @@ mod tests {
 
     #[test]
     fn the_longest_word_fits_the_stack_buffer() {
-        assert!(table().1 <= 32, "{}", table().1);
+        assert!(table().longest <= 32, "{}", table().longest);
+    }
+
+    /// The naive reading of the rule: the word (before an apostrophe) lower-cased, in the list.
+    fn naive(word: &str) -> bool {
+        let words: std::collections::HashSet<&str> = WORDS.split_whitespace().collect();
+        let head = match word.find(['\'', '’']) {
+            Some(at) => {
+                let head = &word[..at];
+                if !head.is_empty() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
+                    return true;
+                }
+                head
+            }
+            None => word,
+        };
+        let lower: String = head.chars().flat_map(char::to_lowercase).collect();
+        !head.is_empty() && words.contains(lower.as_str())
+    }
+
+    #[test]
+    fn the_fast_lookup_says_what_the_naive_one_says() {
+        let mut words: Vec<String> = Vec::new();
+        for w in WORDS.split_whitespace() {
+            let upper: String = w.chars().flat_map(char::to_uppercase).collect();
+            let mut first = w.chars();
+            let capital: String = first.next().into_iter().flat_map(char::to_uppercase).chain(first).collect();
+            words.extend([w.to_string(), upper, capital, format!("{w}s"), format!("x{w}"), format!("{w}'s")]);
+        }
+        for w in ["", "'", "’", "a’b", "Don’t", "DON'T", "twentyfive", "abcdefgh", "abcdefghi", "naïve", "Ölfeld"]
+        {
+            words.push(w.to_string());
+        }
+        for w in &words {
+            assert_eq!(is_function_word(w), naive(w), "{w:?}");
+        }
     }
 
     #[test]

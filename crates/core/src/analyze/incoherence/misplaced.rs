@@ -229,6 +229,12 @@ fn class_of_plain(word: &str, starts_sentence: bool) -> Option<(Class, &'static 
 /// The words the checks above name one by one.
 const WORDS: &[&str] = &["a", "would", "could", "should", "shall"];
 
+/// Whether a token holds a backtick or a quote mark (`'`, `"`, `“`, `‘`), looked for byte by
+/// byte (the curly quotes' UTF-8 starts with 0xE2).
+fn quotes(token: &str) -> bool {
+    token.bytes().any(|b| matches!(b, b'`' | b'"' | b'\'' | 0xE2)) && token.contains(['`', '"', '\'', '“', '‘'])
+}
+
 /// The misplaced pairs of `text` and the number of its words (whitespace-separated).
 pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
     let mut words = 0;
@@ -253,7 +259,7 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
         while blocks.get(block).is_some_and(|b| b.end <= start) {
             block += 1;
         }
-        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || t.contains(['`', '"', '\'', '“', '‘']);
+        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || quotes(t);
         let (word, ends) = if in_code { (None, false) } else { read(t) };
         if t.eq_ignore_ascii_case(last_token) {
             run += 1;
