@@ -35,6 +35,7 @@ const liveMessage = (data) => {
   switch (data.kind) {
     case "live":
       live = new LiveRun(data.t);
+      if (typeof data.request === "string") live.set_request(data.request);
       return true;
     case "live-headers":
       live.headers(data.t);

@@ -67,7 +67,7 @@ pub async fn stream(
     stopped: &dyn Fn() -> bool,
     mut on_report: Option<&mut dyn FnMut(LiveSnapshot)>,
 ) -> Result<Streamed, NoStream> {
-    let (scorer, started_ms) = Scorer::start(&now).await.map_err(NoStream::Unscored)?;
+    let (scorer, started_ms) = Scorer::start(&now, body).await.map_err(NoStream::Unscored)?;
     let limit = limit_param(&dom::location_search(), "capture-limit=", MAX_CAPTURE_BYTES);
     let mut pacer = ReportPacer::new(REPORT_EVERY_MS, REPORT_SHARE);
     let response = fetch::send("POST", url, Some(body), key, signal).await.map_err(NoStream::Unanswered)?;

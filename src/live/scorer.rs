@@ -69,9 +69,10 @@ impl Drop for Scorer {
 }
 
 impl Scorer {
-    /// A worker holding a new session whose request is sent at `started_ms()`, read once the
-    /// worker has been handed the analysis wasm (as the page loads, it may still be compiling).
-    pub async fn start(started_ms: &dyn Fn() -> f64) -> Result<(Scorer, f64), String> {
+    /// A worker holding a new session whose request (`body`, whose prompt the reply is judged
+    /// against for topic drift) is sent at `started_ms()`, read once the worker has been
+    /// handed the analysis wasm (as the page loads, it may still be compiling).
+    pub async fn start(started_ms: &dyn Fn() -> f64, body: &str) -> Result<(Scorer, f64), String> {
         let module = compiled_analysis_module().await;
         let worker = new_worker()?;
         let answers = Rc::new(RefCell::new(Answers::default()));
@@ -99,7 +100,10 @@ impl Scorer {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let scorer = Scorer { worker, answers, _on_message: on_message, _on_error: on_error };
         let started = started_ms();
-        scorer.post(&[("kind", "live".into()), ("t", started.into()), ("module", module)], None);
+        scorer.post(
+            &[("kind", "live".into()), ("t", started.into()), ("request", body.into()), ("module", module)],
+            None,
+        );
         Ok((scorer, started))
     }
 

@@ -23,6 +23,12 @@ impl LiveRun {
         LiveRun { session: LiveSession::new(started_ms) }
     }
 
+    /// The request the run streams (its JSON body): the content's drift is measured against
+    /// its prompt ([`LiveSession::set_request`]).
+    pub fn set_request(&mut self, body: &str) {
+        self.session.set_request(body);
+    }
+
     /// The response headers arrived at `now_ms`.
     pub fn headers(&mut self, now_ms: f64) {
         self.session.headers(now_ms);

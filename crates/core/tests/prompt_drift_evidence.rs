@@ -97,3 +97,52 @@ fn replies_that_leave_the_prompt_warn_and_answers_pass() {
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }
+
+/// Live mode measures drift against the prompt too: each chat reply streamed (SSE deltas of a
+/// few hundred bytes) into a live session told its request (the prompt as the last user
+/// message) gets the content report the offline analysis with the prompt gives; told nothing,
+/// the report of the reply alone.
+#[test]
+fn a_live_run_judges_its_reply_against_the_request_prompt() {
+    use coherency_core::analyze::{analyze_with_prompt, Thresholds};
+    use coherency_core::live::{Ending, LiveSession};
+    let corpus = prompted::corpus(&[5_000, 30_000], 1);
+    let mut warned = 0;
+    for case in corpus.iter().filter(|c| !c.agent) {
+        let request = serde_json::json!({"model": "m", "stream": true,
+            "messages": [{"role": "system", "content": "Be clear."}, {"role": "user", "content": case.prompt}]});
+        let mut sse = String::new();
+        let mut rest = case.reply.as_str();
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(300);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": &rest[..cut]}}]});
+            sse.push_str(&format!("data: {chunk}\n\n"));
+            rest = &rest[cut..];
+        }
+        sse.push_str("data: [DONE]\n\n");
+        let stream = |request: Option<&str>| {
+            let mut s = LiveSession::new(0.0);
+            if let Some(body) = request {
+                s.set_request(body);
+            }
+            s.headers(1.0);
+            for (i, piece) in sse.as_bytes().chunks(4096).enumerate() {
+                s.feed(piece, 2.0 + i as f64);
+            }
+            s.end(Ending::Closed, 1e6);
+            s.reports().1
+        };
+        let told = stream(Some(&request.to_string()));
+        let offline = analyze_with_prompt(&case.reply, Some(&case.prompt), &Thresholds::default());
+        assert_eq!(told.check(Metric::Drift), offline.check(Metric::Drift), "{} {} B", case.label, case.target);
+        assert_eq!(stream(None).check(Metric::Drift), analyze(&case.reply).check(Metric::Drift));
+        if case.class == "drift" {
+            assert_eq!(told.check(Metric::Drift).level, Verdict::Warn, "{} {} B", case.label, case.target);
+            warned += 1;
+        }
+    }
+    assert!(warned > 0, "the corpus has drifting replies");
+}

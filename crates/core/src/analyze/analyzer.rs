@@ -25,6 +25,8 @@ pub struct Analyzer {
     text: String,
     thresholds: Thresholds,
     scans: Scans,
+    /// The prompt the text answers, if known: the drift check measures against it too.
+    prompt: Option<String>,
 }
 
 /// What the word and line scanners have seen of a text so far.
@@ -51,6 +53,12 @@ impl Analyzer {
         Self { thresholds, ..Self::default() }
     }
 
+    /// The text is a model's reply to `prompt`: its drift is measured against the prompt too
+    /// (see [`analyze_with_prompt`]).
+    pub fn set_prompt(&mut self, prompt: Option<String>) {
+        self.prompt = prompt;
+    }
+
     /// The text pushed so far.
     pub fn text(&self) -> &str {
         &self.text
@@ -66,7 +74,8 @@ impl Analyzer {
     /// Analyses everything pushed so far. Costs one gzip pass over the text plus the
     /// unfinished last word and line; the text itself is not rescanned.
     pub fn report(&self) -> Report {
-        let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, None, &self.thresholds, || ());
+        let prompt = self.prompt.as_deref();
+        let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, prompt, &self.thresholds, || ());
         self.scans.report(&self.text, &self.thresholds, gzip_bytes, found, incoherent)
     }
 }

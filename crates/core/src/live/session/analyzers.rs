@@ -16,9 +16,17 @@ pub(super) struct Analyzers {
     pub(super) pushed_content: usize,
     /// Which text the combined analyzer got last (true: the content), for a break between them.
     pub(super) combined_in_content: bool,
+    /// The prompt the content answers (see `prompt.rs`), kept when the analyzers start again.
+    pub(super) prompt: Option<String>,
 }
 
 impl Analyzers {
+    /// The content is judged against `prompt` for topic drift.
+    pub(super) fn set_prompt(&mut self, prompt: Option<String>) {
+        self.content.set_prompt(prompt.clone());
+        self.prompt = prompt;
+    }
+
     /// Pushes what `reasoning` and `content` have gained since the last call; false when they
     /// have gained nothing.
     pub(super) fn sync_to(&mut self, reasoning: &str, content: &str) -> bool {
@@ -27,7 +35,9 @@ impl Analyzers {
             // A text shrank (a lone `</think>` moved the answer so far into the reasoning):
             // start the analyzers again from the texts as they now are.
             _ => {
+                let prompt = self.prompt.take();
                 *self = Analyzers::default();
+                self.set_prompt(prompt);
                 (reasoning, content)
             }
         };

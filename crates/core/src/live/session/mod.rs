@@ -15,6 +15,7 @@
 
 mod analyzers;
 mod ending;
+mod prompt;
 mod snapshot;
 mod stats;
 
@@ -24,6 +25,7 @@ use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
 pub use ending::{capture_full, ending_key, ending_text, Ending};
+pub use prompt::prompt_of_request;
 pub use snapshot::LiveSnapshot;
 pub use stats::{estimate_tokens, tokens_per_second, LiveStats};
 
@@ -173,6 +175,12 @@ impl LiveSession {
     /// analyzers, reports and texts above are the first one's.
     pub fn turns(&self) -> &[Turn] {
         self.pump.turns()
+    }
+
+    /// The request this run streams (its JSON body): the content is judged against its prompt
+    /// (the last user message) for topic drift, as a reply in a transcript is.
+    pub fn set_request(&mut self, body: &str) {
+        self.analyzers.set_prompt(prompt_of_request(body));
     }
 
     /// Full reports of the reasoning, the content and both combined (one gzip pass each: not
