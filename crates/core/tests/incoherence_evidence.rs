@@ -336,16 +336,7 @@ fn short_salad_by_length() {
         }
         out.join(" ")
     };
-    type Gen = fn(&mut Rng, usize) -> String;
-    let healthy: [(&str, Gen); 7] = [
-        ("grammatical prose", grammar::english),
-        ("bullets", grammar::bullets),
-        ("headlines", grammar::headlines),
-        ("terse notes", grammar::terse_notes),
-        ("telegraphic logs", grammar::telegraphic),
-        ("poetry", grammar::poetry),
-        ("non-native English", grammar::non_native),
-    ];
+    let healthy = grammar::HEALTHY;
     // (words, least share of shuffled grammatical prose flagged)
     let floors = [(32, 0.0), (64, 0.12), (96, 0.25), (128, 0.25), (192, 0.25)];
     let flagged = |text: &str| analyze(text).check(Metric::WordSalad).level > Verdict::Pass;
@@ -431,19 +422,9 @@ fn sentences_that_never_end() {
         }
         println!("run-on after prose {n:>7} B: {}", row.join(" "));
     }
-    type Gen = fn(&mut Rng, usize) -> String;
-    let look_alikes: [(&str, Gen); 9] = [
-        ("long sentences", grammar::long_sentences),
-        ("unpunctuated poetry", grammar::unpunctuated_poetry),
-        ("grammatical prose", grammar::english),
-        ("bullets", grammar::bullets),
-        ("headlines", grammar::headlines),
-        ("terse notes", grammar::terse_notes),
-        ("telegraphic logs", grammar::telegraphic),
-        ("poetry", grammar::poetry),
-        ("non-native English", grammar::non_native),
-    ];
-    for (label, generate) in look_alikes {
+    let run_on_look_alikes: [(&str, grammar::Generator); 2] =
+        [("long sentences", grammar::long_sentences), ("unpunctuated poetry", grammar::unpunctuated_poetry)];
+    for (label, generate) in run_on_look_alikes.into_iter().chain(grammar::HEALTHY) {
         let mut flagged = 0;
         for n in [1500, 3000, 10_000, 100_000] {
             for seed in 0..4u64 {

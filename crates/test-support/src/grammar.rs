@@ -616,6 +616,20 @@ pub fn english_turning_into_loop(rng: &mut Rng, len: usize) -> String {
     english_then_loop(rng, len, len / 2)
 }
 
+/// A generator of about `n` bytes of text.
+pub type Generator = fn(&mut Rng, usize) -> String;
+
+/// Grammatical prose and its healthy look-alikes, by name: what no word-salad rule may flag.
+pub const HEALTHY: [(&str, Generator); 7] = [
+    ("grammatical prose", english),
+    ("bullets", bullets),
+    ("headlines", headlines),
+    ("terse notes", terse_notes),
+    ("telegraphic logs", telegraphic),
+    ("poetry", poetry),
+    ("non-native English", non_native),
+];
+
 /// Broken: clause after clause joined by conjunctions and relative words — `and`, `which`,
 /// `so that`, `because` — and never a stop or a line break: a sentence that never ends, about
 /// `n` bytes.

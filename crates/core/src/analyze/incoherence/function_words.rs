@@ -144,8 +144,8 @@ pub fn is_function_word(word: &str) -> bool {
     if !head.chars().any(char::is_uppercase) {
         return table.hashed.contains(&hash_bytes(head.as_bytes()));
     }
-    let lower: String = head.chars().flat_map(char::to_lowercase).collect();
-    table.hashed.contains(&hash_bytes(lower.as_bytes()))
+    // `str::to_lowercase`, not char by char: a word-final Σ lower-cases to ς (`ΤΗΣ` → `της`).
+    table.hashed.contains(&hash_bytes(head.to_lowercase().as_bytes()))
 }
 
 #[cfg(test)]
@@ -157,21 +157,16 @@ mod tests {
         assert!(table().longest <= 32, "{}", table().longest);
     }
 
-    /// The naive reading of the rule: the word (before an apostrophe) lower-cased, in the list.
+    /// The naive reading of the rule: an elided head of one to four lower-case letters, or the
+    /// word (before an apostrophe) lower-cased and found in the list.
     fn naive(word: &str) -> bool {
-        let words: std::collections::HashSet<&str> = WORDS.split_whitespace().collect();
-        let head = match word.find(['\'', '’']) {
-            Some(at) => {
-                let head = &word[..at];
-                if !head.is_empty() && head.chars().count() <= 4 && head.chars().all(char::is_lowercase) {
-                    return true;
-                }
-                head
-            }
-            None => word,
-        };
-        let lower: String = head.chars().flat_map(char::to_lowercase).collect();
-        !head.is_empty() && words.contains(lower.as_str())
+        let list: std::collections::HashSet<String> = WORDS.split_whitespace().map(str::to_string).collect();
+        let head = word.split_once(['\'', '’']).map_or(word, |(head, _)| head);
+        let elided = head.len() < word.len();
+        if elided && (1..=4).contains(&head.chars().count()) && head.chars().all(char::is_lowercase) {
+            return true;
+        }
+        !head.is_empty() && list.contains(&head.to_lowercase())
     }
 
     #[test]
