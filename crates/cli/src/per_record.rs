@@ -46,20 +46,17 @@ const HEAD: usize = 1 << 20;
 /// Rows in one Parquet row group.
 const ROW_GROUP: usize = 16 * 1024;
 
-/// The metric columns, in order: each text check, then the conversation's tool-call check.
-pub const METRICS: [Metric; 11] = [
-    Metric::Maxrun,
-    Metric::Maxline,
-    Metric::GzipRatio,
-    Metric::Loop,
-    Metric::Copies,
-    Metric::Profile,
-    Metric::TemplateLeak,
-    Metric::TokenSoup,
-    Metric::WordSalad,
-    Metric::Drift,
-    Metric::ToolLoop,
-];
+/// The metric columns, in order: each text check ([`Metric::ALL`]), then the conversation's
+/// tool-call check.
+pub const METRICS: [Metric; Metric::ALL.len() + 1] = {
+    let mut metrics = [Metric::ToolLoop; Metric::ALL.len() + 1];
+    let mut i = 0;
+    while i < Metric::ALL.len() {
+        metrics[i] = Metric::ALL[i];
+        i += 1;
+    }
+    metrics
+};
 
 /// One record's row.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
