@@ -6,7 +6,9 @@
 //! subordinators, quantifiers), and a misplaced pair is two of them in a row whose classes
 //! English prose does not put side by side (an article before a verb, a preposition, a
 //! pronoun or another article; "of" before "to"; a modal before "is"; a preposition before
-//! "has"…), or an article, "no" or a conjunction before a stop.
+//! "has"…), or an article, "no" or a conjunction before a stop, or a function word with a
+//! capital after a lower-case word in mid-sentence (`road The`: a sentence's first word set
+//! down inside another).
 //!
 //! The pairs of classes were chosen on 2.3 million words of English written by people (the
 //! READMEs and doc comments of the 345 crates this workspace builds on): each occurs at most
@@ -229,6 +231,20 @@ fn class_of_plain(word: &str, starts_sentence: bool) -> Option<(Class, &'static 
 /// The words the checks above name one by one.
 const WORDS: &[&str] = &["a", "would", "could", "should", "shall"];
 
+/// Function words English capitalises in mid-sentence: a licence's defined terms (`to You`,
+/// `Your rights`), a month, a name, Rust's `Some`.
+const CAPITALISED_IN_USE: &[&str] = &["You", "Your", "Yours", "May", "Will", "Some", "No", "Us"];
+
+/// Whether a plain word is a function word with a capital (`The`, `In`, `Our`), which after a
+/// lower-case word in mid-sentence (`road The`, `modern Your Our In`) is a sentence's first
+/// word set down in the middle of another: what shuffled or frequency-drawn words show.
+fn capitalised_in_mid_sentence(word: &str) -> bool {
+    word.len() > 1
+        && word.as_bytes()[0].is_ascii_uppercase()
+        && !CAPITALISED_IN_USE.contains(&word)
+        && class_of_plain(word, true).is_some()
+}
+
 /// Whether a token holds a backtick or a quote mark (`'`, `"`, `“`, `‘`), looked for byte by
 /// byte (the curly quotes' UTF-8 starts with 0xE2).
 fn quotes(token: &str) -> bool {
@@ -250,6 +266,8 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
     // its clause.
     let mut prev: Option<(usize, Class, &str)> = None;
     let mut sentence_start = true;
+    // The previous word's start, when it is a plain lower-case word that does not end its clause.
+    let mut prev_lower: Option<usize> = None;
     // A run of one word said again and again (`the the the`) is a repeated word run (the
     // maxrun check's), not salad: its pairs are taken back from the run's third word.
     let (mut last_token, mut run, mut run_from) = ("", 0usize, 0usize);
@@ -273,6 +291,12 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
             continue;
         }
         let classed = word.and_then(|w| class_of_plain(w, sentence_start));
+        if let (false, Some(p_start), Some(w)) = (sentence_start, prev_lower, word) {
+            if capitalised_in_mid_sentence(w) {
+                found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
+            }
+        }
+        prev_lower = word.filter(|w| !ends && w.as_bytes()[0].is_ascii_lowercase()).map(|_| start);
         sentence_start = ends && t.trim_end_matches([')', ']', '*', '"', '\'', '”', '’']).ends_with(['.', '!', '?']);
         function.push(classed.is_some());
         if let (Some((p_start, p_class, p_word)), Some((c, w))) = (prev, classed) {
@@ -319,6 +343,9 @@ mod tests {
         let salad = "description of to and get-request to to. -description of service and of the is \
                      request of a the description and. request.";
         assert_eq!(pairs(salad), ["of to", "to to.", "the is", "a the", "and."]);
+        let drawn = "the lake of the farmers and the camera here, cheap this too is every described court of \
+                     their along and Until the final of our cameras to do tokens. a modern The rules of the questions.";
+        assert_eq!(pairs(drawn), ["and Until", "modern The"]);
     }
 
     #[test]
@@ -335,6 +362,7 @@ mod tests {
             "If a is positive and b is negative, then a and b differ; a or b is the answer.",
             "Use the `for` loop and this block:\n```\nthe the of of\n```\netc. and so on, e.g. the cat.",
             "I moved on to the next step, logged in to the site and went in to see him.",
+            "This licence applies to You and Your works; we met in May and Will came too; it returns Some value.",
             "Copy it and, if needed, edit it; you may use version 2 or, at your option, any later one; but, as it turns out, few do.",
             "For a, b in pairs, add a and b; the sum of a, b and c is returned.",
         ] {
