@@ -25,7 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("ingest", &["stream", "wording"]),
     ("verdict", &["analyze", "ingest", "wording"]),
     ("compare", &["stream", "analyze", "ingest", "wording"]),
-    ("live", &["stream", "analyze", "ingest", "verdict", "wording"]),
+    ("live", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
     ("render", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
 ];
 
