@@ -33,7 +33,10 @@ pub fn export(
             // The count of invalid UTF-8 sequences replaced, as the CLI counts it.
             let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
             let (t, r) = (&doc.transcript, &doc.report);
-            let line = json::FileReport::new(name, bytes.len(), replaced, t, r, worst, &worst_report);
+            // As the CLI's --json: every flagged message and the worst healthy ones, the rest
+            // counted (a healthy log of 300,000 records downloads a few kilobytes).
+            let line = json::FileReport::new(name, bytes.len(), replaced, t, r, worst, &worst_report)
+                .listing(json::Listing::DEFAULT);
             let mut out = serde_json::to_vec(&line).map_err(|e| e.to_string())?;
             out.push(b'\n');
             Ok(out)
@@ -90,5 +93,30 @@ mod tests {
         let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(v["thresholds_changed"][0]["name"], "loop.fail", "{v}");
         assert_eq!(v["thresholds"]["loop_fail"], 1000.0);
+    }
+
+    #[test]
+    fn the_json_report_lists_the_flagged_and_the_worst_healthy_messages() {
+        // A log of 30 healthy records and one looping one.
+        let mut log = String::new();
+        for i in 0..30 {
+            let reply = format!("Record {i} is fine: the server answered the request and wrote the report.");
+            log.push_str(&serde_json::json!({"messages": [{"role": "user", "content": "Status?"}, {"role": "assistant", "content": reply}]}).to_string());
+            log.push('\n');
+        }
+        let looping = "I will check the file again.\n".repeat(30);
+        log.push_str(&serde_json::json!({"messages": [{"role": "user", "content": "Go"}, {"role": "assistant", "content": looping}]}).to_string());
+        log.push('\n');
+        let line = export(log.as_bytes(), None, Thresholds::SEED, "log.jsonl", "json").expect("a report");
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        let rows = v["messages"].as_array().unwrap();
+        assert_eq!(v["verdict"], "FAIL");
+        assert_eq!(rows.len(), 1 + json::Listing::WORST, "{v}");
+        assert_eq!(
+            v["messages_not_listed"].as_u64().unwrap() as usize,
+            v["counts"]["messages"].as_u64().unwrap() as usize - rows.len()
+        );
+        assert!(v["messages_not_listed"].as_u64().unwrap() > 0);
+        assert!(rows.iter().any(|r| r["verdict"] == "FAIL"));
     }
 }

@@ -128,7 +128,7 @@ pub struct AnalyzeArgs {
     pub format: Option<String>,
     /// In the text report and --json: list every message flagged WARN or FAIL and the N worst
     /// others (the rest are counted, not listed)
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = coherency_core::render::json::Listing::WORST)]
     pub worst: usize,
     /// In the text report and --json: list every analysed message and conversation, healthy or not
     #[arg(long)]

@@ -119,8 +119,7 @@ impl Serialize for MessagesJson<'_> {
 /// Which messages (and conversations) a file's line lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
-    /// Every analysed message and every conversation (the page's download; the CLI's
-    /// `--all-messages`).
+    /// Every analysed message and every conversation (the CLI's `--all-messages`).
     All,
     /// Every message and conversation at WARN or FAIL, judged or not, and the `n` worst of the
     /// other messages (in the rows' order: judged first, long enough to judge before too
@@ -131,6 +130,13 @@ pub enum Listing {
 }
 
 impl Listing {
+    /// The healthy messages listed by default, worst first (the CLI's `--worst`, the page's
+    /// ⤓ JSON).
+    pub const WORST: usize = 10;
+
+    /// What the CLI lists by default and the page's ⤓ JSON lists.
+    pub const DEFAULT: Listing = Listing::FlaggedAndWorst(Listing::WORST);
+
     /// Whether a message of `verdict`, next in the rows' order, is listed; `passing` counts the
     /// passing messages listed so far (and is counted on).
     pub fn lists(self, verdict: Verdict, passing: &mut usize) -> bool {
