@@ -315,3 +315,54 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     screenshot(&page, "compare-live-golden-dark").await;
     page.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn live_a_conversation_grows_the_context_and_the_drifting_kernel_parts_earlier() {
+    let mock = MockServer::start(&["--delay-ms", "0"]);
+    let page = Page::open().await;
+    page.click("#tab-live").await;
+    set(&page, "#live-base", &mock.base_url()).await;
+    set(&page, "#live-model", "mock-drifting-kernel").await;
+    set(&page, "#live-max-tokens", "150").await;
+    // Five short prompts of one conversation: the context grows by the reference's answers.
+    let prompts: Vec<String> = (1..=5).map(|k| format!("Question {k}: and then?")).collect();
+    set(&page, "#soak-prompts", &prompts.join("\n")).await;
+    set(&page, "#soak-count", "5").await;
+    set(&page, "#soak-streams", "3").await;
+    page.click("#soak-ab").await;
+    set(&page, "#soak-b-model", "mock-reference").await;
+    page.click("#soak-reference").await;
+    page.click("#soak-conversation").await;
+    page.click("#soak-start").await;
+    page.wait_for_js(
+        "return document.querySelectorAll('#soak-table tbody tr').length === 15 && !document.getElementById('soak-start').disabled;",
+        "15 generations: A, B and R on five turns",
+    )
+    .await;
+    page.click("#soak-compare-run").await;
+    page.wait_for_js("return !!document.getElementById('live-compare-verdict');", "the live comparison").await;
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-verdict").await, "FAIL");
+    assert_eq!(attr(&page, "#live-compare-verdict", "data-reading").await, "numerical_fault");
+    let figures = page.text("#live-compare-figures").await;
+    eprintln!("{figures}");
+    // The first turn (a short context) does not part within 150 tokens; the later ones do,
+    // earlier as the conversation grows — and the view says so.
+    assert!(figures.contains("longer contexts part earlier"), "{figures}");
+    assert!(figures.contains("Noise floor"), "{figures}");
+    let sentence = page.text("#live-compare-sentence").await;
+    assert!(sentence.contains("(the reference against itself: 5 of 5 identical)"), "{sentence}");
+    let headings: Vec<String> = page
+        .js("return [...document.querySelectorAll('#live-compare-view .compare-prompt h4')].map(h => h.textContent);")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect();
+    eprintln!("{headings:?}");
+    assert_eq!(headings.len(), 4, "turns 2 to 5 part: {headings:?}");
+    assert!(headings.iter().all(|h| !h.contains("prompt 1 ")), "{headings:?}");
+    screenshot(&page, "compare-live-conversation").await;
+    page.close().await;
+}
