@@ -166,6 +166,28 @@ async fn a_golden_file_and_a_drifting_kernels_captures_read_as_a_numerical_fault
     screenshot(&page, "compare-drifting-light").await;
     page.js("document.documentElement.dataset.theme = 'dark'; return null;").await;
     screenshot(&page, "compare-drifting-dark").await;
+    assert!(!figures.contains("Noise floor"), "no second reference run was given: {figures}");
+
+    // The same files with a second run of the reference (its model named in every capture, the
+    // candidate's another): that run is the noise floor, not a candidate.
+    let again = dir.0.join("again");
+    std::fs::create_dir_all(&again).unwrap();
+    for k in prompts.clone() {
+        let path = again.join(format!("p{k}.sse"));
+        std::fs::write(&path, ask(mock.port, "mock-reference", k, 2, true)).unwrap();
+        files.push(path);
+    }
+    choose(&page, &files).await;
+    page.wait_for_js(
+        "return document.getElementById('compare-figures').textContent.includes('Noise floor');",
+        "the noise floor beside the candidate's figures",
+    )
+    .await;
+    assert_eq!(attr(&page, "#compare-verdict", "data-reading").await, "numerical_fault");
+    let sentence = page.text("#compare-sentence").await;
+    assert!(sentence.contains("(the reference against itself: 8 of 8 identical)"), "{sentence}");
+    let figures = page.text("#compare-figures").await;
+    assert!(figures.contains("prompts compared 8 8"), "the candidate's 8 prompts, not 16: {figures}");
     page.close().await;
 }
 
