@@ -319,6 +319,32 @@ async fn live_a_drifting_kernel_compared_with_a_reference_endpoint() {
     .await;
     screenshot(&page, "compare-live").await;
 
+    // ⤓ golden file: the reference's (B's) outputs as a golden file — the download caught as
+    // the browser would save it (the Blob behind the link), then read by the core.
+    page.js("window.saved = null; const create = URL.createObjectURL; \
+         URL.createObjectURL = function (blob) { window.lastBlob = blob; return create.call(URL, blob); }; \
+         const click = HTMLAnchorElement.prototype.click; \
+         HTMLAnchorElement.prototype.click = function () { \
+           if (!this.download) return click.call(this); \
+           const name = this.download; \
+           window.lastBlob.text().then(t => { window.saved = {name, text: t}; }); };")
+        .await;
+    page.click("#soak-save-golden").await;
+    page.wait_for_js("return window.saved !== null;", "the golden file saved").await;
+    let saved = page.js("return window.saved;").await;
+    assert_eq!(saved["name"], "coherency-golden.jsonl");
+    let text = saved["text"].as_str().unwrap();
+    assert!(text.starts_with("{\"coherency_golden\":"), "{}", &text[..text.len().min(80)]);
+    let read = read_outputs("coherency-golden.jsonl", text.as_bytes());
+    assert_eq!(read.outputs.len(), 6, "B's six generations, not A's or R's: {:?}", read.problems);
+    for (k, o) in read.outputs.iter().enumerate() {
+        assert_eq!(o.model.as_deref(), Some("mock-reference"));
+        assert!(o.has_logprobs());
+        // The same tokens the test's own golden file holds for that prompt.
+        let mine = golden.iter().find(|g| g.id == o.id).unwrap_or_else(|| panic!("{} in the test's golden", o.id));
+        assert_eq!(o.compared_bytes(), mine.compared_bytes(), "prompt {}", k + 1);
+    }
+
     // A compared with the golden file instead: the same parting prompts, no noise floor.
     let input = page.client.find(Locator::Css("#soak-golden-input")).await.expect("the golden file input");
     input.send_keys(&golden_path.display().to_string()).await.expect("choose the golden file");
