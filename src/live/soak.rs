@@ -22,10 +22,12 @@ use crate::file_load::loader::{self, OneJob};
 use crate::model::level_key;
 use coherency_core::analyze::Thresholds;
 use coherency_core::live::captures_file::export_captures;
+use coherency_core::live::conversation::Conversation;
 use coherency_core::live::soak::{
     compare, export_jsonl, for_comparison, plan, plan_ab, with_reference_again, Generation, Planned, SoakSummary,
     Spread, MAX_CONCURRENCY,
 };
+use coherency_core::live::Ending;
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
 use coherency_worker_wire::compare::{decode_view, CompareView};
@@ -66,6 +68,8 @@ pub fn SoakRun(props: &Props) -> Html {
         (use_state(String::new), use_state(String::new), use_state(String::new), use_state(String::new));
     // "Compare with a reference": A/B run greedy with logprobs, then A compared with B.
     let reference = use_state(|| false);
+    // With a reference: the prompts as one conversation whose context grows turn by turn.
+    let conversation = use_state(|| false);
     let compared = use_state(|| None::<Rc<CompareView>>);
     let compare_job = use_mut_ref(|| None::<OneJob>);
     let compared_files = use_mut_ref(|| ComparedFiles::None);
@@ -83,7 +87,7 @@ pub fn SoakRun(props: &Props) -> Html {
             (ab.clone(), b_base.clone(), b_model.clone(), b_key.clone(), b_extra.clone());
         let (note, running, rows, soak, redraw) =
             (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
-        let (reference, compared) = (reference.clone(), compared.clone());
+        let (reference, compared, conversation) = (reference.clone(), compared.clone(), conversation.clone());
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
@@ -118,6 +122,9 @@ pub fn SoakRun(props: &Props) -> Html {
                 Err(e) => return note.set(Some(e)),
             };
             compared.set(None);
+            // A conversation's turn needs the reference's answer to the turn before: one stream.
+            let talk = (*reference && *conversation).then(|| Rc::new(RefCell::new(Conversation::new(&set))));
+            let streams = if talk.is_some() { 1 } else { streams };
             let keys =
                 Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
             rows.borrow_mut().clear();
@@ -139,6 +146,7 @@ pub fn SoakRun(props: &Props) -> Html {
                     rows: rows.clone(),
                     redraw: redraw.clone(),
                     on_reasoning: on_reasoning.clone(),
+                    conversation: talk.clone(),
                 };
                 let (left, running) = (Rc::clone(&left), running.setter());
                 wasm_bindgen_futures::spawn_local(async move {
@@ -290,6 +298,13 @@ pub fn SoakRun(props: &Props) -> Html {
                     <input id="soak-reference" type="checkbox" checked={*reference} onchange={{ let reference = reference.clone(); Callback::from(move |_: Event| reference.set(!*reference)) }} />
                     { " Compare with a reference: every request at temperature 0 with logprobs (top 5) on fixed seeds. With A/B, B is the reference, each of its requests sent twice (R: how far the reference differs from itself, the noise floor); or compare the run with a golden file, or save it as one" }
                 </label>
+                if *reference {
+                    <span class="label">{ "Conversation" }</span>
+                    <label class="check">
+                        <input id="soak-conversation" type="checkbox" checked={*conversation} onchange={{ let conversation = conversation.clone(); Callback::from(move |_: Event| conversation.set(!*conversation)) }} />
+                        { " The prompts as one conversation, so that the context grows: each prompt is sent after the earlier ones, each followed by the reference's own answer (B's with A/B), so every side sees the same context. One stream at a time" }
+                    </label>
+                }
             </div>
             <div class="actions">
                 <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
@@ -492,6 +507,8 @@ struct Worker {
     rows: Rc<RefCell<Vec<Row>>>,
     redraw: UseForceUpdateHandle,
     on_reasoning: Callback<ReasoningSeen>,
+    /// The run's prompts as one conversation (a comparison's growing context), when asked.
+    conversation: Option<Rc<RefCell<Conversation>>>,
 }
 
 impl Worker {
@@ -505,14 +522,38 @@ impl Worker {
             // B's second run (R, the noise floor) is sent as B.
             let (key, model) = &self.keys[usize::from(matches!(planned.config, "B" | "R"))];
             let req = &planned.request;
+            let body = match &self.conversation {
+                Some(c) => c.borrow().body(&planned),
+                None => Ok(req.body.clone()),
+            };
+            let body = match body {
+                Ok(body) => body,
+                Err(e) => {
+                    if let Some(c) = &self.conversation {
+                        c.borrow_mut().record(&planned, None);
+                    }
+                    let generation = Generation::of(&planned, model, Err(e));
+                    self.rows.borrow_mut().push(Row { generation, capture: Rc::from(&b""[..]) });
+                    self.redraw.force_update();
+                    continue;
+                }
+            };
             // Boxed: polled through one shared function, not a copy of the stream's state
             // machine inlined here (KBs of wasm).
             let stopped = || self.stopped.get();
             let streamed: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
-                Box::pin(run::stream(&req.url, &req.body, key, signal.as_ref(), &stopped, None));
+                Box::pin(run::stream(&req.url, &body, key, signal.as_ref(), &stopped, None));
             let streamed = streamed.await;
             if self.stopped.get() {
                 break; // Stop keeps what finished, not what it cut.
+            }
+            if let Some(c) = &self.conversation {
+                let answer = streamed
+                    .as_ref()
+                    .ok()
+                    .filter(|s| matches!(s.snapshot.ending, Ending::Closed))
+                    .map(|s| s.snapshot.content.as_str());
+                c.borrow_mut().record(&planned, answer);
             }
             let (generation, capture) = match streamed {
                 Ok(s) => {

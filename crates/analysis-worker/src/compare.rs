@@ -4,9 +4,16 @@
 //! over captures and asks for them as a golden file (`golden`: `compare --save-golden`). The
 //! reference is the golden file among them, else the first file; the others are the
 //! candidates, but for the last `noise` files: a second run of the reference, its difference
-//! from the reference the noise floor shown beside the candidate's (the live mode's B run twice). Files that are not outputs to compare (no reply in them) are an error in words:
+//! from the reference the noise floor shown beside the candidate's (the live mode's B run twice).
+//! Files dropped together (`noise` 0) find their own noise floor: a file whose every output
+//! names the reference's server and model, when another file names a different one, is a second
+//! run of the reference (`coherency compare --noise-floor`), not a candidate — two captures of
+//! the reference and one of the server under test, or a golden file, a second reference run and
+//! the candidate's. Files that are not outputs to compare (no reply in them) are an error in words:
 //! the page then opens the first as it opens any file. Pure but for the wasm export:
 //! unit-tested natively.
+
+use std::collections::BTreeSet;
 
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -31,12 +38,8 @@ pub fn compare_files(
         return Err("a comparison needs two files: a reference (or a golden file) and a candidate".into());
     }
     let (files, noise_files) = files.split_at(files.len() - noise);
-    let mut noise_outputs = Vec::new();
-    for (name, bytes) in noise_files {
-        noise_outputs.extend(read_outputs(name, bytes).outputs);
-    }
-    let noise_names: Vec<String> = noise_files.iter().map(|(n, _)| n.clone()).collect();
-    let noise = (!noise_files.is_empty()).then_some((noise_names, noise_outputs.as_slice()));
+    let mut noise_read: Vec<(String, Vec<Output>)> =
+        noise_files.iter().map(|(name, bytes)| (name.clone(), read_outputs(name, bytes).outputs)).collect();
     let mut read: Vec<(String, InputKind, Vec<Output>)> = Vec::new();
     let mut problems = Vec::new();
     for (name, bytes) in files {
@@ -50,6 +53,15 @@ pub fn compare_files(
     }
     let reference = read.iter().position(|(_, kind, _)| *kind == InputKind::Golden).unwrap_or(0);
     let (reference_name, _, reference_outputs) = read.remove(reference);
+    if noise == 0 {
+        for i in reference_again(&reference_outputs, &read).into_iter().rev() {
+            let (name, _, outputs) = read.remove(i);
+            noise_read.insert(0, (name, outputs));
+        }
+    }
+    let noise_names: Vec<String> = noise_read.iter().map(|(n, _)| n.clone()).collect();
+    let noise_outputs: Vec<Output> = noise_read.into_iter().flat_map(|(_, o)| o).collect();
+    let noise = (!noise_names.is_empty()).then_some((noise_names, noise_outputs.as_slice()));
     let names: Vec<String> = read.iter().map(|(n, _, _)| n.clone()).collect();
     let candidates: Vec<Output> = read.into_iter().flat_map(|(_, _, o)| o).collect();
     let report = CompareReport::new(
@@ -66,6 +78,24 @@ pub fn compare_files(
         "json" => Ok((compare_json(&report) + "\n").into_bytes()),
         other => Err(format!("the page asked for a comparison as '{other}'")),
     }
+}
+
+/// The server and model every output names, when each names its model.
+fn identity(outputs: &[Output]) -> Option<BTreeSet<(Option<&str>, &str)>> {
+    outputs.iter().map(|o| Some((o.server.as_deref(), o.model.as_deref()?))).collect()
+}
+
+/// Which of `files` (the reference taken out) are a second run of the reference: those whose
+/// outputs name the reference's server and model, when some other file names another (else
+/// nothing tells the candidate from the reference run again, and none is).
+fn reference_again(reference: &[Output], files: &[(String, InputKind, Vec<Output>)]) -> Vec<usize> {
+    let Some(reference) = identity(reference) else { return Vec::new() };
+    let ids: Vec<_> = files.iter().map(|(_, _, o)| identity(o)).collect();
+    let other = ids.iter().any(|id| id.as_ref().is_some_and(|id| *id != reference));
+    if !other {
+        return Vec::new();
+    }
+    ids.iter().enumerate().filter(|(_, id)| id.as_ref() == Some(&reference)).map(|(i, _)| i).collect()
 }
 
 /// The outputs of `files` as one golden file (`coherency compare --save-golden`); an error in
@@ -158,6 +188,57 @@ mod tests {
         assert_eq!((identical.candidate.as_str(), identical.noise.as_deref()), ("0 of 1", Some("1 of 1")));
         assert!(view.sentence.contains("the reference against itself: 1 of 1 identical"), "{}", view.sentence);
         assert!(compare_files(&files[..2], 1, &Thresholds::SEED, "view").unwrap_err().contains("two files"));
+    }
+
+    fn sse_of(model: &str, text: &str) -> Vec<u8> {
+        format!("data: {{\"model\":{model:?},\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{text:?}}},\"finish_reason\":\"stop\"}}]}}\n\ndata: [DONE]\n\n").into_bytes()
+    }
+
+    #[test]
+    fn dropped_files_of_the_references_model_run_again_are_the_noise_floor() {
+        let (reference, candidate) = ("Paris is the capital.", "Paris is a city.");
+        let noise_of = |files: &[(String, Vec<u8>)]| {
+            let view = decode_view(&compare_files(files, 0, &Thresholds::SEED, "view").unwrap()).unwrap();
+            let identical = view.figures.iter().find(|f| f.name == "identical").unwrap().clone();
+            (view.title, identical.candidate, identical.noise)
+        };
+        // Two captures of the reference and one of the server under test, in any order.
+        let files = vec![
+            ("ref.sse".to_string(), sse_of("good", reference)),
+            ("new.sse".to_string(), sse_of("patched", candidate)),
+            ("ref-again.sse".to_string(), sse_of("good", reference)),
+        ];
+        let (title, candidate_said, noise) = noise_of(&files);
+        assert!(title.contains("new.sse") && !title.contains("ref-again.sse"), "{title}");
+        assert_eq!((candidate_said.as_str(), noise.as_deref()), ("0 of 1", Some("1 of 1")));
+        // A golden file of the reference, a second reference run and the candidate.
+        let golden = golden_of(&files[..1]).unwrap();
+        let files = vec![
+            ("new.sse".to_string(), sse_of("patched", candidate)),
+            ("again.sse".to_string(), sse_of("good", "Paris is the capital city.")),
+            ("golden.jsonl".to_string(), golden),
+        ];
+        let (title, candidate_said, noise) = noise_of(&files);
+        assert!(title.contains("new.sse") && title.ends_with("good (golden.jsonl)"), "{title}");
+        assert_eq!(
+            (candidate_said.as_str(), noise.as_deref()),
+            ("0 of 1", Some("0 of 1")),
+            "the reference parts from itself"
+        );
+        // Every file the reference's model: nothing tells them apart, all are candidates.
+        let same = vec![
+            ("ref.sse".to_string(), sse_of("good", reference)),
+            ("new.sse".to_string(), sse_of("good", candidate)),
+            ("again.sse".to_string(), sse_of("good", reference)),
+        ];
+        assert_eq!(noise_of(&same).2, None);
+        // A file that names no model is never taken for the reference again.
+        let unnamed = vec![
+            ("ref.sse".to_string(), sse(reference)),
+            ("new.sse".to_string(), sse_of("patched", candidate)),
+            ("again.sse".to_string(), sse(reference)),
+        ];
+        assert_eq!(noise_of(&unnamed).2, None);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub mod captures_file;
 pub mod checks;
+pub mod conversation;
 pub mod explain;
 pub mod key_binding;
 pub mod needle;

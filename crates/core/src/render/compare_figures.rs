@@ -97,6 +97,14 @@ fn figures_of(c: &Comparison, rules: &CompareRules) -> Vec<(&'static str, String
             format!("{} of {} (the reference's top two within {NEAR_TIE} nats)", c.near_ties, c.parted),
         ),
     ];
+    if c.with_logprobs == 0 && c.prompts.iter().any(|p| p.logprobs) {
+        // Both sides gave logprobs, but no paired token to measure them on.
+        out.push((
+            "drift |Δ logprob|",
+            "not measured: both sides gave logprobs, but every output parts at its first token, so no token is shared to compare".into(),
+        ));
+        return out;
+    }
     if c.with_logprobs == 0 {
         out.push(("logprobs", "none: the outputs carry no logprobs on both sides, so no drift is measured".into()));
         return out;
@@ -233,4 +241,45 @@ pub fn title(r: &CompareReport) -> String {
         n => format!("{} and {} more", r.candidates[..2].join(", "), n - 2),
     };
     format!("{} against the reference {}", side(&r.candidate_model, &files), side(&r.reference_model, &r.reference))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::Thresholds;
+    use crate::compare::read_outputs;
+
+    /// One streamed reply of `tokens`, each with its logprob and top alternatives.
+    fn sse(tokens: &[&str]) -> Vec<u8> {
+        let mut out = String::new();
+        for t in tokens {
+            out.push_str(&format!(
+                "data: {{\"model\":\"m\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{t:?}}},\"logprobs\":{{\"content\":[{{\"token\":{t:?},\"logprob\":-0.5,\"top_logprobs\":[{{\"token\":{t:?},\"logprob\":-0.5}}]}}]}}}}]}}\n\n"
+            ));
+        }
+        out.push_str("data: [DONE]\n\n");
+        out.into_bytes()
+    }
+
+    fn figures_of_pair(reference: &[u8], candidate: &[u8]) -> Vec<Figure> {
+        let r = read_outputs("p", reference).outputs;
+        let c = read_outputs("p", candidate).outputs;
+        figures(&CompareReport::new(("ref", &r), (vec!["new".into()], &c), None, Thresholds::SEED.compare, vec![]))
+    }
+
+    #[test]
+    fn logprobs_given_but_no_shared_token_is_not_said_to_be_no_logprobs() {
+        let f = figures_of_pair(&sse(&["Hello", " world"]), &sse(&["Bye", " now"]));
+        assert!(f.iter().all(|f| f.name != "logprobs"), "{f:?}");
+        let drift = f.iter().find(|f| f.name == "drift |Δ logprob|").unwrap();
+        assert!(drift.candidate.starts_with("not measured: both sides gave logprobs"), "{}", drift.candidate);
+        // With no logprobs on one side, the figure says so.
+        let plain = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Bye\"}}]}\n\ndata: [DONE]\n\n";
+        let f = figures_of_pair(&sse(&["Hello"]), plain);
+        assert!(f.iter().any(|f| f.name == "logprobs" && f.candidate.starts_with("none")), "{f:?}");
+        // A shared prefix: the drift is measured.
+        let f = figures_of_pair(&sse(&["Hello", " world"]), &sse(&["Hello", " now"]));
+        let drift = f.iter().find(|f| f.name == "drift |Δ logprob|").unwrap();
+        assert!(drift.candidate.starts_with("mean"), "{}", drift.candidate);
+    }
 }
