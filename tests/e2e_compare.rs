@@ -494,3 +494,55 @@ async fn live_comparison_against_a_real_server_and_its_share_of_the_run() {
     screenshot(&page, "compare-live-real-server").await;
     page.close().await;
 }
+
+/// The needle probe and a plain soak end to end against a real engine (the server of
+/// `live_comparison_against_a_real_server_and_its_share_of_the_run`, named by `REAL_ENDPOINT`):
+/// the probe at 1k and 2k tokens (its context is 4,096) fills every cell of its grid with an
+/// answer the page judged, found or missed — a model with random weights finds no needle —
+/// and says so; a soak of 4 greedy generations of `tiny-random-llama-loopy`, which loops at
+/// once at temperature 0, FAILs each one as a loop and counts them.
+#[tokio::test]
+#[ignore = "needs the built page, chromedriver and a real server started by hand (REAL_ENDPOINT)"]
+async fn needle_probe_and_soak_against_a_real_server() {
+    let base = std::env::var("REAL_ENDPOINT")
+        .expect("REAL_ENDPOINT=http://127.0.0.1:PORT/v1 of ../shared/real-endpoint/start-real-endpoint.sh PORT");
+    let page = Page::open().await;
+    page.click("#tab-live").await;
+    set(&page, "#live-base", &base).await;
+    set(&page, "#live-model", "tiny-random-llama").await;
+    // 1k and 2k only: the server's context is 4,096 tokens.
+    page.click("#needle-length-4096").await;
+    page.click("#needle-length-8192").await;
+    page.click("#needle-start").await;
+    page.wait_for_js(
+        "return document.querySelectorAll('#needle-grid td').length === 6 \
+         && document.querySelectorAll('#needle-grid td[data-state=waiting]').length === 0 \
+         && document.getElementById('needle-start').disabled === false;",
+        "the needle grid against the real server",
+    )
+    .await;
+    let states = page.js("return [...document.querySelectorAll('#needle-grid td')].map(c => c.dataset.state);").await;
+    let states: Vec<String> =
+        states.as_array().into_iter().flatten().map(|v| v.as_str().unwrap_or_default().to_string()).collect();
+    assert!(states.iter().all(|s| s == "found" || s == "missed"), "every cell answered: {states:?}");
+    let summary = page.text("#needle-summary").await;
+    eprintln!("real server, needle probe: {states:?}; {summary}");
+    assert!(!summary.is_empty());
+
+    set(&page, "#live-model", "tiny-random-llama-loopy").await;
+    set(&page, "#live-temperature", "0").await;
+    set(&page, "#live-max-tokens", "200").await;
+    set(&page, "#soak-count", "4").await;
+    page.click("#soak-start").await;
+    page.wait_for_js(
+        "return document.querySelectorAll('#soak-table tbody tr').length === 4 && !document.getElementById('soak-start').disabled;",
+        "4 generations against the real server",
+    )
+    .await;
+    let verdicts = page.js("return [...document.querySelectorAll('#soak-table tbody tr')].map(r => r.dataset.verdict);").await;
+    assert_eq!(verdicts, json!(["FAIL", "FAIL", "FAIL", "FAIL"]), "the loopy model loops at temperature 0");
+    let summary = page.text("#soak-summary").await;
+    eprintln!("real server, soak: {summary}");
+    assert!(summary.contains('4'), "{summary}");
+    page.close().await;
+}

@@ -29,18 +29,17 @@
 //!
 //! The modules are layers, each naming only the modules below it (held by `tests/layers.rs`):
 //!
-//! | module      | may name                                  | holds                                                         |
-//! |-------------|-------------------------------------------|---------------------------------------------------------------|
-//! | [`live`]    | verdict, ingest, analyze, stream, order, wording | the live endpoint mode: the session, checks, soak statistics |
-//! | [`render`]  | verdict, ingest, analyze, stream, order, wording | reports for people: Markdown, HTML, JSON, segments, links |
-//! | [`compare`] | analyze, ingest, stream, order, wording       | an endpoint compared with a golden reference: partings, drift |
-//! | [`verdict`] | analyze, ingest, order, wording          | transcripts judged: what the page, the CLI and live mode call |
-//! | [`ingest`]  | stream, order, wording                   | documents read into a transcript (reading only, no judging)   |
-//! | [`analyze`] | order, wording                           | one text judged: the scorers, the checks, the `Report`        |
-//! | [`stream`]  | order, wording                           | sans-IO SSE decoding and reply assembly                       |
-//! | [`samples`] | nothing                                  | the page's built-in sample texts                              |
-//! | [`order`]   | nothing                                  | a stable sort by key in little code (wasm size)               |
-//! | [`wording`] | nothing                                  | numbers and texts in words, for every sentence                |
+//! | module      | may name                                           | holds                                                          |
+//! |-------------|----------------------------------------------------|----------------------------------------------------------------|
+//! | [`render`]  | verdict, compare, ingest, analyze, stream, wording | reports for people: Markdown, HTML, JSON, segments, links      |
+//! | [`live`]    | verdict, compare, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, soak statistics   |
+//! | [`compare`] | analyze, ingest, stream, wording                   | an endpoint compared with a golden reference: partings, drift |
+//! | [`verdict`] | analyze, ingest, wording                           | transcripts judged: what the page, the CLI and live mode call |
+//! | [`ingest`]  | stream, wording                                    | documents read into a transcript (reading only, no judging)   |
+//! | [`analyze`] | wording                                            | one text judged: the scorers, the checks, the `Report`        |
+//! | [`stream`]  | wording                                            | sans-IO SSE decoding and reply assembly                        |
+//! | [`samples`] | nothing                                            | the page's built-in sample texts                               |
+//! | [`wording`] | nothing                                            | numbers and texts in words, for every sentence                 |
 //!
 //! This crate is the pure core: no browser crate and no I/O can be reached from it (its
 //! `Cargo.toml` has none), so every number is computed here and tested natively, and the wasm
