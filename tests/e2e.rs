@@ -965,7 +965,8 @@ async fn downloaded_json(page: &Page) -> String {
     page.js("return window.blobs[0].text();").await.as_str().unwrap_or_default().to_string()
 }
 
-/// What the CLI's `--json` says of `bytes` read as a file called `name` (the core's own line).
+/// What the CLI's `--json` says of `bytes` read as a file called `name` (the core's own line,
+/// listing what the CLI lists by default: the flagged messages and the worst others).
 fn native_json(name: &str, bytes: &[u8]) -> String {
     let doc = coherency_core::verdict::JudgedDocument::read(bytes, None);
     let worst = doc.report.worst().expect("a text was analysed");
@@ -979,7 +980,8 @@ fn native_json(name: &str, bytes: &[u8]) -> String {
         &doc.report,
         worst,
         &worst_report,
-    );
+    )
+    .listing(coherency_core::render::json::Listing::DEFAULT);
     serde_json::to_string(&line).unwrap() + "\n"
 }
 
