@@ -415,6 +415,17 @@ async fn live_a_conversation_grows_the_context_and_the_drifting_kernel_parts_ear
     page.close().await;
 }
 
+/// The page's live tab pointed at the real server named by `REAL_ENDPOINT`
+/// (`http://127.0.0.1:PORT/v1` of `../shared/real-endpoint/start-real-endpoint.sh PORT`).
+async fn live_page_on_the_real_server() -> Page {
+    let base = std::env::var("REAL_ENDPOINT")
+        .expect("REAL_ENDPOINT=http://127.0.0.1:PORT/v1 of ../shared/real-endpoint/start-real-endpoint.sh PORT");
+    let page = Page::open().await;
+    page.click("#tab-live").await;
+    set(&page, "#live-base", &base).await;
+    page
+}
+
 /// The live comparison against a real engine: the llama.cpp server of ../shared/real-endpoint,
 /// started by hand (`start-real-endpoint.sh PORT`) and named by `REAL_ENDPOINT`
 /// (`http://127.0.0.1:PORT/v1`). tiny-random-llama against itself at temperature 0 (A and B
@@ -424,11 +435,7 @@ async fn live_a_conversation_grows_the_context_and_the_drifting_kernel_parts_ear
 #[tokio::test]
 #[ignore = "needs the built page, chromedriver and a real server started by hand (REAL_ENDPOINT)"]
 async fn live_comparison_against_a_real_server_and_its_share_of_the_run() {
-    let base = std::env::var("REAL_ENDPOINT")
-        .expect("REAL_ENDPOINT=http://127.0.0.1:PORT/v1 of ../shared/real-endpoint/start-real-endpoint.sh PORT");
-    let page = Page::open().await;
-    page.click("#tab-live").await;
-    set(&page, "#live-base", &base).await;
+    let page = live_page_on_the_real_server().await;
     let a_model = std::env::var("A_MODEL").unwrap_or_else(|_| "tiny-random-llama".into());
     set(&page, "#live-model", &a_model).await;
     set(&page, "#live-max-tokens", "150").await;
@@ -504,11 +511,7 @@ async fn live_comparison_against_a_real_server_and_its_share_of_the_run() {
 #[tokio::test]
 #[ignore = "needs the built page, chromedriver and a real server started by hand (REAL_ENDPOINT)"]
 async fn needle_probe_and_soak_against_a_real_server() {
-    let base = std::env::var("REAL_ENDPOINT")
-        .expect("REAL_ENDPOINT=http://127.0.0.1:PORT/v1 of ../shared/real-endpoint/start-real-endpoint.sh PORT");
-    let page = Page::open().await;
-    page.click("#tab-live").await;
-    set(&page, "#live-base", &base).await;
+    let page = live_page_on_the_real_server().await;
     set(&page, "#live-model", "tiny-random-llama").await;
     // 1k and 2k only: the server's context is 4,096 tokens.
     page.click("#needle-length-4096").await;
