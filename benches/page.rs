@@ -288,7 +288,7 @@ return null;
                 let (name, bytes) = match kind {
                     "jsonl" => (format!("log-{mb}mb.jsonl"), biglog::generate_log(mb * 1_000_000).0),
                     "text" => {
-                        let text = grammar::english(&mut textgen::Rng(5), mb * 1_000_000);
+                        let text = grammar::english(&mut textgen::Rng::new(5), mb * 1_000_000);
                         (format!("prose-{mb}mb.txt"), text.into_bytes())
                     }
                     other => panic!("unknown kind {other} (jsonl, text)"),
@@ -301,7 +301,7 @@ return null;
             }
         }
         for &mb in &paste_mb {
-            let text = grammar::english(&mut textgen::Rng(7), mb * 1_000_000);
+            let text = grammar::english(&mut textgen::Rng::new(7), mb * 1_000_000);
             let name = format!("paste-{mb}mb.txt");
             let path = dir.0.join(&name);
             std::fs::write(&path, &text).expect("write the generated text");

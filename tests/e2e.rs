@@ -369,7 +369,7 @@ async fn a_multi_megabyte_single_line_renders_only_what_is_on_screen_and_every_s
     let page = Page::open().await;
     // Three megabytes on one line: grammatical prose with a run of one word every 100 KB (the
     // runs are its only spans: random words would be word salad, flagged all along).
-    let mut rng = textgen::Rng(7);
+    let mut rng = textgen::Rng::new(7);
     let mut text = String::new();
     while text.len() < 3_000_000 {
         text.push_str(&grammar::english(&mut rng, 100_000).replace('\n', " "));
@@ -991,7 +991,8 @@ async fn big_files_share_their_analysis_with_a_second_worker_to_the_same_numbers
     let dir = browser::TempDir::new("coherency-e2e-shared");
     // 6 MB of prose turning into a loop (its gzip pass counted by a second worker from 4 MiB),
     // 1 MB (all in the one worker), and an 8 MB log (half its texts analysed by a second worker).
-    let text = |mb: usize| textgen::prose_then_loop(&mut textgen::Rng(11), mb * 1_000_000, mb * 700_000).into_bytes();
+    let text =
+        |mb: usize| textgen::prose_then_loop(&mut textgen::Rng::new(11), mb * 1_000_000, mb * 700_000).into_bytes();
     let cases = [
         ("prose-loop-6mb.txt", text(6), 2),
         ("prose-loop-1mb.txt", text(1), 1),
@@ -1187,7 +1188,7 @@ async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its
     assert_eq!(verdict, json!("FAIL"), "one reply in ten loops");
     assert!(page.count("#message-table tbody tr").await > 0);
     // A long text: its gzip pass counted by a second worker from the same Blob URL.
-    let text = textgen::prose_then_loop(&mut textgen::Rng(12), 6_000_000, 4_000_000);
+    let text = textgen::prose_then_loop(&mut textgen::Rng::new(12), 6_000_000, 4_000_000);
     let path = dir.0.join("prose-loop-6mb.txt");
     std::fs::write(&path, &text).unwrap();
     page.js(COUNT_WORKERS).await;

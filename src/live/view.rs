@@ -10,6 +10,7 @@ use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Channel;
 use coherency_core::live::{
     broken_off, ending_key, ending_line, stopped_at_fail, worst_channel, BrokenOff, LiveSnapshot, LiveStats,
+    BYTES_PER_TOKEN,
 };
 use coherency_core::wording::{plural, thousands};
 
@@ -176,7 +177,10 @@ pub fn speed_line(stats: &LiveStats) -> String {
 /// "2,048 tokens (usage)" or "≈ 2,048 tokens (estimated at 4 bytes a token)".
 pub fn tokens_text(stats: &LiveStats) -> String {
     if stats.tokens_estimated {
-        format!("≈ {} tokens (estimate: 4 bytes a token, no usage sent yet)", thousands(stats.tokens as usize))
+        format!(
+            "≈ {} tokens (estimate: {BYTES_PER_TOKEN} bytes a token, no usage sent yet)",
+            thousands(stats.tokens as usize)
+        )
     } else {
         format!("{} tokens (server's usage)", thousands(stats.tokens as usize))
     }

@@ -26,7 +26,7 @@ const SHAPES: &[Shape] = &[
     ("whitespace only", |n| " \n".repeat(n / 2).into_bytes()),
     ("x\\n repeated", |n| "x\n".repeat(n / 2).into_bytes()),
     ("random printable text", |n| {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         (0..n).map(|_| b' ' + (rng.below(95) as u8)).collect()
     }),
     ("tiny replies in a JSONL log", |n| {

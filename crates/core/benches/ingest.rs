@@ -29,7 +29,7 @@ use timing::best_of;
 /// A chat-completion SSE capture of about `target` bytes: reasoning then content, a few
 /// words per chunk. Returns the bytes and the number of chunks.
 fn generate_sse(target: usize) -> (Vec<u8>, usize) {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let mut out = Vec::with_capacity(target + 1000);
     let mut n = 0;
     while out.len() < target {

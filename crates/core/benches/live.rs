@@ -36,7 +36,7 @@ const TOKENS_PER_SECOND: usize = 2_000;
 /// The SSE events of `n` chat-completion chunks of 1 to `most` words each (the last followed
 /// by `[DONE]`), from the generator seeded with `seed`: one event per chunk.
 fn chunks(n: usize, most: usize, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let text = english_turning_into_loop(&mut rng, n * (4 * most + 2));
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     let mut out = Vec::with_capacity(n);

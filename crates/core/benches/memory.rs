@@ -37,7 +37,7 @@ fn main() {
         for kind in ["jsonl", "text"] {
             let bytes = match kind {
                 "jsonl" => biglog::generate_log(mb * 1_000_000).0,
-                _ => coherency_test_support::grammar::english(&mut textgen::Rng(5), mb * 1_000_000).into_bytes(),
+                _ => coherency_test_support::grammar::english(&mut textgen::Rng::new(5), mb * 1_000_000).into_bytes(),
             };
             let size = bytes.len() as f64;
             let base = reset_peak() - bytes.len();
@@ -67,7 +67,7 @@ fn main() {
 /// Each scorer's own peak on the plain text of `mb` MB, beyond the text (its tables).
 fn scorer_parts(mb: usize) {
     use coherency_core::analyze::*;
-    let text = coherency_test_support::grammar::english(&mut textgen::Rng(5), mb * 1_000_000);
+    let text = coherency_test_support::grammar::english(&mut textgen::Rng::new(5), mb * 1_000_000);
     let n = text.len() as f64;
     let part = |name: &str, f: &mut dyn FnMut()| {
         let before = reset_peak();

@@ -33,7 +33,7 @@ fn main() {
     );
     for &mb in if quick { &[1usize][..] } else { &[1, 10, 50][..] } {
         let len = mb * 1_000_000;
-        let mut rng = Rng(42);
+        let mut rng = Rng::new(42);
         let inputs = [
             ("prose", english(&mut rng, len)),
             ("prose→loop", english_turning_into_loop(&mut rng, len)),

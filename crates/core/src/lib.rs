@@ -32,13 +32,14 @@
 //! | module      | may name                                           | holds                                                          |
 //! |-------------|----------------------------------------------------|----------------------------------------------------------------|
 //! | [`render`]  | verdict, compare, ingest, analyze, stream, wording | reports for people: Markdown, HTML, JSON, segments, links      |
-//! | [`live`]    | verdict, compare, ingest, analyze, stream, wording | the live endpoint mode: the session, checks, soak statistics   |
+//! | [`live`]    | verdict, compare, ingest, analyze, stream, splitmix, wording | the live endpoint mode: the session, checks, soak statistics   |
 //! | [`compare`] | analyze, ingest, stream, wording                   | an endpoint compared with a golden reference: partings, drift |
-//! | [`verdict`] | analyze, ingest, wording                           | transcripts judged: what the page, the CLI and live mode call |
+//! | [`verdict`] | analyze, ingest, splitmix, wording                 | transcripts judged: what the page, the CLI and live mode call |
 //! | [`ingest`]  | stream, wording                                    | documents read into a transcript (reading only, no judging)   |
-//! | [`analyze`] | wording                                            | one text judged: the scorers, the checks, the `Report`        |
+//! | [`analyze`] | splitmix, wording                                  | one text judged: the scorers, the checks, the `Report`        |
 //! | [`stream`]  | wording                                            | sans-IO SSE decoding and reply assembly                        |
 //! | [`samples`] | nothing                                            | the page's built-in sample texts                               |
+//! | [`splitmix`]| nothing                                            | the one seeded generator and bit mixer (splitmix64)            |
 //! | [`wording`] | nothing                                            | numbers and texts in words, for every sentence                 |
 //!
 //! This crate is the pure core: no browser crate and no I/O can be reached from it (its
@@ -52,6 +53,7 @@ pub mod ingest;
 pub mod live;
 pub mod render;
 pub mod samples;
+pub mod splitmix;
 pub mod stream;
 pub mod verdict;
 pub mod wording;

@@ -256,7 +256,7 @@ fn short_outputs() {
         incoherence_level(&r)
     };
     for seed in 0..200u64 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let n = 10 + rng.below(38);
         let mut s = String::new();
         while s.split_whitespace().count() < n {
@@ -284,7 +284,7 @@ fn short_outputs() {
         }
     }
     for seed in 0..200u64 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let n = 10 + rng.below(38);
         let cut = |s: String| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
         let text = cut(grammar::english(&mut rng, 600));
@@ -354,19 +354,19 @@ fn short_salad_by_length() {
             hits.len() as f64 / texts.len().max(1) as f64
         };
         for (i, (label, generate)) in healthy.iter().enumerate() {
-            let mut texts = chunks(&generate(&mut Rng(i as u64), 120_000), n);
+            let mut texts = chunks(&generate(&mut Rng::new(i as u64), 120_000), n);
             texts.truncate(200);
             row(label, texts, true);
         }
         row("repository documents", chunks(&documents, n), true);
-        let mut rng = Rng(99);
+        let mut rng = Rng::new(99);
         let mut texts: Vec<String> = chunks(&documents, n).iter().map(|t| shuffle(&mut rng, t)).collect();
         texts.truncate(200);
         row("documents, shuffled", texts, false);
-        let mut texts = chunks(&grammar::shuffled(&mut Rng(7), 120_000), n);
+        let mut texts = chunks(&grammar::shuffled(&mut Rng::new(7), 120_000), n);
         texts.truncate(200);
         let share = row("shuffled prose", texts, false);
-        let mut texts = chunks(&grammar::frequency_sampled(&mut Rng(8), 120_000), n);
+        let mut texts = chunks(&grammar::frequency_sampled(&mut Rng::new(8), 120_000), n);
         texts.truncate(200);
         row("frequency-drawn words", texts, false);
         if share < floor {
@@ -400,7 +400,7 @@ fn sentences_that_never_end() {
     for n in [1500, 3000, 10_000, 100_000] {
         let mut row: Vec<String> = Vec::new();
         for seed in 0..8u64 {
-            let mut rng = Rng(seed);
+            let mut rng = Rng::new(seed);
             let before = grammar::english(&mut rng, n / 4);
             let text = format!("{} {}", before.trim_end(), grammar::run_on(&mut rng, n - n / 4));
             let onset = before.trim_end().len() + 1;
@@ -428,7 +428,7 @@ fn sentences_that_never_end() {
         let mut flagged = 0;
         for n in [1500, 3000, 10_000, 100_000] {
             for seed in 0..4u64 {
-                let text = generate(&mut Rng(seed), n);
+                let text = generate(&mut Rng::new(seed), n);
                 let r = analyze(&text);
                 if r.spans.iter().any(|s| s.kind == coherency_core::analyze::SpanKind::RunOn) {
                     flagged += 1;

@@ -20,12 +20,13 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("wording", &[]),
     ("samples", &[]),
+    ("splitmix", &[]),
     ("stream", &["wording"]),
-    ("analyze", &["wording"]),
+    ("analyze", &["splitmix", "wording"]),
     ("ingest", &["stream", "wording"]),
-    ("verdict", &["analyze", "ingest", "wording"]),
+    ("verdict", &["analyze", "ingest", "splitmix", "wording"]),
     ("compare", &["stream", "analyze", "ingest", "wording"]),
-    ("live", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
+    ("live", &["stream", "analyze", "ingest", "verdict", "compare", "splitmix", "wording"]),
     ("render", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
 ];
 

@@ -18,7 +18,7 @@ use coherency_test_support::textgen;
 use textgen::{prose, Rng, CJK, WORDS};
 
 fn generated_inputs() -> Vec<(String, String)> {
-    let mut rng = Rng(0xC0FFEE);
+    let mut rng = Rng::new(0xC0FFEE);
     let mut out = Vec::new();
     for &len in &[120, 400, 1_000, 1_500, 3_000, 10_000, 30_000, 70_000, 150_000, 400_000] {
         out.push((format!("prose-{len}"), prose(&mut rng, len, WORDS, " ")));

@@ -24,7 +24,6 @@ mod lifeline;
 mod reasoning_field;
 mod reply;
 mod request;
-mod rng;
 mod routes;
 mod stream;
 mod text;

@@ -9,6 +9,7 @@ use crate::request::ChatRequest;
 use crate::text;
 use crate::token_logprobs::{self, Token};
 use crate::tools;
+use coherency_core::splitmix::GOLDEN;
 
 /// Words of coherent text when the request sets no `max_tokens`.
 const COHERENT_WORDS: usize = 6_000;
@@ -26,7 +27,7 @@ fn reference_seed(req: &ChatRequest) -> u64 {
     if req.temperature == Some(0.0) {
         req.prompt_hash
     } else {
-        req.prompt_hash ^ req.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        req.prompt_hash ^ req.seed.wrapping_mul(GOLDEN)
     }
 }
 

@@ -6,9 +6,9 @@
 
 use crate::reasoning_field::{ReasoningField, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{Ending, Reply};
-use crate::rng::Rng;
 use crate::token_logprobs::wire_logprobs;
 use crate::wire::{Chunk, ChunkChoice, Delta, Usage};
+use coherency_core::splitmix::Rng;
 use serde::Serialize;
 use serde_json::json;
 use std::io;

@@ -5,7 +5,7 @@
 //! with every logprob moved by an amount that grows with the absolute position (prompt tokens +
 //! output token), and from a position that comes earlier as the context grows, a different token.
 
-use crate::rng::Rng;
+use coherency_core::splitmix::{Rng, GOLDEN};
 use serde_json::{json, Value};
 
 /// One token sent with its logprob and alternatives (most likely first, the token among them).
@@ -68,7 +68,7 @@ pub fn split(text: &str) -> Vec<&str> {
 
 /// A generator for token `k` of a reply from `seed`.
 fn rng_at(seed: u64, k: usize) -> Rng {
-    Rng::new(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    Rng::new(seed ^ (k as u64).wrapping_mul(GOLDEN))
 }
 
 fn unit(rng: &mut Rng) -> f64 {

@@ -83,7 +83,7 @@ pub fn corpus(seeds: u64) -> Vec<Session> {
 
 /// One session of `kind` (one of [`HEALTHY`] or [`LOOPING`]).
 pub fn generate(kind: &'static str, seed: u64) -> Session {
-    let mut rng = Rng(0xA6E_u64.wrapping_mul(seed + 1) ^ kind.len() as u64);
+    let mut rng = Rng::new(0xA6E_u64.wrapping_mul(seed + 1) ^ kind.len() as u64);
     let files = ["src/date.rs", "src/lib.rs", "src/parse.rs", "tests/date.rs", "src/main.rs", "Cargo.toml"];
     let request = format!("The date test fails on leap years, can you fix it? {}", sentence(&mut rng, 12));
     let mut turns = Vec::new();
@@ -342,7 +342,7 @@ pub fn generate(kind: &'static str, seed: u64) -> Session {
             let n = long_or(seed, 1_000, 20 + rng.below(21));
             for i in 0..n {
                 let file = format!("src/part_{i:02}.rs");
-                let body = file_body(&mut Rng(i as u64 + seed * 1000 + 7), i);
+                let body = file_body(&mut Rng::new(i as u64 + seed * 1000 + 7), i);
                 turns.push(turn(
                     &mut rng,
                     "Let me check that file.",
@@ -591,7 +591,7 @@ impl Repo {
     fn body(&self, file: &str) -> String {
         let version = self.edits.get(file).copied().unwrap_or(0);
         let seed = file.bytes().fold(version as u64 + 1, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-        file_body(&mut Rng(seed), version)
+        file_body(&mut Rng::new(seed), version)
     }
 }
 

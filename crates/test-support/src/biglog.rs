@@ -9,7 +9,7 @@ use serde_json::json;
 /// A log of about `target` bytes: one conversation per line, histories growing within a
 /// session the way a chat client resends them.
 pub fn generate_log(target: usize) -> (Vec<u8>, usize) {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut out = Vec::with_capacity(target + 100_000);
     let (mut records, mut history): (usize, Vec<serde_json::Value>) = (0, Vec::new());
     while out.len() < target {
@@ -45,7 +45,7 @@ pub fn generate_log(target: usize) -> (Vec<u8>, usize) {
 /// evaluation sweep's or a fleet's logs (issue 37: 53 MB is about 300,000 records). Nothing in
 /// it is wrong: every reply is short prose. Returns the bytes and the number of records.
 pub fn small_records_log(target: usize) -> (Vec<u8>, usize) {
-    let mut rng = Rng(37);
+    let mut rng = Rng::new(37);
     let mut out = Vec::with_capacity(target + 1_000);
     let mut records = 0;
     while out.len() < target {

@@ -857,7 +857,7 @@ pub fn shuffled(rng: &mut Rng, n: usize) -> String {
 /// Words drawn by their frequency in grammatical prose, with no syntax: a model sampling its
 /// tokens by their unigram frequency. Stops and commas come at their rate in prose.
 pub fn frequency_sampled(rng: &mut Rng, n: usize) -> String {
-    let sample = english(&mut Rng(rng.next_u64()), 40_000);
+    let sample = english(&mut Rng::new(rng.next_u64()), 40_000);
     let tokens: Vec<&str> = sample.split_whitespace().collect();
     let mut s = String::new();
     while s.len() < n {
@@ -898,10 +898,10 @@ mod tests {
 
     #[test]
     fn prose_spends_40_to_50_percent_of_its_words_on_function_words() {
-        let text = english(&mut Rng(1), 200_000);
+        let text = english(&mut Rng::new(1), 200_000);
         let share = function_share(&text);
         assert!((0.38..=0.52).contains(&share), "{share}");
-        let random = crate::textgen::prose(&mut Rng(1), 200_000, crate::textgen::WORDS, " ");
+        let random = crate::textgen::prose(&mut Rng::new(1), 200_000, crate::textgen::WORDS, " ");
         assert!(function_share(&random) < 0.3, "{}", function_share(&random));
     }
 
@@ -911,9 +911,9 @@ mod tests {
         let gens: [Gen; 9] =
             [english, bullets, headlines, terse_notes, telegraphic, poetry, non_native, shuffled, frequency_sampled];
         for g in gens {
-            let a = g(&mut Rng(7), 3000);
+            let a = g(&mut Rng::new(7), 3000);
             assert!(a.len() >= 3000);
-            assert_eq!(a, g(&mut Rng(7), 3000));
+            assert_eq!(a, g(&mut Rng::new(7), 3000));
         }
     }
 }

@@ -177,7 +177,7 @@ pub fn corpus(lengths: &[usize]) -> Vec<Case> {
 
 /// One text of `kind`, about `n` bytes (never more), from `seed`.
 pub fn generate(kind: &Kind, n: usize, seed: u64) -> Case {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut text, onset) = (kind.gen)(&mut rng, n);
     let mut cut = n.min(text.len());
     while !text.is_char_boundary(cut) {

@@ -157,7 +157,7 @@ pub fn corpus(lengths: &[usize]) -> Vec<Labelled> {
 
 /// One text of `kind`, about `n` bytes (never more), from `seed`.
 pub fn generate(kind: &Kind, n: usize, seed: u64) -> Labelled {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut text, onset, unit, unit_bytes) = (kind.gen)(&mut rng, n);
     let mut cut = n.min(text.len());
     while !text.is_char_boundary(cut) {

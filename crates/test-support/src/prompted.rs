@@ -220,7 +220,7 @@ fn code_for_question(rng: &mut Rng, n: usize) -> (String, String, Option<usize>)
 
 /// A reply of `kind`, about `n` bytes, from `seed`, in a transcript (an agent's when `agent`).
 pub fn generate(kind: &Kind, n: usize, seed: u64, agent: bool) -> Case {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (prompt, mut reply, onset) = (kind.gen)(&mut rng, n);
     let mut cut = n.min(reply.len());
     while !reply.is_char_boundary(cut) {

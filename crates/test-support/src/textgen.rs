@@ -1,25 +1,7 @@
 //! Deterministic generators of test texts (prose-like, CJK, loops), shared by tests and benches.
 
-/// splitmix64: a tiny deterministic generator, so every run sees the same texts.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
+/// The core's splitmix64 generator: every run sees the same texts.
+pub use coherency_core::splitmix::Rng;
 
 pub const WORDS: &[&str] = &[
     "the",

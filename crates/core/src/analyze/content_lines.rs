@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn a_template_filled_for_each_item_passes_and_the_same_item_again_does_not() {
         use coherency_test_support::textgen::{prose, Rng, WORDS};
-        let mut rng = Rng(35);
+        let mut rng = Rng::new(35);
         let purposes: Vec<String> = (0..30).map(|_| prose(&mut rng, 70, WORDS, " ").trim_end().to_string()).collect();
         let item = |i: usize| {
             format!(

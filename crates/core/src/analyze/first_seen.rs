@@ -227,8 +227,8 @@ mod tests {
         let mut table = FirstSeen::with_capacity(1000);
         let slots = table.slots.len();
         for i in 0..1000u32 {
-            let h = super::super::ngram_stats::mix(i as u64);
-            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| super::super::ngram_stats::mix(j as u64)), None);
+            let h = crate::splitmix::mix(i as u64);
+            assert_eq!(table.find_or_insert(h, i, |j| j == i, |j| crate::splitmix::mix(j as u64)), None);
         }
         assert_eq!(table.slots.len(), slots);
         assert!(table.len() * 2 <= slots);

@@ -58,7 +58,7 @@ fn shape_hash(line: &[u8]) -> u64 {
     for b in shape(line) {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
-    super::ngram_stats::mix(h)
+    crate::splitmix::mix(h)
 }
 
 fn same_shape(a: &[u8], b: &[u8]) -> bool {

@@ -23,6 +23,7 @@
 
 use super::first_seen::{FirstSeen, MAX_ITEMS};
 use super::text_units::{floor_boundary, is_py_whitespace};
+use crate::splitmix::{mix, GOLDEN};
 use std::ops::Range;
 
 /// A token: its bytes in the text, `start..end` (u32: 8 bytes a token on every target; the
@@ -178,18 +179,10 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
     mix(h)
 }
 
-/// splitmix64's finaliser.
-#[inline(always)]
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The id of the n-gram of `ids` (order matters): a 64-bit hash.
 #[inline(always)]
 pub fn ngram_id(ids: &[u32]) -> u64 {
-    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    let mut h = GOLDEN;
     for &id in ids {
         h = mix(h.rotate_left(17) ^ u64::from(id));
     }

@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn a_template_filled_for_each_item_is_not_a_restart() {
         use coherency_test_support::textgen::{prose, Rng, WORDS};
-        let mut rng = Rng(35);
+        let mut rng = Rng::new(35);
         let summary: String = (0..30)
             .map(|i| {
                 let purpose = prose(&mut rng, 60, WORDS, " ");

@@ -5,8 +5,7 @@
 //! streams, each with the assembler a saved capture of that dialect is read with.
 
 use super::assembler::Assembler;
-use super::ndjson_pump::NdjsonPump;
-use super::pump::{SsePump, StreamProblem};
+use super::pump::{Framing, Pump, StreamProblem};
 use super::reasoning_placement::ReasoningPlacement;
 use super::turn::{StreamInfo, Turn};
 use std::fmt;
@@ -43,42 +42,22 @@ impl Clone for Box<dyn LivePump> {
     }
 }
 
-impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for SsePump<A> {
+impl<F, A> LivePump for Pump<F, A>
+where
+    F: Framing + Send + Sync + 'static,
+    A: Assembler + Clone + Send + Sync + 'static,
+{
     fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
-        SsePump::feed(self, bytes)
+        Pump::feed(self, bytes)
     }
     fn end_input(&mut self) -> Vec<StreamProblem> {
-        SsePump::end_input(self)
+        Pump::end_input(self)
     }
     fn turns(&self) -> &[Turn] {
-        SsePump::turns(self)
+        Pump::turns(self)
     }
     fn info(&self) -> &StreamInfo {
-        SsePump::info(self)
-    }
-    fn finished_turns(&self) -> Vec<Turn> {
-        self.assembler().clone().finish().0
-    }
-    fn reasoning_placement(&self) -> ReasoningPlacement {
-        self.assembler().reasoning_placement()
-    }
-    fn clone_box(&self) -> Box<dyn LivePump> {
-        Box::new(self.clone())
-    }
-}
-
-impl<A: Assembler + Clone + Send + Sync + 'static> LivePump for NdjsonPump<A> {
-    fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
-        NdjsonPump::feed(self, bytes)
-    }
-    fn end_input(&mut self) -> Vec<StreamProblem> {
-        NdjsonPump::end_input(self)
-    }
-    fn turns(&self) -> &[Turn] {
-        NdjsonPump::turns(self)
-    }
-    fn info(&self) -> &StreamInfo {
-        NdjsonPump::info(self)
+        Pump::info(self)
     }
     fn finished_turns(&self) -> Vec<Turn> {
         self.assembler().clone().finish().0

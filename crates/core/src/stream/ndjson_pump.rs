@@ -1,53 +1,27 @@
 //! The pump of a stream of JSON lines (NDJSON: Ollama's native `/api/chat` and `/api/generate`),
-//! as [`super::SsePump`] is of SSE: bytes in however a network split them, each complete
+//! as [`super::SseFraming`] is of SSE: bytes in however a network split them, each complete
 //! non-blank line handed to the dialect's [`Assembler`] as one event, what could not be read
 //! handed back as [`StreamProblem`]s with its bytes and line.
 
 use super::assembler::Assembler;
 use super::line_split::LineSplitter;
-use super::pump::StreamProblem;
-use super::turn::{StreamInfo, Turn};
+use super::pump::{Framing, Pump, StreamProblem};
 use std::ops::Range;
 
-/// Line splitter and assembler, fed together. See the module doc.
+/// NDJSON framing: each complete non-blank line is one event. See the module doc.
 #[derive(Clone, Debug, Default)]
-pub struct NdjsonPump<A> {
-    lines: LineSplitter,
-    assembler: A,
-}
+pub struct NdjsonFraming(LineSplitter);
 
-impl<A: Assembler> NdjsonPump<A> {
-    pub fn new(assembler: A) -> Self {
-        Self { lines: LineSplitter::new(), assembler }
+/// The pump of a stream of JSON lines.
+pub type NdjsonPump<A> = Pump<NdjsonFraming, A>;
+
+impl Framing for NdjsonFraming {
+    fn feed(&mut self, bytes: &[u8], assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>) {
+        self.0.feed(bytes, |line, range, number| push(assembler, line, range, number, problems));
     }
 
-    /// Takes the next bytes of the input; returns the problems of the lines they completed.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
-        let Self { lines, assembler } = self;
-        let mut problems = Vec::new();
-        lines.feed(bytes, |line, range, number| push(assembler, line, range, number, &mut problems));
-        problems
-    }
-
-    /// Ends the input: reads a last line that has no line end.
-    pub fn end_input(&mut self) -> Vec<StreamProblem> {
-        let Self { lines, assembler } = self;
-        let mut problems = Vec::new();
-        lines.finish(|line, range, number| push(assembler, line, range, number, &mut problems));
-        problems
-    }
-
-    /// The dialect's assembler, holding the replies so far.
-    pub fn assembler(&self) -> &A {
-        &self.assembler
-    }
-
-    pub fn turns(&self) -> &[Turn] {
-        self.assembler.turns()
-    }
-
-    pub fn info(&self) -> &StreamInfo {
-        self.assembler.info()
+    fn finish(&mut self, assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>) {
+        self.0.finish(|line, range, number| push(assembler, line, range, number, problems));
     }
 }
 

@@ -30,28 +30,43 @@ pub struct StreamProblem {
     pub line: usize,
 }
 
-/// Decoder and assembler, fed together. See the module doc.
+/// How a stream's bytes are cut into events for the assembler: SSE ([`SseFraming`]) or JSON
+/// lines ([`super::ndjson_pump::NdjsonFraming`]). Sans-IO: fed whatever bytes arrived.
+pub trait Framing: Clone + Default {
+    /// Takes the next bytes; hands each event they complete to `assembler`, and what could
+    /// not be read to `problems`.
+    fn feed(&mut self, bytes: &[u8], assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>);
+    /// Ends the input: reads what the framing still holds.
+    fn finish(&mut self, assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>);
+}
+
+/// A framing and an assembler, fed together. See the module doc.
 #[derive(Clone, Debug, Default)]
-pub struct SsePump<A> {
-    decoder: SseDecoder,
+pub struct Pump<F, A> {
+    framing: F,
     assembler: A,
 }
 
-impl<A: Assembler> SsePump<A> {
+/// The pump of an SSE stream.
+pub type SsePump<A> = Pump<SseFraming, A>;
+
+impl<F: Framing, A: Assembler> Pump<F, A> {
     pub fn new(assembler: A) -> Self {
-        Self { decoder: SseDecoder::new(), assembler }
+        Self { framing: F::default(), assembler }
     }
 
     /// Takes the next bytes of the input; returns the problems they brought (mostly none).
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamProblem> {
-        let events = self.decoder.feed(bytes);
-        take(&mut self.assembler, events)
+        let mut problems = Vec::new();
+        self.framing.feed(bytes, &mut self.assembler, &mut problems);
+        problems
     }
 
     /// Ends the input: reads an unterminated last line and the event it completes.
     pub fn end_input(&mut self) -> Vec<StreamProblem> {
-        let events = self.decoder.finish();
-        take(&mut self.assembler, events)
+        let mut problems = Vec::new();
+        self.framing.finish(&mut self.assembler, &mut problems);
+        problems
     }
 
     /// The dialect's assembler, holding the replies so far.
@@ -78,18 +93,30 @@ impl<A: Assembler> SsePump<A> {
     }
 }
 
-/// Hands `events` to `assembler`; returns what could not be read. One copy for every dialect
-/// (the assembler behind a `dyn`), to keep the page's wasm small.
-fn take(assembler: &mut dyn Assembler, events: Vec<SseEvent>) -> Vec<StreamProblem> {
-    let mut problems = Vec::new();
+/// SSE framing: the [`SseDecoder`]'s events, each message's data to the assembler.
+#[derive(Clone, Debug, Default)]
+pub struct SseFraming(SseDecoder);
+
+impl Framing for SseFraming {
+    fn feed(&mut self, bytes: &[u8], assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>) {
+        take(assembler, self.0.feed(bytes), problems);
+    }
+
+    fn finish(&mut self, assembler: &mut dyn Assembler, problems: &mut Vec<StreamProblem>) {
+        take(assembler, self.0.finish(), problems);
+    }
+}
+
+/// Hands `events` to `assembler`; what could not be read goes to `problems`. One copy for every
+/// dialect (the assembler behind a `dyn`), to keep the wasm small.
+fn take(assembler: &mut dyn Assembler, events: Vec<SseEvent>, problems: &mut Vec<StreamProblem>) {
     for event in events {
         match event {
-            SseEvent::Message(m) => message(assembler, m, &mut problems),
+            SseEvent::Message(m) => message(assembler, m, problems),
             SseEvent::Comment { .. } => assembler.comment(),
             SseEvent::Problem { message, range, line } => problems.push(StreamProblem { message, range, line }),
         }
     }
-    problems
 }
 
 fn message(assembler: &mut dyn Assembler, m: SseMessage, problems: &mut Vec<StreamProblem>) {

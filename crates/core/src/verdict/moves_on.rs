@@ -23,9 +23,10 @@ use super::authorship::Author;
 use super::says_again::SHINGLE;
 use super::tool_calls::{is_call, is_user_message, Call};
 use super::turns::Conversation;
-use crate::analyze::ngram_stats::{hash_bytes, mix};
+use crate::analyze::ngram_stats::hash_bytes;
 use crate::analyze::ToolRules;
 use crate::ingest::{Message, Transcript};
+use crate::splitmix::mix;
 use crate::wording::{quote, thousands};
 
 /// The turns of a conversation that move on, and why.

@@ -10,8 +10,9 @@
 //! said again is a line said again.
 
 use super::model_stream::{shown, StreamKind};
-use crate::analyze::ngram_stats::{hash_bytes, mix};
+use crate::analyze::ngram_stats::hash_bytes;
 use crate::ingest::{Channel, Transcript};
+use crate::splitmix::mix;
 
 /// Words in a shingle.
 pub(super) const SHINGLE: usize = 6;

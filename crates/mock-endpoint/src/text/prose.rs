@@ -3,7 +3,7 @@
 
 use super::loops::take_words;
 use super::vocabulary::*;
-use crate::rng::Rng;
+use coherency_core::splitmix::Rng;
 use std::collections::HashSet;
 
 /// Coherent prose of exactly `words` whitespace-separated words (ending mid-sentence when the

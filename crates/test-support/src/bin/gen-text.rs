@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         return ExitCode::from(64);
     };
     let len = (mb * 1e6) as usize;
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let text = match kind.as_str() {
         "prose" => english(&mut rng, len),
         "prose-loop" => english_then_loop(&mut rng, len, len * 7 / 10),

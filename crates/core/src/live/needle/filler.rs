@@ -3,32 +3,7 @@
 //! turns' questions, the needle's key ("amber-lantern") and the needle itself — a random
 //! 7-digit number or a UUID, RULER's recipe. The same seed gives the same words.
 
-/// splitmix64: deterministic, fast, and good enough to pick words.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    fn pick(&mut self, words: &[&'static str]) -> &'static str {
-        words[self.below(words.len())]
-    }
-}
+use crate::splitmix::Rng;
 
 const ADJECTIVES: &[&str] = &[
     "amber", "brisk", "cobalt", "dusty", "eager", "faded", "gentle", "hollow", "ivory", "jagged", "quiet", "rustic",

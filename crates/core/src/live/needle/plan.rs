@@ -4,16 +4,17 @@
 //! the end, then a last user turn asking for it; and the requests that send it (greedy:
 //! temperature 0, one seed), each twice when the cache check is on.
 //!
-//! Lengths are prompt tokens as estimated here: each message's text in bytes ÷ 4, rounded up,
+//! Lengths are prompt tokens as estimated here: each message's text in bytes ÷ [`BYTES_PER_TOKEN`], rounded up,
 //! summed (the rule of thumb [`estimate_tokens`] uses). A real tokenizer and the chat
 //! template count otherwise (for English often within a third), so the grid's lengths are
 //! approximate and only a reported count far from the estimate means anything.
 
 use serde_json::{json, Value};
 
-use super::filler::{self, Rng};
+use super::filler;
 use crate::live::request::{build_request, ChatRequest, RequestForm};
-use crate::live::session::estimate_tokens;
+use crate::live::session::{estimate_tokens, BYTES_PER_TOKEN};
+use crate::splitmix::Rng;
 
 /// The context lengths offered, in estimated tokens: 1k … 32k.
 pub const LENGTHS: [usize; 6] = [1024, 2048, 4096, 8192, 16384, 32768];
@@ -143,7 +144,7 @@ pub fn conversation(length: usize, depth: Depth, kind: NeedleKind, seed: u64) ->
         "What is the special magic {word} for {key} that I told you earlier in this conversation? Answer with the {word} only."
     );
     // Room for the filler: the question's turn, and the needle with the space before it.
-    let budget = length.saturating_sub(estimate_tokens(&question) as usize + planted.len().div_ceil(4) + 1);
+    let budget = length.saturating_sub(estimate_tokens(&question) as usize + estimate_tokens(&planted) as usize + 1);
     let mut turns: Vec<Turn> = Vec::new();
     let mut used = 0;
     // Filler turns: a user turn (a sentence or two and a question), then an answer of two to
@@ -223,7 +224,7 @@ fn needle_share(turns: &[Turn], planted: &str, total: usize) -> f64 {
     let mut before = 0;
     for t in turns {
         if let Some(at) = t.text.find(planted) {
-            before += at / 4;
+            before += at / BYTES_PER_TOKEN;
             break;
         }
         before += estimate_tokens(&t.text) as usize;

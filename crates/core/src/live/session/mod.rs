@@ -27,7 +27,7 @@ pub use analyzers::worst_channel;
 pub use ending::{capture_full, ending_key, ending_text, Ending};
 pub use prompt::prompt_of_request;
 pub use snapshot::LiveSnapshot;
-pub use stats::{estimate_tokens, tokens_per_second, LiveStats};
+pub use stats::{estimate_tokens, tokens_per_second, LiveStats, BYTES_PER_TOKEN};
 
 /// The least time between two full reports while streaming.
 pub const REPORT_EVERY_MS: f64 = 250.0;

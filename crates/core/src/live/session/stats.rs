@@ -44,10 +44,13 @@ impl LiveStats {
     }
 }
 
-/// A rough token count for `text` when the server sends no usage: one token per four bytes,
-/// the usual rule of thumb for English prose (the page labels it an estimate).
+/// Bytes a token, the usual rule of thumb for English prose: what [`estimate_tokens`] counts by.
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// A rough token count for `text` when the server sends no usage: one token per
+/// [`BYTES_PER_TOKEN`] bytes, rounded up (the page labels it an estimate).
 pub fn estimate_tokens(text: &str) -> u64 {
-    (text.len() as u64).div_ceil(4)
+    text.len().div_ceil(BYTES_PER_TOKEN) as u64
 }
 
 /// Tokens per second over `ms` of generation; `None` when too short to mean anything.
