@@ -30,21 +30,9 @@ fn every_fixture_gives_the_native_golden_report() {
 
 #[wasm_bindgen_test]
 fn samples_get_the_verdicts_their_titles_promise() {
-    let got: Vec<(&str, Verdict)> = samples().iter().map(|s| (s.id, analyze(&s.text).verdict)).collect();
-    assert_eq!(
-        got,
-        [
-            ("prose", Verdict::Pass),
-            ("word-loop", Verdict::Fail),
-            ("line-loop", Verdict::Fail),
-            ("late-loop", Verdict::Fail),
-            ("phrase-loop", Verdict::Fail),
-            ("cjk-loop", Verdict::Fail),
-            ("edited-loop", Verdict::Fail),
-            ("counting-list", Verdict::Fail),
-            ("restart", Verdict::Fail)
-        ]
-    );
+    let promised: Vec<(&str, &str)> = samples().iter().map(|s| (s.id, s.verdict)).collect();
+    let got: Vec<(&str, &str)> = samples().iter().map(|s| (s.id, analyze(&s.text).verdict.as_str())).collect();
+    assert_eq!(got, promised);
 }
 
 #[wasm_bindgen_test]

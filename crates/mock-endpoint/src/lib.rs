@@ -15,6 +15,7 @@
 //! tests start one in-process with [`Server::spawn`] (stopped when dropped).
 
 mod behaviour;
+pub mod client;
 mod completion;
 mod config;
 mod context;
