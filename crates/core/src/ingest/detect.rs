@@ -30,7 +30,7 @@ pub fn detect(input: &[u8]) -> Format {
     if rest.starts_with(super::live_captures::LINE_START.as_bytes()) {
         return Format::LiveCaptures;
     }
-    if let Some(harness) = super::detect_harness::harness(rest) {
+    if let Some(harness) = super::harness::detect::harness(rest) {
         return harness;
     }
     let sse_field = |f: &[u8]| rest.starts_with(f);

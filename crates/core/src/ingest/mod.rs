@@ -5,10 +5,10 @@
 //! layer's business (`verdict`, above this one); nothing here analyses a text.
 //!
 //! Each format has its reader in the file of its name (`json_document.rs` for the three JSON
-//! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `session_jsonl.rs`,
-//! `text.rs`; the agent harnesses' session files: `opencode.rs`, `codex_rollout.rs`,
-//! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, sharing
-//! `harness.rs`, recognised by `detect_harness.rs`; a live run's captures: `live_captures.rs`);
+//! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `text.rs`; the agent
+//! harnesses' session files in `harness/`: `opencode.rs`, `codex_rollout.rs`, `gemini_cli.rs`,
+//! `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`, `session_jsonl.rs`, sharing
+//! `shared.rs`, recognised by `detect.rs`; a live run's captures: `live_captures.rs`);
 //! what they share: `history/` (messages and items of every API into turns: tool calls carry
 //! their id, results the id of the call they answer and its name), `exchange.rs`
 //! (a request and its reply, in any API's shape), `chains.rs` (exchanges that repeat a growing
@@ -30,16 +30,11 @@
 //!
 //! Pure code: bytes in, data out; no files, sockets or browser.
 
-mod aider_md;
 mod builder;
 mod chains;
-mod cline;
-mod codex_rollout;
 mod detect;
-mod detect_harness;
 mod exchange;
 mod format;
-mod gemini_cli;
 mod harness;
 mod history;
 mod http_head;
@@ -49,13 +44,9 @@ mod jsonl;
 mod lines;
 mod live_captures;
 mod ollama_ndjson;
-mod opencode;
-mod openhands;
 mod parse;
 mod reader;
-mod session_jsonl;
 mod sse;
-mod swe_agent;
 mod text;
 mod transcript;
 mod value_text;

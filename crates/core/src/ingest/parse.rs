@@ -6,8 +6,8 @@ use super::format::Format;
 use super::http_head::http_head;
 use super::transcript::{Diagnostic, Transcript};
 use super::{
-    aider_md, cline, codex_rollout, gemini_cli, json_document, jsonl, live_captures, ollama_ndjson, opencode,
-    openhands, session_jsonl, sse, swe_agent, text,
+    harness::{aider_md, cline, codex_rollout, gemini_cli, opencode, openhands, session_jsonl, swe_agent},
+    json_document, jsonl, live_captures, ollama_ndjson, sse, text,
 };
 use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
 

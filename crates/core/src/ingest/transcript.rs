@@ -85,6 +85,16 @@ pub struct Transcript {
 pub const MAX_DIAGNOSTICS: usize = crate::stream::MAX_LISTED;
 
 impl Transcript {
+    /// Each message on one line, `turn role channel name is_error text`: what the readers'
+    /// tests compare with.
+    #[cfg(test)]
+    pub(crate) fn message_lines(&self) -> Vec<String> {
+        self.messages
+            .iter()
+            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
+            .collect()
+    }
+
     pub fn new(format: Format) -> Self {
         Self { format, messages: Vec::new(), stream: None, diagnostics: Vec::new() }
     }

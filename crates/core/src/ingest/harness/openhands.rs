@@ -13,11 +13,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, thought_parts, Turns};
-use super::json_scan::Members;
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::{elements, text_of, thought_parts, Turns};
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::json_scan::Members;
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::OpenHands);
@@ -169,11 +169,7 @@ mod tests {
 {"id":4,"source":"agent","action":"change_agent_state","args":{}},
 {"id":5,"source":"agent","action":"message","args":{"content":"Done.","thought":""}}]"#;
         let t = parse(input);
-        let got: Vec<String> = t
-            .messages
-            .iter()
-            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
-            .collect();
+        let got: Vec<String> = t.message_lines();
         assert_eq!(
             got,
             [

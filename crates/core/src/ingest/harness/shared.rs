@@ -1,16 +1,15 @@
 //! What the readers of agent harnesses' session files share: turns numbered as they are
 //! placed, parts put into the transcript with where they came from, a tool's output that
 //! comes as a JSON string of `{output, metadata}` read for its output, and JSON values given
-//! to a reader as text. The readers are one file each: `opencode.rs`, `codex_rollout.rs`,
-//! `gemini_cli.rs`, `cline.rs`, `openhands.rs`, `swe_agent.rs`, `aider_md.rs`.
+//! to a reader as text. The readers are one file each beside this one.
 
 use std::ops::Range;
 
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::history::HistoryTurn;
-use super::transcript::Channel;
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::history::HistoryTurn;
+use crate::ingest::transcript::Channel;
 
 /// Places turns of one conversation one after another.
 pub struct Turns {
@@ -35,7 +34,7 @@ impl Turns {
         self.next += 1;
     }
 
-    /// Adds the turns a [`super::history::History`] read, each from its own source (else
+    /// Adds the turns a [`crate::ingest::history::History`] read, each from its own source (else
     /// from `at`).
     pub fn add_history(&mut self, b: &mut Builder, turns: Vec<HistoryTurn>, at: &Origin) {
         for turn in turns {
@@ -93,7 +92,7 @@ pub fn command_output(raw: &str) -> (String, bool) {
 /// not an array), in `input`'s offsets.
 pub fn elements(input: &[u8], range: Range<usize>) -> Option<Vec<Range<usize>>> {
     let start = range.start;
-    let found = super::json_scan::array_elements(&input[range])?;
+    let found = crate::ingest::json_scan::array_elements(&input[range])?;
     Some(found.into_iter().map(|r| r.start + start..r.end + start).collect())
 }
 

@@ -7,12 +7,12 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, thought_parts, Turns};
-use super::history::{History, Item};
-use super::json_scan::Members;
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::{elements, text_of, thought_parts, Turns};
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::history::{History, Item};
+use crate::ingest::json_scan::Members;
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 use crate::stream::lenient_text_of_value;
 
 pub fn parse(input: &[u8]) -> Transcript {

@@ -3,7 +3,7 @@
 //! nothing here parses a whole line or document): each by the keys and values only it writes
 //! near its start. Looked at before the API shapes, which these files are made of.
 
-use super::format::Format;
+use crate::ingest::format::Format;
 
 /// How much of the input the harness check looks at.
 pub const HARNESS_PROBE: usize = 4 * 1024;

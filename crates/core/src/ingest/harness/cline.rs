@@ -9,11 +9,11 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, Turns};
-use super::history::{History, Item};
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::{elements, text_of, Turns};
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::history::{History, Item};
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 
 /// Tools Cline and Roo Code write as XML in the older form.
 const XML_TOOLS: [&str; 14] = [
@@ -204,20 +204,13 @@ fn ui_messages(b: &mut Builder, values: Vec<(Origin, Value)>) {
 mod tests {
     use super::*;
 
-    fn lines(t: &Transcript) -> Vec<String> {
-        t.messages
-            .iter()
-            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
-            .collect()
-    }
-
     #[test]
     fn native_tool_use_and_failed_results() {
         let input = br#"[{"role":"user","content":[{"type":"text","text":"<task>\nfix it\n</task>"}]},
 {"role":"assistant","content":[{"type":"text","text":"Reading."},{"type":"tool_use","id":"t1","name":"read_file","input":{"path":"a.rs"}}]},
 {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"no such file","is_error":true}]}]"#;
         assert_eq!(
-            lines(&parse(input)),
+            parse(input).message_lines(),
             [
                 "0 user content None false <task>\nfix it\n</task>",
                 "1 assistant content None false Reading.",
@@ -233,7 +226,7 @@ mod tests {
 {"role":"assistant","content":"Let me look.\n\n<read_file>\n<path>src/a.rs</path>\n</read_file>"},
 {"role":"user","content":[{"type":"text","text":"[read_file for 'src/a.rs'] Result:\nfn a() {}"}]}]"#;
         assert_eq!(
-            lines(&parse(input)),
+            parse(input).message_lines(),
             [
                 "0 user content None false <task>fix it</task>",
                 "1 assistant content None false Let me look.",
@@ -252,7 +245,7 @@ mod tests {
 {"ts":5,"type":"say","say":"command_output","text":"1 failed"}]"#;
         let t = parse(input);
         assert_eq!(
-            lines(&t),
+            t.message_lines(),
             [
                 "0 user content None false fix it",
                 "1 assistant content None false Running the tests.",

@@ -8,10 +8,10 @@
 //! text; a ```` ```bash ```` block is a `shell` command the model suggests, whose output aider
 //! shows after `> Running …` (that note is the call's result).
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::Turns;
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::Turns;
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 
 /// One kind of line block.
 #[derive(Clone, Copy, PartialEq)]

@@ -12,13 +12,13 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::builder::{Builder, Origin};
-use super::harness::{command_output, Turns};
-use super::history::{History, Item};
-use super::lines::jsonl_lines;
-use super::transcript::Transcript;
-use super::value_text::member;
-use super::Format;
+use super::shared::{command_output, Turns};
+use crate::ingest::builder::{Builder, Origin};
+use crate::ingest::history::{History, Item};
+use crate::ingest::lines::jsonl_lines;
+use crate::ingest::transcript::Transcript;
+use crate::ingest::value_text::member;
+use crate::ingest::Format;
 
 #[derive(Deserialize)]
 struct Line {
@@ -122,11 +122,7 @@ mod tests {
 not json
 "#;
         let t = parse(input);
-        let got: Vec<String> = t
-            .messages
-            .iter()
-            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
-            .collect();
+        let got: Vec<String> = t.message_lines();
         assert_eq!(
             got,
             [

@@ -10,11 +10,11 @@
 //! subagent's turns never land amid the main conversation's. Lines without a message
 //! (summaries, snapshots) are skipped. Conversations come out one after the other.
 
-use super::builder::{Builder, Origin};
-use super::history::{History, Item};
-use super::lines::jsonl_lines;
-use super::transcript::Transcript;
-use super::Format;
+use crate::ingest::builder::{Builder, Origin};
+use crate::ingest::history::{History, Item};
+use crate::ingest::lines::jsonl_lines;
+use crate::ingest::transcript::Transcript;
+use crate::ingest::Format;
 use serde::Deserialize;
 use std::collections::HashMap;
 

@@ -15,12 +15,12 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, Turns};
-use super::json_scan::Members;
-use super::lines::jsonl_lines;
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::{elements, text_of, Turns};
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::json_scan::Members;
+use crate::ingest::lines::jsonl_lines;
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 
 pub fn parse(input: &[u8]) -> Transcript {
     let mut b = Builder::new(input, Format::GeminiCli);
@@ -199,13 +199,6 @@ fn checkpoint(b: &mut Builder, input: &[u8], entries: Vec<Range<usize>>) {
 mod tests {
     use super::*;
 
-    fn lines(t: &Transcript) -> Vec<String> {
-        t.messages
-            .iter()
-            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
-            .collect()
-    }
-
     #[test]
     fn records_thoughts_calls_results_rewinds_and_resends() {
         let input = br#"{"sessionId":"s","projectHash":"p","startTime":"t"}
@@ -219,7 +212,7 @@ mod tests {
 "#;
         let t = parse(input);
         assert_eq!(
-            lines(&t),
+            t.message_lines(),
             [
                 "0 user content None false fix it",
                 "1 assistant content None false Reading.",
@@ -238,7 +231,7 @@ mod tests {
  {"role": "user", "parts": [{"functionResponse": {"name": "ls", "response": {"output": "a b"}}}]}
 ]}"#;
         assert_eq!(
-            lines(&parse(checkpoint)),
+            parse(checkpoint).message_lines(),
             [
                 "0 user content None false hi",
                 "1 assistant reasoning None false think",
@@ -247,6 +240,9 @@ mod tests {
             ]
         );
         let older = br#"{"sessionId": "s", "messages": [{"id": "1", "type": "user", "content": "hi"}, {"id": "2", "type": "gemini", "content": "hello"}]}"#;
-        assert_eq!(lines(&parse(older)), ["0 user content None false hi", "1 assistant content None false hello"]);
+        assert_eq!(
+            parse(older).message_lines(),
+            ["0 user content None false hi", "1 assistant content None false hello"]
+        );
     }
 }

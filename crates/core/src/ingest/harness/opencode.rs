@@ -9,11 +9,11 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::builder::{Builder, Origin, Part};
-use super::harness::{elements, text_of, Turns};
-use super::json_scan::Members;
-use super::transcript::{Channel, Transcript};
-use super::Format;
+use super::shared::{elements, text_of, Turns};
+use crate::ingest::builder::{Builder, Origin, Part};
+use crate::ingest::json_scan::Members;
+use crate::ingest::transcript::{Channel, Transcript};
+use crate::ingest::Format;
 
 #[derive(Deserialize)]
 struct Message {
