@@ -74,14 +74,14 @@ fn scorer_parts(mb: usize) {
         f();
         println!("  {name:<28} {:>6.2}", (peak() - before) as f64 / n);
     };
-    let toks = ngram_stats::tokens(&text);
-    let ids = ngram_stats::token_ids(&text, &toks);
+    let toks = tokens::tokens(&text);
+    let ids = tokens::token_ids(&text, &toks);
     println!("text-{mb}mb by scorer ({} tokens, {} bytes each on this target):", toks.len(), size_of_val(&toks[0]));
     part("tokens", &mut || {
-        std::hint::black_box(ngram_stats::tokens(&text));
+        std::hint::black_box(tokens::tokens(&text));
     });
     part("token ids", &mut || {
-        std::hint::black_box(ngram_stats::token_ids(&text, &toks));
+        std::hint::black_box(tokens::token_ids(&text, &toks));
     });
     part("n-gram stats", &mut || {
         std::hint::black_box(ngram_stats::ngram_stats_of(&ids));

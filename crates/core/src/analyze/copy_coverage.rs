@@ -1,6 +1,6 @@
 //! Copy coverage: the share of the text that is a long copy of earlier text, with the copies.
 //!
-//! The text is cut into tokens (see [`super::ngram_stats::tokens`]: words, and single CJK
+//! The text is cut into tokens (see [`super::tokens::tokens`]: words, and single CJK
 //! characters or punctuation). A *shingle* is [`SHINGLE`] consecutive tokens. A shingle that
 //! already occurred anywhere earlier (unbounded look-back: a 40 KB block repeated is seen,
 //! where DEFLATE's 32 KiB window is blind) marks its tokens as copied. Copied stretches closer
@@ -19,7 +19,8 @@
 //! 8 bytes per shingle ([`FirstSeen`]). Shingles are compared by their token ids, exactly.
 
 use super::first_seen::FirstSeen;
-use super::ngram_stats::{ngram_id, token_classes, token_ids, token_ranges_at, tokens, Token, TokenClass};
+use super::ngram_stats::ngram_id;
+use super::tokens::{token_classes, token_ids, token_ranges_at, tokens, Token, TokenClass};
 use std::ops::Range;
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.

@@ -16,8 +16,8 @@
 //! Cost: an edit distance in a band of `2a + 1` per copy tried, `a` the allowed edits: on an
 //! exact loop, one failed try at each end.
 
-use super::ngram_stats::Token;
 use super::tandem::{Tandem, Variation};
+use super::tokens::Token;
 
 /// Longest unit extended, in tokens.
 pub const MAX_UNIT_TOKENS: usize = 256;
@@ -144,8 +144,8 @@ pub fn extend(toks: &[Token], ids: &[u32], t: &Tandem, max_edits: f64) -> Tandem
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::ngram_stats::{token_ids, tokens};
     use crate::analyze::tandem::tandems;
+    use crate::analyze::tokens::{token_ids, tokens};
 
     fn extended(text: &str) -> Tandem {
         let toks = tokens(text);

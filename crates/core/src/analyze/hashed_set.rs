@@ -1,4 +1,4 @@
-//! A set of 64-bit hashes that are already mixed (`ngram_stats::hash_bytes`): it needs no
+//! A set of 64-bit hashes that are already mixed (`tokens::hash_bytes`): it needs no
 //! second hash. One set type for every such set in the core (the gate's turns, the incoherence
 //! checks' words): each other key or hasher type would add its own copy of the table's code to
 //! the page's wasm.

@@ -15,8 +15,8 @@
 
 use super::content_lines::carries_content;
 use super::first_seen::FirstSeen;
-use super::ngram_stats::hash_bytes;
 use super::text_units::{lines, trim};
+use super::tokens::hash_bytes;
 use std::collections::HashMap;
 use std::ops::Range;
 

@@ -34,6 +34,7 @@ pub mod tandem;
 pub mod text_units;
 mod threshold_settings;
 mod thresholds;
+pub mod tokens;
 pub mod word_runs;
 
 pub use analyzer::{

@@ -5,8 +5,9 @@
 //! are O(n²) or worse, and short enough to read.
 
 use super::copy_coverage::{copy_coverage, CopyCoverage, SpanBuilder, MAX_GAP, SHINGLE};
-use super::ngram_stats::{ngram_stats, token_classes, tokens};
+use super::ngram_stats::ngram_stats;
 use super::tandem::{self, line_items, Level, Tandem, TandemBest, Tandems, Variation};
+use super::tokens::{token_classes, tokens};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;

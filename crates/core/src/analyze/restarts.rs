@@ -34,7 +34,8 @@
 //! copies' table, and a sort of the re-tellings.
 
 use super::first_seen::FirstSeen;
-use super::ngram_stats::{ngram_id, TokenClass};
+use super::ngram_stats::ngram_id;
+use super::tokens::TokenClass;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -292,7 +293,7 @@ fn most_retold(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::ngram_stats::{token_classes, token_ids, tokens};
+    use crate::analyze::tokens::{token_classes, token_ids, tokens};
 
     fn found(text: &str) -> Restarts {
         let toks = tokens(text);

@@ -4,7 +4,7 @@
 //! period `p` before it, at least two periods long: text = prefix + uᵏ + a part of u + rest,
 //! with `k = count ≥ 2`. The sequence is the text's bytes at [`Level::Char`] (runs are then
 //! trimmed to character boundaries, so "😂😂😂" is a 4-byte unit three times), its tokens
-//! at [`Level::Word`] (see [`super::ngram_stats::tokens`]: words, with each punctuation mark,
+//! at [`Level::Word`] (see [`super::tokens::tokens`]: words, with each punctuation mark,
 //! CJK character or emoji a token of its own), its trimmed non-empty lines, list markers
 //! ignored, at [`Level::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
 //! words, [`MAX_LINE_PERIOD`] lines): a longer unit is the business of copy coverage.
@@ -23,8 +23,8 @@
 //! O(n · P/q) for the multiples of q. Word and line items are compared by 64-bit hash.
 
 use super::first_seen::FirstSeen;
-use super::ngram_stats::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
 use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
+use super::tokens::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::ops::Range;

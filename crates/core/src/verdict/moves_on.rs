@@ -23,7 +23,7 @@ use super::authorship::Author;
 use super::says_again::SHINGLE;
 use super::tool_calls::{is_call, is_user_message, Call};
 use super::turns::Conversation;
-use crate::analyze::ngram_stats::hash_bytes;
+use crate::analyze::tokens::hash_bytes;
 use crate::analyze::ToolRules;
 use crate::ingest::{Message, Transcript};
 use crate::splitmix::mix;

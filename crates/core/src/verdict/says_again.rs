@@ -10,7 +10,7 @@
 //! said again is a line said again.
 
 use super::model_stream::{shown, StreamKind};
-use crate::analyze::ngram_stats::hash_bytes;
+use crate::analyze::tokens::hash_bytes;
 use crate::ingest::{Channel, Transcript};
 use crate::splitmix::mix;
 

@@ -19,7 +19,7 @@
 //! drift.
 
 use super::super::hashed_set::HashedSet;
-use super::super::ngram_stats::hash_bytes;
+use super::super::tokens::hash_bytes;
 use super::word_salad::head;
 use std::ops::Range;
 

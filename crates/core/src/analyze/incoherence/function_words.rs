@@ -15,7 +15,7 @@
 //! costs nothing: the check asks only how many words of a stretch are in the table.
 
 use super::super::hashed_set::HashedSet;
-use super::super::ngram_stats::hash_bytes;
+use super::super::tokens::hash_bytes;
 use std::sync::OnceLock;
 
 const WORDS: &str = "

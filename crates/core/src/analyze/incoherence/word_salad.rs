@@ -14,7 +14,7 @@
 //! telling that apart needs a model of English syntax this check does not ship.
 
 use super::super::hashed_set::HashedSet;
-use super::super::ngram_stats::hash_bytes;
+use super::super::tokens::hash_bytes;
 use std::ops::Range;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of

@@ -5,10 +5,10 @@
 use super::share::share;
 use crate::analyze::code_blocks::{block_holding, fenced_blocks};
 use crate::analyze::copy_coverage::{CopyCoverage, CopySpan};
-use crate::analyze::ngram_stats::{token_class, token_ranges_at, tokens, TokenClass};
 use crate::analyze::report::{Check, CopyFigure, Direction, Metric, Span, SpanKind, Verdict};
 use crate::analyze::restarts::{Restarts, NEW_PER_REPEATED};
 use crate::analyze::thresholds::CopyRules;
+use crate::analyze::tokens::{token_class, token_ranges_at, tokens, TokenClass};
 use crate::wording::{percent_of, thousands};
 use std::ops::Range;
 

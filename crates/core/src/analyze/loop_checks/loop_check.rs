@@ -4,10 +4,10 @@
 
 use super::share::share;
 use crate::analyze::edited_runs;
-use crate::analyze::ngram_stats::Token;
 use crate::analyze::report::{Check, Direction, Metric, TandemFigure, UnitLevel, Verdict};
 use crate::analyze::tandem::{number_tandems, tandems_with_lines, Level, Tandem, TandemBest, Variation};
 use crate::analyze::thresholds::{LoopRules, TandemClause};
+use crate::analyze::tokens::Token;
 use crate::wording::{percent_of, plural, quote, thousands};
 use std::ops::Range;
 

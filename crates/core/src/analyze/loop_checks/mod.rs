@@ -26,12 +26,13 @@ mod loop_check;
 mod share;
 
 use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage};
-use super::ngram_stats::{ngram_stats_of, token_classes, token_ids, tokens, NgramStats};
+use super::ngram_stats::{ngram_stats_of, NgramStats};
 use super::profile::{profile, Profile};
 use super::report::{Check, CopyFigure, ProfileFigure, Span, SpanKind, TandemFigure, Verdict};
 use super::restarts::restarts;
 use super::tandem::{line_best, Tandem, Variation};
 use super::thresholds::LoopRules;
+use super::tokens::{token_classes, token_ids, tokens};
 use copies::{copy_figure, judge_copies, retellings, with_restarts, CopiesJudged};
 use degenerate_end::{degenerate_end_check, profile_figure};
 use loop_check::{decisive_tandem, loop_check, loop_sentence, tandem_figure};
