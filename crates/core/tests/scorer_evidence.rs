@@ -81,10 +81,10 @@ fn fmt_opt(o: Option<usize>) -> String {
 }
 
 fn level(t: &Tandem) -> &'static str {
-    match t.level {
-        coherency_core::analyze::tandem::Level::Char => "c",
-        coherency_core::analyze::tandem::Level::Word => "w",
-        coherency_core::analyze::tandem::Level::Line => "l",
+    match t.unit_kind {
+        coherency_core::analyze::tandem::UnitKind::Char => "c",
+        coherency_core::analyze::tandem::UnitKind::Word => "w",
+        coherency_core::analyze::tandem::UnitKind::Line => "l",
     }
 }
 

@@ -16,8 +16,9 @@
 //! Cost: an edit distance in a band of `2a + 1` per copy tried, `a` the allowed edits: on an
 //! exact loop, one failed try at each end.
 
-use super::tandem::{Tandem, Variation};
+use super::tandem::Tandem;
 use super::tokens::Token;
+use super::variation::Variation;
 
 /// Longest unit extended, in tokens.
 pub const MAX_UNIT_TOKENS: usize = 256;

@@ -35,6 +35,7 @@ pub mod text_units;
 mod threshold_settings;
 mod thresholds;
 pub mod tokens;
+pub mod variation;
 pub mod word_runs;
 
 pub use analyzer::{
@@ -45,7 +46,8 @@ pub use compare_rules::CompareRules;
 pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, threshold_cell, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure,
-    Report, Span, SpanKind, TandemFigure, UnitLevel, Verdict,
+    Report, Span, SpanKind, TandemFigure, Verdict,
 };
+pub use tandem::UnitKind;
 pub use threshold_settings::{setting_names, Setting, SettingKind, ThresholdChange, ThresholdError, SETTINGS};
 pub use thresholds::{CopyRules, EndRules, IncoherenceRules, LoopRules, TandemClause, Thresholds, ToolRules};

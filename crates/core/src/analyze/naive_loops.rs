@@ -6,8 +6,9 @@
 
 use super::copy_coverage::{copy_coverage, CopyCoverage, SpanBuilder, MAX_GAP, SHINGLE};
 use super::ngram_stats::ngram_stats;
-use super::tandem::{self, line_items, Level, Tandem, TandemBest, Tandems, Variation};
+use super::tandem::{self, line_items, Tandem, TandemBest, Tandems, UnitKind};
 use super::tokens::{token_classes, tokens};
+use super::variation::Variation;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -32,14 +33,14 @@ fn naive_tandem_runs<T: Eq>(seq: &[T], max: usize) -> Vec<(usize, usize, usize)>
     out
 }
 
-fn naive_item_best(text: &str, items: &[Range<usize>], level: Level, max: usize) -> TandemBest {
-    let key = |r: &Range<usize>| if level == Level::Line { tandem::line_key(text, r.clone()) } else { r.clone() };
+fn naive_item_best(text: &str, items: &[Range<usize>], level: UnitKind, max: usize) -> TandemBest {
+    let key = |r: &Range<usize>| if level == UnitKind::Line { tandem::line_key(text, r.clone()) } else { r.clone() };
     let strs: Vec<&str> = items.iter().map(|r| &text[key(r)]).collect();
     let mut best = TandemBest::default();
     for (p, i, j) in naive_tandem_runs(&strs, max) {
         best.offer(Tandem {
             variation: Variation::Exact,
-            level,
+            unit_kind: level,
             unit: items[i].start..items[i + p].start,
             period: p,
             count: (j - i) / p,
@@ -57,7 +58,7 @@ fn naive_tandems(text: &str) -> Tandems {
         let e = (i..=j).rev().find(|&e| text.is_char_boundary(e)).unwrap();
         let run = Tandem {
             variation: Variation::Exact,
-            level: Level::Char,
+            unit_kind: UnitKind::Char,
             unit: s..s + p,
             period: p,
             count: (e - s) / p,
@@ -69,8 +70,8 @@ fn naive_tandems(text: &str) -> Tandems {
         }
     }
     let token_items: Vec<Range<usize>> = tokens(text).into_iter().map(|t| t.range()).collect();
-    t.word = naive_item_best(text, &token_items, Level::Word, tandem::MAX_WORD_PERIOD);
-    t.line = naive_item_best(text, &line_items(text), Level::Line, tandem::MAX_LINE_PERIOD);
+    t.word = naive_item_best(text, &token_items, UnitKind::Word, tandem::MAX_WORD_PERIOD);
+    t.line = naive_item_best(text, &line_items(text), UnitKind::Line, tandem::MAX_LINE_PERIOD);
     t
 }
 

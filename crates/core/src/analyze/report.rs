@@ -4,8 +4,9 @@
 //! itself. Spans are byte ranges into the analysed text. `to_json` is the CLI's `--json`
 //! shape and the export format; its field names are stable (add, don't rename).
 
-use super::tandem::Variation;
+use super::tandem::UnitKind;
 use super::thresholds::Thresholds;
+use super::variation::Variation;
 use crate::wording::{bytes_text, percent};
 use serde::{Deserialize, Serialize};
 
@@ -231,33 +232,16 @@ pub struct Metrics {
     pub distinct_sample: usize,
 }
 
-/// What a tandem repeat is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum UnitLevel {
-    Char,
-    Word,
-    Line,
-}
-
-impl UnitLevel {
-    pub fn label(self) -> &'static str {
-        match self {
-            UnitLevel::Char => "characters",
-            UnitLevel::Word => "tokens",
-            UnitLevel::Line => "lines",
-        }
-    }
-}
-
 /// A tandem repeat: `count` copies of a `unit_bytes`-byte unit back to back over `start..end`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TandemFigure {
-    pub level: UnitLevel,
+    /// (Named `level` in JSON, as the reports have always written it.)
+    #[serde(rename = "level")]
+    pub unit_kind: UnitKind,
     /// The unit, shortened for display (see [`crate::wording::quote`]).
     pub unit: String,
     pub unit_bytes: usize,
-    /// The unit's length in items of its level (bytes, words or lines).
+    /// The unit's length in items of its kind (bytes, words or lines).
     pub period: usize,
     pub count: usize,
     pub start: usize,

@@ -2,11 +2,11 @@
 //!
 //! A tandem repeat is a stretch `start..end` of a sequence where every item equals the item one
 //! period `p` before it, at least two periods long: text = prefix + uᵏ + a part of u + rest,
-//! with `k = count ≥ 2`. The sequence is the text's bytes at [`Level::Char`] (runs are then
+//! with `k = count ≥ 2`. The sequence is the text's bytes at [`UnitKind::Char`] (runs are then
 //! trimmed to character boundaries, so "😂😂😂" is a 4-byte unit three times), its tokens
-//! at [`Level::Word`] (see [`super::tokens::tokens`]: words, with each punctuation mark,
+//! at [`UnitKind::Word`] (see [`super::tokens::tokens`]: words, with each punctuation mark,
 //! CJK character or emoji a token of its own), its trimmed non-empty lines, list markers
-//! ignored, at [`Level::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
+//! ignored, at [`UnitKind::Line`]. Periods are bounded per level ([`MAX_CHAR_PERIOD`] bytes, [`MAX_WORD_PERIOD`]
 //! words, [`MAX_LINE_PERIOD`] lines): a longer unit is the business of copy coverage.
 //!
 //! Per level we report the *longest* run (most copies) and the *most covering* run (most
@@ -25,6 +25,7 @@
 use super::first_seen::FirstSeen;
 use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
 use super::tokens::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
+use super::variation::Variation;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::ops::Range;
@@ -36,84 +37,23 @@ pub const MAX_WORD_PERIOD: usize = 128;
 /// Longest period searched at line level, in lines.
 pub const MAX_LINE_PERIOD: usize = 64;
 
-/// The sequence a tandem repeat is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+/// What a tandem repeat's unit is made of: bytes (characters), words (tokens) or lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitKind {
     Char,
     Word,
     Line,
 }
 
-/// How the copies of a tandem repeat differ from one another. In JSON it is tagged inside
-/// (`{"kind": "edited", "edits": 3}`); in a binary format (the page's worker hands its results
-/// over in postcard, which cannot read a tag inside) it is tagged outside — see the impls below.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variation {
-    /// Every copy the same, byte for byte.
-    #[default]
-    Exact,
-    /// Small edits: `edits` tokens changed, added or respelt across the copies (found as a
-    /// copy of the text one unit before; see `loop_checks`).
-    Edited { edits: usize },
-    /// Only numbers change from copy to copy; `counts` holds the first and last value when
-    /// one number counts up by one and nothing else changes; `bare` when the unit is that
-    /// number and punctuation only (a bare count, an empty numbered list).
-    Numbers { counts: Option<(u64, u64)>, bare: bool },
-}
-
-impl Variation {
-    pub fn is_exact(&self) -> bool {
-        *self == Variation::Exact
-    }
-}
-
-/// [`Variation`] as JSON shows it: tagged inside.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-enum TaggedInside {
-    Exact,
-    Edited { edits: usize },
-    Numbers { counts: Option<(u64, u64)>, bare: bool },
-}
-
-/// [`Variation`] in a binary format: tagged outside.
-#[derive(Serialize, Deserialize)]
-enum TaggedOutside {
-    Exact,
-    Edited { edits: usize },
-    Numbers { counts: Option<(u64, u64)>, bare: bool },
-}
-
-impl Serialize for Variation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match (*self, serializer.is_human_readable()) {
-            (Variation::Exact, true) => TaggedInside::Exact.serialize(serializer),
-            (Variation::Edited { edits }, true) => TaggedInside::Edited { edits }.serialize(serializer),
-            (Variation::Numbers { counts, bare }, true) => TaggedInside::Numbers { counts, bare }.serialize(serializer),
-            (Variation::Exact, false) => TaggedOutside::Exact.serialize(serializer),
-            (Variation::Edited { edits }, false) => TaggedOutside::Edited { edits }.serialize(serializer),
-            (Variation::Numbers { counts, bare }, false) => {
-                TaggedOutside::Numbers { counts, bare }.serialize(serializer)
-            }
+impl UnitKind {
+    /// The items the unit's period counts, in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            UnitKind::Char => "characters",
+            UnitKind::Word => "tokens",
+            UnitKind::Line => "lines",
         }
-    }
-}
-
-impl<'de> Deserialize<'de> for Variation {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(if deserializer.is_human_readable() {
-            match TaggedInside::deserialize(deserializer)? {
-                TaggedInside::Exact => Variation::Exact,
-                TaggedInside::Edited { edits } => Variation::Edited { edits },
-                TaggedInside::Numbers { counts, bare } => Variation::Numbers { counts, bare },
-            }
-        } else {
-            match TaggedOutside::deserialize(deserializer)? {
-                TaggedOutside::Exact => Variation::Exact,
-                TaggedOutside::Edited { edits } => Variation::Edited { edits },
-                TaggedOutside::Numbers { counts, bare } => Variation::Numbers { counts, bare },
-            }
-        })
     }
 }
 
@@ -123,7 +63,7 @@ impl<'de> Deserialize<'de> for Variation {
 /// exact; [`number_tandems`] finds runs whose copies differ only in their numbers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tandem {
-    pub level: Level,
+    pub unit_kind: UnitKind,
     pub unit: Range<usize>,
     pub period: usize,
     pub count: usize,
@@ -287,7 +227,7 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
         let (s, e) = (ceil_boundary(text, i), floor_boundary(text, j));
         if e >= s + 2 * p {
             visit(Tandem {
-                level: Level::Char,
+                unit_kind: UnitKind::Char,
                 unit: s..s + p,
                 period: p,
                 count: (e - s) / p,
@@ -303,13 +243,13 @@ pub fn char_tandems(text: &str, mut visit: impl FnMut(Tandem)) {
 fn item_tandems<Id: Eq>(
     range: impl Fn(usize) -> Range<usize>,
     ids: &[Id],
-    level: Level,
+    kind: UnitKind,
     max: usize,
     mut visit: impl FnMut(Tandem),
 ) {
     runs(ids, max, |p, i, j| {
         visit(Tandem {
-            level,
+            unit_kind: kind,
             unit: range(i).start..range(i + p).start,
             period: p,
             count: (j - i) / p,
@@ -348,7 +288,7 @@ pub fn line_key(text: &str, line: Range<usize>) -> Range<usize> {
 
 /// Word-level runs over `text`'s tokens, compared by their `ids`.
 pub fn word_tandems(toks: &[Token], ids: &[u32], visit: impl FnMut(Tandem)) {
-    item_tandems(|k| toks[k].range(), ids, Level::Word, MAX_WORD_PERIOD, visit)
+    item_tandems(|k| toks[k].range(), ids, UnitKind::Word, MAX_WORD_PERIOD, visit)
 }
 
 /// Line-level runs, list markers ignored. Twelve bytes a line: its range, and as its id the
@@ -370,7 +310,7 @@ pub fn line_tandems(text: &str, visit: impl FnMut(Tandem)) {
         })
         .collect();
     drop(first);
-    item_tandems(range, &ids, Level::Line, MAX_LINE_PERIOD, visit)
+    item_tandems(range, &ids, UnitKind::Line, MAX_LINE_PERIOD, visit)
 }
 
 /// The longest and the most covering line-level run (see [`line_tandems`]).
@@ -467,7 +407,7 @@ pub fn number_tandems(text: &str, toks: &[Token], ids: &[u32], mut visit: impl F
         ends.insert(j);
         let start = toks[i].start();
         visit(Tandem {
-            level: Level::Word,
+            unit_kind: UnitKind::Word,
             unit: start..toks[i + p].start(),
             period: p,
             count,

@@ -4,10 +4,11 @@
 
 use super::share::share;
 use crate::analyze::edited_runs;
-use crate::analyze::report::{Check, Direction, Metric, TandemFigure, UnitLevel, Verdict};
-use crate::analyze::tandem::{number_tandems, tandems_with_lines, Level, Tandem, TandemBest, Variation};
+use crate::analyze::report::{Check, Direction, Metric, TandemFigure, Verdict};
+use crate::analyze::tandem::{number_tandems, tandems_with_lines, Tandem, TandemBest, UnitKind};
 use crate::analyze::thresholds::{LoopRules, TandemClause};
 use crate::analyze::tokens::Token;
+use crate::analyze::variation::Variation;
 use crate::wording::{percent_of, plural, quote, thousands};
 use std::ops::Range;
 
@@ -69,8 +70,8 @@ pub(super) fn decisive_tandem(
         // them with small edits. Ranked as found (a rotation loses at most a lead-in).
         let rotated = readable_rotation(text, toks, found.clone());
         let shift = rotated.start - found.start;
-        let cand = match rotated.level {
-            Level::Char => rotated,
+        let cand = match rotated.unit_kind {
+            UnitKind::Char => rotated,
             _ => edited_runs::extend(toks, ids, &rotated, rules.copies.max_edits),
         };
         let level = tandem_level(&cand, n, rules);
@@ -96,14 +97,14 @@ fn is_lead_in(text: &str, at: usize) -> bool {
 /// it is reported from its first word). Copies stay whole: the run loses at most a unit's
 /// lead-in and keeps at least two copies.
 fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
-    let starts: Vec<usize> = match t.level {
+    let starts: Vec<usize> = match t.unit_kind {
         _ if !t.variation.is_exact() => return t,
-        Level::Char => (t.start..t.unit.end).filter(|&s| text.is_char_boundary(s)).collect(),
-        Level::Word => {
+        UnitKind::Char => (t.start..t.unit.end).filter(|&s| text.is_char_boundary(s)).collect(),
+        UnitKind::Word => {
             let first = toks.partition_point(|k| k.start() < t.start);
             toks[first..].iter().take(t.period).map(|k| k.start()).collect()
         }
-        Level::Line => return t,
+        UnitKind::Line => return t,
     };
     let Some(&s) = starts.iter().find(|&&s| !is_lead_in(text, s)) else { return t };
     let shift = s - t.start;
@@ -112,8 +113,8 @@ fn readable_rotation(text: &str, toks: &[Token], t: Tandem) -> Tandem {
         return t;
     }
     // The unit's bytes from `s`: the rest of this copy and the start of the next.
-    let (count, unit) = match t.level {
-        Level::Word => {
+    let (count, unit) = match t.unit_kind {
+        UnitKind::Word => {
             let first = toks.partition_point(|k| k.start() < s);
             let tokens = toks.partition_point(|k| k.start() < t.end) - first;
             let next = toks.get(first + t.period).map_or(t.end, |k| k.start());
@@ -151,13 +152,13 @@ fn blank_run_sentence(text: &str, run: Range<usize>) -> Option<String> {
 
 pub(super) fn loop_sentence(text: &str, t: &Tandem) -> String {
     // Words and lines are quoted without the whitespace that separates them.
-    let unit = if t.level == Level::Char { &text[t.unit.clone()] } else { text[t.unit.clone()].trim_end() };
-    let size = match t.level {
-        Level::Char => format!("{}-byte unit", thousands(t.unit.len())),
-        Level::Word if t.period == 1 => "word".to_string(),
-        Level::Word => format!("{}-token unit", thousands(t.period)),
-        Level::Line if t.period == 1 => "line".to_string(),
-        Level::Line => format!("{}-line unit", thousands(t.period)),
+    let unit = if t.unit_kind == UnitKind::Char { &text[t.unit.clone()] } else { text[t.unit.clone()].trim_end() };
+    let size = match t.unit_kind {
+        UnitKind::Char => format!("{}-byte unit", thousands(t.unit.len())),
+        UnitKind::Word if t.period == 1 => "word".to_string(),
+        UnitKind::Word => format!("{}-token unit", thousands(t.period)),
+        UnitKind::Line if t.period == 1 => "line".to_string(),
+        UnitKind::Line => format!("{}-line unit", thousands(t.period)),
     };
     let reach = if text.len() - t.end < t.unit.len().max(2) {
         "to the end".to_string()
@@ -165,7 +166,7 @@ pub(super) fn loop_sentence(text: &str, t: &Tandem) -> String {
         format!("to byte {}", thousands(t.end))
     };
     // At character level a run may end in part of a copy.
-    let part = if t.level == Level::Char && t.len() > t.count * t.unit.len() { " and then in part" } else { "" };
+    let part = if t.unit_kind == UnitKind::Char && t.len() > t.count * t.unit.len() { " and then in part" } else { "" };
     let (start, count, share) = (thousands(t.start), thousands(t.count), percent_of(t.len(), text.len()));
     if let Some(blank) = blank_run_sentence(text, t.start..t.end) {
         return format!("{blank} ({share} of the text)");
@@ -200,11 +201,7 @@ pub(super) fn loop_sentence(text: &str, t: &Tandem) -> String {
 
 pub(super) fn tandem_figure(text: &str, t: &Tandem) -> TandemFigure {
     TandemFigure {
-        level: match t.level {
-            Level::Char => UnitLevel::Char,
-            Level::Word => UnitLevel::Word,
-            Level::Line => UnitLevel::Line,
-        },
+        unit_kind: t.unit_kind,
         unit: quote(&text[t.unit.clone()]),
         unit_bytes: t.unit.len(),
         period: t.period,
@@ -245,7 +242,7 @@ mod tests {
     #[test]
     fn tandem_rules() {
         let t = |count: usize, unit: usize, start: usize, _n: usize| Tandem {
-            level: Level::Char,
+            unit_kind: UnitKind::Char,
             unit: start..start + unit,
             period: unit,
             count,
