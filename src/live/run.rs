@@ -11,7 +11,7 @@ use super::fetch;
 use super::scorer::Scorer;
 use crate::dom;
 use crate::model::limit_param;
-use coherency_core::analyze::ReportPacer;
+use coherency_core::live::ReportPacer;
 use coherency_core::live::{capture_full, Ending, LiveSnapshot, MAX_CAPTURE_BYTES, REPORT_EVERY_MS, REPORT_SHARE};
 
 /// Milliseconds on the page's clock.

@@ -5,7 +5,7 @@
 //! (.cargo/config.toml makes wasm-bindgen-test-runner the wasm32 runner).
 #![cfg(target_arch = "wasm32")]
 
-use coherency_core::analyze::{analyze, Verdict};
+use coherency_core::analyze::analyze;
 use coherency_core::samples::samples;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

@@ -17,7 +17,6 @@ pub mod incoherence;
 mod judge;
 pub mod line_repeats;
 pub mod loop_checks;
-mod pacing;
 pub mod profile;
 // Naive oracles of the seed's scanners and of the loop scorers, with the property tests that
 // hold the fast code equal to them.
@@ -43,7 +42,6 @@ pub use analyzer::{
     AnalysisWithoutDeflate, Analyzer,
 };
 pub use compare_rules::CompareRules;
-pub use pacing::ReportPacer;
 pub use report::{
     format_metric, format_threshold, threshold_cell, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure,
     Report, Span, SpanKind, TandemFigure, Verdict,

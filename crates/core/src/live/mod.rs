@@ -32,5 +32,5 @@ pub use outcome::{broken_off, ending_line, stopped_at_fail, BrokenOff};
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     capture_full, ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveSnapshot,
-    LiveStats, BYTES_PER_TOKEN, MAX_CAPTURE_BYTES, REPORT_EVERY_MS, REPORT_SHARE,
+    LiveStats, ReportPacer, BYTES_PER_TOKEN, MAX_CAPTURE_BYTES, REPORT_EVERY_MS, REPORT_SHARE,
 };

@@ -15,16 +15,18 @@
 
 mod analyzers;
 mod ending;
+mod pacing;
 mod prompt;
 mod snapshot;
 mod stats;
 
-use crate::analyze::{Report, ReportPacer};
+use crate::analyze::Report;
 use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, SsePump, StreamProblem, Turn, MAX_LISTED};
 use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
 pub use ending::{capture_full, ending_key, ending_text, Ending};
+pub use pacing::ReportPacer;
 pub use prompt::prompt_of_request;
 pub use snapshot::LiveSnapshot;
 pub use stats::{estimate_tokens, tokens_per_second, LiveStats, BYTES_PER_TOKEN};
