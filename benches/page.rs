@@ -34,7 +34,7 @@ mod bench {
     use std::time::{Duration, Instant};
 
     use browser::{Page, TempDir};
-    use coherency_core::verdict::JudgedDocument;
+    use coherency_core::judge::JudgedDocument;
     use fantoccini::Locator;
     use serde_json::Value;
 

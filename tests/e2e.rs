@@ -462,7 +462,7 @@ fn fixture_path(name: &str) -> PathBuf {
 
 fn expected(name: &str) -> Expected {
     let bytes = std::fs::read(fixture_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let doc = coherency_core::verdict::JudgedDocument::read(&bytes, None);
+    let doc = coherency_core::judge::JudgedDocument::read(&bytes, None);
     let (t, r) = (&doc.transcript, &doc.report);
     let rows = r.rows(t);
     Expected {
@@ -968,7 +968,7 @@ async fn downloaded_json(page: &Page) -> String {
 /// What the CLI's `--json` says of `bytes` read as a file called `name` (the core's own line,
 /// listing what the CLI lists by default: the flagged messages and the worst others).
 fn native_json(name: &str, bytes: &[u8]) -> String {
-    let doc = coherency_core::verdict::JudgedDocument::read(bytes, None);
+    let doc = coherency_core::judge::JudgedDocument::read(bytes, None);
     let worst = doc.report.worst().expect("a text was analysed");
     let worst_report = worst.full_report(&doc.transcript);
     let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();

@@ -16,7 +16,7 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::{json, Value};
 
-use coherency_core::verdict::JudgedDocument;
+use coherency_core::judge::JudgedDocument;
 
 /// `session` written as a session log (JSONL) named `name` in `dir`.
 fn write(dir: &browser::TempDir, name: &str, session: &Session) -> PathBuf {

@@ -12,8 +12,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use coherency_core::judge::JudgedDocument;
 use coherency_core::render::{html, Summary};
-use coherency_core::verdict::JudgedDocument;
 use coherency_e2e_harness::browser::{chrome_bin, chromium_args, Driver, TempDir};
 use coherency_test_support::{fixture, input_fixtures};
 use fantoccini::{ClientBuilder, Locator};

@@ -22,7 +22,7 @@ use crate::model::document::Document;
 use crate::model::level_key;
 use crate::state::{Open, Opener};
 use coherency_core::analyze::Thresholds;
-use coherency_core::verdict::{ConversationReport, TurnView};
+use coherency_core::judge::{ConversationReport, TurnView};
 use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]

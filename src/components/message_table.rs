@@ -13,7 +13,7 @@ use yew::prelude::*;
 use crate::model::document::Document;
 use crate::model::level_key;
 use crate::state::{Open, Opener};
-use coherency_core::verdict::{Author, MessageRow};
+use coherency_core::judge::{Author, MessageRow};
 use coherency_core::wording::{plural, thousands};
 
 /// Rows rendered at first, and added by "Show more".

@@ -24,7 +24,7 @@ use crate::model::level_key;
 use crate::state::{Open, Opener};
 use crate::text_view::scrolling::Geometry;
 use coherency_core::analyze::Verdict;
-use coherency_core::verdict::{Author, TurnView};
+use coherency_core::judge::{Author, TurnView};
 use coherency_core::wording::{plural, thousands};
 
 /// A conversation's turns, compared by identity (the view makes them once per conversation).

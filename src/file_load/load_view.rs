@@ -137,7 +137,7 @@ pub fn too_big(size: usize, limit: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::verdict::AnalysisProgress;
+    use coherency_core::judge::AnalysisProgress;
 
     fn loading(progress: Progress) -> Loading {
         Loading { progress, ..Loading::new("big.jsonl", 50_000_000, None) }

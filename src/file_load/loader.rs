@@ -23,7 +23,7 @@ use super::load_view::{Progress, Stage};
 use crate::dom;
 use coherency_core::analyze::{Report, Thresholds};
 use coherency_core::ingest::Format;
-use coherency_core::verdict::JudgedDocument;
+use coherency_core::judge::JudgedDocument;
 use coherency_worker_wire::analyse::{decode_reports, encode_texts};
 use coherency_worker_wire::blob_reader::read_blob;
 use coherency_worker_wire::wire::Decoder;

@@ -6,7 +6,7 @@
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{Channel, Message, Transcript};
-use coherency_core::verdict::{
+use coherency_core::judge::{
     call_in_words, is_call, is_result, Author, ConversationReport, TranscriptReport, TurnView,
 };
 use coherency_core::wording::{plural, thousands};
@@ -187,7 +187,7 @@ pub fn onset_sentence(c: &ConversationReport) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use coherency_core::verdict::{judge_transcript, JudgedDocument};
+    use coherency_core::judge::{judge_transcript, JudgedDocument};
     use coherency_test_support::agent_sessions::generate;
 
     fn judged(kind: &'static str) -> JudgedDocument {

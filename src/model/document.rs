@@ -1,17 +1,17 @@
 //! The page's view of one input document (pasted text, a sample or a file): its bytes, the
 //! detected and chosen formats, the core's transcript and per-message reports, the table rows
 //! worst first, and the analysis of the message shown in full. Pure: unit-tested natively;
-//! every number comes from the core (`verdict`, `analyze`).
+//! every number comes from the core (`judge`, `analyze`).
 
 use std::rc::Rc;
 
 use super::{Analysis, Source};
 use coherency_core::analyze::{Report, Thresholds, Verdict};
 use coherency_core::ingest::{Format, Transcript};
-use coherency_core::stream::StreamInfo;
 #[cfg(test)]
-use coherency_core::verdict::JudgeOptions;
-use coherency_core::verdict::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::judge::JudgeOptions;
+use coherency_core::judge::{ConversationReport, JudgedDocument, MessageRow, TranscriptReport};
+use coherency_core::stream::StreamInfo;
 use coherency_core::wording::{plural, thousands};
 
 /// One input read and analysed, with one of its messages selected.

@@ -8,7 +8,7 @@ use crate::model::saved::SavedView;
 use crate::model::Source;
 use coherency_core::analyze::Report;
 use coherency_core::ingest::Format;
-use coherency_core::verdict::JudgedDocument;
+use coherency_core::judge::JudgedDocument;
 use coherency_worker_wire::compare::CompareView;
 
 pub enum Action {

@@ -274,8 +274,8 @@ mod tests {
     use crate::file_load::load_view::Progress;
     use coherency_core::analyze::Verdict;
     use coherency_core::ingest::Format;
-    use coherency_core::verdict::AnalysisProgress;
-    use coherency_core::verdict::JudgedDocument;
+    use coherency_core::judge::AnalysisProgress;
+    use coherency_core::judge::JudgedDocument;
 
     /// `action`, then the texts its effects ask for read as the page reads them (the clock at
     /// 10 then 12): the state after, and the effects left for the page.

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
+use coherency_core::judge::{JudgeOptions, JudgedDocument};
 use coherency_core::render::{html, json, markdown, Summary};
-use coherency_core::verdict::{JudgeOptions, JudgedDocument};
 
 /// The report `what` (`markdown`, `html` or `json`) of `bytes` read as `chosen` (`None`: the
 /// detected format) and judged against `thresholds`, under the name `name`; an error in words

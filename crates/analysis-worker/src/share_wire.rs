@@ -1,5 +1,5 @@
 //! What travels between the two workers sharing a document's analysis: for a big log
-//! ([`coherency_core::verdict::split_in_two`]) the second worker's texts, and its reports back;
+//! ([`coherency_core::judge::split_in_two`]) the second worker's texts, and its reports back;
 //! for a long text, the DEFLATE passes the second worker counted from the file. Each is one
 //! postcard buffer (transferred, not copied, between the workers). Pure: the round trips are
 //! unit-tested natively.

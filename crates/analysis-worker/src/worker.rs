@@ -25,7 +25,7 @@ use coherency_core::analyze::deflate_passes::{deflate_passes, DeflatePassCounter
 use coherency_core::analyze::gzip_ratio::GzipSizeCounter;
 use coherency_core::analyze::{analyze_with, analyze_without_deflate, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
-use coherency_core::verdict::{
+use coherency_core::judge::{
     analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
     JudgeOptions, JudgedDocument, TextKey, PREVIEW_OVER,
 };

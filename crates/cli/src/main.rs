@@ -29,10 +29,10 @@ use std::process::ExitCode;
 
 use clap::builder::Styles;
 use clap::{CommandFactory, Parser};
+use coherency_core::judge::JudgeOptions;
 use coherency_core::render::json::Listing;
 use coherency_core::render::terminal::{safe_value, terminal_safe, Layout};
 use coherency_core::render::text::skipped;
-use coherency_core::verdict::JudgeOptions;
 
 use args::{AnalyzeArgs, Cli, Command, CutOn, ProxyArgs};
 use run::{Output, Settings};

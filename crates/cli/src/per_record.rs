@@ -22,9 +22,9 @@ use std::sync::Arc;
 
 use coherency_core::analyze::{Metric, Verdict};
 use coherency_core::ingest::{self, Format};
+use coherency_core::judge::{judge_transcript_with, JudgeOptions, JudgedDocument};
 use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped};
-use coherency_core::verdict::{judge_transcript_with, JudgeOptions, JudgedDocument};
 use coherency_core::wording::{plural, thousands};
 use parquet::basic::Compression;
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};

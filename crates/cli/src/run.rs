@@ -12,11 +12,11 @@ use std::sync::mpsc;
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Format;
+use coherency_core::judge::{text_of, Analysed, JudgeOptions, JudgedDocument};
 use coherency_core::render::json::Listing;
 use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
 use coherency_core::render::{self, Summary};
-use coherency_core::verdict::{text_of, Analysed, JudgeOptions, JudgedDocument};
 use rayon::prelude::*;
 
 use crate::colour::styled;

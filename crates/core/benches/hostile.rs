@@ -10,8 +10,8 @@
 
 use std::time::Instant;
 
+use coherency_core::judge::JudgedDocument;
 use coherency_core::live::{Ending, LiveSession};
-use coherency_core::verdict::JudgedDocument;
 use coherency_test_support::counting_alloc::{peak, reset_peak, Counting};
 use coherency_test_support::textgen::Rng;
 

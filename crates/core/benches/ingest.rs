@@ -19,8 +19,8 @@ use coherency_test_support::timing;
 
 use biglog::generate_log;
 use coherency_core::ingest;
+use coherency_core::judge::judge_transcript;
 use coherency_core::stream::{ChatAssembler, SsePump};
-use coherency_core::verdict::judge_transcript;
 use serde_json::json;
 use std::hint::black_box;
 use textgen::{prose, Rng, WORDS};

@@ -1,5 +1,5 @@
 //! Peak heap of the worker's path, natively: a file's bytes read whole, parsed
-//! (`ingest::parse_owned`) and analysed (`verdict::judge_transcript`), for generated 10 MB and
+//! (`ingest::parse_owned`) and analysed (`judge::judge_transcript`), for generated 10 MB and
 //! 50 MB files (a JSONL request log, a plain text). Prints the peak of live heap bytes in each
 //! phase (and what is live after parsing: the transcript; after analysing: transcript and
 //! reports) as a multiple of the file size — the part of the page's memory that the core decides
@@ -45,7 +45,7 @@ fn main() {
             let transcript = coherency_core::ingest::parse_owned(bytes, format);
             let parse = (peak() - base) as f64 / size;
             let parsed = (reset_peak() - base) as f64 / size;
-            let report = coherency_core::verdict::judge_transcript(&transcript);
+            let report = coherency_core::judge::judge_transcript(&transcript);
             let analyse = (peak() - base) as f64 / size;
             let result = (live() - base) as f64 / size;
             println!(

@@ -16,13 +16,13 @@
 //!
 //! Transcripts in other shapes (SSE captures, chat JSON, JSONL logs, agent sessions) are read
 //! by [`ingest`], which detects the format and yields the messages ([`stream`] holds its sans-IO
-//! SSE decoder and delta assembler), and judged by [`verdict`]: every message, every reply's
+//! SSE decoder and delta assembler), and judged by [`judge`]: every message, every reply's
 //! reasoning and content together, and every conversation across its turns (the model's stream,
 //! its tool calls), worst first — only the model's output sets the verdict.
-//! [`verdict::JudgedDocument::read`] does both from bytes:
+//! [`judge::JudgedDocument::read`] does both from bytes:
 //!
 //! ```
-//! use coherency_core::verdict::JudgedDocument;
+//! use coherency_core::judge::JudgedDocument;
 //! let doc = JudgedDocument::read("Let me check again.\n".repeat(40).as_bytes(), None);
 //! assert_eq!(doc.report.verdict, Some(coherency_core::analyze::Verdict::Fail));
 //! ```
@@ -34,7 +34,7 @@
 //! | [`render`]  | verdict, compare, ingest, analyze, stream, wording | reports for people: Markdown, HTML, JSON, segments, links      |
 //! | [`live`]    | verdict, compare, ingest, analyze, stream, splitmix, wording | the live endpoint mode: the session, checks, soak statistics   |
 //! | [`compare`] | analyze, ingest, stream, wording                   | an endpoint compared with a golden reference: partings, drift |
-//! | [`verdict`] | analyze, ingest, splitmix, wording                 | transcripts judged: what the page, the CLI and live mode call |
+//! | [`judge`]   | analyze, ingest, splitmix, wording                 | transcripts judged: what the page, the CLI and live mode call |
 //! | [`ingest`]  | stream, wording                                    | documents read into a transcript (reading only, no judging)   |
 //! | [`analyze`] | splitmix, wording                                  | one text judged: the scorers, the checks, the `Report`        |
 //! | [`stream`]  | wording                                            | sans-IO SSE decoding and reply assembly                        |
@@ -50,10 +50,10 @@
 pub mod analyze;
 pub mod compare;
 pub mod ingest;
+pub mod judge;
 pub mod live;
 pub mod render;
 pub mod samples;
 pub mod splitmix;
 pub mod stream;
-pub mod verdict;
 pub mod wording;

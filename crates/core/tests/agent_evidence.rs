@@ -6,7 +6,7 @@
 //! loop FAILs, with its onset at the turn where it was planted.
 
 use coherency_core::analyze::Verdict;
-use coherency_core::verdict::{Author, JudgedDocument};
+use coherency_core::judge::{Author, JudgedDocument};
 use coherency_test_support::agent_sessions::{corpus, Session, HEALTHY, LOOPING};
 use coherency_test_support::parallel;
 

@@ -8,7 +8,7 @@
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{detect, Format};
-use coherency_core::verdict::{Author, JudgedDocument};
+use coherency_core::judge::{Author, JudgedDocument};
 use coherency_test_support::agent_harnesses::Harness;
 use coherency_test_support::agent_sessions::{corpus, HEALTHY, LOOPING};
 use coherency_test_support::parallel;

@@ -8,7 +8,7 @@
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{self, Channel, Format, Transcript};
-use coherency_core::verdict::{judge_transcript, ConversationReport, StreamKind};
+use coherency_core::judge::{judge_transcript, ConversationReport, StreamKind};
 use serde::Serialize;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! The core's layers, held: each module under `src/` names (`crate::x`, or `super::…::x`
 //! reaching the crate root) only the modules below it in `LAYERS`, so the arrows point one
 //! way: `wording` and `samples` are leaves; `stream` knows nothing of the analysis; `analyze`
-//! judges one text; `ingest` only reads (stream ← ingest, no analysis); `verdict` is the one
-//! place that judges transcripts (analyze, ingest ← verdict); `live` sits on top.
+//! judges one text; `ingest` only reads (stream ← ingest, no analysis); `judge` is the one
+//! place that judges transcripts (analyze, ingest ← judge); `live` sits on top.
 //!
 //! Within the crate, no two files import each other (`no_two_files_import_each_other`): a type
 //! two files share lives in a file below both.
@@ -24,10 +24,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("stream", &["wording"]),
     ("analyze", &["splitmix", "wording"]),
     ("ingest", &["stream", "wording"]),
-    ("verdict", &["analyze", "ingest", "splitmix", "wording"]),
+    ("judge", &["analyze", "ingest", "splitmix", "wording"]),
     ("compare", &["stream", "analyze", "ingest", "wording"]),
-    ("live", &["stream", "analyze", "ingest", "verdict", "compare", "splitmix", "wording"]),
-    ("render", &["stream", "analyze", "ingest", "verdict", "compare", "wording"]),
+    ("live", &["stream", "analyze", "ingest", "judge", "compare", "splitmix", "wording"]),
+    ("render", &["stream", "analyze", "ingest", "judge", "compare", "wording"]),
 ];
 
 #[test]
@@ -77,12 +77,12 @@ fn the_layers_point_one_way_and_list_every_module() {
 fn every_way_of_naming_a_module_is_seen() {
     let code = "use crate::analyze::Report;\n\
                 use crate::{ingest::Format, stream};\n\
-                /// See [`crate::verdict::MessageRow`].\n\
+                /// See [`crate::judge::MessageRow`].\n\
                 let q = super::super::wording::quote(x);\n\
                 use super::report::Check;\n\
                 macro_rules! m { () => { $crate::live::x() } }\n";
     let got: Vec<(usize, &str)> = names(code, 2);
-    assert_eq!(got, [(1, "analyze"), (2, "ingest"), (2, "stream"), (3, "verdict"), (4, "wording")]);
+    assert_eq!(got, [(1, "analyze"), (2, "ingest"), (2, "stream"), (3, "judge"), (4, "wording")]);
     // From a module's own `mod.rs`, one `super` reaches the crate root.
     assert_eq!(names("use super::analyze::Verdict;", 1), [(1, "analyze")]);
     // Test code is not read.

@@ -9,7 +9,7 @@
 //! → 0; it WARNed: "Running the tests again." said each time).
 
 use coherency_core::analyze::{analyze, Metric, Verdict};
-use coherency_core::verdict::{Author, JudgedDocument};
+use coherency_core::judge::{Author, JudgedDocument};
 
 fn judged(name: &str) -> JudgedDocument {
     let bytes = std::fs::read(coherency_test_support::fixture(&format!("formats/{name}"))).expect("the fixture");

@@ -12,7 +12,7 @@
 //! worker) give the same document.
 
 use coherency_core::analyze::{analyze, Metric, Verdict};
-use coherency_core::verdict::{text_of, Analysed, JudgeOptions, JudgedDocument};
+use coherency_core::judge::{text_of, Analysed, JudgeOptions, JudgedDocument};
 use coherency_test_support::prompted;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -56,7 +56,7 @@ fn replies_that_leave_the_prompt_warn_and_answers_pass() {
                 problems.push(format!("{what}: the reason does not quote the prompt: {}", full.reasons[0]));
             }
         } else if case.class == prompted::OFF_PROMPT {
-            // Shown, not pinned: on its own subject from its first word (see `verdict::prompt`).
+            // Shown, not pinned: on its own subject from its first word (see `judge::prompt`).
         } else if level != Verdict::Pass {
             problems.push(format!("{what}: an answer {level:?}: {:?}", full.reasons));
         } else if verdict != Verdict::Pass {

@@ -5,8 +5,8 @@
 
 use coherency_core::analyze::{analyze, Verdict};
 use coherency_core::ingest::{self, Channel, Format, Transcript};
+use coherency_core::judge::judge_transcript;
 use coherency_core::stream::{ChatAssembler, SseDecoder, SseEvent, SsePump};
-use coherency_core::verdict::judge_transcript;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, UdpSocket};

@@ -175,7 +175,7 @@ mod tests {
     use crate::request_facts::RequestFacts;
     use crate::watch::{End, Shape, Step, Watch};
     use coherency_core::ingest::{self, Format};
-    use coherency_core::verdict::judge_transcript;
+    use coherency_core::judge::judge_transcript;
 
     const KEY: &str = "sk-proxy-secret-77";
 

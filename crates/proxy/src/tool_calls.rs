@@ -6,7 +6,7 @@
 //! never in flight: a reply's call is whole only at its end.
 
 use coherency_core::analyze::Verdict;
-use coherency_core::verdict::judge_transcript;
+use coherency_core::judge::judge_transcript;
 use serde_json::{json, Value};
 
 use crate::dialect::Dialect;

@@ -21,8 +21,8 @@
 use std::time::Instant;
 
 use coherency_core::analyze::{analyze, Verdict};
+use coherency_core::judge::join_reply;
 use coherency_core::live::{estimate_tokens, Ending, LiveSession, MAX_BODY_BYTES, MAX_CAPTURE_BYTES};
-use coherency_core::verdict::join_reply;
 
 use crate::cut::{self, StreamFacts, TokensSaved};
 use crate::decode::Decoder;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{self, Format};
-use coherency_core::verdict::judge_transcript;
+use coherency_core::judge::judge_transcript;
 use coherency_proxy::dialect::Dialect;
 use serde_json::{json, Value};
 use support::*;

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{self, Format};
+use coherency_core::judge::judge_transcript;
 use coherency_core::stream::{ChatAssembler, SsePump};
-use coherency_core::verdict::judge_transcript;
 use serde_json::Value;
 use support::*;
 

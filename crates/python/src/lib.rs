@@ -12,8 +12,8 @@ use std::num::NonZeroUsize;
 
 use coherency_core::analyze::{analyze_with, setting_names, Thresholds};
 use coherency_core::ingest::Format;
+use coherency_core::judge::{Analysed, JudgeOptions, JudgedDocument};
 use coherency_core::render::json::{FileReport, Listing};
-use coherency_core::verdict::{Analysed, JudgeOptions, JudgedDocument};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyAny, PyBytes, PyDict};

@@ -58,7 +58,7 @@ pub const KINDS: &[Kind] = &[
     Kind { label: "reply_leaves_gradually", class: DRIFT, min_len: 10_000, gen: |r, n| leaves(r, n, true) },
     // Off the prompt's topic from its first word and staying there (a server that mixed up its
     // requests): not drift by this check's rule, which needs the reply to leave its own opening
-    // too; shown, not pinned (see `verdict::prompt`).
+    // too; shown, not pinned (see `judge::prompt`).
     Kind { label: "reply_off_prompt_throughout", class: OFF_PROMPT, min_len: 5_000, gen: off_prompt },
     Kind { label: "reply_on_topic", class: "", min_len: 5_000, gen: on_topic },
     Kind { label: "reply_background_then_answer", class: "", min_len: 5_000, gen: background_then_answer },

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use coherency_core::verdict::AnalysisProgress;
+use coherency_core::judge::AnalysisProgress;
 
 /// What the worker is doing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

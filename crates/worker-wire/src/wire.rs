@@ -29,10 +29,10 @@ use serde::{Deserialize, Serialize};
 
 use coherency_core::analyze::{Span, Verdict};
 use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
-use coherency_core::stream::StreamInfo;
-use coherency_core::verdict::{
+use coherency_core::judge::{
     Author, ConversationReport, JudgedDocument, KeptReport, MessageReport, StreamKind, TranscriptReport,
 };
+use coherency_core::stream::StreamInfo;
 
 /// Messages per piece.
 const MESSAGES_PER_PIECE: usize = 4_000;

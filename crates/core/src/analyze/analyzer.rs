@@ -5,11 +5,11 @@
 //! words and lines, so each byte is scanned once however the text was cut; the unfinished last
 //! word and line are counted tentatively in `report` without changing the scanners.
 
+use super::checks::{self, Evidence};
 use super::content_lines;
 use super::deflate_passes::DeflatePasses;
 use super::gzip_ratio::gzip_size;
 use super::incoherence::{self, IncoherenceFindings};
-use super::judge::{self, Evidence};
 use super::line_repeats::LineCounter;
 use super::loop_checks;
 use super::onset::{self, Finding};
@@ -182,7 +182,7 @@ impl Scans {
 
         let blank = text.trim_matches(is_py_whitespace).is_empty();
         let too_short = is_too_short(text, t);
-        let mut checks = judge::seed_checks(&metrics, t, text.len());
+        let mut checks = checks::seed_checks(&metrics, t, text.len());
         checks.extend(found.checks);
         checks.extend(incoherent.checks.iter().cloned());
         if too_short {
@@ -212,13 +212,13 @@ impl Scans {
             Metric::TemplateLeak | Metric::TokenSoup | Metric::WordSalad | Metric::Drift => incoherent.why_of(m),
             _ => None,
         };
-        let (verdict, tripped) = judge::verdict(&judged);
+        let (verdict, tripped) = checks::verdict(&judged);
         if detail == Detail::Verdict {
             return Report {
                 bytes: text.len(),
                 verdict,
                 tripped,
-                seed_verdict: judge::seed_verdict(&metrics, t),
+                seed_verdict: checks::seed_verdict(&metrics, t),
                 onset: None,
                 reasons: Vec::new(),
                 metrics,
@@ -229,13 +229,13 @@ impl Scans {
                 thresholds: *t,
             };
         }
-        let mut reasons = judge::reasons(
+        let mut reasons = checks::reasons(
             &judged,
             t,
             &metrics,
             &evidence,
             &why,
-            too_short.then_some(judge::TooShort { bytes: text.len(), min: t.min_bytes, blank }),
+            too_short.then_some(checks::TooShort { bytes: text.len(), min: t.min_bytes, blank }),
         );
         let no_content = lines.most_repeated.as_ref().map(|l| &text[l.first.clone()]);
         reasons.extend(content_lines::not_counted(&metrics, t, no_content).filter(|_| !too_short));
@@ -254,7 +254,7 @@ impl Scans {
         let findings: Vec<Finding> = judged
             .iter()
             .filter_map(|c| {
-                let level = judge::effective_level(c, &judged);
+                let level = checks::effective_level(c, &judged);
                 let region = region_of(c.metric).filter(|_| level > Verdict::Pass)?;
                 // Where the finding starts when it decides alone: a copy's source, a line's
                 // first occurrence.
@@ -277,7 +277,7 @@ impl Scans {
             bytes: text.len(),
             verdict,
             tripped,
-            seed_verdict: judge::seed_verdict(&metrics, t),
+            seed_verdict: checks::seed_verdict(&metrics, t),
             onset,
             reasons,
             metrics,

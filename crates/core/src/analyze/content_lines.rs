@@ -38,7 +38,7 @@ pub fn as_judged(checks: &[Check], m: &Metrics) -> Vec<Check> {
     if let Some(n) = m.content_maxline {
         for c in out.iter_mut().filter(|c| c.metric == Metric::Maxline) {
             c.value = n as f64;
-            c.level = super::judge::level_of(c.value, c.warn_at, c.fail_at, c.direction);
+            c.level = super::checks::level_of(c.value, c.warn_at, c.fail_at, c.direction);
         }
     }
     out

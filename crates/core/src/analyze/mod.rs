@@ -4,6 +4,7 @@
 //! Pure code: no I/O, no browser imports. One scorer per file; [`Analyzer`] runs them all.
 
 mod analyzer;
+mod checks;
 pub mod code_blocks;
 mod compare_rules;
 pub mod content_lines;
@@ -14,7 +15,6 @@ pub mod first_seen;
 pub mod gzip_ratio;
 pub mod hashed_set;
 pub mod incoherence;
-mod judge;
 pub mod line_repeats;
 pub mod loop_checks;
 pub mod profile;

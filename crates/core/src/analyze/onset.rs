@@ -13,7 +13,7 @@
 //! become exact is placed at its first copy, where the copies check sees it start, and not
 //! where the exact run begins.
 
-use super::judge::PREFERENCE;
+use super::checks::PREFERENCE;
 use super::report::{Metric, Verdict};
 use std::ops::Range;
 

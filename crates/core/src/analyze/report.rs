@@ -51,7 +51,7 @@ pub enum Metric {
     /// Topic drift: the share of the text, at its end, where the opening's topic never comes back.
     Drift,
     /// Tool calls said again with the same result: identical calls in a row, or a cycle of a
-    /// few calls. Judged per conversation (`verdict`), never in one text's [`Report::checks`].
+    /// few calls. Judged per conversation (`judge`), never in one text's [`Report::checks`].
     ToolLoop,
 }
 

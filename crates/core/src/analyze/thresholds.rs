@@ -1,6 +1,6 @@
 //! Every WARN and FAIL threshold, in one type: the seed's three heuristics (the script's values
 //! by default), the loop checks' rules and the tool-call check's (judged per conversation, in
-//! `verdict`). The checks read them from here, and the words that state a rule (the page's
+//! `judge`). The checks read them from here, and the words that state a rule (the page's
 //! checks table, the CLI, the docs, tested) are made from them.
 
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 //! (replies, and the request bodies that hold an agent's history), SSE captures, Responses and
 //! Anthropic streams, Ollama NDJSON, JSONL request logs, agent session logs — into a
 //! [`Transcript`] of messages to judge. Reading only: what is judged and how is the verdict
-//! layer's business (`verdict`, above this one); nothing here analyses a text.
+//! layer's business (`judge`, above this one); nothing here analyses a text.
 //!
 //! Each format has its reader in the file of its name (`json_document.rs` for the three JSON
 //! formats, `sse.rs` for every SSE dialect, `ollama_ndjson.rs`, `jsonl.rs`, `text.rs`; the agent

@@ -38,10 +38,10 @@ mod tests {
     use super::*;
     use crate::analyze::{Report, Verdict};
     use crate::ingest::{self, Format};
+    use crate::judge::judge_transcript;
     use crate::live::session::{Ending, LiveSession};
     use crate::live::soak::{plan, Planned};
     use crate::live::RequestForm;
-    use crate::verdict::judge_transcript;
 
     const KEY: &str = "sk-archive-secret-0042";
 

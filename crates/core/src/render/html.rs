@@ -277,7 +277,7 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::JudgedDocument;
+    use crate::judge::JudgedDocument;
 
     fn report(bytes: &[u8]) -> String {
         let doc = JudgedDocument::read(bytes, None);
@@ -318,7 +318,7 @@ mod tests {
         assert!(!report(text.as_bytes()).contains("thresholds-changed"));
         let mut thresholds = crate::analyze::Thresholds::SEED;
         thresholds.assign("gzip_ratio.fail=0.05").expect("a setting");
-        let options = crate::verdict::JudgeOptions { thresholds, ..Default::default() };
+        let options = crate::judge::JudgeOptions { thresholds, ..Default::default() };
         let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
         let out = html(&Summary::new("x", &doc.transcript, &doc.report));
         assert!(

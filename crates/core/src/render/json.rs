@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::saved_report::SCHEMA_VERSION;
 use crate::analyze::{Metric, Metrics, Report, Span, ThresholdChange, Verdict};
 use crate::ingest::{Diagnostic, Format, Transcript};
+use crate::judge::{ConversationReport, MessageReport, MessageRow, StreamKind, TranscriptReport};
 use crate::stream::StreamInfo;
-use crate::verdict::{ConversationReport, MessageReport, MessageRow, StreamKind, TranscriptReport};
 
 /// One file's `--json` line: the worst judged message's report at the top level (for a plain
 /// text file, the report of the text), the file's verdict, then every message, every

@@ -8,7 +8,7 @@
 
 use super::summary::{place, Summary};
 use crate::analyze::{threshold_cell, Check, Verdict};
-use crate::verdict::MessageRow;
+use crate::judge::MessageRow;
 use crate::wording::{plural, thousands};
 
 /// Messages listed in the table, worst first.
@@ -162,7 +162,7 @@ fn longest_run(text: &str, c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::JudgedDocument;
+    use crate::judge::JudgedDocument;
 
     fn md(bytes: &[u8]) -> String {
         let doc = JudgedDocument::read(bytes, None);
@@ -188,7 +188,7 @@ mod tests {
         assert!(!md(text.as_bytes()).contains("Thresholds changed"));
         let mut thresholds = crate::analyze::Thresholds::SEED;
         thresholds.assign("maxline.fail=50").expect("a setting");
-        let options = crate::verdict::JudgeOptions { thresholds, ..Default::default() };
+        let options = crate::judge::JudgeOptions { thresholds, ..Default::default() };
         let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
         let out = markdown(&Summary::new("input", &doc.transcript, &doc.report));
         assert!(out.contains("| maxline | 39 | ≥ 5 | ≥ 50 | WARN |"), "{out}");

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::analyze::text_units::{ceil_boundary, floor_boundary};
 use crate::analyze::{Report, Verdict};
 use crate::ingest::{Format, Transcript};
-use crate::verdict::{ConversationReport, MessageRow, TranscriptReport};
+use crate::judge::{ConversationReport, MessageRow, TranscriptReport};
 use crate::wording::{plural, thousands};
 
 /// Bytes of the text quoted from the onset on.
@@ -130,7 +130,7 @@ pub fn conversation_place(c: &ConversationReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::JudgedDocument;
+    use crate::judge::JudgedDocument;
 
     #[test]
     fn a_plain_text_is_summed_up_from_its_report() {

@@ -13,7 +13,7 @@ use super::json::Listing;
 use super::terminal::safe_value;
 use crate::analyze::{threshold_cell, Check, Metric, Report, SpanKind, Thresholds, Verdict};
 use crate::ingest::{Format, Transcript};
-use crate::verdict::{Author, ConversationReport, TranscriptReport};
+use crate::judge::{Author, ConversationReport, TranscriptReport};
 use crate::wording::thousands;
 
 /// What a marked word is, for its colour.
@@ -333,7 +333,7 @@ fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::JudgedDocument;
+    use crate::judge::JudgedDocument;
 
     #[test]
     fn the_summary_counts_each_verdict_and_marks_them() {

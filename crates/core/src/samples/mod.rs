@@ -216,7 +216,7 @@ mod tests {
         assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
         let info = t.stream.clone().unwrap_or_default();
         assert!(info.saw_done && info.comments == 1 && info.finish_reason.as_deref() == Some("stop"));
-        let r = crate::verdict::judge_transcript(&t);
+        let r = crate::judge::judge_transcript(&t);
         let rows = r.rows(&t);
         let got: Vec<(&str, Verdict)> = rows.iter().map(|row| (row.channel, row.verdict)).collect();
         assert_eq!(got, [("reasoning", Verdict::Fail), ("combined", Verdict::Fail), ("content", Verdict::Pass)]);

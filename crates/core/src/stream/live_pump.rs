@@ -1,6 +1,6 @@
 //! A stream pump behind one object-safe face, whatever its framing (SSE events or NDJSON
 //! lines) and its dialect: what a live session feeds each network read to and reads the
-//! replies from. The page's live mode reads chat streams ([`SsePump`] with the
+//! replies from. The page's live mode reads chat streams ([`super::SsePump`] with the
 //! [`super::ChatAssembler`]); the proxy also reads Responses, Anthropic Messages and Ollama
 //! streams, each with the assembler a saved capture of that dialect is read with.
 

@@ -4,7 +4,7 @@
 //! may end somewhere else on purpose, and this says only that it did.
 //!
 //! A model's reply is also measured against its prompt (the last user message before it, when
-//! the input holds one: see `verdict::prompt`): the prompt's topic words count as the opening's,
+//! the input holds one: see `judge::prompt`): the prompt's topic words count as the opening's,
 //! so a reply drifts only where neither its opening's topic nor the prompt's comes back. A reply
 //! that answers the prompt — that gives some background first, or compares two things the prompt
 //! names one after the other — is not flagged for leaving its own opening; one that leaves both

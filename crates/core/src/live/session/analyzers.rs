@@ -3,7 +3,7 @@
 
 use crate::analyze::{Analyzer, Report, Verdict};
 use crate::ingest::Channel;
-use crate::verdict::REPLY_SEPARATOR;
+use crate::judge::REPLY_SEPARATOR;
 
 /// The three analyzers of a run: the reasoning, the content, and both combined in arrival
 /// order; and how much of each text they have had.

@@ -377,7 +377,7 @@ mod tests {
         let doc = crate::ingest::read(s.capture());
         assert_eq!(doc.format, crate::ingest::Format::Sse);
         let replayed: Vec<_> = {
-            let judged = crate::verdict::judge_transcript(&doc);
+            let judged = crate::judge::judge_transcript(&doc);
             judged.reports.iter().map(|m| (*m.full_report(&doc)).clone()).collect()
         };
         assert!(replayed.contains(&r) && replayed.contains(&c) && replayed.contains(&both), "{replayed:?}");

@@ -2,7 +2,7 @@
 //! OpenAI chat `messages` list, whose content is a string or a list of text parts; a Responses
 //! API `input`; a completions `prompt`). The content's analyzer measures topic drift against it
 //! as the offline judge does with a transcript's last user message before a reply
-//! ([`prompt_of`](crate::verdict::prompt::prompt_of)).
+//! ([`prompt_of`](crate::judge::prompt::prompt_of)).
 
 use serde_json::Value;
 

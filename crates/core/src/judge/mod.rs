@@ -1,4 +1,4 @@
-//! Verdicts: the layer the page, the CLI and live mode ask for judgements. [`crate::ingest`]
+//! Judging transcripts: the layer the page, the CLI and live mode ask for judgements. [`crate::ingest`]
 //! reads a document into a [`Transcript`](crate::ingest::Transcript) of messages and
 //! [`crate::analyze`] judges one text; this layer decides what is judged (every message, every
 //! reply's reasoning and content together: [`join_reply`], and every conversation across its
@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use coherency_core::analyze::Verdict;
-//! use coherency_core::verdict::JudgedDocument;
+//! use coherency_core::judge::JudgedDocument;
 //! let reasoning = "Wait, let me re-check the total.\n".repeat(35);
 //! let chunk = |field: &str, text: &str| format!("data: {}\n\n", serde_json::json!({"choices": [{"delta": {field: text}}]}));
 //! let capture = chunk("reasoning_content", &reasoning) + &chunk("content", "The total is 42.") + "data: [DONE]\n\n";
@@ -27,7 +27,7 @@
 //! one text), `says_again.rs` (whether a stream is worth analysing), `moves_on.rs` (turns that say again
 //! only a formula while the work moves on: left out of the streams), `conversation.rs` (a
 //! conversation judged across its turns), `conversation_report.rs` (what that judgement comes
-//! to), `turn_view.rs` (its turns as the page's view shows them), `judge.rs`
+//! to), `turn_view.rs` (its turns as the page's view shows them), `transcript.rs`
 //! (judging a transcript), `prompt.rs` (a reply's prompt, its drift measured against it), `progress.rs`, `shares.rs` (the analysis
 //! split between two workers), `report.rs` (the reports and the worst judged
 //! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
@@ -42,7 +42,6 @@ mod conversation;
 mod conversation_report;
 mod document;
 mod free_results;
-mod judge;
 mod judged_text;
 mod kept_report;
 mod model_stream;
@@ -58,6 +57,7 @@ mod shares;
 mod test_messages;
 mod tool_calls;
 mod tool_loop;
+mod transcript;
 mod turn_view;
 mod turns;
 
@@ -65,9 +65,6 @@ pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
 pub use canonical::{call_in_words, canonical_args, canonical_call};
 pub use conversation_report::{ConversationReport, LoopTurn};
 pub use document::JudgedDocument;
-pub use judge::{
-    judge_transcript, judge_transcript_analysed, judge_transcript_with, judge_transcript_with_progress, preview_of,
-};
 pub use kept_report::{Analysed, KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
@@ -78,4 +75,7 @@ pub use row::MessageRow;
 pub use shares::{analyse_share, split_in_two, text_of, AnalysedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
+pub use transcript::{
+    judge_transcript, judge_transcript_analysed, judge_transcript_with, judge_transcript_with_progress, preview_of,
+};
 pub use turn_view::TurnView;

@@ -86,7 +86,7 @@ impl TranscriptReport {
 mod tests {
     use super::super::test_messages::session;
     use super::*;
-    use crate::verdict::judge_transcript;
+    use crate::judge::judge_transcript;
 
     #[test]
     fn the_turns_as_the_conversation_view_shows_them() {

@@ -103,7 +103,7 @@ impl TranscriptReport {
 
 #[cfg(test)]
 mod tests {
-    use crate::verdict::{judge_transcript, TranscriptReport};
+    use crate::judge::{judge_transcript, TranscriptReport};
 
     /// The first row and the count, as the whole table gives them.
     fn agrees_with_rows(input: &str) {

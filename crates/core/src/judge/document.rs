@@ -5,10 +5,10 @@
 use super::authorship::JudgeOptions;
 use std::collections::HashMap;
 
-use super::judge::{judge_transcript_analysed, judge_transcript_with};
 use super::kept_report::Analysed;
 use super::report::TranscriptReport;
 use super::shares::{split_in_two, TextKey};
+use super::transcript::{judge_transcript_analysed, judge_transcript_with};
 use crate::ingest::{self, Format, Transcript};
 use crate::wording::plural;
 
@@ -81,7 +81,7 @@ impl JudgedDocument {
 mod tests {
     use super::*;
     use crate::analyze::{Thresholds, Verdict};
-    use crate::verdict::judge_transcript;
+    use crate::judge::judge_transcript;
 
     #[test]
     fn a_document_is_read_as_detected_or_as_chosen() {

@@ -347,7 +347,7 @@ mod tests {
     use super::super::test_messages::session;
     use super::*;
     use crate::analyze::Verdict;
-    use crate::verdict::{judge_transcript, judge_transcript_with, JudgeOptions};
+    use crate::judge::{judge_transcript, judge_transcript_with, JudgeOptions};
 
     #[test]
     fn a_tool_loop_fails_the_conversation_from_its_first_call() {

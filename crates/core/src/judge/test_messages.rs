@@ -1,4 +1,4 @@
-//! Messages for the verdict layer's tests, made in one place (a field added to `Message` is
+//! Messages for the judge layer's tests, made in one place (a field added to `Message` is
 //! set here once).
 
 use crate::ingest::{Channel, Format, Message, Transcript};
