@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 use coherency_core::judge::JudgedDocument;
-use coherency_core::render::{html, Summary};
+use coherency_core::render::{html, DocumentSummary};
 use coherency_e2e_harness::browser::{chrome_bin, chromium_args, Driver, TempDir};
 use coherency_test_support::{fixture, input_fixtures};
 use fantoccini::{ClientBuilder, Locator};
@@ -50,7 +50,7 @@ fn dump_dom(file: &Path) -> String {
 
 fn report_file(dir: &Path, name: &str, bytes: &[u8]) -> (std::path::PathBuf, JudgedDocument) {
     let doc = JudgedDocument::read(bytes, None);
-    let page = html::html(&Summary::new(name, &doc.transcript, &doc.report));
+    let page = html::html(&DocumentSummary::new(name, &doc.transcript, &doc.report));
     let path = dir.join(format!("{}.html", name.replace(['/', '.'], "_")));
     std::fs::write(&path, page).unwrap();
     (path, doc)
@@ -76,7 +76,7 @@ async fn every_fixtures_report_shows_its_verdict_and_spans_with_javascript_off()
             continue;
         }
         client.goto(&format!("file://{}", path.display())).await.expect("open the report");
-        let summary = Summary::new(&name, &doc.transcript, &doc.report);
+        let summary = DocumentSummary::new(&name, &doc.transcript, &doc.report);
         let verdict = client.find(Locator::Css("#verdict")).await.expect("a verdict").text().await.unwrap();
         assert_eq!(verdict, summary.verdict_label, "{name}");
         // A stream of errors only has no text: its verdict is said, there is nothing to mark.

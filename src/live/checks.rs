@@ -12,7 +12,7 @@ use super::fetch;
 use super::run::{self, NoStream};
 use coherency_core::live::checks::{
     check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
-    unreachable, CheckResult, Outcome, BAD_KEY, CHECKS,
+    unreachable, CheckOutcome, CheckResult, BAD_KEY, CHECKS,
 };
 use coherency_core::live::reasoning_check::{reply_placement, ReasoningEvidence};
 use coherency_core::live::{chat_url, explain_fetch_failure, models_url, LiveStats, CHECK_TIMEOUT_MS};
@@ -106,9 +106,9 @@ pub fn LiveChecks(props: &Props) -> Html {
             None => ("", String::new()),
         };
         let class = match found.map(|r| r.outcome) {
-            Some(Outcome::Pass) => "pass",
-            Some(Outcome::Fail) => "fail",
-            Some(Outcome::Skip) => "skip",
+            Some(CheckOutcome::Pass) => "pass",
+            Some(CheckOutcome::Fail) => "fail",
+            Some(CheckOutcome::Skip) => "skip",
             None => "pending",
         };
         html! {

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
 use coherency_core::judge::{JudgeOptions, JudgedDocument};
-use coherency_core::render::{html, json, markdown, Summary};
+use coherency_core::render::{html, json, markdown, DocumentSummary};
 
 /// The report `what` (`markdown`, `html` or `json`) of `bytes` read as `chosen` (`None`: the
 /// detected format) and judged against `thresholds`, under the name `name`; an error in words
@@ -23,7 +23,7 @@ pub fn export(
     what: &str,
 ) -> Result<Vec<u8>, String> {
     let doc = JudgedDocument::read_with(bytes, chosen, &JudgeOptions { thresholds, ..JudgeOptions::default() });
-    let summary = || Summary::new(name, &doc.transcript, &doc.report);
+    let summary = || DocumentSummary::new(name, &doc.transcript, &doc.report);
     match what {
         "markdown" => Ok(markdown::markdown(&summary()).into_bytes()),
         "html" => Ok(html::html(&summary()).into_bytes()),

@@ -37,7 +37,7 @@ use serde::Serialize;
 use crate::inputs::Input;
 use crate::parquet_rows::{self, Columns};
 use crate::progress::{Progress, Unit};
-use crate::run::{Finished, Outcome, Settings};
+use crate::run::{Finished, InputOutcome, Settings};
 
 /// Records judged at once: enough to keep every core busy, few enough to bound memory.
 const BATCH: usize = 4096;
@@ -495,7 +495,7 @@ pub fn run(
             Ok(r) => r,
             Err(why) => {
                 say(cannot_read(&file, &why));
-                finished.outcomes.push(Outcome::Unreadable);
+                finished.outcomes.push(InputOutcome::Unreadable);
                 continue;
             }
         };
@@ -504,7 +504,7 @@ pub fn run(
             if format == Format::Binary && settings.format.is_none() && matches!(input, Input::Found(_)) {
                 let why = ingest::binary_reason(bytes).unwrap_or_else(|| "not a text file".to_string());
                 say(skipped(&file, &why));
-                finished.outcomes.push(Outcome::Skipped);
+                finished.outcomes.push(InputOutcome::Skipped);
                 continue;
             }
         }
@@ -533,7 +533,7 @@ pub fn run(
             rows.iter().for_each(|r| tally.add(r));
             if let Err(e) = sink.write(rows) {
                 say(format!("coherency: --per-record {}: {}", safe_value(out_name), e));
-                finished.outcomes.push(Outcome::Unreadable);
+                finished.outcomes.push(InputOutcome::Unreadable);
                 return finished;
             }
         }
@@ -551,12 +551,12 @@ pub fn run(
         let outcome = match (&broken, tally.worst()) {
             (Some(why), _) => {
                 say(cannot_read(&file, why));
-                Outcome::Unreadable
+                InputOutcome::Unreadable
             }
-            (None, Some(v)) => Outcome::Judged(v),
+            (None, Some(v)) => InputOutcome::Judged(v),
             (None, None) => {
                 say(cannot_read(&file, "no record holds text to judge"));
-                Outcome::Unreadable
+                InputOutcome::Unreadable
             }
         };
         let verdict = tally.worst().map_or("not judged", Verdict::as_str);
@@ -576,7 +576,7 @@ pub fn run(
     }
     if let Err(e) = sink.finish() {
         say(format!("coherency: --per-record {}: {}", safe_value(out_name), e));
-        finished.outcomes.push(Outcome::Unreadable);
+        finished.outcomes.push(InputOutcome::Unreadable);
     }
     progress.finish();
     finished

@@ -16,7 +16,7 @@ use coherency_core::judge::{text_of, Analysed, JudgeOptions, JudgedDocument};
 use coherency_core::render::json::Listing;
 use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
-use coherency_core::render::{self, Summary};
+use coherency_core::render::{self, DocumentSummary};
 use rayon::prelude::*;
 
 use crate::colour::styled;
@@ -50,7 +50,7 @@ pub struct Settings {
 
 /// What became of one input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum InputOutcome {
     Judged(Verdict),
     /// Could not be read, or held no text.
     Unreadable,
@@ -61,17 +61,17 @@ pub enum Outcome {
 /// What a run found: every input's outcome, in order.
 #[derive(Debug, Default)]
 pub struct Finished {
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<InputOutcome>,
 }
 
 impl Finished {
     /// The worst judged verdict (`None`: nothing was judged).
     pub fn worst(&self) -> Option<Verdict> {
-        self.outcomes.iter().filter_map(|o| if let Outcome::Judged(v) = o { Some(*v) } else { None }).max()
+        self.outcomes.iter().filter_map(|o| if let InputOutcome::Judged(v) = o { Some(*v) } else { None }).max()
     }
 
     pub fn any_unreadable(&self) -> bool {
-        self.outcomes.contains(&Outcome::Unreadable)
+        self.outcomes.contains(&InputOutcome::Unreadable)
     }
 
     /// How many files got each outcome.
@@ -79,9 +79,9 @@ impl Finished {
         let mut counts = FileCounts::default();
         for o in &self.outcomes {
             match o {
-                Outcome::Judged(v) => counts.add(*v),
-                Outcome::Unreadable => counts.unreadable += 1,
-                Outcome::Skipped => counts.skipped += 1,
+                InputOutcome::Judged(v) => counts.add(*v),
+                InputOutcome::Unreadable => counts.unreadable += 1,
+                InputOutcome::Skipped => counts.skipped += 1,
             }
         }
         counts
@@ -93,7 +93,7 @@ impl Finished {
 struct Written {
     stdout: Vec<u8>,
     stderr: Vec<String>,
-    outcome: Outcome,
+    outcome: InputOutcome,
 }
 
 /// Analyses every input and writes their reports to `out` in order. Stops writing (and
@@ -216,12 +216,12 @@ fn analyse_and_write(
     texts: &dyn TextProgress,
     out: &mut dyn Write,
     stderr: &mut Vec<String>,
-) -> (Outcome, io::Result<()>) {
+) -> (InputOutcome, io::Result<()>) {
     let file = input.name();
     let json = settings.output == Output::Json;
     let mut bytes = match read(input) {
         Ok(bytes) => bytes,
-        Err(e) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, e.to_string())),
+        Err(e) => return (InputOutcome::Unreadable, unreadable(out, stderr, json, &file, e.to_string())),
     };
     // A Parquet dataset is read as the JSONL log of its rows (one conversation a row).
     if crate::parquet_rows::is_parquet(&bytes) {
@@ -238,7 +238,7 @@ fn analyse_and_write(
                 }
                 bytes = rows.jsonl;
             }
-            Err(why) => return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why)),
+            Err(why) => return (InputOutcome::Unreadable, unreadable(out, stderr, json, &file, why)),
         }
     }
     // Its texts analysed on every core (many files share the cores through rayon's pool), then
@@ -259,16 +259,16 @@ fn analyse_and_write(
             .collect::<HashMap<_, _>>()
     });
     if let Some(why) = doc.no_text() {
-        return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why));
+        return (InputOutcome::Unreadable, unreadable(out, stderr, json, &file, why));
     }
     let JudgedDocument { transcript, report: analysis, detected, .. } = doc;
     let why_not = || transcript.diagnostics.first().map_or("no text to analyse".into(), |d| d.message.clone());
     if detected == Format::Binary && settings.format.is_none() && matches!(input, Input::Found(_)) {
         stderr.push(skipped(&file, &why_not()));
-        return (Outcome::Skipped, Ok(()));
+        return (InputOutcome::Skipped, Ok(()));
     }
     let (Some(worst), Some(verdict)) = (analysis.worst(), analysis.verdict) else {
-        return (Outcome::Unreadable, unreadable(out, stderr, json, &file, why_not()));
+        return (InputOutcome::Unreadable, unreadable(out, stderr, json, &file, why_not()));
     };
     let input_bytes = bytes.len();
     let replaced = match std::str::from_utf8(&bytes) {
@@ -296,9 +296,9 @@ fn analyse_and_write(
                 .and_then(|()| buffered.flush())
         }
         Output::Markdown => {
-            writeln!(out, "{}", render::markdown::markdown(&Summary::new(&file, &transcript, &analysis)))
+            writeln!(out, "{}", render::markdown::markdown(&DocumentSummary::new(&file, &transcript, &analysis)))
         }
-        Output::Html => write!(out, "{}", render::html::html(&Summary::new(&file, &transcript, &analysis))),
+        Output::Html => write!(out, "{}", render::html::html(&DocumentSummary::new(&file, &transcript, &analysis))),
         Output::Text => {
             let thresholds = &settings.options.thresholds;
             let report =
@@ -306,7 +306,7 @@ fn analyse_and_write(
             out.write_all(styled(&report, settings.colour).as_bytes())
         }
     };
-    (Outcome::Judged(verdict), written)
+    (InputOutcome::Judged(verdict), written)
 }
 
 /// An input that could not be read or holds no text: said on standard error, and with

@@ -4,7 +4,7 @@
 //! the seed; the drifting kernel parts where its context puts it, and the comparison says so.
 
 use coherency_core::analyze::{CompareRules, Verdict};
-use coherency_core::compare::{compare, judge, read_outputs, Outcome, Output, Reading};
+use coherency_core::compare::{compare, judge, read_outputs, Output, Reading, Relation};
 use coherency_mock_endpoint::client::post_chat as post;
 use coherency_mock_endpoint::{Config, Server};
 
@@ -50,10 +50,10 @@ fn the_drifting_kernel_is_found_at_its_position_and_read_as_a_numerical_fault() 
         // The mock's rule: 12,000 ÷ (40 + prompt tokens), at least 4.
         let at = (12_000 / (40 + context)).max(4);
         if at < 150 {
-            assert_eq!(p.alignment.outcome, Outcome::Parted, "{}", p.id);
+            assert_eq!(p.alignment.outcome, Relation::Parted, "{}", p.id);
             assert_eq!(p.alignment.reference_token, at, "{} with {context} prompt tokens", p.id);
         } else {
-            assert_ne!(p.alignment.outcome, Outcome::Parted, "{}", p.id);
+            assert_ne!(p.alignment.outcome, Relation::Parted, "{}", p.id);
         }
     }
     assert!(c.parted >= 8, "{}", c.parted);

@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 use coherency_core::render::terminal::safe_value;
 use coherency_core::wording::thousands;
 
-use crate::log_line::{line, Asked, Summary};
+use crate::log_line::{line, Asked, GenerationSummary};
 use crate::metrics::Metrics;
 use crate::watch::Finished;
 
@@ -133,7 +133,7 @@ fn finish_all(rx: Receiver<Job>, mut log: Option<LogFile>, metrics: &Mutex<Metri
 }
 
 /// The line on standard error for a generation: `#4 FAIL model /v1/chat/completions cut-by-proxy, 1,800 tokens saved (estimated)`.
-pub fn said(s: &Summary, asked: &Asked) -> String {
+pub fn said(s: &GenerationSummary, asked: &Asked) -> String {
     let verdict = s.verdict.map_or("-", |v| v.as_str());
     let mut text =
         format!("#{} {verdict} {} {} {}", asked.index + 1, safe_value(&s.model), safe_value(&asked.path), s.end);
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn the_terminal_line_escapes_what_came_from_the_network() {
-        let s = Summary {
+        let s = GenerationSummary {
             model: "m\u{1b}[2J".into(),
             verdict: None,
             cut: true,

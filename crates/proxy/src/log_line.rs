@@ -32,7 +32,7 @@ pub struct Asked {
 
 /// What the metrics count of a generation.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct GenerationSummary {
     pub model: String,
     /// `None`: nothing was judged (an error, an unscored reply, no text).
     pub verdict: Option<Verdict>,
@@ -47,7 +47,7 @@ pub struct Summary {
 /// The log line of `finished` (ending in `\n`), with every key of `keys` cut out of its
 /// capture, and what the metrics count of it. `history`: the request's body when it carries
 /// tool calls or results, for the tool-call check across turns.
-pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&[u8]>) -> (String, Summary) {
+pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&[u8]>) -> (String, GenerationSummary) {
     let stats = finished.session.stats();
     let model = stats.stream.model.clone().or_else(|| finished.request.model.clone()).unwrap_or_default();
     let planned = Planned {
@@ -154,7 +154,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
     text += &proxy.to_string();
     text.push(',');
     text += &base[LIVE_CAPTURES_LINE_START.len()..];
-    let summary = Summary {
+    let summary = GenerationSummary {
         model,
         verdict: generation.verdict,
         cut: finished.cut.is_some(),

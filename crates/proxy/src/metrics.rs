@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::log_line::Summary;
+use crate::log_line::GenerationSummary;
 
 /// Distinct model labels kept, at most.
 pub const MAX_MODELS: usize = 100;
@@ -44,7 +44,7 @@ pub struct Metrics {
 
 impl Metrics {
     /// Counts a finished generation.
-    pub fn generation(&mut self, s: &Summary) {
+    pub fn generation(&mut self, s: &GenerationSummary) {
         let model = self.label(&s.model);
         let verdict = s.verdict.map_or("none", |v| v.as_str());
         *self.generations.entry((model.clone(), verdict)).or_default() += 1;
@@ -233,8 +233,8 @@ mod tests {
     use super::*;
     use coherency_core::analyze::Verdict;
 
-    fn summary(model: &str, verdict: Option<Verdict>, cut: bool, saved: Option<(u64, bool)>) -> Summary {
-        Summary {
+    fn summary(model: &str, verdict: Option<Verdict>, cut: bool, saved: Option<(u64, bool)>) -> GenerationSummary {
+        GenerationSummary {
             model: model.into(),
             verdict,
             cut,

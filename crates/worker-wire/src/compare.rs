@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use coherency_core::compare::{CompareReport, Outcome};
+use coherency_core::compare::{CompareReport, Relation};
 use coherency_core::render::compare_figures::{drift, figures, listed, outcome, position_rows, title};
 
 /// One prompt as the view lists it.
@@ -82,7 +82,7 @@ impl CompareView {
                     outcome: outcome(p),
                     parted: p.parted,
                     drift: p.mean_delta.is_some().then(|| drift(p)),
-                    continuations: (p.alignment.outcome != Outcome::Identical)
+                    continuations: (p.alignment.outcome != Relation::Identical)
                         .then(|| (p.reference_continuation.clone(), p.candidate_continuation.clone())),
                 })
                 .collect(),

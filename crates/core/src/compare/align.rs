@@ -8,7 +8,7 @@ use super::output::Output;
 
 /// How two outputs of one prompt relate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Relation {
     /// The same bytes (the same tokens, or a different tokenisation of the same text).
     Identical,
     /// The reference's output is a prefix of the candidate's (the reference stopped first).
@@ -22,7 +22,7 @@ pub enum Outcome {
 /// Where two outputs part, and which of their tokens cover the same bytes before that.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Alignment {
-    pub outcome: Outcome,
+    pub outcome: Relation,
     /// The length of their common byte prefix: the first byte that differs (or the shorter's
     /// length).
     pub at_byte: usize,
@@ -48,7 +48,7 @@ pub struct Alignment {
 impl Alignment {
     /// The parting point as a share of the reference's output (1 when they do not part).
     pub fn share(&self) -> f64 {
-        if self.outcome == Outcome::Identical || self.reference_bytes == 0 {
+        if self.outcome == Relation::Identical || self.reference_bytes == 0 {
             1.0
         } else {
             self.at_byte as f64 / self.reference_bytes as f64
@@ -84,10 +84,10 @@ pub fn align(reference: &Output, candidate: &Output) -> Alignment {
     let b = candidate.compared_bytes();
     let at_byte = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let outcome = match (at_byte == a.len(), at_byte == b.len()) {
-        (true, true) => Outcome::Identical,
-        (true, false) => Outcome::ReferenceShorter,
-        (false, true) => Outcome::CandidateShorter,
-        (false, false) => Outcome::Parted,
+        (true, true) => Relation::Identical,
+        (true, false) => Relation::ReferenceShorter,
+        (false, true) => Relation::CandidateShorter,
+        (false, false) => Relation::Parted,
     };
     let ends_a = token_ends(reference, a.len());
     let ends_b = token_ends(candidate, b.len());
@@ -167,7 +167,7 @@ mod tests {
     fn equal_streams_are_identical_with_every_token_paired() {
         let t = ["The", " cat", " sat", "."];
         let al = align(&out(&t), &out(&t));
-        assert_eq!(al.outcome, Outcome::Identical);
+        assert_eq!(al.outcome, Relation::Identical);
         assert_eq!(al.pairs, vec![(0, 0), (1, 1), (2, 2), (3, 3)]);
         assert_eq!((al.retokenised, al.share()), (0, 1.0));
     }
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn parting_at_the_first_token() {
         let al = align(&out(&["Hello", " there"]), &out(&["Yes", " there"]));
-        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Outcome::Parted, 0, 0, 0));
+        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Relation::Parted, 0, 0, 0));
         assert!(al.pairs.is_empty());
         assert_eq!(al.share(), 0.0);
     }
@@ -184,7 +184,7 @@ mod tests {
     fn parting_at_the_last_token_inside_a_shared_start() {
         // " they" and " then" share " the": the streams part at byte 8, inside token 2.
         let al = align(&out(&["And", " so", " they", " went"]), &out(&["And", " so", " then", " went"]));
-        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Outcome::Parted, 10, 2, 2));
+        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Relation::Parted, 10, 2, 2));
         assert_eq!(al.pairs, vec![(0, 0), (1, 1)]);
         assert_eq!((al.reference_token_start, al.candidate_token_start), (6, 6));
         let al = align(&out(&["a", "b", "c"]), &out(&["a", "b", "d"]));
@@ -197,11 +197,11 @@ mod tests {
         let al = align(&long, &short);
         assert_eq!(
             (al.outcome, al.at_byte, al.reference_token, al.candidate_token),
-            (Outcome::CandidateShorter, 2, 2, 2)
+            (Relation::CandidateShorter, 2, 2, 2)
         );
         assert_eq!(al.pairs, vec![(0, 0), (1, 1)]);
-        assert_eq!(align(&short, &long).outcome, Outcome::ReferenceShorter);
-        assert_eq!(align(&out(&[]), &out(&[])).outcome, Outcome::Identical);
+        assert_eq!(align(&short, &long).outcome, Relation::ReferenceShorter);
+        assert_eq!(align(&out(&[]), &out(&[])).outcome, Relation::Identical);
     }
 
     #[test]
@@ -209,12 +209,12 @@ mod tests {
         let a = ["un", "believ", "able", " story"];
         let b = ["unbeliev", "able", " st", "ory"];
         let al = align(&out(&a), &out(&b));
-        assert_eq!(al.outcome, Outcome::Identical);
+        assert_eq!(al.outcome, Relation::Identical);
         assert_eq!(al.pairs, vec![(2, 1)], "only `able` covers the same bytes in both");
         assert_eq!(al.retokenised, 3);
         // Retokenised, then parted later: the parting point is in bytes, each side's token named.
         let al = align(&out(&["un", "believ", "able", " story"]), &out(&["unbeliev", "able", " tale"]));
-        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Outcome::Parted, 13, 3, 2));
+        assert_eq!((al.outcome, al.at_byte, al.reference_token, al.candidate_token), (Relation::Parted, 13, 3, 2));
     }
 
     #[test]

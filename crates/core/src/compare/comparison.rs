@@ -74,7 +74,7 @@ pub fn compare(references: &[Output], candidates: &[Output], early_share: f64) -
     let prompts: Vec<PromptComparison> =
         pairing.pairs.iter().map(|&(i, j)| compare_prompt(&references[i], &candidates[j])).collect();
     let n = prompts.len();
-    let identical = prompts.iter().filter(|p| p.alignment.outcome == super::align::Outcome::Identical).count();
+    let identical = prompts.iter().filter(|p| p.alignment.outcome == super::align::Relation::Identical).count();
     let parted: Vec<(usize, &PromptComparison)> =
         pairing.pairs.iter().map(|&(i, _)| i).zip(&prompts).filter(|(_, p)| p.parted).collect();
     let in_tokens = parted.iter().all(|(i, _)| !references[*i].tokens.is_empty());

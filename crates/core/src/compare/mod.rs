@@ -33,7 +33,7 @@ mod report;
 pub mod stats;
 mod token_drift;
 
-pub use align::{align, Alignment, Outcome};
+pub use align::{align, Alignment, Relation};
 pub use comparison::{compare, Comparison, PositionBin, NEAR_TIE, POSITION_BINS};
 pub use golden::{golden_file, golden_line, read_golden_line, GOLDEN_SCHEMA};
 pub use judgement::{judge, Judgement, Reading};

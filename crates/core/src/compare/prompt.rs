@@ -3,7 +3,7 @@
 //! with position; at the parting point, how close a call the reference's choice was and both
 //! continuations from there.
 
-use super::align::{align, Alignment, Outcome};
+use super::align::{align, Alignment, Relation};
 use super::output::Output;
 use super::stats::{mean, spearman, Estimate};
 use super::token_drift::{compare_tokens, top_gap};
@@ -76,10 +76,10 @@ pub fn compare_prompt(reference: &Output, candidate: &Output) -> PromptCompariso
     let alignment = align(reference, candidate);
     let stopped = |o: &Output| o.finish_reason.as_deref() == Some("stop");
     let parted = match alignment.outcome {
-        Outcome::Identical => false,
-        Outcome::Parted => true,
-        Outcome::ReferenceShorter => stopped(reference),
-        Outcome::CandidateShorter => stopped(candidate),
+        Relation::Identical => false,
+        Relation::Parted => true,
+        Relation::ReferenceShorter => stopped(reference),
+        Relation::CandidateShorter => stopped(candidate),
     };
     let mut deltas = Vec::new();
     let (mut top1_compared, mut top1_agreed, mut divergences) = (0, 0, Vec::new());
@@ -117,7 +117,7 @@ pub fn compare_prompt(reference: &Output, candidate: &Output) -> PromptCompariso
         top1_agreed,
         mean_divergence: mean(&divergences).map(|m| m.value),
         trend,
-        parting_gap: if alignment.outcome == Outcome::Identical {
+        parting_gap: if alignment.outcome == Relation::Identical {
             None
         } else {
             reference.tokens.get(alignment.reference_token).and_then(top_gap)
@@ -192,12 +192,12 @@ mod tests {
     fn outputs_without_tokens_are_compared_by_their_text() {
         let text = |t: &str| Output { id: "p".into(), text: t.into(), ..Output::default() };
         let c = compare_prompt(&text("Hi there"), &text("Hi there"));
-        assert_eq!((c.alignment.outcome, c.mean_delta, c.logprobs), (Outcome::Identical, None, false));
+        assert_eq!((c.alignment.outcome, c.mean_delta, c.logprobs), (Relation::Identical, None, false));
         let c = compare_prompt(&text("Hi there"), &text("Hi where"));
         assert!(c.parted && c.alignment.at_byte == 3 && c.deltas.is_empty());
         // One side with tokens, the other without: by bytes, no drift.
         let c = compare_prompt(&out(&[("Hi", -1.0), (" there", -1.0)], "stop"), &text("Hi there"));
-        assert_eq!((c.alignment.outcome, c.mean_delta), (Outcome::Identical, None));
+        assert_eq!((c.alignment.outcome, c.mean_delta), (Relation::Identical, None));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::analyze::CompareRules;
 use crate::compare::stats::Estimate;
-use crate::compare::{CompareReport, Comparison, Outcome, PromptComparison, NEAR_TIE};
+use crate::compare::{CompareReport, Comparison, PromptComparison, Relation, NEAR_TIE};
 use crate::wording::{percent, plural, thousands};
 
 /// Prompts listed one by one at most (the parted first); the rest are counted.
@@ -177,17 +177,17 @@ pub fn outcome(p: &PromptComparison) -> String {
         percent(a.share())
     );
     let mut s = match a.outcome {
-        Outcome::Identical => "identical".to_string(),
-        Outcome::Parted => format!("parts at {at}"),
-        Outcome::CandidateShorter if p.parted => format!("the candidate stops at {at}"),
-        Outcome::ReferenceShorter if p.parted => format!("the reference stops at {at}"),
-        Outcome::CandidateShorter => format!("the same until the candidate's budget ends at {at}"),
-        Outcome::ReferenceShorter => format!("the same until the reference's budget ends at {at}"),
+        Relation::Identical => "identical".to_string(),
+        Relation::Parted => format!("parts at {at}"),
+        Relation::CandidateShorter if p.parted => format!("the candidate stops at {at}"),
+        Relation::ReferenceShorter if p.parted => format!("the reference stops at {at}"),
+        Relation::CandidateShorter => format!("the same until the candidate's budget ends at {at}"),
+        Relation::ReferenceShorter => format!("the same until the reference's budget ends at {at}"),
     };
     if a.retokenised > 0 {
         s += &format!("; {} tokenised differently", plural(a.retokenised, "token", "tokens"));
     }
-    if let Some(g) = p.parting_gap.filter(|_| a.outcome != Outcome::Identical) {
+    if let Some(g) = p.parting_gap.filter(|_| a.outcome != Relation::Identical) {
         s += &format!("; the reference's top two {} nats apart there", nats(g));
     }
     s

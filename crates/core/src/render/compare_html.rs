@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::compare_figures::{drift, figures, listed, outcome, position_rows, title};
 use super::html::escape;
 use super::level_key;
-use crate::compare::{CompareReport, Outcome};
+use crate::compare::{CompareReport, Relation};
 
 const STYLE: &str = "
 :root{color-scheme:light dark;--bg:#fbfbfa;--fg:#1d1f21;--muted:#5c6166;--line:#d9dcdf;--card:#fff;--pass:#1f7a3a;--warn:#9a6200;--fail:#b3261e}
@@ -77,7 +77,7 @@ pub fn compare_html(r: &CompareReport) -> String {
         if p.mean_delta.is_some() {
             let _ = write!(out, "<br><span class=\"muted\">drift: {}</span>", escape(&drift(p)));
         }
-        let (a, b) = if p.alignment.outcome == Outcome::Identical {
+        let (a, b) = if p.alignment.outcome == Relation::Identical {
             (String::new(), String::new())
         } else {
             (escape(&p.reference_continuation), escape(&p.candidate_continuation))

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::compare::stats::Estimate;
-use crate::compare::{CompareReport, Comparison, Outcome, PromptComparison};
+use crate::compare::{CompareReport, Comparison, PromptComparison, Relation};
 
 /// The schema of the object (raised when a field changes meaning or goes).
 pub const COMPARE_JSON_SCHEMA: u64 = 1;
@@ -24,12 +24,12 @@ fn median(m: &Option<(Estimate, f64, f64)>) -> Value {
     }
 }
 
-fn outcome_key(o: Outcome) -> &'static str {
+fn outcome_key(o: Relation) -> &'static str {
     match o {
-        Outcome::Identical => "identical",
-        Outcome::Parted => "parted",
-        Outcome::ReferenceShorter => "reference_shorter",
-        Outcome::CandidateShorter => "candidate_shorter",
+        Relation::Identical => "identical",
+        Relation::Parted => "parted",
+        Relation::ReferenceShorter => "reference_shorter",
+        Relation::CandidateShorter => "candidate_shorter",
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::compare_figures::{drift, figures, listed, outcome, position_rows, title};
 use super::markdown::escape;
-use crate::compare::{CompareReport, Outcome};
+use crate::compare::{CompareReport, Relation};
 
 /// A fence longer than any run of backticks in `text`.
 fn fence(text: &str) -> String {
@@ -67,7 +67,7 @@ pub fn compare_markdown(r: &CompareReport) -> String {
         if p.mean_delta.is_some() {
             let _ = writeln!(out, "  drift: {}", escape(&drift(p)));
         }
-        if p.alignment.outcome != Outcome::Identical {
+        if p.alignment.outcome != Relation::Identical {
             for (side, text) in [("reference", &p.reference_continuation), ("candidate", &p.candidate_continuation)] {
                 let f = fence(text);
                 let _ = writeln!(out, "\n  {side} from there:\n\n  {f}text\n  {}\n  {f}", text.replace('\n', "\n  "));

@@ -49,7 +49,7 @@ pub fn compare_text(r: &CompareReport) -> StyledText {
         if p.mean_delta.is_some() {
             let _ = writeln!(out, "      drift: {}", drift(p));
         }
-        if p.alignment.outcome != crate::compare::Outcome::Identical {
+        if p.alignment.outcome != crate::compare::Relation::Identical {
             let _ = writeln!(out, "      reference: {}", safe_value(&p.reference_continuation));
             let _ = writeln!(out, "      candidate: {}", safe_value(&p.candidate_continuation));
         }

@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::summary::{place, Summary};
+use super::summary::{place, DocumentSummary};
 use super::{kind_key, level_key, segments, span_title};
 use crate::analyze::text_units::floor_boundary;
 use crate::analyze::{threshold_cell, Span, SpanKind};
@@ -51,7 +51,7 @@ mark.k-glued_word{text-decoration:underline dotted 2px #9a6200}mark.k-misplaced_
 ";
 
 /// The report of `summary` as one HTML document (see the module header).
-pub fn html(summary: &Summary) -> String {
+pub fn html(summary: &DocumentSummary) -> String {
     let mut out = String::new();
     let v_class = match summary.verdict_label {
         "TOO SHORT" | "NO TEXT" => "short",
@@ -281,7 +281,7 @@ mod tests {
 
     fn report(bytes: &[u8]) -> String {
         let doc = JudgedDocument::read(bytes, None);
-        html(&Summary::new("in<put>.txt", &doc.transcript, &doc.report))
+        html(&DocumentSummary::new("in<put>.txt", &doc.transcript, &doc.report))
     }
 
     #[test]
@@ -320,7 +320,7 @@ mod tests {
         thresholds.assign("gzip_ratio.fail=0.05").expect("a setting");
         let options = crate::judge::JudgeOptions { thresholds, ..Default::default() };
         let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
-        let out = html(&Summary::new("x", &doc.transcript, &doc.report));
+        let out = html(&DocumentSummary::new("x", &doc.transcript, &doc.report));
         assert!(
             out.contains("<p id=\"thresholds-changed\">Thresholds changed from the defaults: gzip_ratio.fail 0.05 (default 0.1).</p>"),
             "{out}"

@@ -6,7 +6,7 @@
 //! table cell or HTML behind a backslash, line breaks as spaces) or quoted in a code block whose fence is longer than any
 //! run of backticks inside it, so a pasted report never turns the input into markup or links.
 
-use super::summary::{place, Summary};
+use super::summary::{place, DocumentSummary};
 use crate::analyze::{threshold_cell, Check, Verdict};
 use crate::judge::MessageRow;
 use crate::wording::{plural, thousands};
@@ -17,7 +17,7 @@ pub const MESSAGES_LISTED: usize = 10;
 pub const CONVERSATIONS_LISTED: usize = 5;
 
 /// The report of `summary` as Markdown (see the module header).
-pub fn markdown(summary: &Summary) -> String {
+pub fn markdown(summary: &DocumentSummary) -> String {
     let mut out = String::new();
     let push = |out: &mut String, line: &str| {
         out.push_str(line);
@@ -166,7 +166,7 @@ mod tests {
 
     fn md(bytes: &[u8]) -> String {
         let doc = JudgedDocument::read(bytes, None);
-        markdown(&Summary::new("input", &doc.transcript, &doc.report))
+        markdown(&DocumentSummary::new("input", &doc.transcript, &doc.report))
     }
 
     #[test]
@@ -190,7 +190,7 @@ mod tests {
         thresholds.assign("maxline.fail=50").expect("a setting");
         let options = crate::judge::JudgeOptions { thresholds, ..Default::default() };
         let doc = JudgedDocument::read_with(text.as_bytes(), None, &options);
-        let out = markdown(&Summary::new("input", &doc.transcript, &doc.report));
+        let out = markdown(&DocumentSummary::new("input", &doc.transcript, &doc.report));
         assert!(out.contains("| maxline | 39 | ≥ 5 | ≥ 50 | WARN |"), "{out}");
         assert!(out.contains("\nThresholds changed from the defaults: maxline.fail 50 (default 12).\n"), "{out}");
     }

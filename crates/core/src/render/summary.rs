@@ -15,7 +15,7 @@ use crate::wording::{plural, thousands};
 pub const EXCERPT_BYTES: usize = 240;
 
 /// A judged document summed up for a report (see the module header).
-pub struct Summary<'a> {
+pub struct DocumentSummary<'a> {
     /// The name the report goes by (a file name, "pasted text").
     pub name: &'a str,
     pub transcript: &'a Transcript,
@@ -31,7 +31,7 @@ pub struct Summary<'a> {
     pub worst: Option<(Option<usize>, Rc<Report>, Cow<'a, str>)>,
 }
 
-impl<'a> Summary<'a> {
+impl<'a> DocumentSummary<'a> {
     /// The summary of `report`, the judgement of `transcript`, under `name`.
     pub fn new(name: &'a str, transcript: &'a Transcript, report: &'a TranscriptReport) -> Self {
         let rows = report.rows(transcript);
@@ -46,7 +46,7 @@ impl<'a> Summary<'a> {
             Some(_) if report.all_too_short() => "TOO SHORT",
             Some(v) => v.as_str(),
         };
-        Summary { name, transcript, report, verdict_label, verdict, rows, worst }
+        DocumentSummary { name, transcript, report, verdict_label, verdict, rows, worst }
     }
 
     /// What was read: "text, 17,599 bytes" or "request/response log (JSONL), 12 analysed texts".
@@ -136,7 +136,7 @@ mod tests {
     fn a_plain_text_is_summed_up_from_its_report() {
         let text = format!("{}{}", "A calm opening sentence that says something. ", "Let me check again.\n".repeat(40));
         let doc = JudgedDocument::read(text.as_bytes(), None);
-        let s = Summary::new("loop.txt", &doc.transcript, &doc.report);
+        let s = DocumentSummary::new("loop.txt", &doc.transcript, &doc.report);
         assert_eq!((s.verdict_label, s.verdict), ("FAIL", Verdict::Fail));
         assert_eq!(s.what(), format!("text, {} bytes", thousands(text.len())));
         assert_eq!(s.worst_place(), None, "a plain text is its own worst text");
@@ -149,7 +149,7 @@ mod tests {
     fn a_log_names_its_worst_message_and_too_short_is_said() {
         let log = "{\"messages\":[{\"role\":\"assistant\",\"content\":\"fine\"}]}\n";
         let doc = JudgedDocument::read(log.as_bytes(), None);
-        let s = Summary::new("log.jsonl", &doc.transcript, &doc.report);
+        let s = DocumentSummary::new("log.jsonl", &doc.transcript, &doc.report);
         assert_eq!(s.verdict_label, "TOO SHORT");
         assert!(s.worst_place().is_some_and(|p| p.starts_with("assistant ")), "{:?}", s.worst_place());
         assert!(s.excerpt().is_none());

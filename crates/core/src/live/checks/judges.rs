@@ -4,27 +4,27 @@
 use serde_json::Value;
 
 use super::reasoning_check::{reply_placement, ReasoningEvidence};
-use super::result::{result, CheckResult, Outcome};
+use super::result::{result, CheckOutcome, CheckResult};
 use crate::live::session::LiveStats;
 
 /// A: `GET /models` answered `status` with `body`; the form's model is `model`.
 pub fn check_models(status: u16, body: &str, model: &str) -> CheckResult {
     if status != 200 {
-        return result('A', Outcome::Fail, format!("GET /models answered HTTP {status}."));
+        return result('A', CheckOutcome::Fail, format!("GET /models answered HTTP {status}."));
     }
     let ids = match crate::live::request::parse_models(body) {
         Ok(ids) => ids,
-        Err(e) => return result('A', Outcome::Fail, e),
+        Err(e) => return result('A', CheckOutcome::Fail, e),
     };
     let listed = format!("listed: {}", quote_list(&ids));
     let paths: Vec<&String> = ids.iter().filter(|id| looks_like_path(id)).collect();
     if let Some(p) = paths.first() {
-        return result('A', Outcome::Fail, format!("Model ids are file paths (e.g. {p:?}), not names; {listed}."));
+        return result('A', CheckOutcome::Fail, format!("Model ids are file paths (e.g. {p:?}), not names; {listed}."));
     }
     if ids.iter().any(|id| id == model.trim()) {
-        result('A', Outcome::Pass, format!("{:?} is listed; {listed}.", model.trim()))
+        result('A', CheckOutcome::Pass, format!("{:?} is listed; {listed}.", model.trim()))
     } else {
-        result('A', Outcome::Fail, format!("{:?} is not listed; {listed}.", model.trim()))
+        result('A', CheckOutcome::Fail, format!("{:?} is not listed; {listed}.", model.trim()))
     }
 }
 
@@ -52,22 +52,22 @@ pub fn check_completion(status: u16, body: &str, model: &str) -> [CheckResult; 3
         (200, Err(e)) => {
             let why = format!("The completion is not JSON ({e}).");
             return [
-                result('B', Outcome::Fail, &why),
-                result('C', Outcome::Fail, &why),
-                result('D', Outcome::Skip, why),
+                result('B', CheckOutcome::Fail, &why),
+                result('C', CheckOutcome::Fail, &why),
+                result('D', CheckOutcome::Skip, why),
             ];
         }
         (s, _) => {
             let why = format!("The completion request answered HTTP {s}.");
             return [
-                result('B', Outcome::Fail, &why),
-                result('C', Outcome::Fail, &why),
-                result('D', Outcome::Skip, why),
+                result('B', CheckOutcome::Fail, &why),
+                result('C', CheckOutcome::Fail, &why),
+                result('D', CheckOutcome::Skip, why),
             ];
         }
     };
     let reasoning = ReasoningEvidence { reply: Some(reply_placement(status, body)), ..Default::default() };
-    let d = reasoning.judge().unwrap_or_else(|| result('D', Outcome::Skip, "No reply to judge."));
+    let d = reasoning.judge().unwrap_or_else(|| result('D', CheckOutcome::Skip, "No reply to judge."));
     [check_echo(&v, model), check_shape(&v), d]
 }
 
@@ -77,13 +77,13 @@ fn check_echo(v: &Value, model: &str) -> CheckResult {
     let tokens = usage.and_then(|u| u.get("completion_tokens")).and_then(Value::as_u64);
     match (echoed, tokens) {
         (Some(m), Some(n)) if m == model.trim() => {
-            result('B', Outcome::Pass, format!("model {m:?}; usage: {n} completion tokens."))
+            result('B', CheckOutcome::Pass, format!("model {m:?}; usage: {n} completion tokens."))
         }
         (Some(m), _) if m != model.trim() => {
-            result('B', Outcome::Fail, format!("Asked for {:?}, the reply says model {m:?}.", model.trim()))
+            result('B', CheckOutcome::Fail, format!("Asked for {:?}, the reply says model {m:?}.", model.trim()))
         }
-        (None, _) => result('B', Outcome::Fail, "The reply has no \"model\"."),
-        _ => result('B', Outcome::Fail, "The reply has no usage (completion_tokens)."),
+        (None, _) => result('B', CheckOutcome::Fail, "The reply has no \"model\"."),
+        _ => result('B', CheckOutcome::Fail, "The reply has no usage (completion_tokens)."),
     }
 }
 
@@ -107,46 +107,46 @@ fn check_shape(v: &Value) -> CheckResult {
         let object = v.get("object").and_then(Value::as_str).unwrap_or_default();
         result(
             'C',
-            Outcome::Pass,
+            CheckOutcome::Pass,
             format!("id, object ({object:?}), created, choices and usage all present and typed."),
         )
     } else {
-        result('C', Outcome::Fail, wrong.join("; ") + ".")
+        result('C', CheckOutcome::Fail, wrong.join("; ") + ".")
     }
 }
 
 /// E: the tool-call completion.
 pub fn check_tools(status: u16, body: &str) -> CheckResult {
     if status != 200 {
-        return result('E', Outcome::Fail, format!("The tool request answered HTTP {status}."));
+        return result('E', CheckOutcome::Fail, format!("The tool request answered HTTP {status}."));
     }
     let Ok(v) = serde_json::from_slice::<Value>(body.as_bytes()) else {
-        return result('E', Outcome::Fail, "The tool reply is not JSON.");
+        return result('E', CheckOutcome::Fail, "The tool reply is not JSON.");
     };
     let calls = v.pointer("/choices/0/message/tool_calls").and_then(Value::as_array);
     let Some(call) = calls.and_then(|c| c.first()) else {
-        return result('E', Outcome::Fail, "No tool_calls in the reply, though tool_choice named the tool.");
+        return result('E', CheckOutcome::Fail, "No tool_calls in the reply, though tool_choice named the tool.");
     };
     let name = call.pointer("/function/name").and_then(Value::as_str).unwrap_or_default();
     let args = call.pointer("/function/arguments").and_then(Value::as_str).unwrap_or_default();
     let parsed: Value = match serde_json::from_slice(args.as_bytes()) {
         Ok(p) => p,
-        Err(e) => return result('E', Outcome::Fail, format!("Arguments {args:?} are not JSON ({e}).")),
+        Err(e) => return result('E', CheckOutcome::Fail, format!("Arguments {args:?} are not JSON ({e}).")),
     };
     let missing: Vec<&str> = ["city", "unit"].into_iter().filter(|k| parsed.get(k).is_none()).collect();
     if name != "get_weather" {
-        result('E', Outcome::Fail, format!("Called {name:?}, not \"get_weather\"."))
+        result('E', CheckOutcome::Fail, format!("Called {name:?}, not \"get_weather\"."))
     } else if !missing.is_empty() {
-        result('E', Outcome::Fail, format!("Arguments {args} lack required {}.", missing.join(", ")))
+        result('E', CheckOutcome::Fail, format!("Arguments {args} lack required {}.", missing.join(", ")))
     } else {
-        result('E', Outcome::Pass, format!("get_weather({args})"))
+        result('E', CheckOutcome::Pass, format!("get_weather({args})"))
     }
 }
 
 /// F: a short streamed completion, read to its end in `total_ms` with the session's figures.
 pub fn check_stream(status: u16, stats: &LiveStats, total_ms: f64) -> CheckResult {
     if status != 200 {
-        return result('F', Outcome::Fail, format!("The streamed request answered HTTP {status}."));
+        return result('F', CheckOutcome::Fail, format!("The streamed request answered HTTP {status}."));
     }
     let first = stats.to_first_byte_ms.unwrap_or(total_ms);
     let evidence = format!(
@@ -156,21 +156,21 @@ pub fn check_stream(status: u16, stats: &LiveStats, total_ms: f64) -> CheckResul
     );
     let early = first < total_ms * 0.8 || total_ms - first >= 20.0;
     let ok = stats.stream.chunks >= 3 && stats.stream.saw_done && early && stats.errors().next().is_none();
-    result('F', if ok { Outcome::Pass } else { Outcome::Fail }, evidence)
+    result('F', if ok { CheckOutcome::Pass } else { CheckOutcome::Fail }, evidence)
 }
 
 /// G: the same request with [`BAD_KEY`](super::requests::BAD_KEY); `cors` is what the page could see of CORS.
 pub fn check_bad_key(status: u16, body: &str, cors: &str) -> CheckResult {
     match status {
-        401 | 403 => result('G', Outcome::Pass, format!("A bad key got HTTP {status}. {cors}")),
+        401 | 403 => result('G', CheckOutcome::Pass, format!("A bad key got HTTP {status}. {cors}")),
         200..=299 => result(
             'G',
-            Outcome::Skip,
+            CheckOutcome::Skip,
             format!("The server took a made-up key (HTTP {status}): it does not check keys. {cors}"),
         ),
         s => {
             let said: String = body.chars().take(120).collect();
-            result('G', Outcome::Fail, format!("A bad key got HTTP {s}, not 401 ({said}). {cors}"))
+            result('G', CheckOutcome::Fail, format!("A bad key got HTTP {s}, not 401 ({said}). {cors}"))
         }
     }
 }
@@ -185,14 +185,14 @@ mod tests {
     #[test]
     fn a_models_list_with_the_model_passes_and_paths_fail() {
         let ok = check_models(200, r#"{"data":[{"id":"qwen3"},{"id":"other"}]}"#, "qwen3");
-        assert_eq!(ok.outcome, Outcome::Pass, "{}", ok.evidence);
+        assert_eq!(ok.outcome, CheckOutcome::Pass, "{}", ok.evidence);
         let missing = check_models(200, r#"{"data":[{"id":"other"}]}"#, "qwen3");
-        assert_eq!(missing.outcome, Outcome::Fail);
+        assert_eq!(missing.outcome, CheckOutcome::Fail);
         assert!(missing.evidence.contains("not listed"));
         let paths = check_models(200, r#"{"data":[{"id":"/models/qwen3.gguf"}]}"#, "/models/qwen3.gguf");
-        assert_eq!(paths.outcome, Outcome::Fail);
+        assert_eq!(paths.outcome, CheckOutcome::Fail);
         assert!(paths.evidence.contains("file paths"));
-        assert_eq!(check_models(404, "", "m").outcome, Outcome::Fail);
+        assert_eq!(check_models(404, "", "m").outcome, CheckOutcome::Fail);
     }
 
     #[test]
@@ -203,30 +203,30 @@ mod tests {
         let [b, c, d] = check_completion(200, body, "m");
         assert_eq!(
             (b.outcome, c.outcome, d.outcome),
-            (Outcome::Pass, Outcome::Pass, Outcome::Pass),
+            (CheckOutcome::Pass, CheckOutcome::Pass, CheckOutcome::Pass),
             "{b:?} {c:?} {d:?}"
         );
         assert!(d.evidence.contains("reasoning_content"));
         let [b, _, _] = check_completion(200, body, "other");
-        assert_eq!(b.outcome, Outcome::Fail);
+        assert_eq!(b.outcome, CheckOutcome::Fail);
 
         let plain = body.replace(r#","reasoning_content":"hmm""#, "");
-        assert_eq!(check_completion(200, &plain, "m")[2].outcome, Outcome::Skip);
+        assert_eq!(check_completion(200, &plain, "m")[2].outcome, CheckOutcome::Skip);
         let inline = plain.replace(r#""content":"Hi""#, r#""content":"<think>x</think>Hi""#);
-        assert_eq!(check_completion(200, &inline, "m")[2].outcome, Outcome::Fail);
+        assert_eq!(check_completion(200, &inline, "m")[2].outcome, CheckOutcome::Fail);
     }
 
     #[test]
     fn wrong_types_and_missing_usage_are_named() {
         let body = r#"{"id":7,"object":"chat.completion","created":"now","model":"m","choices":[{"message":{"content":"x"}}]}"#;
         let [b, c, _] = check_completion(200, body, "m");
-        assert_eq!(b.outcome, Outcome::Fail);
+        assert_eq!(b.outcome, CheckOutcome::Fail);
         assert!(b.evidence.contains("usage"));
-        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(c.outcome, CheckOutcome::Fail);
         for field in ["id should be a string", "created should be an integer", "usage should be an object"] {
             assert!(c.evidence.contains(field), "{field} in {}", c.evidence);
         }
-        assert_eq!(check_completion(500, "", "m")[0].outcome, Outcome::Fail);
+        assert_eq!(check_completion(500, "", "m")[0].outcome, CheckOutcome::Fail);
     }
 
     #[test]
@@ -235,11 +235,11 @@ mod tests {
             json!({"choices":[{"message":{"tool_calls":[{"id":"c","type":"function","function":{"name":"get_weather","arguments":args}}]}}]})
                 .to_string()
         };
-        assert_eq!(check_tools(200, &reply(r#"{"city":"Paris","unit":"celsius"}"#)).outcome, Outcome::Pass);
+        assert_eq!(check_tools(200, &reply(r#"{"city":"Paris","unit":"celsius"}"#)).outcome, CheckOutcome::Pass);
         let missing = check_tools(200, &reply(r#"{"city":"Paris"}"#));
-        assert!(missing.outcome == Outcome::Fail && missing.evidence.contains("unit"));
-        assert_eq!(check_tools(200, &reply("{city")).outcome, Outcome::Fail);
-        assert_eq!(check_tools(200, r#"{"choices":[{"message":{"content":"sunny"}}]}"#).outcome, Outcome::Fail);
+        assert!(missing.outcome == CheckOutcome::Fail && missing.evidence.contains("unit"));
+        assert_eq!(check_tools(200, &reply("{city")).outcome, CheckOutcome::Fail);
+        assert_eq!(check_tools(200, r#"{"choices":[{"message":{"content":"sunny"}}]}"#).outcome, CheckOutcome::Fail);
         let body: Value = serde_json::from_slice(tool_body("m").as_bytes()).unwrap();
         assert_eq!(body["tool_choice"]["function"]["name"], "get_weather");
     }
@@ -248,20 +248,20 @@ mod tests {
     fn streaming_needs_chunks_done_and_an_early_first_byte() {
         let stream = |chunks, saw_done| StreamInfo { chunks, saw_done, ..Default::default() };
         let good = LiveStats { stream: stream(10, true), to_first_byte_ms: Some(20.0), ..Default::default() };
-        assert_eq!(check_stream(200, &good, 500.0).outcome, Outcome::Pass);
+        assert_eq!(check_stream(200, &good, 500.0).outcome, CheckOutcome::Pass);
         let no_done = LiveStats { stream: stream(10, false), ..good.clone() };
-        assert_eq!(check_stream(200, &no_done, 500.0).outcome, Outcome::Fail);
+        assert_eq!(check_stream(200, &no_done, 500.0).outcome, CheckOutcome::Fail);
         let buffered = LiveStats { to_first_byte_ms: Some(499.0), ..good.clone() };
-        assert_eq!(check_stream(200, &buffered, 500.0).outcome, Outcome::Fail, "all at once is not streaming");
+        assert_eq!(check_stream(200, &buffered, 500.0).outcome, CheckOutcome::Fail, "all at once is not streaming");
         let one = LiveStats { stream: stream(1, true), ..good };
-        assert_eq!(check_stream(200, &one, 500.0).outcome, Outcome::Fail);
+        assert_eq!(check_stream(200, &one, 500.0).outcome, CheckOutcome::Fail);
     }
 
     #[test]
     fn a_bad_key_must_get_401_and_a_keyless_server_is_skipped() {
-        assert_eq!(check_bad_key(401, "", "").outcome, Outcome::Pass);
+        assert_eq!(check_bad_key(401, "", "").outcome, CheckOutcome::Pass);
         let skip = check_bad_key(200, "", "CORS: allowed.");
-        assert!(skip.outcome == Outcome::Skip && skip.evidence.contains("does not check keys"));
-        assert_eq!(check_bad_key(500, "oops", "").outcome, Outcome::Fail);
+        assert!(skip.outcome == CheckOutcome::Skip && skip.evidence.contains("does not check keys"));
+        assert_eq!(check_bad_key(500, "oops", "").outcome, CheckOutcome::Fail);
     }
 }

@@ -22,4 +22,4 @@ mod result;
 
 pub use judges::{check_bad_key, check_completion, check_models, check_stream, check_tools};
 pub use requests::{completion_body, stream_body, tool_body, BAD_KEY};
-pub use result::{unreachable, CheckResult, Outcome, CHECKS};
+pub use result::{unreachable, CheckOutcome, CheckResult, CHECKS};

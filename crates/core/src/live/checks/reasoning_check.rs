@@ -11,7 +11,7 @@
 //! when any reply placed reasoning in a field; else it is SKIPped (the model did not reason).
 //! The evidence names each source and where its reasoning was.
 
-use super::result::{result, CheckResult, Outcome};
+use super::result::{result, CheckOutcome, CheckResult};
 use crate::stream::{ChatAssembler, ReasoningPlacement, Tally};
 use crate::wording::plural;
 
@@ -62,16 +62,16 @@ impl ReasoningEvidence {
         let inline: Vec<String> = seen.iter().filter_map(Seen::inline_sentence).collect();
         let fields: Vec<String> = seen.iter().filter_map(Seen::field_sentence).collect();
         Some(if !inline.is_empty() {
-            result('D', Outcome::Fail, [inline, fields].concat().join(" "))
+            result('D', CheckOutcome::Fail, [inline, fields].concat().join(" "))
         } else if !fields.is_empty() {
-            result('D', Outcome::Pass, fields.join(" "))
+            result('D', CheckOutcome::Pass, fields.join(" "))
         } else {
             let mut said: Vec<String> = why_no_reply.cloned().into_iter().collect();
             let silent: Vec<&str> = seen.iter().map(|s| s.source).collect();
             if !silent.is_empty() {
                 said.push(format!("The model did not reason in {}, so there was nothing to place.", or_list(&silent)));
             }
-            result('D', Outcome::Skip, said.join(" "))
+            result('D', CheckOutcome::Skip, said.join(" "))
         })
     }
 }
@@ -153,7 +153,7 @@ mod tests {
         }
     }
 
-    fn judge(e: &ReasoningEvidence) -> (Outcome, String) {
+    fn judge(e: &ReasoningEvidence) -> (CheckOutcome, String) {
         let d = e.judge().expect("evidence to judge");
         assert_eq!((d.id, d.title), ('D', "Reasoning arrives in a reasoning field"));
         (d.outcome, d.evidence)
@@ -169,7 +169,7 @@ mod tests {
         assert_eq!(
             judge(&streamed),
             (
-                Outcome::Pass,
+                CheckOutcome::Pass,
                 "Reasoning streamed in \"reasoning_content\" (1,234 bytes, in 56 chunks) in check F's stream.".into()
             )
         );
@@ -186,7 +186,7 @@ mod tests {
         e.soak_generation(&placement(&[("reasoning", 100, 10)], None));
         e.soak_generation(&placement(&[("reasoning", 50, 5)], None));
         let (outcome, evidence) = judge(&e);
-        assert_eq!(outcome, Outcome::Pass);
+        assert_eq!(outcome, CheckOutcome::Pass);
         assert_eq!(
             evidence,
             "Reasoning in \"reasoning\" (312 bytes) in the non-streamed reply. \
@@ -205,7 +205,7 @@ mod tests {
             ..Default::default()
         };
         let (outcome, evidence) = judge(&e);
-        assert_eq!(outcome, Outcome::Fail);
+        assert_eq!(outcome, CheckOutcome::Fail);
         assert_eq!(
             evidence,
             "Reasoning streamed inline in the content (<think>…</think>, 2,048 bytes, in 400 chunks), not in a reasoning field, in the long run. \
@@ -223,7 +223,7 @@ mod tests {
         assert_eq!(
             judge(&e),
             (
-                Outcome::Skip,
+                CheckOutcome::Skip,
                 "The model did not reason in the non-streamed reply or check F's stream, so there was nothing to place."
                     .into()
             )

@@ -3,18 +3,18 @@
 
 /// A check's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum CheckOutcome {
     Pass,
     Fail,
     Skip,
 }
 
-impl Outcome {
+impl CheckOutcome {
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Pass => "PASS",
-            Outcome::Fail => "FAIL",
-            Outcome::Skip => "SKIP",
+            CheckOutcome::Pass => "PASS",
+            CheckOutcome::Fail => "FAIL",
+            CheckOutcome::Skip => "SKIP",
         }
     }
 }
@@ -24,7 +24,7 @@ impl Outcome {
 pub struct CheckResult {
     pub id: char,
     pub title: &'static str,
-    pub outcome: Outcome,
+    pub outcome: CheckOutcome,
     pub evidence: String,
 }
 
@@ -38,12 +38,12 @@ pub const CHECKS: [(char, &str); 7] = [
     ('F', "Streaming: several chunks, [DONE], first byte early"),
     ('G', "A bad key is rejected; CORS"),
 ];
-pub(super) fn result(id: char, outcome: Outcome, evidence: impl Into<String>) -> CheckResult {
+pub(super) fn result(id: char, outcome: CheckOutcome, evidence: impl Into<String>) -> CheckResult {
     let title = CHECKS.iter().find(|(c, _)| *c == id).map_or("", |(_, t)| t);
     CheckResult { id, title, outcome, evidence: evidence.into() }
 }
 
 /// A check that could not run because its request failed before any response (`why` in words).
 pub fn unreachable(id: char, why: &str) -> CheckResult {
-    result(id, Outcome::Fail, format!("No response: {why}"))
+    result(id, CheckOutcome::Fail, format!("No response: {why}"))
 }

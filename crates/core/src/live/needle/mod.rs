@@ -10,5 +10,5 @@ pub mod filler;
 pub mod grid;
 pub mod plan;
 
-pub use grid::{cell_shown, estimate_rule, stopped_text, summarize, Answer, CellShown, Note, Outcome, Summary};
+pub use grid::{cell_shown, estimate_rule, stopped_text, summarize, Answer, CellShown, Note, ProbeSummary, Retrieval};
 pub use plan::{length_label, plan, Depth, NeedleKind, Probe, DEFAULT_LENGTHS, LENGTHS, SEED};

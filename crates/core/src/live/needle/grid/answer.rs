@@ -12,7 +12,7 @@ pub const ECHO_SHARE: f64 = 0.5;
 
 /// What an answer came to.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum Retrieval {
     /// The answer holds the needle.
     Found,
     /// It does not.
@@ -27,7 +27,7 @@ pub struct Answer {
     /// Which cell of [`Probe::cells`], and whether this is its repeated ask.
     pub cell: usize,
     pub repeat: bool,
-    pub outcome: Outcome,
+    pub outcome: Retrieval,
     /// The answer (its content; the reasoning when there is no content).
     pub text: String,
     /// `usage.prompt_tokens` as the server reported it.
@@ -40,8 +40,8 @@ impl Answer {
     /// `text` as the answer to `cell`: found when it holds the needle exactly.
     pub fn scored(cell_index: usize, cell: &Cell, repeat: bool, text: &str, prompt_tokens: Option<u64>) -> Answer {
         let text = text.trim();
-        let outcome = if text.contains(&cell.needle) { Outcome::Found } else { Outcome::Missed };
-        let echoes = if outcome == Outcome::Found { None } else { echoed_turn(cell, text) };
+        let outcome = if text.contains(&cell.needle) { Retrieval::Found } else { Retrieval::Missed };
+        let echoes = if outcome == Retrieval::Found { None } else { echoed_turn(cell, text) };
         Answer { cell: cell_index, repeat, outcome, text: text.to_string(), prompt_tokens, echoes }
     }
 
@@ -51,7 +51,7 @@ impl Answer {
         let error = |why: String| Answer {
             cell: ask.cell,
             repeat: ask.repeat,
-            outcome: Outcome::Error(why),
+            outcome: Retrieval::Error(why),
             text: String::new(),
             prompt_tokens: None,
             echoes: None,
@@ -110,19 +110,19 @@ mod tests {
     fn a_failed_request_or_an_empty_reply_is_an_error_with_its_reason() {
         let p = probe(&[1024], false);
         let refused = Answer::of(&p, &p.asks[0], Err("HTTP 500: overloaded".into()));
-        assert_eq!((refused.outcome, refused.prompt_tokens), (Outcome::Error("HTTP 500: overloaded".into()), None));
+        assert_eq!((refused.outcome, refused.prompt_tokens), (Retrieval::Error("HTTP 500: overloaded".into()), None));
         let mut empty = LiveSession::new(0.0);
         empty.feed(b"data: {\"error\":{\"message\":\"context length exceeded\"}}\n\n", 1.0);
         empty.end(Ending::Closed, 2.0);
         assert_eq!(
             Answer::of(&p, &p.asks[1], Ok(&empty.snapshot())).outcome,
-            Outcome::Error("context length exceeded".into())
+            Retrieval::Error("context length exceeded".into())
         );
         let mut cut = LiveSession::new(0.0);
         cut.end(Ending::Cut("network error".into()), 1.0);
         assert_eq!(
             Answer::of(&p, &p.asks[2], Ok(&cut.snapshot())).outcome,
-            Outcome::Error("cut: network error".into())
+            Retrieval::Error("cut: network error".into())
         );
         let mut reasoning = LiveSession::new(0.0);
         let said = format!(
@@ -133,7 +133,7 @@ mod tests {
         reasoning.end(Ending::Closed, 2.0);
         assert_eq!(
             Answer::of(&p, &p.asks[0], Ok(&reasoning.snapshot())).outcome,
-            Outcome::Found,
+            Retrieval::Found,
             "no content: the reasoning is read"
         );
     }
@@ -143,10 +143,10 @@ mod tests {
         let p = probe(&[1024], false);
         let cell = &p.cells[0];
         let found = Answer::scored(0, cell, false, &format!("It is {}.", cell.needle), Some(1000));
-        assert_eq!(found.outcome, Outcome::Found);
+        assert_eq!(found.outcome, Retrieval::Found);
         let near = format!("It is {}.", &cell.needle[..6]);
-        assert_eq!(Answer::scored(0, cell, false, &near, None).outcome, Outcome::Missed);
-        assert_eq!(Answer::scored(0, cell, false, "", None).outcome, Outcome::Missed);
+        assert_eq!(Answer::scored(0, cell, false, &near, None).outcome, Retrieval::Missed);
+        assert_eq!(Answer::scored(0, cell, false, "", None).outcome, Retrieval::Missed);
     }
 
     #[test]
@@ -155,7 +155,7 @@ mod tests {
         let cell = &p.cells[1];
         let turns: Vec<&str> = cell.turns.iter().filter(|t| t.role == "assistant").map(|t| t.text.as_str()).collect();
         let echo = Answer::scored(1, cell, false, &format!("Sure. {}", turns[2]), None);
-        assert_eq!((echo.outcome.clone(), echo.echoes), (Outcome::Missed, Some(3)));
+        assert_eq!((echo.outcome.clone(), echo.echoes), (Retrieval::Missed, Some(3)));
         let own = Answer::scored(1, cell, false, "I am not sure which number you mean, sorry about that.", None);
         assert_eq!(own.echoes, None);
     }

@@ -2,7 +2,7 @@
 //! server that cut the prompt (silent truncation: a count far below the estimate, at a round
 //! cap, or one count for two lengths) and a greedy request answered two ways (nondeterminism).
 
-use super::answer::{Answer, Outcome};
+use super::answer::{Answer, Retrieval};
 use crate::live::needle::plan::{Cell, Depth, Probe};
 
 /// A reported prompt count under this share of the estimate says the prompt was cut.
@@ -79,7 +79,7 @@ pub fn truncation(probe: &Probe, answers: &[Answer]) -> Option<Cut> {
 
 /// Two answers to one greedy request that differ (errors do not count).
 pub(super) fn differs(a: &Answer, b: &Answer) -> bool {
-    let answered = |x: &Answer| !matches!(x.outcome, Outcome::Error(_));
+    let answered = |x: &Answer| !matches!(x.outcome, Retrieval::Error(_));
     answered(a) && answered(b) && a.text != b.text
 }
 

@@ -18,12 +18,12 @@ mod test_probes;
 use crate::live::needle::plan::Probe;
 use crate::wording::{quote, thousands};
 
-pub use answer::{echoed_turn, Answer, Outcome, ECHO_SHARE, ECHO_WORDS};
+pub use answer::{echoed_turn, Answer, Retrieval, ECHO_SHARE, ECHO_WORDS};
 use diagnosis::differs;
 pub use diagnosis::{
     cut_sign, estimate_rule, truncation, Cut, CutSign, FAR_BELOW, ROUND, ROUND_BELOW, SAME_COUNT_GROWTH,
 };
-pub use summary::{summarize, Note, Summary};
+pub use summary::{summarize, Note, ProbeSummary};
 
 /// What one cell of the grid shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,9 +46,9 @@ pub fn cell_shown(probe: &Probe, answers: &[Answer], index: usize) -> CellShown 
         None => format!("≈{} prompt tokens (none reported)", thousands(cell.estimated_tokens)),
     };
     let (state, mut evidence) = match &first.outcome {
-        Outcome::Found => ("found", format!("“{}” · {counted}", quote(&first.text))),
-        Outcome::Missed => ("missed", format!("“{}” · {counted}", quote(&first.text))),
-        Outcome::Error(why) => ("error", why.clone()),
+        Retrieval::Found => ("found", format!("“{}” · {counted}", quote(&first.text))),
+        Retrieval::Missed => ("missed", format!("“{}” · {counted}", quote(&first.text))),
+        Retrieval::Error(why) => ("error", why.clone()),
     };
     if let Some(turn) = first.echoes {
         evidence += &format!(" · repeats assistant turn {turn}");

@@ -1,7 +1,7 @@
 //! The needle probe summed up: the sentence a team quotes (where the needle was found, from
 //! where it was missed, and why when a count tells) and the findings behind it.
 
-use super::answer::{Answer, Outcome};
+use super::answer::{Answer, Retrieval};
 use super::diagnosis::{differs, truncation, Cut, CutSign, FAR_BELOW, ROUND};
 use crate::live::needle::plan::{length_label, Cell, Depth, Probe};
 use crate::wording::{quote, thousands};
@@ -15,7 +15,7 @@ pub struct Note {
 
 /// The probe summed up: one sentence and the findings behind it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct ProbeSummary {
     pub sentence: String,
     pub notes: Vec<Note>,
 }
@@ -36,7 +36,7 @@ fn depths_text(depths: &[Depth]) -> String {
 }
 
 /// The probe as `answers` (so far) have it. See the module doc.
-pub fn summarize(probe: &Probe, answers: &[Answer]) -> Summary {
+pub fn summarize(probe: &Probe, answers: &[Answer]) -> ProbeSummary {
     let cut = truncation(probe, answers);
     let mut notes = Vec::new();
     if let Some(c) = &cut {
@@ -93,7 +93,7 @@ second time {}. A prefix cache (or batching) changed what a deterministic reques
             ),
         });
     }
-    Summary { sentence: sentence(probe, answers, cut.as_ref()), notes }
+    ProbeSummary { sentence: sentence(probe, answers, cut.as_ref()), notes }
 }
 
 /// The sentence: where the needle was found, from where it was missed, and why when a count
@@ -108,12 +108,12 @@ fn sentence(probe: &Probe, answers: &[Answer], cut: Option<&Cut>) -> String {
     let mut answered = 0;
     for &length in &probe.lengths {
         let cells: Vec<usize> = (0..probe.cells.len()).filter(|&i| probe.cells[i].length == length).collect();
-        let outcomes: Vec<(Depth, &Outcome)> =
+        let outcomes: Vec<(Depth, &Retrieval)> =
             cells.iter().filter_map(|&i| first(i).map(|a| (probe.cells[i].depth, &a.outcome))).collect();
         answered += outcomes.len();
-        errors += outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Error(_))).count();
-        let lost: Vec<Depth> = outcomes.iter().filter(|(_, o)| **o == Outcome::Missed).map(|(d, _)| *d).collect();
-        let all_found = outcomes.len() == cells.len() && outcomes.iter().all(|(_, o)| **o == Outcome::Found);
+        errors += outcomes.iter().filter(|(_, o)| matches!(o, Retrieval::Error(_))).count();
+        let lost: Vec<Depth> = outcomes.iter().filter(|(_, o)| **o == Retrieval::Missed).map(|(d, _)| *d).collect();
+        let all_found = outcomes.len() == cells.len() && outcomes.iter().all(|(_, o)| **o == Retrieval::Found);
         if all_found && !broken {
             found_up_to = Some(length);
         } else {
@@ -239,7 +239,7 @@ prompt: the model lost the needle itself)."
         for a in &mut answers {
             a.prompt_tokens = None;
         }
-        answers[0] = Answer { outcome: Outcome::Error("HTTP 500".into()), ..answers[0].clone() };
+        answers[0] = Answer { outcome: Retrieval::Error("HTTP 500".into()), ..answers[0].clone() };
         let said = summarize(&p, &answers).sentence;
         assert_eq!(
             said,
