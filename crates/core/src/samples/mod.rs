@@ -15,6 +15,9 @@ pub struct Sample {
 /// Coherent technical prose written for this project (about 4 KB).
 pub const PROSE: &str = include_str!("prose.txt");
 
+/// Coherent prose on baking bread, written for this project: the drift sample's tail.
+const BREAD: &str = include_str!("bread.txt");
+
 /// The first `n` paragraphs of [`PROSE`], each followed by a blank line.
 fn paragraphs(n: usize) -> String {
     PROSE.split("\n\n").take(n).map(|p| format!("{}\n\n", p.trim())).collect()
@@ -108,6 +111,13 @@ pub fn samples() -> Vec<Sample> {
             title: "Restarts",
             description: "A paragraph, then the same paragraph told again six times, each time reworded a little.",
             text: restarts(),
+        },
+        Sample {
+            id: "drift",
+            title: "Topic drift",
+            description: "Three paragraphs on page reclaim, then fluent prose on baking bread that never comes back \
+                          to it: drift alone is a WARN.",
+            text: format!("{}{BREAD}", paragraphs(4)),
         },
     ]
 }
@@ -223,7 +233,8 @@ mod tests {
                 ("cjk-loop", Verdict::Fail),
                 ("edited-loop", Verdict::Fail),
                 ("counting-list", Verdict::Fail),
-                ("restart", Verdict::Fail)
+                ("restart", Verdict::Fail),
+                ("drift", Verdict::Warn)
             ]
         );
     }
@@ -242,6 +253,21 @@ mod tests {
         let restart = analyze(&sample("restart"));
         assert!(restart.reasons[0].contains("starts over 6 times"), "{:?}", restart.reasons);
         assert_eq!(restart.onset, Some(0));
+        // Drift: the onset lies where the bread starts (after the last word on reclaim), and
+        // the drift series falls to nothing there.
+        let text = sample("drift");
+        let drift = analyze(&text);
+        assert_eq!(
+            (drift.verdict, drift.tripped),
+            (Verdict::Warn, Some(crate::analyze::Metric::Drift)),
+            "{:?}",
+            drift.reasons
+        );
+        let bread = text.find("Bread dough").unwrap();
+        let onset = drift.onset.unwrap();
+        assert!(onset <= bread && bread - onset < 700, "onset {onset}, bread from {bread}");
+        let figure = drift.metrics.drift.as_ref().expect("judged");
+        assert!(figure.windows.iter().filter(|w| w.0 > bread).all(|w| w.1 == 0.0), "{:?}", figure.windows);
     }
 
     #[test]
