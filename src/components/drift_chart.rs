@@ -67,7 +67,7 @@ pub fn DriftChart(props: &Props) -> Html {
         html! { <line class="chart-onset" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={HEIGHT.to_string()} /> }
     });
     html! {
-        <figure id="drift-chart" class="profile-chart drift-chart" data-windows={d.windows.len().to_string()}
+        <figure id="drift-chart" class="profile-chart drift-chart" aria-label="Topic drift along the text" data-windows={d.windows.len().to_string()}
             data-tail={d.tail.to_string()} data-onset={onset.map(|o| o.to_string())}>
             <svg ref={svg} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="none" role="img" tabindex="0"
                 aria-label={label} {onclick} {onkeydown}>
@@ -77,10 +77,11 @@ pub fn DriftChart(props: &Props) -> Html {
                 { for marker }
             </svg>
             <figcaption>
-                { format!("Topic words along the text: the share of each {} window's words of five letters or more that are the opening's topic words ({topic}){prompt} (axis 0 to {}). ", bytes_label(d.window), percent(g.y_max)) }
-                { format!("Shaded: the opening, and from byte {} to the end ({tail_share}), where none comes back.", thousands(d.tail)) }
+                <strong class="chart-title">{ "Topic drift along the text. " }</strong>
+                { format!("Share of each {} window's words (five letters or more) that are the opening's topic words ({topic}){prompt}; axis 0 to {}. ", bytes_label(d.window), percent(g.y_max)) }
+                { format!("Shaded: the opening, and from byte {} ({tail_share} of the text) where none comes back.", thousands(d.tail)) }
                 if let Some(o) = onset { { format!(" Solid red: the drift onset, byte {}.", thousands(o)) } }
-                { " Click the chart to show that place in the text." }
+                { " Click to show that place." }
             </figcaption>
         </figure>
     }

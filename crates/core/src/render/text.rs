@@ -256,6 +256,9 @@ fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
             writeln!(out, "  {} rule: {rule}", c.metric.label())?;
         }
     }
+    if let Some(line) = super::drift_line::drift_line(r) {
+        writeln!(out, "  {}", safe_value(&line))?;
+    }
     if let Some(first) = r.spans.first() {
         let kinds: Vec<String> = SpanKind::ALL
             .iter()
