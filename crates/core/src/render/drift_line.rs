@@ -87,4 +87,21 @@ mod tests {
         assert_eq!(drift_line(&analyze(&"- a list item of some length\n".repeat(300))), None);
         assert_eq!(drift_line(&analyze("short")), None);
     }
+
+    #[test]
+    fn the_markdown_and_html_reports_carry_the_line_once_where_drift_is_judged() {
+        use crate::render::{html::html, markdown::markdown, Summary};
+        use crate::verdict::JudgedDocument;
+        let text = crate::samples::samples().into_iter().find(|s| s.id == "drift").expect("the sample").text;
+        let doc = JudgedDocument::read(text.as_bytes(), None);
+        let summary = Summary::new("drift.txt", &doc.transcript, &doc.report);
+        let (md, page) = (markdown(&summary), html(&summary));
+        assert_eq!(md.matches("\nDrift: topic words along the text (").count(), 1, "{md}");
+        assert!(md.contains("none from byte 1,810 to the end (61 %)."), "{md}");
+        assert_eq!(page.matches("<p id=\"drift-line\">Drift: topic words along the text (&#39;kernel&#39;").count(), 1);
+        let loop_text = "Let me check the file again. ".repeat(400);
+        let doc = JudgedDocument::read(loop_text.as_bytes(), None);
+        let summary = Summary::new("loop.txt", &doc.transcript, &doc.report);
+        assert!(!markdown(&summary).contains("Drift:") && !html(&summary).contains("drift-line"));
+    }
 }
