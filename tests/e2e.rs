@@ -878,6 +878,17 @@ async fn the_drift_chart_marks_where_a_drifting_text_leaves_its_topic_and_a_heal
     let svg = page.client.find(Locator::Css("#drift-chart svg")).await.expect("the chart's SVG");
     svg.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the chart");
     page.wait_for_js(in_view, "the drift scrolled into view by Enter on the chart").await;
+    // A click on the chart's right end shows the drifted tail too (after scrolling back up).
+    page.js("document.getElementById('analysed-text').scrollTop = 0; window.scrollTo(0, 0); return null;").await;
+    page.settle_scrolling().await;
+    assert_eq!(page.js(in_view).await, json!(false), "the drift starts out of view");
+    page.js(
+        "const svg = document.querySelector('#drift-chart svg'); const r = svg.getBoundingClientRect(); \
+         svg.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.right - 3, clientY: r.top + r.height / 2})); \
+         return null;",
+    )
+    .await;
+    page.wait_for_js(in_view, "the drift scrolled into view by a click on the chart").await;
     for theme in ["light", "dark"] {
         page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
         screenshot(&page, &format!("drift-chart-{theme}.png")).await;
