@@ -848,6 +848,63 @@ async fn the_chart_and_the_onset_button_show_where_a_late_loop_starts() {
     page.close().await;
 }
 
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_drift_chart_marks_where_a_drifting_text_leaves_its_topic_and_a_healthy_essay_has_no_onset() {
+    use coherency_core::analyze::analyze;
+    let page = Page::open().await;
+    let sample =
+        |id: &str| coherency_core::samples::samples().into_iter().find(|s| s.id == id).expect("the sample").text;
+    let text = sample("drift");
+    let report = analyze(&text);
+    let tail = report.metrics.drift.as_ref().expect("judged").tail;
+    page.set_input(&text).await;
+    page.click("#analyze").await;
+    page.expect_verdict("WARN").await;
+    page.wait_for_js("return !!document.getElementById('drift-chart');", "the drift chart").await;
+    let chart = |key: &str| format!("return document.getElementById('drift-chart').dataset.{key} ?? null;");
+    assert_eq!(page.js(&chart("onset")).await, json!(tail.to_string()));
+    assert_eq!(
+        page.js(&chart("windows")).await,
+        json!(report.metrics.drift.as_ref().unwrap().windows.len().to_string())
+    );
+    assert_eq!(page.count("#drift-chart .chart-onset").await, 1);
+    assert_eq!(page.count("#drift-chart .chart-tail").await, 1);
+    // Enter on the chart shows the drift onset: the drifted span comes into view.
+    let in_view = "const e = document.querySelector('.span[data-kind=\"drift\"]'); if (!e) return false; \
+                   const r = e.getBoundingClientRect(); \
+                   const box = document.getElementById('analysed-text').getBoundingClientRect(); \
+                   return r.height > 0 && r.top < Math.min(innerHeight, box.bottom) && r.bottom > Math.max(0, box.top);";
+    let svg = page.client.find(Locator::Css("#drift-chart svg")).await.expect("the chart's SVG");
+    svg.send_keys(&char::from(Key::Enter).to_string()).await.expect("press Enter on the chart");
+    page.wait_for_js(in_view, "the drift scrolled into view by Enter on the chart").await;
+    // A click on the chart's right end shows the drifted tail too (after scrolling back up).
+    page.js("document.getElementById('analysed-text').scrollTop = 0; window.scrollTo(0, 0); return null;").await;
+    page.settle_scrolling().await;
+    assert_eq!(page.js(in_view).await, json!(false), "the drift starts out of view");
+    page.js(
+        "const svg = document.querySelector('#drift-chart svg'); const r = svg.getBoundingClientRect(); \
+         svg.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.right - 3, clientY: r.top + r.height / 2})); \
+         return null;",
+    )
+    .await;
+    page.wait_for_js(in_view, "the drift scrolled into view by a click on the chart").await;
+    for theme in ["light", "dark"] {
+        page.js(&format!("document.documentElement.dataset.theme = '{theme}'; return null;")).await;
+        screenshot(&page, &format!("drift-chart-{theme}.png")).await;
+    }
+
+    // A healthy essay: judged, so drawn, but no onset and no drift span.
+    page.set_input(&sample("prose")).await;
+    page.click("#analyze").await;
+    page.expect_verdict("PASS").await;
+    page.wait_for_js("return !!document.getElementById('drift-chart');", "the drift chart of the essay").await;
+    assert_eq!(page.js(&chart("onset")).await, json!(null));
+    assert_eq!(page.count("#drift-chart .chart-onset").await, 0);
+    assert_eq!(page.count(".span[data-kind=\"drift\"]").await, 0);
+    page.close().await;
+}
+
 /// Records, from before a file is chosen, every stage the progress panel shows and whether it
 /// came before the verdict (a big file is over too fast to catch it by polling alone).
 const PROGRESS_WATCH: &str = "

@@ -9,6 +9,7 @@ pub(crate) mod compare_view;
 mod conversation_view;
 mod diagnostics;
 mod document_summary;
+mod drift_chart;
 mod format_bar;
 mod header;
 mod input_panel;

@@ -1,11 +1,13 @@
 //! The verdict at a glance: a PASS / WARN / FAIL badge and what was measured, then where the
-//! text turns degenerate (the onset, and the windowed-ratio chart), then the reasons in words,
+//! text turns degenerate (the onset, the windowed-ratio chart, and where drift is judged the drift
+//! chart), then the reasons in words,
 //! then (as children) the table of checks.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::drift_chart::DriftChart;
 use super::profile_chart::ProfileChart;
 use crate::model::{level_key, measured_line, verdict_headline, verdict_icon, Analysis};
 
@@ -50,6 +52,7 @@ pub fn VerdictCard(props: &Props) -> Html {
             </div>
             { for onset }
             <ProfileChart analysis={Rc::clone(&props.analysis)} on_show={show.clone()} />
+            <DriftChart analysis={Rc::clone(&props.analysis)} on_show={show.clone()} />
             <ul class="reasons" aria-label="Reasons">
                 { for report.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
             </ul>

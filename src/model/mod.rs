@@ -4,11 +4,13 @@
 //! highlights are drawn from), the wording of its figures, and URL parameters; [`document`]:
 //! one input read in its format (its transcript, rows worst first, the message shown);
 //! [`conversation`]: the conversation view (its turns, the flagged ones, what a click opens);
-//! [`chart`]: the windowed-ratio chart's geometry; [`saved`]: a report the CLI saved, opened.
+//! [`chart`]: the windowed-ratio chart's geometry; [`drift_chart`]: the drift chart's;
+//! [`saved`]: a report the CLI saved, opened.
 
 pub mod chart;
 pub mod conversation;
 pub mod document;
+pub mod drift_chart;
 pub mod saved;
 pub mod share;
 

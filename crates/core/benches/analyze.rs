@@ -10,7 +10,8 @@
 //! before them if they ran after everything else (they run beside the gzip pass, so the true
 //! figure is lower; issue 33's budget: at most 1.25 on 10 MB), and the misplaced function-word
 //! pairs alone (`incoherence::misplaced`, the word-salad check's second count) with what they
-//! add at most over the analysis before them (`analyze` ÷ (`analyze` − them)).
+//! add at most over the analysis before them (`analyze` ÷ (`analyze` − them)), and the drift
+//! rule alone (`incoherence::drift`, with its series along the text) as a share of `analyze`.
 
 use coherency_test_support::gzip_pass;
 use coherency_test_support::textgen;
@@ -27,8 +28,19 @@ fn main() {
     // keep that quick by measuring only when asked to bench.
     let quick = !std::env::args().any(|a| a == "--bench");
     println!(
-        "{:<22} {:>8} {:>12} {:>12} {:>8} {:>8} {:>10} {:>9} {:>11} {:>9}",
-        "input", "MB", "analyze ms", "gzip-9 ms", "ratio", "verdict", "incoh. ms", "new/old", "misplc. ms", "new/old"
+        "{:<22} {:>8} {:>12} {:>12} {:>8} {:>8} {:>10} {:>9} {:>11} {:>9} {:>9} {:>7}",
+        "input",
+        "MB",
+        "analyze ms",
+        "gzip-9 ms",
+        "ratio",
+        "verdict",
+        "incoh. ms",
+        "new/old",
+        "misplc. ms",
+        "new/old",
+        "drift ms",
+        "share"
     );
     for &mb in if quick { &[1usize][..] } else { &[1, 10][..] } {
         let len = mb * 1_000_000;
@@ -61,8 +73,11 @@ fn main() {
             let misplaced = best_of(runs, || {
                 black_box(coherency_core::analyze::incoherence::misplaced::misplaced_pairs(text));
             });
+            let drift = best_of(runs, || {
+                black_box(coherency_core::analyze::incoherence::drift::drift(text));
+            });
             println!(
-                "{:<22} {:>8.1} {:>12.1} {:>12.1} {:>8.2} {:>8} {:>10.1} {:>9.3} {:>11.1} {:>9.3}",
+                "{:<22} {:>8.1} {:>12.1} {:>12.1} {:>8.2} {:>8} {:>10.1} {:>9.3} {:>11.1} {:>9.3} {:>9.1} {:>7.3}",
                 name,
                 text.len() as f64 / 1e6,
                 analyze.as_secs_f64() * 1e3,
@@ -72,7 +87,9 @@ fn main() {
                 incoherence.as_secs_f64() * 1e3,
                 analyze.as_secs_f64() / (analyze.as_secs_f64() - incoherence.as_secs_f64()),
                 misplaced.as_secs_f64() * 1e3,
-                analyze.as_secs_f64() / (analyze.as_secs_f64() - misplaced.as_secs_f64())
+                analyze.as_secs_f64() / (analyze.as_secs_f64() - misplaced.as_secs_f64()),
+                drift.as_secs_f64() * 1e3,
+                drift.as_secs_f64() / analyze.as_secs_f64()
             );
         }
     }

@@ -39,12 +39,15 @@ mod tests {
 
     #[test]
     fn texts_and_reports_read_back_as_they_were() {
-        let texts = ["Let me check the file again.\n".repeat(30), "A fine answer.".to_string(), String::new()];
+        // The drift sample's report carries a drift figure (the others' is `None`).
+        let drift = coherency_core::samples::samples().into_iter().find(|s| s.id == "drift").expect("a sample").text;
+        let texts = ["Let me check the file again.\n".repeat(30), "A fine answer.".to_string(), String::new(), drift];
         let bytes = encode_texts(&texts);
         let read = decode_texts(&bytes).unwrap();
         assert_eq!(read, texts.iter().map(String::as_str).collect::<Vec<_>>());
         let reports: Vec<Report> = read.iter().map(|t| analyze(t)).collect();
-        let back = decode_reports(&encode_reports(&reports), 3).unwrap();
+        assert!(reports[3].metrics.drift.is_some() && reports[0].metrics.drift.is_none());
+        let back = decode_reports(&encode_reports(&reports), 4).unwrap();
         assert_eq!(back, reports, "floats and all");
     }
 

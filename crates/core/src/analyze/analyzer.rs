@@ -143,6 +143,7 @@ impl Scans {
             profile: found.profile,
             distinct: found.distinct,
             distinct_sample: found.distinct_sample,
+            drift: incoherent.drift.clone(),
         };
 
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
@@ -190,6 +191,7 @@ impl Scans {
             for c in checks.iter_mut().filter(|c| !c.metric.is_seed()) {
                 (c.level, c.judged) = (Verdict::Pass, false);
             }
+            metrics.drift = None;
             spans.retain(|s| matches!(s.kind, SpanKind::WordRun | SpanKind::RepeatedLine));
         }
         // The product judges the maxline check on lines with content (see `content_lines`);

@@ -242,6 +242,7 @@ mod tests {
             },
             distinct: [1.0; 4],
             distinct_sample: 1,
+            drift: None,
         }
     }
 

@@ -43,8 +43,8 @@ pub use analyzer::{
 };
 pub use compare_rules::CompareRules;
 pub use report::{
-    format_metric, format_threshold, threshold_cell, Check, CopyFigure, Direction, Metric, Metrics, ProfileFigure,
-    Report, Span, SpanKind, TandemFigure, Verdict,
+    format_metric, format_threshold, threshold_cell, Check, CopyFigure, Direction, DriftFigure, Metric, Metrics,
+    ProfileFigure, Report, Span, SpanKind, TandemFigure, Verdict,
 };
 pub use tandem::UnitKind;
 pub use threshold_settings::{setting_names, Setting, SettingKind, ThresholdChange, ThresholdError, SETTINGS};

@@ -230,6 +230,31 @@ pub struct Metrics {
     /// (texts of over a million tokens).
     #[serde(default = "one")]
     pub distinct_sample: usize,
+    /// The drift rule's series, where drift is judged (unstructured English prose of 4 KiB or
+    /// more: see `incoherence::drift`); `None` elsewhere. Written even when `None` (postcard,
+    /// see `content_maxline`).
+    #[serde(default)]
+    pub drift: Option<DriftFigure>,
+}
+
+/// The drift rule's topic words along the text: for windows along it, the share of their
+/// words (five letters or more) that are the opening's topic words — or the prompt's, for a
+/// reply to one — and where none comes back any more.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DriftFigure {
+    /// The opening's topic words (a few).
+    pub topic: Vec<String>,
+    /// How many of the prompt's topic words were counted too (0 without a prompt).
+    pub prompt_words: usize,
+    /// Where the opening, whose topic words are counted, ends.
+    pub opening: usize,
+    /// Bytes per window (the last one may be up to a quarter longer).
+    pub window: usize,
+    /// `[start byte, share of topic words]` of each window, share to 4 decimals; at most
+    /// `incoherence::drift::SERIES_MAX` windows.
+    pub windows: Vec<(usize, f64)>,
+    /// Where the tail with no topic word starts (the check's span when it WARNs).
+    pub tail: usize,
 }
 
 /// A tandem repeat: `count` copies of a `unit_bytes`-byte unit back to back over `start..end`.

@@ -8,6 +8,8 @@
 //! changes the drift check ([`against_prompt`]) — the report is then what
 //! [`analyze_with_prompt`] gives, wherever the text was analysed first.
 
+use std::rc::Rc;
+
 use super::authorship::Author;
 use super::kept_report::KeptReport;
 use crate::analyze::incoherence::{drift, judge_drift};
@@ -31,14 +33,24 @@ pub fn prompt_of(t: &Transcript, k: usize) -> Option<&str> {
 }
 
 /// `report`, made of `text` alone, as it is for a reply to `prompt`: the same unless measuring
-/// the drift against the prompt changes the drift check, then `text` analysed with it.
+/// the drift against the prompt changes the drift check, then `text` analysed with it. When
+/// only the drift's series changes (the prompt's words counted along the text), the report
+/// takes the series measured with the prompt, as [`analyze_with_prompt`] gives it.
 pub(super) fn against_prompt(report: KeptReport, text: &str, prompt: Option<&str>, t: &Thresholds) -> KeptReport {
     let Some(prompt) = prompt.filter(|_| text.len() >= drift::MIN_BYTES) else { return report };
     let rules = t.incoherence_rules();
-    if judge_drift(text, Some(prompt), &rules) == judge_drift(text, None, &rules) {
-        return report;
+    let (asked, alone) = (judge_drift(text, Some(prompt), &rules), judge_drift(text, None, &rules));
+    if (&asked.check, &asked.region, &asked.why, &asked.span) != (&alone.check, &alone.region, &alone.why, &alone.span)
+    {
+        return KeptReport::of(analyze_with_prompt(text, Some(prompt), t));
     }
-    KeptReport::of(analyze_with_prompt(text, Some(prompt), t))
+    let mut report = report;
+    if let KeptReport::Whole(r) = &mut report {
+        if r.metrics.drift.is_some() && r.metrics.drift != asked.figure {
+            Rc::make_mut(r).metrics.drift = asked.figure;
+        }
+    }
+    report
 }
 
 #[cfg(test)]
@@ -95,6 +107,27 @@ mod tests {
             assert_eq!(prompt, Some(case.prompt.as_str()));
             assert_eq!(*full, analyze_with_prompt(&case.reply, prompt, &Thresholds::default()));
             assert_eq!(full.check(Metric::Drift).level, Verdict::Pass);
+        }
+    }
+
+    /// A long reply whose drift check is the same with its prompt or without keeps the report
+    /// made alone, with the drift series measured with the prompt: the report is still the one
+    /// made with the prompt.
+    #[test]
+    fn a_reply_s_drift_series_counts_its_prompt_s_words_when_its_check_does_not_change() {
+        use crate::analyze::{analyze, Metric};
+        use coherency_test_support::prompted;
+        for label in ["reply_on_topic", "reply_leaves_at_once"] {
+            let kind = prompted::KINDS.iter().find(|k| k.label == label).expect("a kind");
+            let case = prompted::generate(kind, 80_000, 3, false);
+            let alone = analyze(&case.reply);
+            let asked = analyze_with_prompt(&case.reply, Some(&case.prompt), &Thresholds::default());
+            assert_eq!(alone.check(Metric::Drift), asked.check(Metric::Drift), "{label}: the check alike");
+            let figure = asked.metrics.drift.as_ref().expect("judged");
+            assert!(figure.prompt_words > 0, "{label}");
+            assert_eq!(alone.metrics.drift.as_ref().expect("judged").prompt_words, 0);
+            let kept = against_prompt(KeptReport::of(alone), &case.reply, Some(&case.prompt), &Thresholds::default());
+            assert_eq!(kept.whole().map(|r| &**r), Some(&asked), "{label}");
         }
     }
 }

@@ -106,6 +106,9 @@ pub fn html(summary: &DocumentSummary) -> String {
             );
         }
         let _ = writeln!(out, "</table>");
+        if let Some(line) = super::drift_line::drift_line(report) {
+            let _ = writeln!(out, "<p id=\"drift-line\">Drift: {}.</p>", escape(&line));
+        }
         if let Some(changes) = summary.thresholds_changed() {
             let _ = writeln!(
                 out,

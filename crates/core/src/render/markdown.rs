@@ -59,6 +59,10 @@ pub fn markdown(summary: &DocumentSummary) -> String {
         for c in &report.checks {
             push(&mut out, &check_row(c));
         }
+        if let Some(line) = super::drift_line::drift_line(report) {
+            push(&mut out, "");
+            push(&mut out, &format!("Drift: {}.", escape(&line)));
+        }
         if let Some(changes) = summary.thresholds_changed() {
             push(&mut out, "");
             push(&mut out, &format!("Thresholds changed from the defaults: {changes}."));

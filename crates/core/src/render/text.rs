@@ -256,6 +256,9 @@ fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
             writeln!(out, "  {} rule: {rule}", c.metric.label())?;
         }
     }
+    if let Some(line) = super::drift_line::drift_line(r) {
+        writeln!(out, "  {}", safe_value(&line))?;
+    }
     if let Some(first) = r.spans.first() {
         let kinds: Vec<String> = SpanKind::ALL
             .iter()
@@ -378,5 +381,17 @@ mod tests {
         loose.assign("maxline.warn=10").expect("a setting");
         let changed = text_report("f", 0, &doc.transcript, &doc.report, &worst, &loose, Listing::All);
         assert!(changed.as_str().contains("  thresholds: not the defaults — maxline.warn 10 (default 5)\n"));
+    }
+
+    #[test]
+    fn a_drifting_text_gets_the_drift_line_under_its_checks() {
+        let text = crate::samples::samples().into_iter().find(|s| s.id == "drift").expect("the sample").text;
+        let doc = JudgedDocument::read(text.as_bytes(), None);
+        let worst = doc.report.worst().expect("a text").full_report(&doc.transcript);
+        let out = text_report("f", 0, &doc.transcript, &doc.report, &worst, &Thresholds::SEED, Listing::All);
+        let out = out.as_str();
+        let line = out.find("\n  topic words along the text ('kernel'").expect("the drift line");
+        assert!(out.find("\n  topic drift ").is_some_and(|check| check < line), "under the checks: {out}");
+        assert!(out.contains("····· — none from byte 1,810 to the end (61 %)\n"), "{out}");
     }
 }

@@ -17,6 +17,11 @@
 //! drift). A long answer in sections, a table of contents and a list of unrelated items asked
 //! for have structure and are not judged; an essay whose parts keep naming their subject is not
 //! drift.
+//!
+//! Along with it the rule gives its series (the page's drift chart, the reports' line): for
+//! windows along the text, the share of their words (five letters or more) that are topic words
+//! — the very words whose last occurrence places the tail, counted in the same pass, so the
+//! curve falls to nothing from the window that holds the last one.
 
 use super::super::hashed_set::HashedSet;
 use super::super::tokens::hash_bytes;
@@ -35,8 +40,15 @@ const OPENING_MAX: usize = 4096;
 /// Bytes of a prompt read for its topic words (a prompt may paste a whole document).
 const PROMPT_MAX: usize = 1 << 16;
 
-/// What drift found: the opening's topic words and the tail where none comes back.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Windows of the series at most (a few hundred points, like the page's compression chart).
+pub const SERIES_MAX: usize = 256;
+
+/// Bytes a window of the series holds at least (a few dozen words).
+pub const SERIES_MIN_WINDOW: usize = 512;
+
+/// What drift found: the opening's topic words, the tail where none comes back, and the topic
+/// words' share along the text.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Drift {
     /// The opening's topic words (content words it says at least twice), a few, for the reason.
     pub topic: Vec<String>,
@@ -45,6 +57,62 @@ pub struct Drift {
     pub prompt_topic: Vec<String>,
     /// From just after the last topic word to the end.
     pub tail: Range<usize>,
+    /// Where the opening (whose topic words are looked for) ends.
+    pub opening: usize,
+    /// How many of the prompt's topic words were looked for too (0 without a prompt).
+    pub prompt_words: usize,
+    /// Bytes per window of `presence` (the last window may be up to a quarter longer).
+    pub window: usize,
+    /// Each window's start byte and the share of its words of five letters or more that are
+    /// topic words (the opening's or the prompt's), to 4 decimals; a word counts in the window
+    /// its last byte lies in.
+    pub presence: Vec<(usize, f64)>,
+}
+
+/// The series' windows for a text of `len` bytes: bytes per window and how many.
+fn series_windows(len: usize) -> (usize, usize) {
+    let window = len.div_ceil(SERIES_MAX).max(SERIES_MIN_WINDOW);
+    // A last window shorter than a quarter joins the one before (as the profile's do).
+    let mut n = len / window;
+    if len % window >= window / 4 || n == 0 {
+        n += 1;
+    }
+    (window, n)
+}
+
+/// Counts the topic words along the text: words and topic words per window of the series.
+struct Presence {
+    window: usize,
+    words: Vec<u32>,
+    topic: Vec<u32>,
+}
+
+impl Presence {
+    fn new(len: usize) -> Self {
+        let (window, n) = series_windows(len);
+        Self { window, words: vec![0; n], topic: vec![0; n] }
+    }
+
+    /// Counts a word ending at byte `end`, a topic word or not.
+    fn count(&mut self, end: usize, topic: bool) {
+        let i = ((end - 1) / self.window).min(self.words.len() - 1);
+        self.words[i] += 1;
+        self.topic[i] += u32::from(topic);
+    }
+
+    /// The series: each window's start (on a character boundary) and share of topic words.
+    fn series(self, text: &str) -> Vec<(usize, f64)> {
+        let share = |t: u32, w: u32| if w == 0 { 0.0 } else { (f64::from(t) / f64::from(w) * 1e4).round() / 1e4 };
+        (0..self.words.len())
+            .map(|i| {
+                let mut start = i * self.window;
+                while !text.is_char_boundary(start) {
+                    start += 1;
+                }
+                (start, share(self.topic[i], self.words[i]))
+            })
+            .collect()
+    }
 }
 
 /// Words too common to say what a text is about.
@@ -137,18 +205,23 @@ pub fn drift_from(text: &str, prompt: Option<&str>) -> Option<Drift> {
     }
     let asked = prompt.map(prompt_words).unwrap_or_default();
     let topic_set: HashedSet = topic.iter().chain(&asked).map(|w| hash_bytes(w.as_bytes())).collect();
-    // The last topic word after the opening (compared without case, without allocating),
-    // looked for from the text's end: a text on its topic names one near its end.
+    // The topic words along the text, counted per window of the series (compared without case,
+    // without allocating); the last one after the opening places the tail: a text on its
+    // topic names one near its end. The opening and the rest are split apart as the rule reads
+    // them (a word across the opening's end is two).
+    let mut presence = Presence::new(text.len());
     let mut last = opening_end;
     let mut lower = [0u8; 32];
-    let after = &text[opening_end..];
-    for w in after.rsplit(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| (5..=32).contains(&w.len())) {
-        let lower = &mut lower[..w.len()];
-        lower.copy_from_slice(w.as_bytes());
-        lower.make_ascii_lowercase();
-        if topic_set.contains(&hash_bytes(lower)) {
-            last = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
-            break;
+    for (from, to) in [(0, opening_end), (opening_end, text.len())] {
+        for (w, end) in words(text, from, to) {
+            let lower = &mut lower[..w.len()];
+            lower.copy_from_slice(w.as_bytes());
+            lower.make_ascii_lowercase();
+            let hit = topic_set.contains(&hash_bytes(lower));
+            presence.count(end, hit);
+            if hit && from == opening_end {
+                last = end;
+            }
         }
     }
     // A tail that says little (a loop, a run of one word) is the loop checks' to judge: drift
@@ -167,8 +240,17 @@ pub fn drift_from(text: &str, prompt: Option<&str>) -> Option<Drift> {
         return None;
     }
     topic.truncate(5);
+    let prompt_words = asked.len();
     let prompt_topic = lost(text, last, asked);
-    Some(Drift { topic, prompt_topic, tail: last..text.len() })
+    Some(Drift {
+        topic,
+        prompt_topic,
+        tail: last..text.len(),
+        opening: opening_end,
+        prompt_words,
+        window: presence.window,
+        presence: presence.series(text),
+    })
 }
 
 /// Of the prompt's topic words `asked`, a few the reply said before byte `tail` (the topic it
@@ -263,5 +345,70 @@ mod tests {
         assert_eq!(left.tail, drift(&t).expect("judged").tail);
         assert_eq!(left.prompt_topic, ["saucepan", "butter", "onions"]);
         assert!(drift(&t).expect("judged").prompt_topic.is_empty(), "no prompt, no prompt words");
+    }
+
+    /// The window holding the series' last topic word, checked against the tail.
+    fn last_present(d: &Drift) -> usize {
+        d.presence.iter().rposition(|w| w.1 > 0.0).expect("the opening has topic words")
+    }
+
+    #[test]
+    fn the_series_falls_to_nothing_at_the_tail_window_precisely() {
+        for (before, after) in [(6, 10), (3, 13), (12, 4)] {
+            let mut t = String::new();
+            for k in 0..before {
+                t.push_str(&paragraph(KERNEL, 60, k));
+            }
+            for k in 0..after {
+                t.push_str(&paragraph(COOKING, 60, k));
+            }
+            let d = drift(&t).expect("judged");
+            assert!(d.presence.len() >= 4 && d.presence.len() <= SERIES_MAX, "{}", d.presence.len());
+            let i = last_present(&d);
+            let end = d.presence.get(i + 1).map_or(t.len(), |w| w.0);
+            // The tail starts just after the last topic word, inside the last window with one.
+            assert!(d.presence[i].0 < d.tail.start && d.tail.start <= end, "{i}: {:?} vs {:?}", d.presence[i], d.tail);
+            assert!(d.presence[i + 1..].iter().all(|w| w.1 == 0.0));
+            assert!(d.presence[..i / 2].iter().all(|w| w.1 > 0.1), "on topic before: {:?}", &d.presence[..i]);
+        }
+    }
+
+    #[test]
+    fn an_essay_that_keeps_its_subject_stays_high_to_its_end_and_long_texts_are_pooled() {
+        let mut t = String::new();
+        for k in 0..16 {
+            t.push_str(&paragraph(KERNEL, 60, k));
+        }
+        let d = drift(&t).expect("judged");
+        assert_eq!(last_present(&d), d.presence.len() - 1);
+        assert!(d.presence.iter().all(|w| w.1 > 0.2), "{:?}", d.presence);
+        while t.len() < 3_000_000 {
+            t.push_str(&paragraph(KERNEL, 60, t.len() % 17));
+        }
+        let d = drift(&t).expect("judged");
+        assert!(d.presence.len() <= SERIES_MAX && d.presence.len() > SERIES_MAX / 2, "{}", d.presence.len());
+        assert_eq!(d.window, t.len().div_ceil(SERIES_MAX));
+        assert!(d.presence.windows(2).all(|w| w[1].0 - w[0].0 == d.window), "windows on ASCII start at their bytes");
+    }
+
+    #[test]
+    fn a_prompt_s_topic_words_count_in_the_series() {
+        let mut t = String::new();
+        for k in 0..6 {
+            t.push_str(&paragraph(COOKING, 60, k));
+        }
+        for k in 0..10 {
+            t.push_str(&paragraph(KERNEL, 60, k));
+        }
+        let alone = drift(&t).expect("judged");
+        let asked = drift_from(&t, Some("How does the scheduler keep interrupt latency low?")).expect("judged");
+        assert_eq!(alone.prompt_words, 0);
+        assert_eq!(asked.prompt_words, 3, "scheduler, interrupt, latency");
+        // Alone, the series falls to nothing where the kernel part starts; with the prompt it
+        // comes back there and stays up to the end.
+        let half = alone.presence.len() / 2;
+        assert!(alone.presence[half..].iter().all(|w| w.1 == 0.0));
+        assert!(asked.presence[half..].iter().all(|w| w.1 > 0.0), "{:?}", asked.presence);
+        assert_eq!(last_present(&asked), asked.presence.len() - 1);
     }
 }

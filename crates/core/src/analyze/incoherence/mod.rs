@@ -14,7 +14,7 @@ pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
 
-use super::report::{Check, Direction, Metric, Span, SpanKind, Verdict};
+use super::report::{Check, Direction, DriftFigure, Metric, Span, SpanKind, Verdict};
 use super::thresholds::IncoherenceRules;
 use crate::wording::{plural, quote, thousands};
 use std::ops::Range;
@@ -33,6 +33,8 @@ pub struct IncoherenceFindings {
     pub why: [Option<String>; 4],
     pub spans: Vec<Span>,
     pub spans_not_listed: usize,
+    /// The drift rule's series, where drift is judged.
+    pub drift: Option<DriftFigure>,
 }
 
 impl IncoherenceFindings {
@@ -84,6 +86,8 @@ pub struct DriftJudged {
     pub region: Option<Range<usize>>,
     pub why: Option<String>,
     pub span: Option<Span>,
+    /// The rule's series, where it judged the text.
+    pub figure: Option<DriftFigure>,
 }
 
 /// The drift check of `text`, a model's reply to `prompt` when there is one (see
@@ -102,8 +106,16 @@ pub fn judge_drift(text: &str, prompt: Option<&str>, rules: &IncoherenceRules) -
         judged: found.is_some(),
         data: false,
     };
+    let figure = found.as_ref().map(|d| DriftFigure {
+        topic: d.topic.clone(),
+        prompt_words: d.prompt_words,
+        opening: d.opening,
+        window: d.window,
+        windows: d.presence.clone(),
+        tail: d.tail.start,
+    });
     let Some(d) = found.filter(|_| level == Verdict::Warn) else {
-        return DriftJudged { check, region: None, why: None, span: None };
+        return DriftJudged { check, region: None, why: None, span: None, figure };
     };
     let span = Span {
         start: d.tail.start,
@@ -131,7 +143,7 @@ pub fn judge_drift(text: &str, prompt: Option<&str>, rules: &IncoherenceRules) -
             listed(&d.topic)
         )
     };
-    DriftJudged { check, region: Some(d.tail), why: Some(why), span: Some(span) }
+    DriftJudged { check, region: Some(d.tail), why: Some(why), span: Some(span), figure }
 }
 
 /// [`find`] for a model's reply to `prompt` (the last user message before it), when it has
@@ -235,7 +247,7 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
     let run_on_judged = judge_run_ons(text, rules, &mut spans, &mut spans_not_listed);
     let (salad_check, salad_region, salad_why) = combine(combine(glued_judged, misplaced_judged), run_on_judged);
     // Drift: the opening's (and the prompt's) topic words never come back in a long tail.
-    let DriftJudged { check: drift_check, region: drift_region, why: drift_why, span } =
+    let DriftJudged { check: drift_check, region: drift_region, why: drift_why, span, figure } =
         judge_drift(text, prompt, rules);
     spans.extend(span);
     spans.sort_by_key(|s| (s.start, s.end));
@@ -245,6 +257,7 @@ pub fn find_with_prompt(text: &str, prompt: Option<&str>, rules: &IncoherenceRul
         why: [leak_why, soup_why, salad_why, drift_why],
         spans,
         spans_not_listed,
+        drift: figure,
     }
 }
 
