@@ -151,3 +151,58 @@ fn the_compare_rules_table_states_the_defaults_the_comparison_uses() {
         );
     }
 }
+
+/// ARCHITECTURE.md names every file of the code (issue 40): each source file of the crates, the
+/// page, the benches, the fuzz targets and the scripts, by its name — a name that several files
+/// share, as often as there are such files. A folder's `mod.rs` / `lib.rs` is its entry.
+#[test]
+fn the_architecture_names_every_file() {
+    let root = coherency_test_support::workspace_root();
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut dirs: Vec<std::path::PathBuf> =
+        ["src", "benches", "www", "scripts", "fuzz/fuzz_targets", "fuzz/src"].iter().map(|d| root.join(d)).collect();
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates/") {
+        let krate = entry.expect("a crates/ entry").path();
+        dirs.extend(["src", "benches"].iter().map(|d| krate.join(d)));
+    }
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut by_name: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for file in &files {
+        let name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
+        if name == "mod.rs" || name == "lib.rs" || name.starts_with('.') || name.ends_with('~') {
+            continue;
+        }
+        let rel = file.strip_prefix(&root).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        by_name.entry(name).or_default().push(rel);
+    }
+    let named = |name: &str| {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+        doc.match_indices(name)
+            .filter(|(i, _)| {
+                let before = doc[..*i].chars().next_back();
+                let after = doc[i + name.len()..].chars().next();
+                !before.is_some_and(|c| word(c) || c == '.') && !after.is_some_and(word)
+            })
+            .count()
+    };
+    let missing: Vec<String> = by_name
+        .iter()
+        .filter(|(name, paths)| named(name) < paths.len())
+        .map(|(name, paths)| {
+            format!("{name}: {} file(s) ({}), named {} time(s)", paths.len(), paths.join(", "), named(name))
+        })
+        .collect();
+    assert!(missing.is_empty(), "ARCHITECTURE.md's code map does not name:\n{}", missing.join("\n"));
+    assert!(by_name.len() > 250, "the walk found the code ({} names)", by_name.len());
+}
