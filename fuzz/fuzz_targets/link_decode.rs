@@ -1,8 +1,8 @@
-//! The result-link decoder (`render/link.rs`): any fragment is decoded without panic, and what
+//! The result-link decoder (`render/result_link.rs`): any fragment is decoded without panic, and what
 //! it decodes to is encoded and decoded back to the same input (when the link fits).
 #![no_main]
 
-use coherency_core::render::link::{decode, encode};
+use coherency_core::render::result_link::{decode, encode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

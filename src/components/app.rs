@@ -40,12 +40,12 @@ use crate::model::document::Document;
 use crate::model::saved::SavedView;
 use crate::model::{live_param, sample_param, with_mode, worth_stashing, Source};
 use crate::state::{Action, Effect, Open, Opener, Reveal, Store};
-use crate::text_view::link::TextLink;
 use crate::text_view::navigation::Place;
+use crate::text_view::text_link::TextLink;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::{Metric, Report, Thresholds};
 use coherency_core::ingest::Format;
-use coherency_core::render::link::{self, LinkError, SharedInput};
+use coherency_core::render::result_link::{self, LinkError, SharedInput};
 use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::samples::{capture_samples, samples};
 use coherency_worker_wire::compare::decode_view;
@@ -193,7 +193,7 @@ pub fn App() -> Html {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
             }
-            let open_link = move || match link::decode(&dom::location_hash()) {
+            let open_link = move || match result_link::decode(&dom::location_hash()) {
                 Ok(shared) => {
                     if let Ok(text) = std::str::from_utf8(&shared.bytes) {
                         dom::set_textarea_value(&input, text);

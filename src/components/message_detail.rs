@@ -15,7 +15,7 @@ use crate::dom;
 use crate::model::document::{row_place, Document};
 use crate::model::Analysis;
 use crate::state::Opener;
-use crate::text_view::link::TextLink;
+use crate::text_view::text_link::TextLink;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::Metric;
 use coherency_core::wording::thousands;

@@ -8,6 +8,7 @@
 //! checks' judges, the words for failures): this wing only pumps bytes and timestamps into it
 //! and shows what it reports; the scoring runs in the analysis worker's wasm, not the page's.
 
+mod channel_text;
 mod checks;
 mod fetch;
 mod needle;
@@ -16,7 +17,6 @@ mod result;
 mod run;
 mod scorer;
 mod soak;
-mod text;
 pub mod view;
 
 pub use panel::LivePanel;

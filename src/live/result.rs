@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::text::LiveText;
+use super::channel_text::LiveText;
 use super::view::{live_headline, so_far_line, speed_line, stat_rows, worst_word, LiveView};
 use crate::dom;
 use crate::model::{level_key, verdict_icon};

@@ -1,9 +1,9 @@
 //! Sharing what the page shows: the result link for a document's input (the core's
-//! `render::link`), the report's file name, and what the page says about each.
+//! `render::result_link`), the report's file name, and what the page says about each.
 
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
-use coherency_core::render::link::{self, SharedInput, MAX_LINK_CHARS};
+use coherency_core::render::result_link::{self, SharedInput, MAX_LINK_CHARS};
 use coherency_core::wording::thousands;
 
 use super::document::Document;
@@ -32,7 +32,7 @@ pub fn result_link(
     (chosen, selected): (Option<Format>, Option<usize>),
     thresholds: Thresholds,
 ) -> Result<String, usize> {
-    let fragment = link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected, thresholds })?;
+    let fragment = result_link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected, thresholds })?;
     Ok(format!("{}#{fragment}", page_url.split('#').next().unwrap_or_default()))
 }
 
@@ -123,7 +123,7 @@ mod tests {
         .unwrap();
         let (page, fragment) = url.split_once('#').unwrap();
         assert_eq!(page, "https://example.org/tools/coherency/?x=1");
-        let back = link::decode(fragment).unwrap();
+        let back = result_link::decode(fragment).unwrap();
         assert_eq!((back.bytes, back.format, back.selected), (text.into_bytes(), Some(Format::Text), Some(0)));
         assert!(link_made(&url, true).starts_with(&format!("Link copied ({} characters)", url.len())));
         assert!(link_made(&url, false).contains("address bar"));

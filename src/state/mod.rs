@@ -533,14 +533,14 @@ mod tests {
         let bytes = fixture("deepseek_reasoning_loop.sse");
         let direct = Document::read(1, Source::Input, bytes.clone().into(), None);
         let other = direct.rows.iter().map(|r| r.report).find(|&r| Some(r) != direct.selected).expect("another row");
-        let fragment = coherency_core::render::link::encode(&coherency_core::render::link::SharedInput {
+        let fragment = coherency_core::render::result_link::encode(&coherency_core::render::result_link::SharedInput {
             bytes: bytes.clone(),
             format: Some(Format::Sse),
             selected: Some(other),
             thresholds: Thresholds::SEED,
         })
         .unwrap();
-        let shared = coherency_core::render::link::decode(&fragment).unwrap();
+        let shared = coherency_core::render::result_link::decode(&fragment).unwrap();
         let (bytes, chosen, select, thresholds) = (shared.bytes, shared.format, shared.selected, shared.thresholds);
         let action = Action::OpenLink { bytes, chosen, select, thresholds };
         let (state, effects) = settle(&Rc::new(State::default()), action);

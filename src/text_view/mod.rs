@@ -16,10 +16,10 @@ pub mod highlight;
 mod highlighted_text;
 pub mod layout;
 mod legend;
-pub mod link;
 pub mod minimap;
 pub mod navigation;
 pub mod scrolling;
+pub mod text_link;
 
 pub use highlighted_text::HighlightedText;
 

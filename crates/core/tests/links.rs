@@ -1,11 +1,11 @@
-//! Result links (`render::link`) round-trip every built-in sample and every file under the
+//! Result links (`render::result_link`) round-trip every built-in sample and every file under the
 //! fixtures directory (inputs and their JSON reports) byte for
 //! byte, with a format, a selection and changed thresholds, and a link's length is what the page says; inputs too
 //! long for a link are refused, never cut.
 
 use coherency_core::analyze::Thresholds;
 use coherency_core::ingest::Format;
-use coherency_core::render::link::{decode, encode, SharedInput, MAX_LINK_CHARS};
+use coherency_core::render::result_link::{decode, encode, SharedInput, MAX_LINK_CHARS};
 use coherency_core::samples::{capture_samples, samples};
 use coherency_test_support::fixtures_dir;
 

@@ -45,9 +45,9 @@ mod lines;
 mod live_captures;
 mod ollama_ndjson;
 mod parse;
+mod plain_text;
 mod reader;
 mod sse;
-mod text;
 mod transcript;
 mod value_text;
 
@@ -59,6 +59,6 @@ pub use format::Format;
 pub use lines::LineIndex;
 pub use live_captures::LINE_START as LIVE_CAPTURES_LINE_START;
 pub use parse::{parse, parse_owned, read};
+pub use plain_text::is_verbatim;
 pub use reader::Reader;
-pub use text::is_verbatim;
 pub use transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};

@@ -7,7 +7,7 @@ use super::http_head::http_head;
 use super::transcript::{Diagnostic, Transcript};
 use super::{
     harness::{aider_md, cline, codex_rollout, gemini_cli, opencode, openhands, session_jsonl, swe_agent},
-    json_document, jsonl, live_captures, ollama_ndjson, sse, text,
+    json_document, jsonl, live_captures, ollama_ndjson, plain_text, sse,
 };
 use crate::stream::{AnthropicAssembler, ChatAssembler, ResponsesAssembler};
 
@@ -42,14 +42,14 @@ pub fn parse(input: &[u8], format: Format) -> Transcript {
 /// files this way, through [`Reader`](super::Reader)).
 pub fn parse_owned(input: Vec<u8>, format: Format) -> Transcript {
     match format {
-        Format::Text => text::parse_owned(input),
+        Format::Text => plain_text::parse_owned(input),
         _ => parse(&input, format),
     }
 }
 
 fn parse_body(input: &[u8], format: Format) -> Transcript {
     match format {
-        Format::Text => text::parse(input),
+        Format::Text => plain_text::parse(input),
         Format::OpenaiJson | Format::ResponsesJson | Format::AnthropicJson => json_document::parse(input, format),
         Format::Sse => sse::parse(input, format, ChatAssembler::new()),
         Format::ResponsesSse => sse::parse(input, format, ResponsesAssembler::new()),
