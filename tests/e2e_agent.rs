@@ -176,7 +176,7 @@ async fn a_tool_log_session_passes_and_the_log_is_an_input_not_judged() {
     // In the conversation view, the log's turn is an input, not judged and not banded.
     let m = &doc.transcript.messages[doc.report.reports[log].messages[0]];
     let (turn, row) =
-        (m.index, doc.report.turns(&doc.transcript, m.conversation).iter().position(|t| t.index == m.index));
+        (m.turn, doc.report.turns(&doc.transcript, m.conversation).iter().position(|t| t.index == m.turn));
     let row = row.expect("the log's turn is a row");
     let css = format!("#conversation-turns .turn[data-turn=\"{turn}\"]");
     page.js(&format!(

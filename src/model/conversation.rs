@@ -275,7 +275,7 @@ mod tests {
         let mut t = Transcript::new(coherency_core::ingest::Format::Jsonl);
         let say = |conversation, index, text: &str| Message {
             conversation,
-            index,
+            turn: index,
             role: if index % 2 == 0 { "user" } else { "assistant" }.to_string(),
             channel: Channel::Content,
             name: None,
@@ -307,7 +307,7 @@ mod tests {
         assert_eq!(cut(&"é".repeat(PREVIEW_CHARS + 1)), format!("{}…", "é".repeat(PREVIEW_CHARS)));
         let m = Message {
             conversation: 0,
-            index: 0,
+            turn: 0,
             role: "tool".into(),
             channel: Channel::Tool,
             name: Some("bash".into()),

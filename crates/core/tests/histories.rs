@@ -62,7 +62,7 @@ fn every_shape_of_every_session_reads_as_the_same_conversation() {
                 );
             }
             // Turns in order, each once.
-            let turns: Vec<usize> = t.messages.iter().map(|m| m.index).collect();
+            let turns: Vec<usize> = t.messages.iter().map(|m| m.turn).collect();
             assert!(turns.windows(2).all(|w| w[0] <= w[1] && w[1] <= w[0] + 1), "{} as {shape}: {turns:?}", s.kind);
         }
     }

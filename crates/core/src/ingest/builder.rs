@@ -100,7 +100,7 @@ impl<'a> Builder<'a> {
         let Part { role, channel, name, call_id, text, is_error } = part;
         self.t.messages.push(Message {
             conversation: place.0,
-            index: place.1,
+            turn: place.1,
             role,
             channel,
             name: name.filter(|n| !n.is_empty()),

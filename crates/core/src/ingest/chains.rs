@@ -188,7 +188,7 @@ mod tests {
 
     fn summary(t: &Transcript) -> Vec<String> {
         let show = |m: &crate::ingest::Message| {
-            format!("{}.{} {} {} {} @{}", m.conversation, m.index, m.role, m.channel.as_str(), m.text, m.line.unwrap())
+            format!("{}.{} {} {} {} @{}", m.conversation, m.turn, m.role, m.channel.as_str(), m.text, m.line.unwrap())
         };
         t.messages.iter().map(show).collect()
     }

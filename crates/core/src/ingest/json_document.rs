@@ -197,7 +197,7 @@ mod tests {
             let id = m.call_id.as_deref().map(|c| format!(" #{c}")).unwrap_or_default();
             let name = m.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
             let line = m.line.unwrap_or(0);
-            format!("{}.{} {} {}{name}{id} {:?} @{line}", m.conversation, m.index, m.role, m.channel.as_str(), m.text)
+            format!("{}.{} {} {}{name}{id} {:?} @{line}", m.conversation, m.turn, m.role, m.channel.as_str(), m.text)
         };
         t.messages.iter().map(show).collect()
     }

@@ -158,7 +158,7 @@ mod tests {
     fn summary(t: &Transcript) -> Vec<String> {
         t.messages
             .iter()
-            .map(|m| format!("{}.{} {} {} {:?}", m.conversation, m.index, m.role, m.channel.as_str(), m.text))
+            .map(|m| format!("{}.{} {} {} {:?}", m.conversation, m.turn, m.role, m.channel.as_str(), m.text))
             .collect()
     }
 

@@ -36,8 +36,9 @@ pub struct Message {
     /// agent log, an element of a JSON array, a choice of a stream with several.
     pub conversation: usize,
     /// The turn within its conversation (0-based). The reasoning, content and tool calls of
-    /// one reply share a turn.
-    pub index: usize,
+    /// one reply share a turn. (Named `index` on the wire, as it always was.)
+    #[serde(rename = "index")]
+    pub turn: usize,
     /// `system`, `user`, `assistant`, `tool`…, as the input says; `text` for plain text.
     pub role: String,
     pub channel: Channel,
@@ -91,7 +92,7 @@ impl Transcript {
     pub(crate) fn message_lines(&self) -> Vec<String> {
         self.messages
             .iter()
-            .map(|m| format!("{} {} {} {:?} {} {}", m.index, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
+            .map(|m| format!("{} {} {} {:?} {} {}", m.turn, m.role, m.channel.as_str(), m.name, m.is_error, m.text))
             .collect()
     }
 

@@ -141,7 +141,7 @@ fn onset_message(t: &Transcript, layout: &StreamLayout, r: &Report) -> Option<us
 
 /// The turns of a stream, as ranges of its pieces.
 fn stream_turns(t: &Transcript, layout: &StreamLayout) -> Vec<Range<usize>> {
-    let index = |i: usize| t.messages[layout.pieces[i].message].index;
+    let index = |i: usize| t.messages[layout.pieces[i].message].turn;
     let mut out: Vec<Range<usize>> = Vec::new();
     for i in 0..layout.pieces.len() {
         match out.last_mut() {
@@ -188,7 +188,7 @@ pub(super) fn judge_conversation(
     reports: &[MessageReport],
     mine: &[usize],
 ) -> ConversationReport {
-    let turn_of = |m: usize| t.messages[m].index;
+    let turn_of = |m: usize| t.messages[m].turn;
     let judged: Vec<usize> = mine.iter().copied().filter(|&i| reports[i].judged).collect();
     let tool_level = p.tool_calls.level();
     let verdict =
@@ -274,7 +274,7 @@ pub(super) fn judge_conversation(
         let first = &t.messages[r.messages[0]];
         let why = r.report.first_reason().unwrap_or("");
         let (what, verdict) = (text_in_words(first, r.combined), r.report.verdict().as_str());
-        let sentence = format!("turn {}: {what} {verdict}s on its own — {why}", first.index);
+        let sentence = format!("turn {}: {what} {verdict}s on its own — {why}", first.turn);
         ranked.push((r.report.verdict(), sentence));
     }
     // Worst first, in the order found within a level.

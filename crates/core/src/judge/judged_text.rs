@@ -39,7 +39,7 @@ pub(super) fn judged_texts(t: &Transcript) -> Vec<JudgedText> {
     while i < msgs.len() {
         // One reply: the run of messages sharing conversation and turn.
         let mut j = i + 1;
-        while j < msgs.len() && (msgs[j].conversation, msgs[j].index) == (msgs[i].conversation, msgs[i].index) {
+        while j < msgs.len() && (msgs[j].conversation, msgs[j].turn) == (msgs[i].conversation, msgs[i].turn) {
             j += 1;
         }
         out.extend((i..j).map(JudgedText::Message));

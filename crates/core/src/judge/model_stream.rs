@@ -105,7 +105,7 @@ impl StreamLayout {
         let mut last: Option<(usize, usize)> = None;
         for &k in messages {
             let m = &t.messages[k];
-            let place = (m.conversation, m.index);
+            let place = (m.conversation, m.turn);
             match last {
                 Some(p) if p == place => out.text.push_str(REPLY_SEPARATOR),
                 Some(_) => out.text.push_str(TURN_SEPARATOR),

@@ -27,7 +27,7 @@ pub fn prompt_of(t: &Transcript, k: usize) -> Option<&str> {
         .iter()
         .rev()
         .take_while(|p| p.conversation == m.conversation)
-        .filter(|p| p.index < m.index && p.channel == Channel::Content)
+        .filter(|p| p.turn < m.turn && p.channel == Channel::Content)
         .find(|p| p.role.eq_ignore_ascii_case("user") && !p.text.trim().is_empty())
         .map(|p| p.text.as_str())
 }

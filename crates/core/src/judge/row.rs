@@ -82,7 +82,7 @@ impl TranscriptReport {
         Some(MessageRow {
             report: i,
             conversation: first.conversation,
-            index: first.index,
+            index: first.turn,
             line: first.line,
             role: first.role.clone(),
             channel: match (r.stream, r.combined) {

@@ -78,13 +78,13 @@ pub(super) fn says_again(t: &Transcript, messages: &[usize]) -> Vec<StreamKind> 
     let mut sets: [Seen; 2] = Default::default();
     for &k in messages {
         let m = &t.messages[k];
-        if place.is_some_and(|q| q != (m.conversation, m.index)) {
+        if place.is_some_and(|q| q != (m.conversation, m.turn)) {
             flush(&mut turn, &mut seen, &mut found, &mut sets);
             if found == [true; 3] {
                 break;
             }
         }
-        place = Some((m.conversation, m.index));
+        place = Some((m.conversation, m.turn));
         scratch.clear();
         hashes(&shown(m), SAMPLE, &mut scratch);
         turn[0].extend_from_slice(&scratch);

@@ -69,7 +69,7 @@ pub fn text_of(t: &Transcript, key: TextKey) -> Option<Cow<'_, str>> {
             let at = msgs.get(first)?;
             let parts = msgs[first..]
                 .iter()
-                .take_while(|m| (m.conversation, m.index) == (at.conversation, at.index))
+                .take_while(|m| (m.conversation, m.turn) == (at.conversation, at.turn))
                 .filter(|m| m.channel != crate::ingest::Channel::Tool)
                 .map(|m| m.text.as_str());
             Some(Cow::Owned(join_reply(parts)))

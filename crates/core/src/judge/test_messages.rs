@@ -3,11 +3,11 @@
 
 use crate::ingest::{Channel, Format, Message, Transcript};
 
-/// A message of conversation 0: turn `index`, `role`, `channel`, `text`; no tool, no id.
-pub(super) fn message(index: usize, role: &str, channel: Channel, text: &str) -> Message {
+/// A message of conversation 0: turn `turn`, `role`, `channel`, `text`; no tool, no id.
+pub(super) fn message(turn: usize, role: &str, channel: Channel, text: &str) -> Message {
     Message {
         conversation: 0,
-        index,
+        turn,
         role: role.into(),
         channel,
         name: None,

@@ -161,7 +161,7 @@ fn finding(
     error: bool,
     level: Verdict,
 ) -> ToolLoop {
-    let turn = |c: &Call| t.messages[c.message].index;
+    let turn = |c: &Call| t.messages[c.message].turn;
     ToolLoop {
         period,
         count,

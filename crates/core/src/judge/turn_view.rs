@@ -47,21 +47,21 @@ impl TranscriptReport {
         let mut turn_at: HashMap<usize, usize> = HashMap::new();
         for (k, m) in t.messages.iter().enumerate().filter(|(_, m)| m.conversation == conversation) {
             let at = match out.last() {
-                Some(last) if last.index == m.index => out.len() - 1,
+                Some(last) if last.index == m.turn => out.len() - 1,
                 _ => {
                     let in_loop =
-                        judgement.and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.index)).map(|l| l.level);
+                        judgement.and_then(|j| j.loop_turns.iter().find(|l| l.turn == m.turn)).map(|l| l.level);
                     out.push(TurnView {
-                        index: m.index,
+                        index: m.turn,
                         messages: Vec::new(),
                         author: Author::Input,
                         judged: false,
                         reports: Vec::new(),
                         verdict: None,
                         in_loop,
-                        poll: judgement.is_some_and(|j| j.polls.contains(&m.index)),
-                        moved_on: judgement.is_some_and(|j| j.moved_on.contains(&m.index)),
-                        onset: judgement.and_then(|j| j.onset_turn) == Some(m.index),
+                        poll: judgement.is_some_and(|j| j.polls.contains(&m.turn)),
+                        moved_on: judgement.is_some_and(|j| j.moved_on.contains(&m.turn)),
+                        onset: judgement.and_then(|j| j.onset_turn) == Some(m.turn),
                     });
                     out.len() - 1
                 }

@@ -51,11 +51,11 @@ pub(super) fn conversations(t: &Transcript) -> Vec<Conversation> {
         c.messages.push(k);
         let model = Author::of(m) == Author::Model;
         match c.turns.last_mut() {
-            Some(turn) if turn.index == m.index => {
+            Some(turn) if turn.index == m.turn => {
                 turn.at.end = at + 1;
                 turn.model |= model;
             }
-            _ => c.turns.push(Turn { index: m.index, at: at..at + 1, model }),
+            _ => c.turns.push(Turn { index: m.turn, at: at..at + 1, model }),
         }
     }
     by_id.retain(|c| !c.messages.is_empty());

@@ -172,7 +172,7 @@ mod tests {
         let got: Vec<String> = t
             .messages
             .iter()
-            .map(|m| format!("{}.{} {} {} {}", m.conversation, m.index, m.role, m.channel.as_str(), m.text))
+            .map(|m| format!("{}.{} {} {} {}", m.conversation, m.turn, m.role, m.channel.as_str(), m.text))
             .collect();
         assert_eq!(
             got,

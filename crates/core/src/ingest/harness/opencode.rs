@@ -102,7 +102,7 @@ mod tests {
             .map(|m| {
                 format!(
                     "{} {} {} {:?} {:?} {} {}",
-                    m.index,
+                    m.turn,
                     m.role,
                     m.channel.as_str(),
                     m.name,

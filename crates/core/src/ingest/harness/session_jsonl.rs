@@ -117,7 +117,7 @@ mod tests {
             .messages
             .iter()
             .map(|m| {
-                let (c, i, name, id) = (m.conversation, m.index, &m.name, &m.call_id);
+                let (c, i, name, id) = (m.conversation, m.turn, &m.name, &m.call_id);
                 format!("{c}.{i} {} {} {name:?} {id:?} {:?}", m.role, m.channel.as_str(), m.text)
             })
             .collect();
@@ -148,7 +148,7 @@ mod tests {
 {"type":"assistant","sessionId":"A","isSidechain":true,"uuid":"t2","parentUuid":"t1","message":{"role":"assistant","content":"done two"}}
 "#;
         let got: Vec<String> =
-            parse(input).messages.iter().map(|m| format!("{}.{} {}", m.conversation, m.index, m.text)).collect();
+            parse(input).messages.iter().map(|m| format!("{}.{} {}", m.conversation, m.turn, m.text)).collect();
         assert_eq!(got, ["0.0 main 1", "0.1 main 2", "1.0 task one", "1.1 done one", "2.0 task two", "2.1 done two"]);
     }
 }

@@ -83,7 +83,7 @@ mod tests {
     fn lines(t: &Transcript) -> Vec<String> {
         t.messages
             .iter()
-            .map(|m| format!("{} {} {} {:?} {}", m.index, m.role, m.channel.as_str(), m.name, m.text))
+            .map(|m| format!("{} {} {} {:?} {}", m.turn, m.role, m.channel.as_str(), m.name, m.text))
             .collect()
     }
 
