@@ -5,7 +5,7 @@
 
 use coherency_core::analyze::Report;
 use coherency_core::ingest::Transcript;
-use coherency_core::stream::{StreamProblem, Turn};
+use coherency_core::stream::{StreamProblem, Reply};
 use std::ops::Range;
 
 /// `range` lies in `0..=len`, start before end.
@@ -24,7 +24,7 @@ pub fn transcript(t: &Transcript, len: usize) {
 }
 
 /// Every reply's reasoning, content and tool-call sources lie in the input.
-pub fn turns(turns: &[Turn], len: usize) {
+pub fn turns(turns: &[Reply], len: usize) {
     for t in turns {
         for r in t.reasoning_source.iter().chain(&t.content_source) {
             in_input("turn source", r, len);

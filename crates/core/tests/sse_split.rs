@@ -8,8 +8,8 @@
 
 use coherency_core::ingest::{self, Format};
 use coherency_core::stream::{
-    decode_all, AnthropicAssembler, Assembler, ChatAssembler, ResponsesAssembler, SseDecoder, SseEvent, StreamInfo,
-    Turn,
+    decode_all, AnthropicAssembler, Assembler, ChatAssembler, Reply, ResponsesAssembler, SseDecoder, SseEvent,
+    StreamInfo,
 };
 use std::fs;
 
@@ -101,7 +101,7 @@ fn live_assembly_matches_whole_file_assembly() {
     }
 }
 
-fn live<A: Assembler>(mut a: A, pieces: &[&[u8]]) -> (Vec<Turn>, StreamInfo) {
+fn live<A: Assembler>(mut a: A, pieces: &[&[u8]]) -> (Vec<Reply>, StreamInfo) {
     let mut d = SseDecoder::new();
     let mut take = |events: Vec<SseEvent>| {
         for e in events {

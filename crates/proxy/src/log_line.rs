@@ -78,7 +78,7 @@ pub fn line(finished: &Finished, asked: &Asked, keys: &[&str], history: Option<&
             .map(|t| {
                 let report = analyze(&crate::watch::joined(&t.reasoning, &t.content));
                 let verdict = (!report.too_short).then_some(report.verdict);
-                (t.index, verdict, t.finish_reason.clone(), report.reasons.into_iter().next().unwrap_or_default())
+                (t.choice, verdict, t.finish_reason.clone(), report.reasons.into_iter().next().unwrap_or_default())
             })
             .collect()
     } else {

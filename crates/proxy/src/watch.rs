@@ -370,7 +370,7 @@ impl Watch {
                 let (verdict, why) = (*verdict, why.clone());
                 let (generated, estimated) = self.generated();
                 let open: Vec<u64> =
-                    self.session.turns().iter().filter(|t| t.finish_reason.is_none()).map(|t| t.index).collect();
+                    self.session.turns().iter().filter(|t| t.finish_reason.is_none()).map(|t| t.choice).collect();
                 out.extend(cut::ending(&self.facts, &format!("{} — {why}", verdict.as_str()), generated, &open));
                 self.held.clear();
                 self.cut = Some(Cut {
@@ -427,7 +427,7 @@ impl Watch {
             let choices = turns
                 .iter()
                 .filter(|t| t.finish_reason.is_none())
-                .map(|t| (t.index, joined(&t.reasoning, &t.content)))
+                .map(|t| (t.choice, joined(&t.reasoning, &t.content)))
                 .collect();
             return Some(Check { text: String::new(), choices });
         }

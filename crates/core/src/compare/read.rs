@@ -101,7 +101,7 @@ fn read_capture(id: &str, bytes: &[u8], whole_json: bool, problems: &mut Vec<Str
         problems.push("it holds no reply".into());
         return None;
     };
-    let tokens = tokens.into_iter().find(|(i, _)| *i == turn.index).map(|(_, t)| t).unwrap_or_default();
+    let tokens = tokens.into_iter().find(|(i, _)| *i == turn.choice).map(|(_, t)| t).unwrap_or_default();
     Some(Output {
         id: id.to_string(),
         prompt: None,

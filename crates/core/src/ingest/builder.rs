@@ -3,7 +3,7 @@
 use super::lines::LineIndex;
 use super::transcript::{Channel, Diagnostic, Message, Transcript, MAX_DIAGNOSTICS};
 use super::Format;
-use crate::stream::{json_problem_at, Turn};
+use crate::stream::{json_problem_at, Reply};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -115,7 +115,7 @@ impl<'a> Builder<'a> {
     /// Adds the messages of one reply: reasoning, content (the tool channel for a `tool`
     /// turn), then each tool call (its arguments). Empty texts are skipped. Sources default to
     /// `at` when the turn has none of its own.
-    pub fn turn(&mut self, place: (usize, usize), turn: Turn, at: &Origin) {
+    pub fn turn(&mut self, place: (usize, usize), turn: Reply, at: &Origin) {
         let role = turn.role.as_deref().unwrap_or("assistant");
         let own = |r: &Option<Range<usize>>| match r {
             Some(r) => Origin::new(r.clone(), None),

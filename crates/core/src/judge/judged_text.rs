@@ -5,7 +5,7 @@
 //! ([`super::model_stream`], planned by the conversation judge), after every message.
 
 use super::model_stream::StreamKind;
-use super::reply::joined_len;
+use super::reply_text::joined_len;
 use crate::ingest::{Channel, Transcript};
 
 /// One text to judge; the numbers are indices into [`Transcript::messages`].

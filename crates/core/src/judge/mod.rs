@@ -20,7 +20,7 @@
 //! assert_eq!(channels, ["reasoning", "combined", "content"], "worst first");
 //! ```
 //!
-//! One concept per file: `authorship.rs` (who wrote a text, what is judged), `reply.rs` (how a
+//! One concept per file: `authorship.rs` (who wrote a text, what is judged), `reply_text.rs` (how a
 //! reply's texts are joined), `judged_text.rs` (what is analysed), `turns.rs` (a conversation's
 //! turns), `canonical.rs` (a tool call made canonical), `tool_calls.rs` (calls paired with their
 //! results, the results not taken yet in `free_results.rs`), `tool_loop.rs` (the tool-call check), `model_stream.rs` (a conversation's turns as
@@ -48,7 +48,7 @@ mod model_stream;
 mod moves_on;
 mod progress;
 mod prompt;
-mod reply;
+mod reply_text;
 mod report;
 mod row;
 mod says_again;
@@ -69,7 +69,7 @@ pub use kept_report::{Analysed, KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use prompt::prompt_of;
-pub use reply::{join_reply, joined_len, REPLY_SEPARATOR};
+pub use reply_text::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
 pub use shares::{analyse_share, split_in_two, text_of, AnalysedBefore, Shares, TextKey};

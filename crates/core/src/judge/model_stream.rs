@@ -15,7 +15,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::canonical::canonical_call;
-use super::reply::REPLY_SEPARATOR;
+use super::reply_text::REPLY_SEPARATOR;
 use crate::ingest::{Channel, Message, Transcript};
 
 /// What stands between two turns of a stream: two blank lines. Only whitespace, so that it adds

@@ -12,7 +12,7 @@ use super::conversation_report::ConversationReport;
 use super::kept_report::KeptReport;
 use super::model_stream::{StreamKind, StreamLayout};
 use super::prompt::prompt_of;
-use super::reply::join_reply;
+use super::reply_text::join_reply;
 use crate::analyze::{analyze_with_prompt, Report, Thresholds, Verdict};
 use crate::ingest::Transcript;
 

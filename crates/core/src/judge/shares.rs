@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::judged_text::{judged_texts, JudgedText};
 use super::progress::AnalysisProgress;
-use super::reply::join_reply;
+use super::reply_text::join_reply;
 use crate::analyze::{analyze_with, Report, Thresholds};
 use crate::ingest::Transcript;
 

@@ -13,7 +13,7 @@ use super::kept_report::{Analysed, KeptReport};
 use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::prompt::{against_prompt, prompt_of};
-use super::reply::{join_reply, joined_len};
+use super::reply_text::{join_reply, joined_len};
 use super::report::{MessageReport, TranscriptReport};
 use super::shares::{AnalysedBefore, TextKey};
 use super::turns::conversations;

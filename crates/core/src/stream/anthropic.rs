@@ -1,4 +1,4 @@
-//! The Anthropic Messages stream assembler: events in, one assistant [`Turn`] out.
+//! The Anthropic Messages stream assembler: events in, one assistant [`Reply`] out.
 //!
 //! `thinking` blocks (`thinking_delta`) are reasoning, `text` blocks (`text_delta`) content,
 //! `tool_use` blocks (`input_json_delta` fragments) tool calls; several blocks of one kind are
@@ -14,7 +14,7 @@ use super::anthropic_wire::ContentBlock;
 use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, UsageIn};
-use super::turn::{widen, StreamInfo, ToolCall, Turn, Usage};
+use super::reply::{widen, Reply, StreamInfo, ToolCall, Usage};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -80,7 +80,7 @@ enum Kind {
 /// Incremental assembler of Anthropic Messages events. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct AnthropicAssembler {
-    turn: Turn,
+    turn: Reply,
     info: StreamInfo,
     /// The kind of the block last started at each index, and its last tool call's position
     /// (hash maps: a hostile stream may start tens of thousands of blocks).
@@ -226,7 +226,7 @@ impl Assembler for AnthropicAssembler {
         self.info.comments += 1;
     }
 
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         std::slice::from_ref(&self.turn)
     }
 
@@ -234,7 +234,7 @@ impl Assembler for AnthropicAssembler {
         &self.info
     }
 
-    fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+    fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
         self.info.finish_reason = self.turn.finish_reason.clone();
         (vec![self.turn], self.info)
     }

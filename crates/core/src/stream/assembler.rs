@@ -1,8 +1,8 @@
 //! The interface every stream assembler offers, so a capture reader and the live view drive
-//! any dialect the same way: SSE events in, [`Turn`]s and [`StreamInfo`] out.
+//! any dialect the same way: SSE events in, [`Reply`]s and [`StreamInfo`] out.
 
 use super::reasoning_placement::ReasoningPlacement;
-use super::turn::{StreamInfo, Turn};
+use super::reply::{Reply, StreamInfo};
 use std::ops::Range;
 
 /// Rebuilds replies from a stream's events, one event at a time.
@@ -15,7 +15,7 @@ pub trait Assembler {
     fn comment(&mut self);
 
     /// The replies so far (texts grow as events arrive).
-    fn turns(&self) -> &[Turn];
+    fn turns(&self) -> &[Reply];
 
     /// What the stream has said about itself so far.
     fn info(&self) -> &StreamInfo;
@@ -27,7 +27,7 @@ pub trait Assembler {
     }
 
     /// Ends the stream: the replies, in index order, and the stream info.
-    fn finish(self) -> (Vec<Turn>, StreamInfo)
+    fn finish(self) -> (Vec<Reply>, StreamInfo)
     where
         Self: Sized;
 }

@@ -7,7 +7,7 @@
 use super::assembler::Assembler;
 use super::pump::{Framing, Pump, StreamProblem};
 use super::reasoning_placement::ReasoningPlacement;
-use super::turn::{StreamInfo, Turn};
+use super::reply::{Reply, StreamInfo};
 use std::fmt;
 
 /// A pump fed a stream's bytes. See the module doc. (Not `Debug`: a vtable entry would link
@@ -19,12 +19,12 @@ pub trait LivePump: Send + Sync {
     /// Ends the input: reads what the framing still holds.
     fn end_input(&mut self) -> Vec<StreamProblem>;
     /// The replies so far.
-    fn turns(&self) -> &[Turn];
+    fn turns(&self) -> &[Reply];
     /// What the stream has said about itself so far.
     fn info(&self) -> &StreamInfo;
     /// The replies as the end of the stream would leave them (a held `<think>` fragment
     /// flushed), the pump left as it is.
-    fn finished_turns(&self) -> Vec<Turn>;
+    fn finished_turns(&self) -> Vec<Reply>;
     /// Where the reasoning so far came from.
     fn reasoning_placement(&self) -> ReasoningPlacement;
     fn clone_box(&self) -> Box<dyn LivePump>;
@@ -53,13 +53,13 @@ where
     fn end_input(&mut self) -> Vec<StreamProblem> {
         Pump::end_input(self)
     }
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         Pump::turns(self)
     }
     fn info(&self) -> &StreamInfo {
         Pump::info(self)
     }
-    fn finished_turns(&self) -> Vec<Turn> {
+    fn finished_turns(&self) -> Vec<Reply> {
         self.assembler().clone().finish().0
     }
     fn reasoning_placement(&self) -> ReasoningPlacement {

@@ -11,7 +11,7 @@
 
 use super::assembler::Assembler;
 use super::openai_chat::ChatAssembler;
-use super::turn::{StreamInfo, Turn};
+use super::reply::{Reply, StreamInfo};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -139,7 +139,7 @@ impl LogprobAssembler {
     }
 
     /// Ends the stream: the replies, the stream info, and each choice's tokens.
-    pub fn finish_with_tokens(self) -> (Vec<Turn>, StreamInfo, ChoiceTokens) {
+    pub fn finish_with_tokens(self) -> (Vec<Reply>, StreamInfo, ChoiceTokens) {
         let (turns, info) = self.chat.finish();
         (turns, info, self.tokens)
     }
@@ -161,7 +161,7 @@ impl Assembler for LogprobAssembler {
         self.chat.comment();
     }
 
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         self.chat.turns()
     }
 
@@ -169,7 +169,7 @@ impl Assembler for LogprobAssembler {
         self.chat.info()
     }
 
-    fn finish(self) -> (Vec<Turn>, StreamInfo) {
+    fn finish(self) -> (Vec<Reply>, StreamInfo) {
         self.chat.finish()
     }
 }

@@ -1,5 +1,5 @@
 //! The Ollama native stream assembler (`/api/chat`, and `/api/generate`): one JSON object per
-//! NDJSON line in, one assistant [`Turn`] out.
+//! NDJSON line in, one assistant [`Reply`] out.
 //!
 //! `message.content` / `message.thinking` (or `response` / `thinking`) and `message.tool_calls`
 //! go through the chat assembler (so inline `<think>` is split out too); the `"done": true`
@@ -9,7 +9,7 @@ use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
 use super::openai_chat::ChatAssembler;
 use super::openai_wire::{error_text, Choice, Completion, MessageIn};
-use super::turn::{StreamInfo, Turn, Usage};
+use super::reply::{Reply, StreamInfo, Usage};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -89,7 +89,7 @@ impl Assembler for OllamaAssembler {
         self.info.comments += 1;
     }
 
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         self.chat.turns()
     }
 
@@ -101,7 +101,7 @@ impl Assembler for OllamaAssembler {
         self.chat.reasoning_placement()
     }
 
-    fn finish(self) -> (Vec<Turn>, StreamInfo) {
+    fn finish(self) -> (Vec<Reply>, StreamInfo) {
         let (turns, _) = self.chat.finish();
         (turns, self.info)
     }

@@ -1,4 +1,4 @@
-//! The OpenAI chat-completion dialect's assembler: chunks in, one [`Turn`] per choice out.
+//! The OpenAI chat-completion dialect's assembler: chunks in, one [`Reply`] per choice out.
 //!
 //! Feed it the `data:` payload of each event as it arrives ([`ChatAssembler::push`]); read
 //! [`ChatAssembler::turns`] at any time; [`ChatAssembler::finish`] at the end. Each push
@@ -20,16 +20,16 @@ use super::assembler::Assembler;
 use super::lenient::json_problem;
 use super::openai_wire::{error_text, Completion, MessageIn};
 use super::reasoning_placement::ReasoningPlacement;
+use super::reply::{widen, Reply, StreamInfo};
 use super::think::ThinkSplitter;
 use super::tool_call_merge::ToolCallMerger;
-use super::turn::{widen, StreamInfo, Turn};
 use std::collections::HashMap;
 use std::ops::Range;
 
 /// Incremental assembler of chat-completion chunks. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct ChatAssembler {
-    turns: Vec<Turn>,
+    turns: Vec<Reply>,
     /// One per turn, same order.
     splitters: Vec<ThinkSplitter>,
     /// One per turn, same order: where its tool calls are.
@@ -106,7 +106,7 @@ impl ChatAssembler {
     }
 
     /// The turns so far, in order of first appearance.
-    pub fn turns(&self) -> &[Turn] {
+    pub fn turns(&self) -> &[Reply] {
         &self.turns
     }
 
@@ -127,7 +127,7 @@ impl ChatAssembler {
 
     /// Ends the stream: flushes held tag fragments; turns sorted by index; the stream's
     /// `finish_reason` is the first turn's.
-    pub fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+    pub fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
         for (t, s) in self.turns.iter_mut().zip(&mut self.splitters) {
             let before = t.reasoning.len();
             s.finish(&mut t.reasoning, &mut t.content);
@@ -137,14 +137,14 @@ impl ChatAssembler {
                 }
             }
         }
-        self.turns.sort_by_key(|t| t.index);
+        self.turns.sort_by_key(|t| t.choice);
         self.info.finish_reason = self.turns.iter().find_map(|t| t.finish_reason.clone());
         (self.turns, self.info)
     }
 
     fn turn_at(&mut self, index: u64) -> usize {
         *self.turn_of.entry(index).or_insert_with(|| {
-            self.turns.push(Turn::new(index));
+            self.turns.push(Reply::new(index));
             self.splitters.push(ThinkSplitter::new());
             self.calls.push(ToolCallMerger::new());
             self.turns.len() - 1
@@ -210,7 +210,7 @@ impl Assembler for ChatAssembler {
         ChatAssembler::comment(self);
     }
 
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         ChatAssembler::turns(self)
     }
 
@@ -222,7 +222,7 @@ impl Assembler for ChatAssembler {
         ChatAssembler::reasoning_placement(self)
     }
 
-    fn finish(self) -> (Vec<Turn>, StreamInfo) {
+    fn finish(self) -> (Vec<Reply>, StreamInfo) {
         ChatAssembler::finish(self)
     }
 }
@@ -231,7 +231,7 @@ impl Assembler for ChatAssembler {
 mod tests {
     use super::*;
 
-    use super::super::turn::MAX_LISTED;
+    use super::super::reply::MAX_LISTED;
 
     #[test]
     fn a_flood_of_error_chunks_lists_the_first_and_counts_the_rest() {
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(info.errors[0], "overloaded 0");
     }
 
-    fn run(chunks: &[&str]) -> (Vec<Turn>, StreamInfo) {
+    fn run(chunks: &[&str]) -> (Vec<Reply>, StreamInfo) {
         let mut a = ChatAssembler::new();
         for (i, c) in chunks.iter().enumerate() {
             let _ = a.push(c, i * 10..i * 10 + 9);
@@ -372,7 +372,7 @@ mod tests {
             r#"{"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"}}]}"#,
             r#"{"choices":[{"index":1,"delta":{"content":"b"}}]}"#,
         ]);
-        let got: Vec<(u64, &str)> = turns.iter().map(|t| (t.index, t.content.as_str())).collect();
+        let got: Vec<(u64, &str)> = turns.iter().map(|t| (t.choice, t.content.as_str())).collect();
         assert_eq!(got, vec![(0, "A"), (1, "Bb")]);
     }
 

@@ -5,7 +5,7 @@
 //! readers of non-streamed replies and request logs.
 
 use super::lenient;
-use super::turn::Usage;
+use super::reply::Usage;
 use serde::Deserialize;
 
 /// A streamed `chat.completion.chunk`, a whole `chat.completion`, or an error body.

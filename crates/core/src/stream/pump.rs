@@ -11,8 +11,8 @@
 //! note; the decoder's and the assembler's complaints as problems, the stream going on.
 
 use super::assembler::Assembler;
+use super::reply::{Reply, StreamInfo};
 use super::sse::{split_joined, SseDecoder, SseEvent, SseMessage};
-use super::turn::{StreamInfo, Turn};
 use std::ops::Range;
 
 /// The note for events that were run together.
@@ -75,7 +75,7 @@ impl<F: Framing, A: Assembler> Pump<F, A> {
     }
 
     /// The replies so far (texts grow as events arrive).
-    pub fn turns(&self) -> &[Turn] {
+    pub fn turns(&self) -> &[Reply] {
         self.assembler.turns()
     }
 
@@ -86,7 +86,7 @@ impl<F: Framing, A: Assembler> Pump<F, A> {
 
     /// Ends the input and the stream: the problems of the last bytes, the replies in index
     /// order, and the stream info.
-    pub fn finish(mut self) -> (Vec<StreamProblem>, Vec<Turn>, StreamInfo) {
+    pub fn finish(mut self) -> (Vec<StreamProblem>, Vec<Reply>, StreamInfo) {
         let problems = self.end_input();
         let (turns, info) = self.assembler.finish();
         (problems, turns, info)

@@ -1,4 +1,4 @@
-//! The OpenAI Responses stream assembler: `response.*` events in, one assistant [`Turn`] out.
+//! The OpenAI Responses stream assembler: `response.*` events in, one assistant [`Reply`] out.
 //!
 //! Text from `response.output_text.delta` (and `refusal.delta`), reasoning from
 //! `response.reasoning_summary_text.delta` and `response.reasoning_text.delta` (parts joined by
@@ -14,7 +14,7 @@ use super::anthropic_wire::ContentBlock;
 use super::assembler::Assembler;
 use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, json_text, UsageIn};
-use super::turn::{widen, StreamInfo, ToolCall, Turn};
+use super::reply::{widen, Reply, StreamInfo, ToolCall};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -93,7 +93,7 @@ struct Incomplete {
 /// Incremental assembler of Responses API events. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct ResponsesAssembler {
-    turn: Turn,
+    turn: Reply,
     info: StreamInfo,
     /// The first tool call of each item id, and of each output index (hash maps: a hostile
     /// stream may start tens of thousands of calls).
@@ -228,7 +228,7 @@ impl ResponsesAssembler {
 
 impl ResponsesAssembler {
     pub fn new() -> Self {
-        Self { turn: Turn { role: Some("assistant".into()), ..Turn::default() }, ..Self::default() }
+        Self { turn: Reply { role: Some("assistant".into()), ..Reply::default() }, ..Self::default() }
     }
 }
 
@@ -253,7 +253,7 @@ impl Assembler for ResponsesAssembler {
         self.info.comments += 1;
     }
 
-    fn turns(&self) -> &[Turn] {
+    fn turns(&self) -> &[Reply] {
         std::slice::from_ref(&self.turn)
     }
 
@@ -261,7 +261,7 @@ impl Assembler for ResponsesAssembler {
         &self.info
     }
 
-    fn finish(mut self) -> (Vec<Turn>, StreamInfo) {
+    fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
         self.info.finish_reason = self.turn.finish_reason.clone();
         (vec![self.turn], self.info)
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::openai_wire::ToolCallIn;
-use super::turn::{widen, ToolCall};
+use super::reply::{widen, ToolCall};
 
 /// Where the calls of one list are, by id and by index. Use one per list of calls, and add to
 /// that list only through [`ToolCallMerger::merge`].

@@ -21,7 +21,7 @@ mod snapshot;
 mod stats;
 
 use crate::analyze::Report;
-use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, SsePump, StreamProblem, Turn, MAX_LISTED};
+use crate::stream::{ChatAssembler, LivePump, ReasoningPlacement, Reply, SsePump, StreamProblem, MAX_LISTED};
 use analyzers::Analyzers;
 
 pub use analyzers::worst_channel;
@@ -175,7 +175,7 @@ impl LiveSession {
 
     /// The replies so far, one per choice (a request with `n` > 1 streams several); the
     /// analyzers, reports and texts above are the first one's.
-    pub fn turns(&self) -> &[Turn] {
+    pub fn turns(&self) -> &[Reply] {
         self.pump.turns()
     }
 

@@ -1,4 +1,4 @@
-//! What a streamed reply adds up to: one [`Turn`] per reply, and [`StreamInfo`] about the stream.
+//! What a streamed reply adds up to: one [`Reply`] per reply, and [`StreamInfo`] about the stream.
 //!
 //! Every stream reader (OpenAI chat chunks, Responses events, Anthropic events, Ollama lines)
 //! builds the same shapes, so the ingest layer and the live view handle them one way. Each text
@@ -21,9 +21,11 @@ pub struct ToolCall {
 
 /// One reply as rebuilt from a stream.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Turn {
-    /// The server's index for the reply (`choices[].index`; 0 elsewhere).
-    pub index: u64,
+pub struct Reply {
+    /// The server's index for the reply, the choice it is (`choices[].index`; 0 elsewhere).
+    /// (Named `index` on the wire.)
+    #[serde(rename = "index")]
+    pub choice: u64,
     pub role: Option<String>,
     pub reasoning: String,
     pub content: String,
@@ -33,9 +35,9 @@ pub struct Turn {
     pub content_source: Option<Range<usize>>,
 }
 
-impl Turn {
-    pub fn new(index: u64) -> Self {
-        Self { index, ..Self::default() }
+impl Reply {
+    pub fn new(choice: u64) -> Self {
+        Self { choice, ..Self::default() }
     }
 
     /// The smallest range covering every chunk that fed the turn.
