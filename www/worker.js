@@ -6,8 +6,8 @@
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
 //   the page posts the answer back ({kind: "helped", answer}).
-// - {kind: "deflate", file, start, end, module}: the DEFLATE passes of those bytes of the file
-//   (gzip-9 size and windowed profile, a postcard buffer).
+// - {kind: "deflate", file, start, end, thresholds, module}: the side passes of those bytes of
+//   the file (gzip-9 size, windowed profile and incoherence checks, a postcard buffer).
 // - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
@@ -73,7 +73,7 @@ onmessage = async ({ data }) => {
     await ready;
     if (liveMessage(data)) return;
     if (data.kind === "deflate") {
-      const passes = await deflatePassesInWorker(data.file, data.start, data.end);
+      const passes = await deflatePassesInWorker(data.file, data.start, data.end, data.thresholds);
       postMessage({ kind: "helped", answer: passes.buffer }, [passes.buffer]);
       return;
     }
