@@ -45,7 +45,7 @@ use crate::text_view::navigation::Place;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::{Metric, Report, Thresholds};
 use coherency_core::ingest::Format;
-use coherency_core::render::link::{self, LinkError, SharedInput};
+use coherency_core::render::link::{self, LinkError, LinkFields};
 use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::samples::{capture_samples, samples};
 use coherency_worker_wire::compare::decode_view;
@@ -188,21 +188,34 @@ pub fn App() -> Html {
     // address bar of the open page (a `hashchange`: the page does not reload).
     {
         let pick_sample = pick_sample.clone();
-        let (dispatcher, input) = (store.dispatcher(), input.clone());
+        let (dispatcher, input, jobs) = (store.dispatcher(), input.clone(), jobs.clone());
         use_effect_with((), move |_| {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
             }
-            let open_link = move || match link::decode(&dom::location_hash()) {
-                Ok(shared) => {
-                    if let Ok(text) = std::str::from_utf8(&shared.bytes) {
-                        dom::set_textarea_value(&input, text);
+            // The link's fields are read here, its input inflated in the analysis worker (the
+            // page's wasm has no DEFLATE).
+            let open_link = move || {
+                let hash = dom::location_hash();
+                let LinkFields { format: chosen, selected: select, thresholds, .. } = match link::fields(&hash) {
+                    Ok(fields) => fields,
+                    Err(LinkError::NotALink) => return,
+                    Err(e) => return dispatcher.dispatch(Action::LinkFailed(e.to_string())),
+                };
+                let (input, opened) = (input.clone(), dispatcher.clone());
+                let inflated = move |bytes: Result<Vec<u8>, String>| match bytes {
+                    Ok(bytes) => {
+                        if let Ok(text) = std::str::from_utf8(&bytes) {
+                            dom::set_textarea_value(&input, text);
+                        }
+                        opened.dispatch(Action::OpenLink { bytes, chosen, select, thresholds });
                     }
-                    let SharedInput { bytes, format: chosen, selected: select, thresholds } = shared;
-                    dispatcher.dispatch(Action::OpenLink { bytes, chosen, select, thresholds });
+                    Err(why) => opened.dispatch(Action::LinkFailed(why)),
+                };
+                match loader::open_link(&hash, Box::new(inflated)) {
+                    Ok(started) => jobs.borrow_mut().opening_link = Some(started),
+                    Err(why) => dispatcher.dispatch(Action::LinkFailed(why)),
                 }
-                Err(LinkError::NotALink) => {}
-                Err(e) => dispatcher.dispatch(Action::LinkFailed(e.to_string())),
             };
             open_link();
             let listener = dom::on_window_event("hashchange", open_link);
@@ -426,6 +439,8 @@ struct Jobs {
     /// comparing files.
     compared: Option<Vec<web_sys::File>>,
     comparing: Option<loader::OneJob>,
+    /// The result link being opened (its input inflated in a worker).
+    opening_link: Option<loader::OneJob>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,
 }

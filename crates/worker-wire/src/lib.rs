@@ -7,6 +7,7 @@
 //! - [`live`] — a live run's snapshots, its session held by the worker;
 //! - [`analyse`] — texts to analyse and their full reports;
 //! - [`compare`] — a comparison of outputs with a reference, in the words the page shows;
+//! - [`link`] — a result link's fragment, made by the worker (the page's wasm has no DEFLATE);
 //! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
 //!   reads its input through it, the page a plain text back from the file.
 //!
@@ -15,6 +16,7 @@
 pub mod analyse;
 pub mod blob_reader;
 pub mod compare;
+pub mod link;
 pub mod live;
 pub mod progress;
 pub mod wire;
