@@ -416,15 +416,40 @@ fn read_in_worker(
             }
         })
     };
-    jobs.borrow_mut().reading = None;
-    match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
-        Ok(job) => jobs.borrow_mut().reading = Some(job),
+    let read = {
+        let mut jobs = jobs.borrow_mut();
+        jobs.reading = None;
+        jobs.reads += 1;
+        jobs.reads
+    };
+    let (dispatcher, jobs_now, results) = (dispatcher.clone(), Rc::clone(jobs), results.clone());
+    let size = bytes.len();
+    let start = move || match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
+        Ok(job) => jobs_now.borrow_mut().reading = Some(job),
         Err(error) => {
-            busy(results, false);
+            busy(&results, false);
             dispatcher.dispatch(Action::LoadFailed { source: failed, error })
         }
+    };
+    if size < HAND_OVER_LATER_FROM {
+        return start();
     }
+    // A big input is handed to the worker in a task of its own (copied out of the wasm into a
+    // `File`, a worker started): the task that took it in from the text box (a 5 MB paste:
+    // read out of the text box, the state's copy, the render) is long enough.
+    let jobs = Rc::clone(jobs);
+    wasm_bindgen_futures::spawn_local(async move {
+        dom::next_tick().await;
+        // Unless a newer input came meanwhile.
+        if jobs.borrow().reads == read {
+            start();
+        }
+    });
 }
+
+/// Inputs from this many bytes are handed to their worker a task after they were taken in
+/// (see [`read_in_worker`]).
+const HAND_OVER_LATER_FROM: usize = 1 << 20;
 
 /// The worker jobs reading a file and an input the page holds, and the file of the document
 /// shown.
@@ -443,6 +468,9 @@ struct Jobs {
     opening_link: Option<loader::OneJob>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,
+    /// Counts the inputs the page holds handed to `read_in_worker`: a big one handed over a
+    /// task later is not when a newer came meanwhile.
+    reads: u64,
 }
 
 /// Reads `file` as `chosen` (`None`: detected) in a worker, against `thresholds`, replacing
