@@ -286,7 +286,8 @@ mod tests {
             thresholds: Thresholds::from_compact("maxline.fail:20").unwrap(),
         };
         let link = encode(&input).unwrap();
-        let read = fields(&format!("#{link}")).unwrap();
+        let with_hash = format!("#{link}");
+        let read = fields(&with_hash).unwrap();
         assert_eq!((read.format, read.selected, read.thresholds), (input.format, input.selected, input.thresholds));
         assert!(link.ends_with(&format!(";d={}", read.data)));
         for fragment in
