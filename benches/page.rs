@@ -41,7 +41,7 @@ mod bench {
     /// Installed before the upload: timestamps of what appears, rAF gaps, long tasks, JS heap.
     const PROBE: &str = r#"
 const p = window.__probe = { t0: null, progress: null, soFar: null, verdict: null, maxGap: 0, gapAt: 0,
-  longTask: 0, heap: 0, stageAt: {} };
+  longTask: 0, tasks: [], heap: 0, stageAt: {} };
 document.addEventListener('change', () => { if (p.t0 === null) p.t0 = performance.now(); }, true);
 const look = () => {
   const now = performance.now();
@@ -63,7 +63,11 @@ const frame = (t) => {
 requestAnimationFrame(frame);
 try {
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (p.t0 !== null && e.startTime + e.duration > p.t0) p.longTask = Math.max(p.longTask, e.duration);
+    for (const e of list.getEntries()) if (p.t0 !== null && e.startTime + e.duration > p.t0) {
+      p.longTask = Math.max(p.longTask, e.duration);
+      // Each long task: [start after t0, duration] (PAGE_BENCH_VERBOSE prints them).
+      p.tasks.push([Math.round(e.startTime - p.t0), Math.round(e.duration)]);
+    }
   }).observe({ type: 'longtask' });
 } catch (e) { /* no long-task timing: the rAF gap still measures */ }
 return null;

@@ -13,9 +13,31 @@ pub fn element_by_id(id: &str) -> Option<Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
-/// The text box's current value ("" if it is not mounted).
+/// The text box's current value ("" if it is not mounted). It comes in through the browser's
+/// own UTF-8 encoder (`TextEncoder.encode`) and one copy: wasm-bindgen's string passing walks
+/// the string a character at a time in JavaScript, which took 60 ms of a 5 MB paste's click
+/// (2026-12-07, load 5) — most of its one long main-thread task.
 pub fn textarea_value(node: &NodeRef) -> String {
-    node.cast::<HtmlTextAreaElement>().map(|t| t.value()).unwrap_or_default()
+    let Some(area) = node.cast::<HtmlTextAreaElement>() else { return String::new() };
+    let value = js_sys::Reflect::get(&area, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+    if !value.is_string() {
+        return area.value();
+    }
+    let bytes = Utf8Encoder::new().encode(&value).to_vec();
+    // The encoder writes UTF-8 (a lone surrogate as U+FFFD, as wasm-bindgen does).
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The browser's `TextEncoder` (web-sys's `encode` takes a Rust `&str`: the string would
+    /// be passed in the slow way first).
+    #[wasm_bindgen(js_name = TextEncoder)]
+    type Utf8Encoder;
+    #[wasm_bindgen(constructor, js_class = "TextEncoder")]
+    fn new() -> Utf8Encoder;
+    #[wasm_bindgen(method, js_class = "TextEncoder")]
+    fn encode(this: &Utf8Encoder, text: &JsValue) -> js_sys::Uint8Array;
 }
 
 pub fn set_textarea_value(node: &NodeRef, text: &str) {

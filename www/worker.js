@@ -6,8 +6,8 @@
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
 //   the page posts the answer back ({kind: "helped", answer}).
-// - {kind: "deflate", file, start, end, module}: the DEFLATE passes of those bytes of the file
-//   (gzip-9 size and windowed profile, a postcard buffer).
+// - {kind: "deflate", file, start, end, thresholds, module}: the side passes of those bytes of
+//   the file (gzip-9 size, windowed profile and incoherence checks, a postcard buffer).
 // - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
@@ -15,6 +15,10 @@
 // - {kind: "compare", files, noise, thresholds, what, module}: those files (File objects) compared,
 //   the golden file or the first as the reference, the last `noise` a second run of it (`what`: view, a postcard buffer; markdown, html,
 //   json: the CLI's reports) (crates/analysis-worker/src/compare.rs).
+// - {kind: "link", bytes, format, selected, thresholds, module}: a result link's fragment for
+//   those input bytes (a postcard buffer: the fragment, or its length when over the limit);
+// - {kind: "open-link", fragment, module}: the input bytes a result link carries (DEFLATE lives
+//   here, not in the page's wasm; crates/analysis-worker/src/link.rs).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
 // (crates/analysis-worker/src/live.rs) over many messages, answered in the order they came:
@@ -24,7 +28,7 @@
 // - {kind: "live-end", ending, why, t} → {kind: "live-snapshot", snapshot, capture}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, compareInWorker, LiveRun } from "../pkg/coherency_analysis.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, compareInWorker, linkInWorker, openLinkInWorker, LiveRun } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;
@@ -73,13 +77,23 @@ onmessage = async ({ data }) => {
     await ready;
     if (liveMessage(data)) return;
     if (data.kind === "deflate") {
-      const passes = await deflatePassesInWorker(data.file, data.start, data.end);
+      const passes = await deflatePassesInWorker(data.file, data.start, data.end, data.thresholds);
       postMessage({ kind: "helped", answer: passes.buffer }, [passes.buffer]);
       return;
     }
     if (data.kind === "export") {
       const report = exportInWorker(new Uint8Array(data.bytes), data.format, data.thresholds, data.name, data.what);
       postMessage({ kind: "helped", answer: report.buffer }, [report.buffer]);
+      return;
+    }
+    if (data.kind === "link") {
+      const made = linkInWorker(new Uint8Array(data.bytes), data.format, data.selected, data.thresholds);
+      postMessage({ kind: "helped", answer: made.buffer }, [made.buffer]);
+      return;
+    }
+    if (data.kind === "open-link") {
+      const bytes = openLinkInWorker(data.fragment);
+      postMessage({ kind: "helped", answer: bytes.buffer }, [bytes.buffer]);
       return;
     }
     if (data.kind === "compare") {

@@ -45,7 +45,7 @@ use crate::text_view::text_link::TextLink;
 use crate::text_view::HighlightedText;
 use coherency_core::analyze::{Metric, Report, Thresholds};
 use coherency_core::ingest::Format;
-use coherency_core::render::result_link::{self, LinkError, SharedInput};
+use coherency_core::render::result_link::{self, LinkError, LinkFields};
 use coherency_core::render::saved_report::is_saved_report;
 use coherency_core::samples::{capture_samples, samples};
 use coherency_worker_wire::compare::decode_view;
@@ -188,21 +188,34 @@ pub fn App() -> Html {
     // address bar of the open page (a `hashchange`: the page does not reload).
     {
         let pick_sample = pick_sample.clone();
-        let (dispatcher, input) = (store.dispatcher(), input.clone());
+        let (dispatcher, input, jobs) = (store.dispatcher(), input.clone(), jobs.clone());
         use_effect_with((), move |_| {
             if let Some(id) = sample_param(&dom::location_search()) {
                 pick_sample.emit(id.to_string());
             }
-            let open_link = move || match result_link::decode(&dom::location_hash()) {
-                Ok(shared) => {
-                    if let Ok(text) = std::str::from_utf8(&shared.bytes) {
-                        dom::set_textarea_value(&input, text);
+            // The link's fields are read here, its input inflated in the analysis worker (the
+            // page's wasm has no DEFLATE).
+            let open_link = move || {
+                let hash = dom::location_hash();
+                let LinkFields { format: chosen, selected: select, thresholds, .. } = match result_link::fields(&hash) {
+                    Ok(fields) => fields,
+                    Err(LinkError::NotALink) => return,
+                    Err(e) => return dispatcher.dispatch(Action::LinkFailed(e.to_string())),
+                };
+                let (input, opened) = (input.clone(), dispatcher.clone());
+                let inflated = move |bytes: Result<Vec<u8>, String>| match bytes {
+                    Ok(bytes) => {
+                        if let Ok(text) = std::str::from_utf8(&bytes) {
+                            dom::set_textarea_value(&input, text);
+                        }
+                        opened.dispatch(Action::OpenLink { bytes, chosen, select, thresholds });
                     }
-                    let SharedInput { bytes, format: chosen, selected: select, thresholds } = shared;
-                    dispatcher.dispatch(Action::OpenLink { bytes, chosen, select, thresholds });
+                    Err(why) => opened.dispatch(Action::LinkFailed(why)),
+                };
+                match loader::open_link(&hash, Box::new(inflated)) {
+                    Ok(started) => jobs.borrow_mut().opening_link = Some(started),
+                    Err(why) => dispatcher.dispatch(Action::LinkFailed(why)),
                 }
-                Err(LinkError::NotALink) => {}
-                Err(e) => dispatcher.dispatch(Action::LinkFailed(e.to_string())),
             };
             open_link();
             let listener = dom::on_window_event("hashchange", open_link);
@@ -403,15 +416,40 @@ fn read_in_worker(
             }
         })
     };
-    jobs.borrow_mut().reading = None;
-    match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
-        Ok(job) => jobs.borrow_mut().reading = Some(job),
+    let read = {
+        let mut jobs = jobs.borrow_mut();
+        jobs.reading = None;
+        jobs.reads += 1;
+        jobs.reads
+    };
+    let (dispatcher, jobs_now, results) = (dispatcher.clone(), Rc::clone(jobs), results.clone());
+    let size = bytes.len();
+    let start = move || match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
+        Ok(job) => jobs_now.borrow_mut().reading = Some(job),
         Err(error) => {
-            busy(results, false);
+            busy(&results, false);
             dispatcher.dispatch(Action::LoadFailed { source: failed, error })
         }
+    };
+    if size < HAND_OVER_LATER_FROM {
+        return start();
     }
+    // A big input is handed to the worker in a task of its own (copied out of the wasm into a
+    // `File`, a worker started): the task that took it in from the text box (a 5 MB paste:
+    // read out of the text box, the state's copy, the render) is long enough.
+    let jobs = Rc::clone(jobs);
+    wasm_bindgen_futures::spawn_local(async move {
+        dom::next_tick().await;
+        // Unless a newer input came meanwhile.
+        if jobs.borrow().reads == read {
+            start();
+        }
+    });
 }
+
+/// Inputs from this many bytes are handed to their worker a task after they were taken in
+/// (see [`read_in_worker`]).
+const HAND_OVER_LATER_FROM: usize = 1 << 20;
 
 /// The worker jobs reading a file and an input the page holds, and the file of the document
 /// shown.
@@ -426,8 +464,13 @@ struct Jobs {
     /// comparing files.
     compared: Option<Vec<web_sys::File>>,
     comparing: Option<loader::OneJob>,
+    /// The result link being opened (its input inflated in a worker).
+    opening_link: Option<loader::OneJob>,
     /// Counts the files chosen: a file's steps that find a newer one chosen stop.
     generation: u64,
+    /// Counts the inputs the page holds handed to `read_in_worker`: a big one handed over a
+    /// task later is not when a newer came meanwhile.
+    reads: u64,
 }
 
 /// Reads `file` as `chosen` (`None`: detected) in a worker, against `thresholds`, replacing

@@ -1,4 +1,6 @@
-//! Sharing a result: "Copy link" (the input in the URL fragment, see `model::share`), "Copy as
+//! Sharing a result: "Copy link" (the input in the URL fragment, see `model::share`; the
+//! fragment made in the analysis worker, `loader::make_link`: DEFLATE is not in the page's
+//! wasm), "Copy as
 //! Markdown" (the core's `render::markdown`), "Download report" (`render::html`, one
 //! self-contained file) and "Download JSON" (`render::json`, the CLI's `--json`), with a line
 //! saying what happened. The three reports are made in the analysis worker from the input
@@ -16,6 +18,7 @@ use crate::model::share::{
     json_downloaded, link_made, link_too_long, markdown_copied, report_downloaded, report_file_name, report_name,
     result_link, too_big_for_a_link,
 };
+use coherency_worker_wire::result_link::Made as LinkMade;
 
 /// What became of a report asked of the worker: made, or why not.
 type Made = Result<Vec<u8>, String>;
@@ -76,24 +79,32 @@ pub fn ShareBar(props: &Props) -> Html {
         move |text: String| status.set(Some(text))
     };
     let copy_link = {
-        let (doc, file, say) = (Rc::clone(&props.doc), props.file.clone(), say.clone());
+        let (doc, file, job, say) = (Rc::clone(&props.doc), props.file.clone(), job.clone(), say.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(refusal) = too_big_for_a_link(doc.size) {
                 return say(refusal);
             }
             let (held, file) = (doc.bytes.clone(), file.emit(()));
-            let (doc, say) = (Rc::clone(&doc), say.clone());
-            let make = move |bytes: Option<Vec<u8>>| match bytes {
-                None => say("The input is no longer at hand: open the file again to make a link.".into()),
-                Some(bytes) => {
-                    match result_link(&dom::page_url(), &bytes, (doc.chosen, doc.selected), doc.thresholds()) {
-                        Ok(url) => {
-                            dom::replace_url(&url);
-                            let said = url.clone();
-                            dom::copy_text(url, move |copied| say(link_made(&said, copied)));
-                        }
-                        Err(chars) => say(link_too_long(chars)),
+            let (doc, job, say) = (Rc::clone(&doc), job.clone(), say.clone());
+            let make = move |bytes: Option<Vec<u8>>| {
+                let Some(bytes) = bytes else {
+                    return say("The input is no longer at hand: open the file again to make a link.".into());
+                };
+                // The fragment is made in the analysis worker (the page's wasm has no DEFLATE).
+                let said = say.clone();
+                let made = move |made: Result<LinkMade, String>| match made {
+                    Ok(Ok(fragment)) => {
+                        let url = result_link(&dom::page_url(), &fragment);
+                        dom::replace_url(&url);
+                        let (said, url_said) = (said.clone(), url.clone());
+                        dom::copy_text(url, move |copied| said(link_made(&url_said, copied)));
                     }
+                    Ok(Err(chars)) => said(link_too_long(chars)),
+                    Err(why) => said(format!("The link could not be made: {why}.")),
+                };
+                match loader::make_link(&bytes, (doc.chosen, doc.selected), &doc.thresholds(), Box::new(made)) {
+                    Ok(started) => *job.borrow_mut() = Some(started),
+                    Err(why) => say(format!("The link could not be made: {why}.")),
                 }
             };
             match (held, file) {

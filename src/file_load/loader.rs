@@ -26,6 +26,7 @@ use coherency_core::ingest::Format;
 use coherency_core::judge::JudgedDocument;
 use coherency_worker_wire::analyse::{decode_reports, encode_texts};
 use coherency_worker_wire::blob_reader::read_blob;
+use coherency_worker_wire::result_link::{decode_made, Made};
 use coherency_worker_wire::wire::Decoder;
 
 /// The worker script, relative to the page.
@@ -257,6 +258,33 @@ pub fn export(
         ("what", what.into()),
     ]);
     one_job(job, Array::of1(&buffer), done)
+}
+
+/// Makes the result link's fragment of the input `bytes` read as `chosen` (`None`: detected),
+/// the report `selected` shown, judged against `thresholds`, in a new worker (its `link` job:
+/// the page's wasm has no DEFLATE); `done` gets the fragment, or its length when it is over the
+/// limit, or why not.
+pub fn make_link(
+    bytes: &[u8],
+    (chosen, selected): (Option<Format>, Option<usize>),
+    thresholds: &Thresholds,
+    done: Box<dyn Fn(Result<Made, String>)>,
+) -> Result<OneJob, String> {
+    let buffer = Uint8Array::from(bytes).buffer();
+    let job = job(&[
+        ("kind", "link".into()),
+        ("bytes", buffer.clone().into()),
+        ("format", chosen.map_or(JsValue::UNDEFINED, |f| f.name().into())),
+        ("selected", selected.map_or(JsValue::UNDEFINED, |m| (m as u32).into())),
+        ("thresholds", thresholds.compact().into()),
+    ]);
+    one_job(job, Array::of1(&buffer), Box::new(move |answer| done(answer.and_then(|bytes| decode_made(&bytes)))))
+}
+
+/// The input bytes the result link `fragment` carries, inflated in a new worker (its
+/// `open-link` job); `done` gets them, or why not in words (a damaged link).
+pub fn open_link(fragment: &str, done: Box<dyn Fn(Result<Vec<u8>, String>)>) -> Result<OneJob, String> {
+    one_job(job(&[("kind", "open-link".into()), ("fragment", fragment.into())]), Array::new(), done)
 }
 
 /// Compares `files` in a new worker (its `compare` job: the golden file among them, else the

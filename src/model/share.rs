@@ -1,9 +1,7 @@
 //! Sharing what the page shows: the result link for a document's input (the core's
 //! `render::result_link`), the report's file name, and what the page says about each.
 
-use coherency_core::analyze::Thresholds;
-use coherency_core::ingest::Format;
-use coherency_core::render::result_link::{self, SharedInput, MAX_LINK_CHARS};
+use coherency_core::render::result_link::MAX_LINK_CHARS;
 use coherency_core::wording::thousands;
 
 use super::document::Document;
@@ -24,16 +22,10 @@ pub fn too_big_for_a_link(size: usize) -> Option<String> {
     })
 }
 
-/// The result link of `doc`'s input, `bytes`, on the page at `page_url` (without a fragment):
-/// the whole URL, or the fragment's length when it is over the limit.
-pub fn result_link(
-    page_url: &str,
-    bytes: &[u8],
-    (chosen, selected): (Option<Format>, Option<usize>),
-    thresholds: Thresholds,
-) -> Result<String, usize> {
-    let fragment = result_link::encode(&SharedInput { bytes: bytes.to_vec(), format: chosen, selected, thresholds })?;
-    Ok(format!("{}#{fragment}", page_url.split('#').next().unwrap_or_default()))
+/// The result link on the page at `page_url` (its fragment replaced) whose fragment (made in
+/// the analysis worker: `render::result_link::encode`, `loader::make_link`) is `fragment`.
+pub fn result_link(page_url: &str, fragment: &str) -> String {
+    format!("{}#{fragment}", page_url.split('#').next().unwrap_or_default())
 }
 
 /// What the page says once a link is made: copied, or left in the address bar to copy.
@@ -109,18 +101,21 @@ pub fn report_name(doc: &Document) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use coherency_core::analyze::Thresholds;
+    use coherency_core::ingest::Format;
+    use coherency_core::render::result_link::{self, SharedInput};
     use std::rc::Rc;
 
     #[test]
     fn a_link_holds_the_input_after_the_pages_address() {
         let text = "Let me check again.\n".repeat(300);
-        let url = result_link(
-            "https://example.org/tools/coherency/?x=1#old",
-            text.as_bytes(),
-            (Some(Format::Text), Some(0)),
-            Thresholds::SEED,
-        )
-        .unwrap();
+        let shared = SharedInput {
+            bytes: text.clone().into_bytes(),
+            format: Some(Format::Text),
+            selected: Some(0),
+            thresholds: Thresholds::SEED,
+        };
+        let url = result_link("https://example.org/tools/coherency/?x=1#old", &result_link::encode(&shared).unwrap());
         let (page, fragment) = url.split_once('#').unwrap();
         assert_eq!(page, "https://example.org/tools/coherency/?x=1");
         let back = result_link::decode(fragment).unwrap();
@@ -140,7 +135,8 @@ mod tests {
                 b'a' + (x % 26) as u8
             })
             .collect();
-        let chars = result_link("https://h/", &noise, (None, None), Thresholds::SEED).unwrap_err();
+        let shared = SharedInput { bytes: noise, format: None, selected: None, thresholds: Thresholds::SEED };
+        let chars = result_link::encode(&shared).unwrap_err();
         let said = link_too_long(chars);
         assert!(
             said.contains(&thousands(chars)) && said.contains("32,000") && said.contains("Download the report"),

@@ -3,7 +3,8 @@
 //! analysed and judged by the core off the main thread (`worker`), the result handed back
 //! through `coherency_worker_wire`; and the live mode's streams, each scored as it arrives by a
 //! session held here (`live`); and the reports the page offers to copy or download
-//! (`export`), and outputs compared with a reference (`compare`). A big input's work is shared with a second worker running
+//! (`export`), and outputs compared with a reference (`compare`), and result links' DEFLATE
+//! (`link`). A big input's work is shared with a second worker running
 //! the same module (`share_wire` carries what they exchange). Built for speed (the
 //! `wasm-speed` profile), apart from the page's wasm, which is built for size and never links
 //! the analysis.
@@ -11,6 +12,7 @@
 mod compare;
 mod export;
 mod live;
+mod result_link;
 mod share_wire;
 mod worker;
 

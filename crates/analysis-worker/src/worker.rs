@@ -8,9 +8,10 @@
 //!
 //! A wasm worker has one thread, so a big file's analysis is shared with a second worker, which
 //! the page starts when this one asks (`askHelp`) and whose answer it passes back: a long plain
-//! text (one message, the file's bytes unchanged) has its two DEFLATE passes — its gzip-9 size
-//! and its windowed profile, about half its analysis — counted there from the same file
-//! ([`deflate_passes_in_worker`]); a big log sends half its texts
+//! text (one message, the file's bytes unchanged) has its side passes — its gzip-9 size, its
+//! windowed profile and its incoherence checks, about half its analysis — counted there from
+//! the same file ([`deflate_passes_in_worker`]; `coherency_core::analyze::side_passes`); a big
+//! log sends half its texts
 //! there ([`analyse_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
 //! does that work itself.
 
@@ -21,9 +22,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::share_wire;
-use coherency_core::analyze::deflate_passes::{deflate_passes, DeflatePassCounter};
 use coherency_core::analyze::gzip_ratio::GzipSizeCounter;
-use coherency_core::analyze::{analyze_with, analyze_without_deflate, Report, Thresholds};
+use coherency_core::analyze::side_passes::{side_passes, SidePassCounter};
+use coherency_core::analyze::{analyze_with, analyze_without_side_passes, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::judge::{
     analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
@@ -35,7 +36,7 @@ use coherency_worker_wire::wire::{encode, texts_len};
 
 /// At most one progress message per this many milliseconds (and one per stage).
 const PROGRESS_EVERY_MS: f64 = 40.0;
-/// A plain text from this many bytes has its DEFLATE passes counted in a second worker, and other
+/// A plain text from this many bytes has its side passes counted in a second worker, and other
 /// documents with this many bytes of texts to analyse share them with one (below it, starting a
 /// worker costs more than it saves).
 const SHARE_FROM: usize = 4 << 20;
@@ -72,8 +73,8 @@ impl Reporter<'_> {
 /// [`Progress`] in postcard, as the result: no JSON reader of it in the wasm) as it goes and
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
-/// its answer: `{kind: "deflate", start, end}` → the DEFLATE passes of those bytes of the file
-/// (an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
+/// its answer: `{kind: "deflate", start, end, thresholds}` → the side passes of those bytes of
+/// the file (DEFLATE passes and incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
 /// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
@@ -164,8 +165,9 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
     ask_help.call2(&JsValue::NULL, &object(job), transfer).ok().map(|p| JsFuture::from(Promise::from(p)))
 }
 
-/// A long plain text's report, its DEFLATE passes counted by another worker (through
-/// `ask_help`) while this one does the rest; `None` for any other document.
+/// A long plain text's report, its side passes (DEFLATE passes and incoherence checks) counted
+/// by another worker (through `ask_help`) while this one does the rest; `None` for any other
+/// document.
 async fn analyse_long_text(
     t: &Transcript,
     thresholds: &Thresholds,
@@ -178,14 +180,16 @@ async fn analyse_long_text(
         return None;
     }
     let (start, end) = (JsValue::from(message.source.start as f64), JsValue::from(message.source.end as f64));
-    let asked = ask(ask_help, &[("kind", &"deflate".into()), ("start", &start), ("end", &end)], &Array::new());
+    let job: [(&str, &JsValue); 4] =
+        [("kind", &"deflate".into()), ("start", &start), ("end", &end), ("thresholds", &thresholds.compact().into())];
+    let asked = ask(ask_help, &job, &Array::new());
     let mut progress = AnalysisProgress { texts: 1, bytes: text.len(), ..AnalysisProgress::default() };
     on_progress(progress);
     if text.len() >= PREVIEW_OVER {
         progress.preview = Some(preview_of(text));
         on_progress(progress);
     }
-    let without_deflate = analyze_without_deflate(text, thresholds);
+    let without_side = analyze_without_side_passes(text, thresholds);
     let answer = match asked {
         Some(asked) => asked.await.ok(),
         None => None,
@@ -193,8 +197,8 @@ async fn analyse_long_text(
     let counted = answer
         .filter(|a| a.is_instance_of::<js_sys::ArrayBuffer>())
         .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text.len()).ok());
-    let passes = counted.unwrap_or_else(|| deflate_passes(text));
-    Some((TextKey::Message(0), without_deflate.finish(text, passes)))
+    let passes = counted.unwrap_or_else(|| side_passes(text, thresholds));
+    Some((TextKey::Message(0), without_side.finish(text, passes)))
 }
 
 /// The texts of `t` to analyse one by one, half of them (by bytes) analysed by another worker
@@ -251,12 +255,21 @@ fn read_thresholds(compact: Option<String>) -> Result<Thresholds, JsValue> {
         .map_err(|e| JsValue::from_str(&format!("the thresholds sent to the worker did not read back ({e})")))
 }
 
-/// The DEFLATE passes of `file`'s bytes `start..end` ([`share_wire::encode_passes`]: a second
-/// worker's job while the first analyses the rest of that text; see [`read_file_in_worker`]).
+/// The side passes of `file`'s bytes `start..end` against `thresholds` (as
+/// [`read_file_in_worker`] takes them): its DEFLATE passes and incoherence checks
+/// ([`share_wire::encode_passes`]: a second worker's job while the first analyses the rest of
+/// that text; see [`read_file_in_worker`]).
 #[wasm_bindgen(js_name = deflatePassesInWorker)]
-pub async fn deflate_passes_in_worker(file: web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, JsValue> {
+pub async fn deflate_passes_in_worker(
+    file: web_sys::File,
+    start: f64,
+    end: f64,
+    thresholds: Option<String>,
+) -> Result<Vec<u8>, JsValue> {
+    let thresholds = read_thresholds(thresholds)?;
     let slice = file.slice_with_f64_and_f64(start, end)?;
-    let mut counter = DeflatePassCounter::new((end - start) as usize);
+    let mut counter = SidePassCounter::new((end - start) as usize, &thresholds)
+        .ok_or_else(|| JsValue::from_str("not enough memory for this file"))?;
     let mut buffer = Vec::new();
     read_blob(&slice, &mut |bytes: &Uint8Array| {
         buffer.resize(bytes.length() as usize, 0);

@@ -15,6 +15,7 @@ use super::loop_checks;
 use super::onset::{self, Finding};
 use super::profile::Profile;
 use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
+use super::side_passes::SidePasses;
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
 use super::word_runs::{cap_runs, RunScanner, WordRun, MAX_WORD_RUNS};
@@ -432,25 +433,18 @@ enum Detail {
 }
 
 /// A whole text analysed but for its two DEFLATE passes (its gzip-9 size and its windowed
-/// profile), which are counted elsewhere meanwhile (the page counts a long file's in a second
-/// worker, from the file's bytes: the wasm build has one thread per worker).
-/// [`AnalysisWithoutDeflate::finish`] with the text's passes gives what [`analyze`] gives.
+/// profile), which are counted elsewhere meanwhile. [`AnalysisWithoutDeflate::finish`] with the
+/// text's passes gives what [`analyze`] gives.
 #[derive(Debug)]
 pub struct AnalysisWithoutDeflate {
-    thresholds: Thresholds,
-    scans: Scans,
-    found: loop_checks::TokenFindings,
+    tokens: AnalysisWithoutSidePasses,
     incoherent: IncoherenceFindings,
 }
 
 /// Everything [`analyze_with`] does to `text` against `t` except its DEFLATE passes.
 pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDeflate {
-    let mut scans = Scans::default();
-    scans.scan(text, 0, t);
     AnalysisWithoutDeflate {
-        thresholds: *t,
-        scans,
-        found: loop_checks::find_by_tokens(text, &t.loop_rules()),
+        tokens: analyze_without_side_passes(text, t),
         incoherent: incoherence::find(text, &t.incoherence_rules()),
     }
 }
@@ -463,8 +457,42 @@ impl AnalysisWithoutDeflate {
     }
 
     fn finish_with(self, text: &str, passes: DeflatePasses, detail: Detail) -> Report {
-        let found = self.found.judge(text, &self.thresholds.loop_rules(), passes.profile);
-        self.scans.report_with(text, &self.thresholds, passes.gzip_bytes, found, self.incoherent, detail)
+        self.tokens.finish_with(text, SidePasses { deflate: passes, incoherent: self.incoherent }, detail)
+    }
+}
+
+/// A whole text analysed but for its side passes (its two DEFLATE passes and its incoherence
+/// checks: [`SidePasses`]), which are counted elsewhere meanwhile — the page counts a long
+/// file's in a second worker, from the file's bytes, while the first runs the token scorers and
+/// the seed's word and line scans (the wasm build has one thread per worker).
+/// [`AnalysisWithoutSidePasses::finish`] with the text's side passes gives what [`analyze`]
+/// gives.
+#[derive(Debug)]
+pub struct AnalysisWithoutSidePasses {
+    thresholds: Thresholds,
+    scans: Scans,
+    found: loop_checks::TokenFindings,
+}
+
+/// Everything [`analyze_with`] does to `text` against `t` except its side passes
+/// ([`side_passes`](super::side_passes::side_passes)).
+pub fn analyze_without_side_passes(text: &str, t: &Thresholds) -> AnalysisWithoutSidePasses {
+    let mut scans = Scans::default();
+    scans.scan(text, 0, t);
+    AnalysisWithoutSidePasses { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
+}
+
+impl AnalysisWithoutSidePasses {
+    /// The report on `text` (the text this was made from), whose side passes are `side`
+    /// ([`side_passes`](super::side_passes::side_passes), counted against the same thresholds).
+    pub fn finish(self, text: &str, side: SidePasses) -> Report {
+        self.finish_with(text, side, Detail::Whole)
+    }
+
+    fn finish_with(self, text: &str, side: SidePasses, detail: Detail) -> Report {
+        let SidePasses { deflate, incoherent } = side;
+        let found = self.found.judge(text, &self.thresholds.loop_rules(), deflate.profile);
+        self.scans.report_with(text, &self.thresholds, deflate.gzip_bytes, found, incoherent, detail)
     }
 }
 

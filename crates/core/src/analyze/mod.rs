@@ -29,6 +29,7 @@ mod onset;
 mod report;
 pub mod restarts;
 pub mod rule_lines;
+pub mod side_passes;
 pub mod tandem;
 pub mod text_units;
 mod threshold_settings;
@@ -38,8 +39,8 @@ pub mod variation;
 pub mod word_runs;
 
 pub use analyzer::{
-    analyze, analyze_with, analyze_with_prompt, analyze_without_deflate, passes_without_deflate,
-    AnalysisWithoutDeflate, Analyzer,
+    analyze, analyze_with, analyze_with_prompt, analyze_without_deflate, analyze_without_side_passes,
+    passes_without_deflate, AnalysisWithoutDeflate, AnalysisWithoutSidePasses, Analyzer,
 };
 pub use compare_rules::CompareRules;
 pub use report::{

@@ -91,8 +91,30 @@ pub fn encode(input: &SharedInput) -> Result<String, usize> {
     }
 }
 
+/// A link's fields, its data still compressed: all that [`decode`] reads before it inflates
+/// the data (the page reads these itself and has the data inflated in its analysis worker, so
+/// that its own wasm holds no DEFLATE).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkFields<'a> {
+    pub format: Option<Format>,
+    pub selected: Option<usize>,
+    pub thresholds: Thresholds,
+    /// The input, DEFLATE-9 in base64url.
+    pub data: &'a str,
+}
+
 /// The input a fragment (with or without its `#`) carries.
 pub fn decode(fragment: &str) -> Result<SharedInput, LinkError> {
+    let LinkFields { format, selected, thresholds, data } = fields(fragment)?;
+    let compressed = from_base64url(data).ok_or(LinkError::Damaged("not base64url"))?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_LINK_INPUT)
+        .map_err(|_| LinkError::Damaged("the data does not decompress"))?;
+    Ok(SharedInput { bytes, format, selected, thresholds })
+}
+
+/// The fields of a fragment (with or without its `#`), its data not inflated: the errors
+/// [`decode`] gives but for damaged data.
+pub fn fields(fragment: &str) -> Result<LinkFields<'_>, LinkError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let mut fields = fragment.split(';');
     let version = fields.next().unwrap_or_default();
@@ -120,10 +142,7 @@ pub fn decode(fragment: &str) -> Result<SharedInput, LinkError> {
         }
     }
     let data = data.ok_or(LinkError::Damaged("no data"))?;
-    let compressed = from_base64url(data).ok_or(LinkError::Damaged("not base64url"))?;
-    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_LINK_INPUT)
-        .map_err(|_| LinkError::Damaged("the data does not decompress"))?;
-    Ok(SharedInput { bytes, format, selected, thresholds })
+    Ok(LinkFields { format, selected, thresholds, data })
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -256,6 +275,29 @@ mod tests {
         let message = LinkError::Damaged("the data does not decompress").to_string();
         assert!(message.contains("cut off when it was copied"), "{message}");
         assert!(LinkError::OtherVersion("v2".into()).to_string().contains("reads \"v1\" links"));
+    }
+
+    #[test]
+    fn a_links_fields_are_decodes_and_so_are_its_errors_but_for_its_data() {
+        let input = SharedInput {
+            bytes: b"a text in a link".to_vec(),
+            format: Some(Format::Jsonl),
+            selected: Some(3),
+            thresholds: Thresholds::from_compact("maxline.fail:20").unwrap(),
+        };
+        let link = encode(&input).unwrap();
+        let with_hash = format!("#{link}");
+        let read = fields(&with_hash).unwrap();
+        assert_eq!((read.format, read.selected, read.thresholds), (input.format, input.selected, input.thresholds));
+        assert!(link.ends_with(&format!(";d={}", read.data)));
+        for fragment in
+            ["", "#section-2", "v2;d=AAAA", "v1;f=nonsense;d=AA", "v1;m=x;d=AA", "v1;f=jsonl", "v1;t=x:y;d=A"]
+        {
+            assert_eq!(fields(fragment).map(|_| ()), decode(fragment).map(|_| ()), "{fragment:?}");
+        }
+        // Damaged data is found only when it is inflated.
+        assert!(fields("v1;d=a+b/").is_ok());
+        assert_eq!(decode("v1;d=a+b/"), Err(LinkError::Damaged("not base64url")));
     }
 
     #[test]

@@ -17,13 +17,15 @@ pub mod word_salad;
 use super::report::{Check, Direction, DriftFigure, Metric, Span, SpanKind, Verdict};
 use super::thresholds::IncoherenceRules;
 use crate::wording::{plural, quote, thousands};
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// Spans listed per check; more are counted in `spans_not_listed`.
 pub const MAX_SPANS: usize = 1000;
 
-/// What the incoherence checks found in one text.
-#[derive(Clone, Debug, PartialEq)]
+/// What the incoherence checks found in one text (serde: a second worker of the page finds
+/// them for a long text, see [`super::side_passes`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IncoherenceFindings {
     /// Template leak, token soup, word salad and drift, in [`Metric::ALL`]'s order.
     pub checks: [Check; 4],
