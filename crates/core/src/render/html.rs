@@ -75,6 +75,9 @@ pub fn html(summary: &DocumentSummary) -> String {
 
     let _ =
         write!(out, "<section class=\"verdict v-{v_class}\"><strong id=\"verdict\">{}</strong>", summary.verdict_label);
+    if let Some(headline) = summary.headline() {
+        let _ = write!(out, " <span id=\"headline\">{}</span>", escape(&headline));
+    }
     if let Some(place) = summary.worst_place() {
         let _ = write!(out, " <span class=\"muted\">worst: {}</span>", escape(&place));
     }
@@ -86,7 +89,7 @@ pub fn html(summary: &DocumentSummary) -> String {
         let _ = write!(out, "</ul>");
     }
     if let Some(onset) = summary.onset_text() {
-        let _ = write!(out, "<p>The text turns degenerate at {onset}: <a href=\"#onset\">go to the onset</a>.</p>");
+        let _ = write!(out, "<p>{}: <a href=\"#onset\">go to the onset</a>.</p>", escape(&onset));
     }
     let _ = writeln!(out, "</section>");
 
