@@ -28,7 +28,8 @@ pub mod text;
 
 pub use segments::{segments, Layer, Segment};
 pub use summary::{
-    conversation_place, deciding_check, deciding_conversation, place_of, DocumentSummary, EXCERPT_BYTES,
+    conversation_check, conversation_place, deciding_check, deciding_conversation, place_of, DocumentSummary,
+    EXCERPT_BYTES,
 };
 
 use crate::analyze::{Span, SpanKind, Verdict};

@@ -141,6 +141,32 @@ pub fn deciding_check(report: &TranscriptReport) -> Option<Metric> {
     report.worst().filter(|w| w.judged && w.report.verdict() == verdict).and_then(|w| w.report.tripped())
 }
 
+/// The check that set conversation `c`'s verdict, for its words: its tool-call check when that
+/// is at the verdict's level, else the check of its first judged text at that level (a message,
+/// then a stream of its turns); `None` for PASS.
+pub fn conversation_check(
+    transcript: &Transcript,
+    report: &TranscriptReport,
+    c: &ConversationReport,
+) -> Option<Metric> {
+    if c.verdict == Verdict::Pass {
+        return None;
+    }
+    if c.tool_calls.check.level == c.verdict {
+        return Some(Metric::ToolLoop);
+    }
+    let of_c = |r: &&crate::judge::MessageReport| {
+        r.messages.first().and_then(|&m| transcript.messages.get(m)).is_some_and(|m| m.conversation == c.conversation)
+    };
+    report
+        .reports
+        .iter()
+        .filter(|r| r.judged && r.report.verdict() == c.verdict)
+        .filter(of_c)
+        .min_by_key(|r| r.stream.is_some())
+        .and_then(|r| r.report.tripped())
+}
+
 /// "conversation 0, from turn 3": where a conversation turns degenerate.
 pub fn conversation_place(c: &ConversationReport) -> String {
     let from = c.onset_turn.map(|t| format!(", from turn {}", thousands(t))).unwrap_or_default();
