@@ -252,7 +252,7 @@ fn highlighted(out: &mut String, shown: &str, offset: usize, spans: &[Span], ons
         match onset.filter(|&o| o >= seg.start && o < seg.end) {
             Some(o) => {
                 out.push_str(&escape(&shown[seg.start..o]));
-                out.push_str("<span id=\"onset\" title=\"where the text turns degenerate\">onset</span>");
+                out.push_str("<span id=\"onset\" title=\"where the text starts to go wrong\">onset</span>");
                 out.push_str(&escape(&shown[o..seg.end]));
             }
             None => out.push_str(&escape(&shown[seg.start..seg.end])),
