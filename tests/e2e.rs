@@ -905,6 +905,33 @@ async fn the_drift_chart_marks_where_a_drifting_text_leaves_its_topic_and_a_heal
     page.close().await;
 }
 
+#[tokio::test]
+#[ignore = "needs the built page (scripts/build-page) and chromedriver; run by scripts/test"]
+async fn the_verdict_card_says_what_went_wrong_drift_as_drift_and_a_loop_as_repetition() {
+    use coherency_core::analyze::{analyze, onset_phrase, verdict_headline};
+    let page = Page::open().await;
+    let sample =
+        |id: &str| coherency_core::samples::samples().into_iter().find(|s| s.id == id).expect("the sample").text;
+    let report = analyze(&sample("drift"));
+    page.click("[data-sample=\"drift\"]").await;
+    page.expect_verdict("WARN").await;
+    let heading = page.text("#verdict-heading").await;
+    assert_eq!(heading, "Topic drift: the text leaves its topic");
+    assert_eq!(heading, verdict_headline(report.verdict, report.tripped), "the core's words");
+    let onset = page.text("#onset .onset-text").await;
+    let want = onset_phrase(report.tripped, report.onset.expect("an onset"));
+    assert!(onset.contains(&want) && want.starts_with("Leaves its topic at byte "), "{onset}");
+    for words in [heading, onset] {
+        assert!(!words.to_lowercase().contains("repetition") && !words.contains("degenerate"), "{words}");
+    }
+    // A loop still reads as one.
+    page.click("[data-sample=\"line-loop\"]").await;
+    page.expect_verdict("FAIL").await;
+    assert_eq!(page.text("#verdict-heading").await, "Repetition collapse: the text loops");
+    assert!(page.text("#onset .onset-text").await.contains("Turns degenerate at byte "));
+    page.close().await;
+}
+
 /// Records, from before a file is chosen, every stage the progress panel shows and whether it
 /// came before the verdict (a big file is over too fast to catch it by polling alone).
 const PROGRESS_WATCH: &str = "

@@ -140,7 +140,7 @@ async fn a_mid_stream_error_and_a_dropped_connection_are_kept_and_said() {
     let headline = live.page.text("#live-heading").await;
     assert!(headline.starts_with("The run failed: the server sent an error after"), "{headline}");
     assert!(headline.contains("crashed mid-stream"), "{headline}");
-    assert_eq!(live.page.text("#live-so-far").await, "What came: no repetition collapse.");
+    assert_eq!(live.page.text("#live-so-far").await, "What came: no repetition or incoherence found.");
     let ending = live.page.text("#live-ending").await;
     assert!(!ending.contains("Complete"), "{ending}");
     assert!(live.page.text("#live-status").await.starts_with("ERROR: Ended with an error"));

@@ -158,7 +158,7 @@ fn summary(
 ) -> Html {
     let v = c.verdict;
     let counts = counts_sentence(c);
-    let onset = onset_sentence(c).unwrap_or_default();
+    let onset = onset_sentence(&doc.transcript, &doc.report, c).unwrap_or_default();
     let to_loop = c.tool_calls.decisive().and_then(|l| turns.iter().position(|t| t.index == l.first_turn)).map(|k| {
         let go = go.clone();
         Callback::from(move |()| go.emit(k))

@@ -47,7 +47,7 @@ pub fn DocumentSummary(props: &Props) -> Html {
                         <span class="badge-text">{ v.as_str() }</span>
                     </div>
                     <div>
-                        <h2 id="document-heading">{ verdict_headline(v) }</h2>
+                        <h2 id="document-heading">{ verdict_headline(v, doc.tripped()) }</h2>
                         { for worst }
                         { measured }
                     </div>

@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use crate::model::chart::{byte_at, geometry, HEIGHT, WIDTH};
 use crate::model::Analysis;
-use coherency_core::wording::thousands;
+use coherency_core::analyze::onset_phrase;
+use coherency_core::wording::{lowercase_first, thousands};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -60,7 +61,10 @@ pub fn ProfileChart(props: &Props) -> Html {
         profile.windows.iter().map(|w| w.1).fold(f64::INFINITY, f64::min),
         profile.windows.iter().map(|w| w.1).fold(0.0, f64::max),
         profile.degenerate_below,
-        report.onset.map(|o| format!("; the text turns degenerate at byte {}", thousands(o))).unwrap_or_default()
+        report
+            .onset
+            .map(|o| format!("; {}", lowercase_first(&onset_phrase(report.tripped, o))))
+            .unwrap_or_default()
     );
     html! {
         <figure id="profile-chart" class="profile-chart" data-windows={profile.windows.len().to_string()}

@@ -72,7 +72,7 @@ fn file_view(file: &SavedFile) -> Html {
                 <div>
                     <h2>{ &file.file }</h2>
                     <p class="measured">{ what(a) }</p>
-                    <p class="measured">{ verdict_headline(verdict) }</p>
+                    <p class="measured">{ verdict_headline(verdict, a.tripped()) }</p>
                 </div>
             </div>
             <ul class="reasons" aria-label="Reasons">

@@ -46,7 +46,7 @@ pub fn VerdictCard(props: &Props) -> Html {
                     <span class="badge-text">{ verdict.as_str() }</span>
                 </div>
                 <div>
-                    <h2 id="verdict-heading">{ verdict_headline(verdict) }</h2>
+                    <h2 id="verdict-heading">{ verdict_headline(verdict, report.tripped) }</h2>
                     <p class="measured">{ measured_line(report, props.analysis.millis) }</p>
                 </div>
             </div>

@@ -91,7 +91,7 @@ impl Loading {
         let text = match (worst, done) {
             (_, true) => format!("{}: every text is analysed; showing the result…", worst.as_str()),
             (Verdict::Fail, false) => {
-                "already the file's verdict: a text loops (the rest cannot undo it); analysing the others…".to_string()
+                "already the file's verdict: a text FAILs (the rest cannot undo it); analysing the others…".to_string()
             }
             (v, false) => format!("{} so far; analysing the rest…", v.as_str()),
         };

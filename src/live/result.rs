@@ -31,8 +31,8 @@ pub fn live_result(v: &LiveView, on_replay: &Callback<Rc<[u8]>>) -> Html {
         </div>
     };
     let (headline, after) = match broken {
-        Some(b) => (b.headline.clone(), Some(so_far_line(v.worst))),
-        None => (live_headline(v.worst, v.running), None),
+        Some(b) => (b.headline.clone(), Some(so_far_line(v.worst, v.tripped()))),
+        None => (live_headline(v.worst, v.tripped(), v.running), None),
     };
     let facts = stat_rows(&v.stats, v.running)
         .into_iter()

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use crate::model::{duration_text, Analysis, Source};
-use coherency_core::analyze::Verdict;
+use coherency_core::analyze::{Breakdown, Metric, Verdict, PASS_HEADLINE};
 use coherency_core::ingest::Channel;
 use coherency_core::live::{
     broken_off, ending_key, ending_line, stopped_at_fail, worst_channel, BrokenOff, LiveSnapshot, LiveStats,
@@ -115,6 +115,15 @@ impl LiveView {
         format!("{verdict}: {} The result is below.", self.ending_text)
     }
 
+    /// The check that set the worst verdict: the worst channel's (the content's when both share
+    /// it, as [`Self::reasons`]).
+    pub fn tripped(&self) -> Option<Metric> {
+        match self.worst {
+            Some((_, Some(Channel::Reasoning))) => self.reasoning.report.tripped,
+            _ => self.content.report.tripped,
+        }
+    }
+
     /// The reasons of the channel with the worst verdict.
     pub fn reasons(&self) -> &[String] {
         match self.worst {
@@ -142,24 +151,25 @@ pub fn worst_word(channel: Option<Channel>) -> &'static str {
     channel.map_or("both", channel_word)
 }
 
-/// "Loop in the reasoning", "No loop so far", … for the verdict card.
-pub fn live_headline(worst: Option<(Verdict, Option<Channel>)>, running: bool) -> String {
+/// "Repetition collapse in the reasoning", "Topic drift in the answer so far", "No repetition or
+/// incoherence found so far", … for the verdict card: worded by the check that set the verdict
+/// (`tripped`, see [`Breakdown`]).
+pub fn live_headline(worst: Option<(Verdict, Option<Channel>)>, tripped: Option<Metric>, running: bool) -> String {
     let Some((verdict, channel)) = worst else {
         return if running { "Waiting for enough text to judge…" } else { "Too little text to judge" }.to_string();
     };
     let where_ = channel.map(|c| format!(" in the {}", channel_word(c))).unwrap_or_default();
     let so_far = if running { " so far" } else { "" };
     match verdict {
-        Verdict::Pass => format!("No repetition collapse{so_far}"),
-        Verdict::Warn => format!("Some repetition{where_}{so_far}"),
-        Verdict::Fail => format!("Repetition collapse{where_}{so_far}"),
+        Verdict::Pass => format!("{PASS_HEADLINE}{so_far}"),
+        _ => format!("{}{where_}{so_far}", Breakdown::of(tripped).name(verdict)),
     }
 }
 
-/// "What came: no repetition collapse.": the text's verdict, said after a run that broke off.
-pub fn so_far_line(worst: Option<(Verdict, Option<Channel>)>) -> String {
+/// "What came: no repetition or incoherence found.": the text's verdict, said after a run that broke off.
+pub fn so_far_line(worst: Option<(Verdict, Option<Channel>)>, tripped: Option<Metric>) -> String {
     // ASCII only: `to_lowercase` would link the Unicode case tables into the wasm (~9 KB).
-    let mut headline = live_headline(worst, false);
+    let mut headline = live_headline(worst, tripped, false);
     headline[..1].make_ascii_lowercase();
     format!("What came: {headline}.")
 }
@@ -245,9 +255,24 @@ mod tests {
         assert!(!v.running);
         assert_eq!(v.capture.as_deref(), Some(s.capture()));
         assert!(!v.reasons().is_empty());
-        assert_eq!(live_headline(v.worst, false), "Repetition collapse in the answer");
+        assert_eq!(live_headline(v.worst, v.tripped(), false), "Repetition collapse in the answer");
         let rows = stat_rows(&v.stats, false);
         assert!(rows.iter().any(|(l, v)| *l == "[DONE]" && v == "not received"));
+    }
+
+    #[test]
+    fn a_leaked_template_is_said_as_such_not_as_repetition() {
+        let mut s = LiveSession::new(0.0);
+        let leak = "The capital of France is Paris, a city on the Seine.<|im_end|>\n<|im_start|>user\n\
+                    And what about Spain? Tell me about its capital too.<|im_end|>\n<|im_start|>assistant\n\
+                    The capital of Spain is Madrid, in the middle of the country.";
+        let data = serde_json::json!({"choices":[{"index":0,"delta":{"content": leak}}]});
+        s.feed(format!("data: {data}\n\n").as_bytes(), 100.0);
+        let running = view_of(1, &s);
+        assert_eq!(running.worst, Some((Verdict::Fail, Some(Channel::Content))), "{:?}", running.reasons());
+        assert_eq!(running.tripped(), Some(Metric::TemplateLeak));
+        assert_eq!(live_headline(running.worst, running.tripped(), true), "Leaked chat template in the answer so far");
+        assert_eq!(so_far_line(running.worst, running.tripped()), "What came: leaked chat template in the answer.");
     }
 
     #[test]
@@ -265,7 +290,7 @@ mod tests {
         assert_eq!(broken.badge, "ERROR");
         assert!(v.status().starts_with("ERROR: Ended with an error"), "{}", v.status());
         assert!(!v.ending_text.starts_with("Complete"), "{}", v.ending_text);
-        assert_eq!(so_far_line(v.worst), "What came: no repetition collapse.");
+        assert_eq!(so_far_line(v.worst, v.tripped()), "What came: no repetition or incoherence found.");
     }
 
     #[test]
@@ -291,8 +316,8 @@ mod tests {
         st.tokens_estimated = false;
         st.tokens_per_s = None;
         assert_eq!(speed_line(&st), "speed not yet measurable · 2,048 tokens (server's usage)");
-        assert_eq!(live_headline(None, true), "Waiting for enough text to judge…");
-        assert_eq!(live_headline(Some((Verdict::Pass, None)), true), "No repetition collapse so far");
+        assert_eq!(live_headline(None, None, true), "Waiting for enough text to judge…");
+        assert_eq!(live_headline(Some((Verdict::Pass, None)), None, true), "No repetition or incoherence found so far");
         assert_eq!(worst_word(None), "both");
     }
 }

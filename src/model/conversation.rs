@@ -4,12 +4,12 @@
 //! opens, and the steps of Next / Previous through the flagged turns. Every judgement comes
 //! from the core ([`TranscriptReport::turns`], [`ConversationReport`]); this only shapes it.
 
-use coherency_core::analyze::Verdict;
+use coherency_core::analyze::{Breakdown, Verdict};
 use coherency_core::ingest::{Channel, Message, Transcript};
 use coherency_core::judge::{
     call_in_words, is_call, is_result, Author, ConversationReport, TranscriptReport, TurnView,
 };
-use coherency_core::wording::{plural, thousands};
+use coherency_core::wording::{lowercase_first, plural, thousands};
 
 /// Text lines a turn row shows; more are counted ("+ 2 more").
 pub const PREVIEW_LINES: usize = 2;
@@ -179,9 +179,12 @@ pub fn counts_sentence(c: &ConversationReport) -> String {
     out
 }
 
-/// The conversation's onset in words: "The loop starts at turn 3." (`None` without one).
-pub fn onset_sentence(c: &ConversationReport) -> Option<String> {
-    c.onset_turn.map(|turn| format!("The conversation turns degenerate at turn {}.", thousands(turn)))
+/// The conversation's onset in words, by what set its verdict: "The conversation turns
+/// degenerate at turn 3.", "The conversation turns to gibberish at turn 5." (`None` without one).
+pub fn onset_sentence(transcript: &Transcript, report: &TranscriptReport, c: &ConversationReport) -> Option<String> {
+    let tripped = coherency_core::render::conversation_check(transcript, report, c);
+    let verb = Breakdown::of(tripped).onset_verb();
+    c.onset_turn.map(|turn| format!("The conversation {} at turn {}.", lowercase_first(verb), thousands(turn)))
 }
 
 #[cfg(test)]
@@ -192,6 +195,27 @@ mod tests {
 
     fn judged(kind: &'static str) -> JudgedDocument {
         JudgedDocument::read(&generate(kind, 0).to_session_jsonl(), None)
+    }
+
+    #[test]
+    fn the_onset_sentence_says_what_went_wrong_in_the_conversation() {
+        let doc = judged("same_call_same_result");
+        let c = doc.report.conversation(first_conversation(&doc.report).unwrap()).unwrap();
+        let tool_loop = onset_sentence(&doc.transcript, &doc.report, c).expect("an onset");
+        assert!(tool_loop.starts_with("The conversation turns degenerate at turn "), "{tool_loop}");
+        // A reply that runs past its turn in the second exchange of a chat.
+        let leak = "The capital of Spain is Madrid.<|im_end|>\n<|im_start|>user\nAnd Italy? Tell me about it too.\
+                    <|im_end|>\n<|im_start|>assistant\nThe capital of Italy is Rome, on the Tiber.";
+        let session = serde_json::json!({"messages": [
+            {"role": "user", "content": "What is the capital of France?"},
+            {"role": "assistant", "content": "The capital of France is Paris, a city on the Seine."},
+            {"role": "user", "content": "And Spain?"},
+            {"role": "assistant", "content": leak},
+        ]});
+        let doc = JudgedDocument::read(session.to_string().as_bytes(), None);
+        let c = doc.report.conversations.iter().find(|c| c.verdict == Verdict::Fail).expect("a failing conversation");
+        let sentence = onset_sentence(&doc.transcript, &doc.report, c).expect("an onset");
+        assert!(sentence.starts_with("The conversation writes past its turn at turn "), "{sentence}");
     }
 
     #[test]

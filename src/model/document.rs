@@ -282,6 +282,12 @@ impl Document {
         coherency_core::render::deciding_conversation(&self.report)
     }
 
+    /// The check that set the document's verdict, for its headline (see
+    /// `coherency_core::render::deciding_check`).
+    pub fn tripped(&self) -> Option<coherency_core::analyze::Metric> {
+        coherency_core::render::deciding_check(&self.report)
+    }
+
     /// "conversation 0, from turn 3": where the deciding conversation turns degenerate.
     pub fn conversation_place(c: &ConversationReport) -> String {
         coherency_core::render::conversation_place(c)

@@ -16,10 +16,11 @@ pub mod share;
 
 use std::rc::Rc;
 
-use coherency_core::analyze::{Metric, Report, Thresholds, Verdict};
+use coherency_core::analyze::{onset_phrase, Metric, Report, Thresholds, Verdict};
 use coherency_core::samples::Sample;
 use coherency_core::wording::{percent, plural, thousands};
 
+pub use coherency_core::analyze::verdict_headline;
 pub use coherency_core::render::{kind_key, level_key, segments, span_title, Segment};
 
 /// Where an analysed text came from.
@@ -130,20 +131,18 @@ impl Analysis {
         covering.or_else(|| spans.iter().position(|s| s.start >= at))
     }
 
-    /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an onset.
+    /// "Turns degenerate at byte 3,412 (line 57, 38 % into the text)", when the report has an
+    /// onset; worded by what set the verdict ("Leaves its topic at byte …", see
+    /// [`coherency_core::analyze::Breakdown`]).
     pub fn onset_text(&self) -> Option<String> {
         let onset = self.report.onset?;
+        let phrase = onset_phrase(self.report.tripped, onset);
         if onset == 0 {
-            return Some("Degenerate from its very start (byte 0)".to_string());
+            return Some(phrase);
         }
         let line = self.text.as_bytes()[..onset.min(self.text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
         let share = if self.text.is_empty() { 0.0 } else { onset as f64 / self.text.len() as f64 };
-        Some(format!(
-            "Turns degenerate at byte {} (line {}, {} into the text)",
-            thousands(onset),
-            thousands(line),
-            percent(share)
-        ))
+        Some(format!("{phrase} (line {}, {} into the text)", thousands(line), percent(share)))
     }
 
     /// The index in `report.spans` of the first span where `metric` tripped.
@@ -193,15 +192,6 @@ pub fn span_count_text(n: usize, not_listed: usize) -> String {
         listed
     } else {
         format!("{listed} (and {} more not listed)", thousands(not_listed))
-    }
-}
-
-/// The headline under the verdict badge.
-pub fn verdict_headline(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Pass => "No repetition collapse detected",
-        Verdict::Warn => "Some repetition: worth a look",
-        Verdict::Fail => "Repetition collapse: the text loops",
     }
 }
 
@@ -295,6 +285,15 @@ mod tests {
     }
 
     #[test]
+    fn the_onset_says_what_went_wrong() {
+        let drift = coherency_core::samples::samples().into_iter().find(|s| s.id == "drift").unwrap();
+        let a = Analysis::new(1, Source::Input, drift.text);
+        let onset = a.onset_text().unwrap();
+        assert!(onset.starts_with("Leaves its topic at byte ") && onset.contains("into the text)"), "{onset}");
+        assert_eq!(verdict_headline(a.report.verdict, a.report.tripped), "Topic drift: the text leaves its topic");
+    }
+
+    #[test]
     fn too_short_texts_get_a_calm_message() {
         let empty = Analysis::new(1, Source::Input, String::new());
         assert!(empty.too_short_message().is_some_and(|m| m.starts_with("The text box is empty")));
@@ -332,7 +331,7 @@ mod tests {
         };
         assert_eq!(span_title(&s), "repeated line · 200 occurrences in the text · FAIL");
         for v in [Verdict::Pass, Verdict::Warn, Verdict::Fail] {
-            assert!(!verdict_headline(v).is_empty() && !verdict_icon(v).is_empty());
+            assert!(!verdict_headline(v, None).is_empty() && !verdict_icon(v).is_empty());
             assert_eq!(level_key(v), v.as_str().to_lowercase());
         }
         assert_eq!(kind_key(SpanKind::WordRun), "word_run");

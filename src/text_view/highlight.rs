@@ -96,7 +96,7 @@ pub fn fragment(
         Some(&(byte, "onset")) => html! {
             <>
                 <span class="marker onset-mark" role="img" aria-label={format!("onset: byte {byte}")} data-byte={byte.to_string()}
-                    title={format!("Onset: the text turns degenerate here (byte {})", thousands(byte))}></span>
+                    title={format!("Onset: where the text starts to go wrong (byte {})", thousands(byte))}></span>
                 { node }
             </>
         },

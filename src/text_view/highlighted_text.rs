@@ -293,11 +293,12 @@ pub fn HighlightedText(props: &Props) -> Html {
             <button type="button" id="copy-source" class="button chip" {onclick}>{ format!("↥ Copied from byte {}", thousands(src)) }</button>
         }
     });
+    let tripped = a.report.tripped;
     let onset_button = onset.map(|o| {
         let go_to = go_to.clone();
         html! {
             <button type="button" id="text-onset" class="button chip" onclick={Callback::from(move |_: MouseEvent| go_to.emit(Place::Byte(o)))}
-                title={format!("The text turns degenerate at byte {}", thousands(o))}>{ "⚑ Onset" }</button>
+                title={coherency_core::analyze::onset_phrase(tripped, o)}>{ "⚑ Onset" }</button>
         }
     });
     let first = (!spans.is_empty()).then(|| {

@@ -33,7 +33,7 @@ pub fn legend() -> Html {
     html! {
         <ul class="legend" aria-label="Legend">
             { for items }
-            <li><span class="marker onset-mark legend-onset" aria-hidden="true"></span>{ " onset: where the text turns degenerate" }</li>
+            <li><span class="marker onset-mark legend-onset" aria-hidden="true"></span>{ " onset: where the text starts to go wrong" }</li>
         </ul>
     }
 }

@@ -70,7 +70,10 @@ mod tests {
         let text = "Let me check again.\n".repeat(40);
         let md = export(text.as_bytes(), None, Thresholds::SEED, "pasted text", "markdown").unwrap();
         let md = String::from_utf8(md).unwrap();
-        assert!(md.starts_with("### Coherency Analyzer: **FAIL** · pasted text"), "{md}");
+        assert!(
+            md.starts_with("### Coherency Analyzer: **FAIL** (Repetition collapse: the text loops) · pasted text"),
+            "{md}"
+        );
         let page = export(text.as_bytes(), None, Thresholds::SEED, "pasted text", "html").unwrap();
         assert!(String::from_utf8(page).unwrap().contains("<strong id=\"verdict\">FAIL</strong>"));
         assert!(export(b"x", None, Thresholds::SEED, "x", "pdf").unwrap_err().contains("'pdf'"));

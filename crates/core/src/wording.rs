@@ -59,6 +59,16 @@ pub fn quote(text: &str) -> String {
     out
 }
 
+/// A sentence's start put inside a sentence: "Turns degenerate" → "turns degenerate" (ASCII
+/// only: `to_lowercase` would link the Unicode case tables into the page's wasm).
+pub fn lowercase_first(text: &str) -> String {
+    let mut out = text.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_lowercase();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +87,9 @@ mod tests {
             (plural(0, "copy", "copies"), "0 copies"),
             (plural(2048, "byte", "bytes"), "2,048 bytes"),
             (bytes_text(1024), "1 KiB"),
+            (lowercase_first("Turns degenerate"), "turns degenerate"),
+            (lowercase_first("É"), "É"),
+            (lowercase_first(""), ""),
             (bytes_text(8192), "8 KiB"),
             (bytes_text(256), "256 bytes"),
             // Shares: whole percents from 10 % on, one decimal below, and "0 %" of nothing.

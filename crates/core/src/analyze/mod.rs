@@ -4,7 +4,7 @@
 //! Pure code: no I/O, no browser imports. One scorer per file; [`Analyzer`] runs them all.
 
 mod analyzer;
-mod checks;
+pub(crate) mod checks;
 pub mod code_blocks;
 mod compare_rules;
 pub mod content_lines;
@@ -44,8 +44,9 @@ pub use analyzer::{
 };
 pub use compare_rules::CompareRules;
 pub use report::{
-    format_metric, format_threshold, threshold_cell, Check, CopyFigure, Direction, DriftFigure, Metric, Metrics,
-    ProfileFigure, Report, Span, SpanKind, TandemFigure, Verdict,
+    format_metric, format_threshold, onset_phrase, threshold_cell, verdict_headline, Breakdown, Check, CopyFigure,
+    Direction, DriftFigure, Metric, Metrics, ProfileFigure, Report, Span, SpanKind, TandemFigure, Verdict,
+    PASS_HEADLINE,
 };
 pub use tandem::UnitKind;
 pub use threshold_settings::{setting_names, Setting, SettingKind, ThresholdChange, ThresholdError, SETTINGS};

@@ -200,6 +200,116 @@ impl Metric {
     }
 }
 
+/// What went wrong, by the check that set a verdict: the words of a verdict's headline and of
+/// its onset, so that every surface (the page, the live view, the reports) says a leaked
+/// template, gibberish or drift as such, not as repetition. The one statement of that rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Breakdown {
+    /// A loop, copies, a degenerate end or one of the seed's three counts.
+    Repetition,
+    TemplateLeak,
+    Gibberish,
+    WordSalad,
+    Drift,
+    ToolLoop,
+}
+
+impl Breakdown {
+    /// The breakdown `tripped` finds. `None` (a verdict set across a conversation's turns, which
+    /// looks for loops) reads as repetition.
+    pub fn of(tripped: Option<Metric>) -> Breakdown {
+        match tripped {
+            Some(Metric::TemplateLeak) => Breakdown::TemplateLeak,
+            Some(Metric::TokenSoup) => Breakdown::Gibberish,
+            Some(Metric::WordSalad) => Breakdown::WordSalad,
+            Some(Metric::Drift) => Breakdown::Drift,
+            Some(Metric::ToolLoop) => Breakdown::ToolLoop,
+            Some(Metric::Maxrun | Metric::Maxline | Metric::GzipRatio | Metric::Loop | Metric::Copies)
+            | Some(Metric::Profile)
+            | None => Breakdown::Repetition,
+        }
+    }
+
+    /// Its name in a few words, at `verdict`'s level: "Repetition collapse" (FAIL), "Some
+    /// repetition" (WARN). What the badge's headline and the live view start with.
+    pub fn name(self, verdict: Verdict) -> &'static str {
+        let fail = verdict == Verdict::Fail;
+        match self {
+            Breakdown::Repetition if fail => "Repetition collapse",
+            Breakdown::Repetition => "Some repetition",
+            Breakdown::TemplateLeak if fail => "Leaked chat template",
+            Breakdown::TemplateLeak => "Chat-template markers",
+            Breakdown::Gibberish if fail => "Gibberish",
+            Breakdown::Gibberish => "Some garbled words",
+            Breakdown::WordSalad if fail => "Word salad",
+            Breakdown::WordSalad => "Some broken sentences",
+            Breakdown::Drift => "Topic drift",
+            Breakdown::ToolLoop if fail => "Tool loop",
+            Breakdown::ToolLoop => "Repeated tool calls",
+        }
+    }
+
+    /// What it means, said after the name at FAIL: "the text loops".
+    fn what(self) -> &'static str {
+        match self {
+            Breakdown::Repetition => "the text loops",
+            Breakdown::TemplateLeak => "the model wrote past its turn",
+            Breakdown::Gibberish => "the words stop being words",
+            Breakdown::WordSalad => "the words no longer make sentences",
+            Breakdown::Drift => "the text leaves its topic",
+            Breakdown::ToolLoop => "the same calls again and again",
+        }
+    }
+
+    /// Where it starts, as a verb phrase: "Turns degenerate" (at byte …).
+    pub fn onset_verb(self) -> &'static str {
+        match self {
+            Breakdown::Repetition | Breakdown::ToolLoop => "Turns degenerate",
+            Breakdown::TemplateLeak => "Writes past its turn",
+            Breakdown::Gibberish => "Turns to gibberish",
+            Breakdown::WordSalad => "Turns to word salad",
+            Breakdown::Drift => "Leaves its topic",
+        }
+    }
+
+    /// When it starts at byte 0: "Degenerate from its very start".
+    pub fn from_start(self) -> &'static str {
+        match self {
+            Breakdown::Repetition | Breakdown::ToolLoop => "Degenerate from its very start",
+            Breakdown::TemplateLeak => "Past its turn from its very start",
+            Breakdown::Gibberish => "Gibberish from its very start",
+            Breakdown::WordSalad => "Word salad from its very start",
+            Breakdown::Drift => "Off its topic from its very start",
+        }
+    }
+}
+
+/// What a PASS headline says: everything the checks look for, none found.
+pub const PASS_HEADLINE: &str = "No repetition or incoherence found";
+
+/// The headline of a verdict set by `tripped` (see [`Breakdown`]): "Repetition collapse: the
+/// text loops", "Topic drift: the text leaves its topic", "Some repetition: worth a look".
+pub fn verdict_headline(verdict: Verdict, tripped: Option<Metric>) -> String {
+    let b = Breakdown::of(tripped);
+    match verdict {
+        Verdict::Pass => PASS_HEADLINE.to_string(),
+        // Drift is never worse than WARN: its WARN says what it is, not only "worth a look".
+        Verdict::Warn if b != Breakdown::Drift => format!("{}: worth a look", b.name(verdict)),
+        _ => format!("{}: {}", b.name(verdict), b.what()),
+    }
+}
+
+/// Where the breakdown `tripped` found starts, as a sentence's start: "Turns degenerate at byte
+/// 1,234", "Leaves its topic at byte 1,810", "Degenerate from its very start (byte 0)".
+pub fn onset_phrase(tripped: Option<Metric>, onset: usize) -> String {
+    let b = Breakdown::of(tripped);
+    if onset == 0 {
+        format!("{} (byte 0)", b.from_start())
+    } else {
+        format!("{} at byte {}", b.onset_verb(), crate::wording::thousands(onset))
+    }
+}
+
 /// The raw metric values (the seed's three, exact).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
@@ -519,5 +629,60 @@ impl Report {
         self.spans
             .iter()
             .find(|s| s.kind == kind || salad && matches!(s.kind, SpanKind::MisplacedWords | SpanKind::RunOn))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_breakdown_has_its_own_headline_and_onset() {
+        let fail = |m| verdict_headline(Verdict::Fail, Some(m));
+        let warn = |m| verdict_headline(Verdict::Warn, Some(m));
+        for m in [Metric::Loop, Metric::Copies, Metric::Profile, Metric::Maxrun, Metric::Maxline, Metric::GzipRatio] {
+            assert_eq!(fail(m), "Repetition collapse: the text loops", "{m:?}");
+            assert_eq!(warn(m), "Some repetition: worth a look", "{m:?}");
+            assert_eq!(onset_phrase(Some(m), 1810), "Turns degenerate at byte 1,810");
+        }
+        assert_eq!(fail(Metric::TemplateLeak), "Leaked chat template: the model wrote past its turn");
+        assert_eq!(warn(Metric::TemplateLeak), "Chat-template markers: worth a look");
+        assert_eq!(fail(Metric::TokenSoup), "Gibberish: the words stop being words");
+        assert_eq!(warn(Metric::TokenSoup), "Some garbled words: worth a look");
+        assert_eq!(fail(Metric::WordSalad), "Word salad: the words no longer make sentences");
+        assert_eq!(warn(Metric::WordSalad), "Some broken sentences: worth a look");
+        assert_eq!(warn(Metric::Drift), "Topic drift: the text leaves its topic");
+        assert_eq!(fail(Metric::ToolLoop), "Tool loop: the same calls again and again");
+        assert_eq!(warn(Metric::ToolLoop), "Repeated tool calls: worth a look");
+        // A verdict set across a conversation's turns (no one check of a text) is a loop.
+        assert_eq!(verdict_headline(Verdict::Fail, None), "Repetition collapse: the text loops");
+        for m in Metric::ALL.into_iter().map(Some).chain([None]) {
+            assert_eq!(verdict_headline(Verdict::Pass, m), PASS_HEADLINE);
+        }
+        let onsets = [
+            (Metric::TemplateLeak, "Writes past its turn at byte 12"),
+            (Metric::TokenSoup, "Turns to gibberish at byte 12"),
+            (Metric::WordSalad, "Turns to word salad at byte 12"),
+            (Metric::Drift, "Leaves its topic at byte 12"),
+        ];
+        for (m, want) in onsets {
+            assert_eq!(onset_phrase(Some(m), 12), want);
+        }
+        assert_eq!(onset_phrase(Some(Metric::Loop), 0), "Degenerate from its very start (byte 0)");
+        assert_eq!(onset_phrase(Some(Metric::TokenSoup), 0), "Gibberish from its very start (byte 0)");
+    }
+
+    #[test]
+    fn headlines_are_short_enough_for_the_badge_and_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        for v in [Verdict::Warn, Verdict::Fail] {
+            for m in Metric::ALL.into_iter().chain([Metric::ToolLoop]) {
+                let h = verdict_headline(v, Some(m));
+                assert!(h.chars().count() <= 52, "{h}");
+                seen.insert(h);
+            }
+        }
+        // Repetition (2), leak (2), gibberish (2), salad (2), drift (1), tool loop (2).
+        assert_eq!(seen.len(), 11);
     }
 }

@@ -75,6 +75,9 @@ pub fn html(summary: &DocumentSummary) -> String {
 
     let _ =
         write!(out, "<section class=\"verdict v-{v_class}\"><strong id=\"verdict\">{}</strong>", summary.verdict_label);
+    if let Some(headline) = summary.headline() {
+        let _ = write!(out, " <span id=\"headline\">{}</span>", escape(&headline));
+    }
     if let Some(place) = summary.worst_place() {
         let _ = write!(out, " <span class=\"muted\">worst: {}</span>", escape(&place));
     }
@@ -86,7 +89,7 @@ pub fn html(summary: &DocumentSummary) -> String {
         let _ = write!(out, "</ul>");
     }
     if let Some(onset) = summary.onset_text() {
-        let _ = write!(out, "<p>The text turns degenerate at {onset}: <a href=\"#onset\">go to the onset</a>.</p>");
+        let _ = write!(out, "<p>{}: <a href=\"#onset\">go to the onset</a>.</p>", escape(&onset));
     }
     let _ = writeln!(out, "</section>");
 
@@ -249,7 +252,7 @@ fn highlighted(out: &mut String, shown: &str, offset: usize, spans: &[Span], ons
         match onset.filter(|&o| o >= seg.start && o < seg.end) {
             Some(o) => {
                 out.push_str(&escape(&shown[seg.start..o]));
-                out.push_str("<span id=\"onset\" title=\"where the text turns degenerate\">onset</span>");
+                out.push_str("<span id=\"onset\" title=\"where the text starts to go wrong\">onset</span>");
                 out.push_str(&escape(&shown[o..seg.end]));
             }
             None => out.push_str(&escape(&shown[seg.start..seg.end])),

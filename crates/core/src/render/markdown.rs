@@ -9,7 +9,7 @@
 use super::summary::{place, DocumentSummary};
 use crate::analyze::{threshold_cell, Check, Verdict};
 use crate::judge::MessageRow;
-use crate::wording::{plural, thousands};
+use crate::wording::{lowercase_first, plural, thousands};
 
 /// Messages listed in the table, worst first.
 pub const MESSAGES_LISTED: usize = 10;
@@ -23,7 +23,11 @@ pub fn markdown(summary: &DocumentSummary) -> String {
         out.push_str(line);
         out.push('\n');
     };
-    push(&mut out, &format!("### Coherency Analyzer: **{}** · {}", summary.verdict_label, escape(summary.name)));
+    let headline = summary.headline().map(|h| format!(" ({})", escape(&h))).unwrap_or_default();
+    push(
+        &mut out,
+        &format!("### Coherency Analyzer: **{}**{headline} · {}", summary.verdict_label, escape(summary.name)),
+    );
     push(&mut out, "");
     let mut what = escape(&summary.what());
     if let Some(place) = summary.worst_place() {
@@ -41,9 +45,9 @@ pub fn markdown(summary: &DocumentSummary) -> String {
         push(
             &mut out,
             &format!(
-                "**Onset** at byte {}{}:",
-                thousands(onset),
-                if more { " (the first bytes from there)" } else { "" }
+                "**Onset**: {}{}:",
+                escape(&lowercase_first(&summary.onset_text().unwrap_or_else(|| format!("byte {}", thousands(onset))))),
+                if more { " — the first bytes from there" } else { "" }
             ),
         );
         push(&mut out, "");
@@ -177,10 +181,13 @@ mod tests {
     fn a_loop_gives_its_verdict_reasons_onset_and_checks() {
         let text = format!("{}{}", "A calm opening sentence that says something. ", "Let me check again.\n".repeat(40));
         let out = md(text.as_bytes());
-        assert!(out.starts_with("### Coherency Analyzer: **FAIL** · input\n"), "{out}");
+        assert!(
+            out.starts_with("### Coherency Analyzer: **FAIL** (Repetition collapse: the text loops) · input\n"),
+            "{out}"
+        );
         assert!(out.contains("\n- loop 95 %: from byte 45 the 5-token unit 'Let me check again.' repeats"), "{out}");
         assert!(
-            out.contains("**Onset** at byte 45 (the first bytes from there):\n\n```text\nLet me check again.\n"),
+            out.contains("**Onset**: turns degenerate at byte 45 — the first bytes from there:\n\n```text\nLet me check again.\n"),
             "{out}"
         );
         assert!(out.contains("| maxline | 39 | ≥ 5 | ≥ 12 | FAIL |"), "{out}");

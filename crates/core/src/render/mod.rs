@@ -27,7 +27,10 @@ pub mod terminal;
 pub mod text;
 
 pub use segments::{segments, Layer, Segment};
-pub use summary::{conversation_place, deciding_conversation, place_of, DocumentSummary, EXCERPT_BYTES};
+pub use summary::{
+    conversation_check, conversation_place, deciding_check, deciding_conversation, place_of, DocumentSummary,
+    EXCERPT_BYTES,
+};
 
 use crate::analyze::{Span, SpanKind, Verdict};
 use crate::wording::{plural, thousands};

@@ -54,6 +54,16 @@ pub struct SavedAnalysis {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl SavedAnalysis {
+    /// The check that set the file's verdict, for its headline: the worst text's (from its
+    /// checks, as the analysis chose it) when that text's verdict is the file's; `None` when a
+    /// judgement across turns set it (read as repetition).
+    pub fn tripped(&self) -> Option<Metric> {
+        let (verdict, tripped) = crate::analyze::checks::verdict(&self.checks);
+        (verdict == self.judged_verdict).then_some(tripped).flatten()
+    }
+}
+
 /// One analysed text's row, as the CLI wrote it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedMessage {

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use crate::analyze::text_units::{ceil_boundary, floor_boundary};
-use crate::analyze::{Report, Verdict};
+use crate::analyze::{onset_phrase, verdict_headline, Metric, Report, Verdict};
 use crate::ingest::{Format, Transcript};
 use crate::judge::{ConversationReport, MessageRow, TranscriptReport};
 use crate::wording::{plural, thousands};
@@ -96,10 +96,18 @@ impl<'a> DocumentSummary<'a> {
         report.thresholds.changes_text()
     }
 
-    /// "onset: byte 1,234" for the worst text, when it has one.
+    /// "Turns degenerate at byte 1,234", "Leaves its topic at byte 1,810": where the worst text
+    /// breaks down, when it has an onset (see [`crate::analyze::onset_phrase`]).
     pub fn onset_text(&self) -> Option<String> {
         let (_, report, _) = self.worst.as_ref()?;
-        report.onset.map(|o| format!("byte {}", thousands(o)))
+        report.onset.map(|o| onset_phrase(report.tripped, o))
+    }
+
+    /// The verdict's headline ("Repetition collapse: the text loops"), when there is a verdict
+    /// (not for TOO SHORT or NO TEXT).
+    pub fn headline(&self) -> Option<String> {
+        matches!(self.verdict_label, "PASS" | "WARN" | "FAIL")
+            .then(|| verdict_headline(self.verdict, deciding_check(self.report)))
     }
 }
 
@@ -119,6 +127,44 @@ pub fn place_of(conversation: usize, turn: usize, line: Option<usize>) -> String
 pub fn deciding_conversation(report: &TranscriptReport) -> Option<&ConversationReport> {
     let verdict = report.verdict.filter(|v| *v > Verdict::Pass)?;
     report.conversations.iter().find(|c| c.turns >= 2 && c.verdict == verdict)
+}
+
+/// The check that set `report`'s verdict, for its headline ([`crate::analyze::verdict_headline`]):
+/// the tool-call check when a conversation's tool loop is at the verdict's level, else the worst
+/// judged text's; `None` for PASS, or when only a judgement across turns reaches the verdict
+/// (which reads as repetition).
+pub fn deciding_check(report: &TranscriptReport) -> Option<Metric> {
+    let verdict = report.verdict.filter(|v| *v > Verdict::Pass)?;
+    if report.conversations.iter().any(|c| c.tool_calls.check.level == verdict) {
+        return Some(Metric::ToolLoop);
+    }
+    report.worst().filter(|w| w.judged && w.report.verdict() == verdict).and_then(|w| w.report.tripped())
+}
+
+/// The check that set conversation `c`'s verdict, for its words: its tool-call check when that
+/// is at the verdict's level, else the check of its first judged text at that level (a message,
+/// then a stream of its turns); `None` for PASS.
+pub fn conversation_check(
+    transcript: &Transcript,
+    report: &TranscriptReport,
+    c: &ConversationReport,
+) -> Option<Metric> {
+    if c.verdict == Verdict::Pass {
+        return None;
+    }
+    if c.tool_calls.check.level == c.verdict {
+        return Some(Metric::ToolLoop);
+    }
+    let of_c = |r: &&crate::judge::MessageReport| {
+        r.messages.first().and_then(|&m| transcript.messages.get(m)).is_some_and(|m| m.conversation == c.conversation)
+    };
+    report
+        .reports
+        .iter()
+        .filter(|r| r.judged && r.report.verdict() == c.verdict)
+        .filter(of_c)
+        .min_by_key(|r| r.stream.is_some())
+        .and_then(|r| r.report.tripped())
 }
 
 /// "conversation 0, from turn 3": where a conversation turns degenerate.

@@ -11,10 +11,12 @@ use std::ops::Range;
 
 use super::json::Listing;
 use super::terminal::safe_value;
-use crate::analyze::{threshold_cell, Check, Metric, Report, SpanKind, Thresholds, Verdict};
+use crate::analyze::{
+    onset_phrase, threshold_cell, verdict_headline, Check, Metric, Report, SpanKind, Thresholds, Verdict,
+};
 use crate::ingest::{Format, Transcript};
 use crate::judge::{Author, ConversationReport, TranscriptReport};
-use crate::wording::thousands;
+use crate::wording::{lowercase_first, thousands};
 
 /// What a marked word is, for its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +238,9 @@ fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
             )?;
         }
     }
+    if !(r.too_short && judged == r.verdict) {
+        writeln!(out, "  {}", verdict_headline(judged, super::deciding_check(analysis)))?;
+    }
     if replaced > 0 {
         writeln!(out, "  note: {replaced} invalid UTF-8 sequence(s) were replaced with U+FFFD before analysis")?;
     }
@@ -246,7 +251,7 @@ fn write_report(out: &mut StyledText, of: FileToReport) -> fmt::Result {
         writeln!(out, "  {}", safe_value(reason))?;
     }
     if let Some(onset) = r.onset {
-        writeln!(out, "  onset: byte {}", thousands(onset))?;
+        writeln!(out, "  onset: {}", lowercase_first(&onset_phrase(r.tripped, onset)))?;
     }
     for c in &r.checks {
         write_check(out, "  ", c)?;

@@ -272,6 +272,23 @@ mod tests {
     }
 
     #[test]
+    fn the_headline_says_the_breakdown_that_set_the_verdict() {
+        use crate::analyze::{onset_phrase, verdict_headline, Metric};
+        let sample = |id: &str| samples().into_iter().find(|s| s.id == id).unwrap().text;
+        let drift = analyze(&sample("drift"));
+        assert_eq!(verdict_headline(drift.verdict, drift.tripped), "Topic drift: the text leaves its topic");
+        assert!(onset_phrase(drift.tripped, drift.onset.unwrap()).starts_with("Leaves its topic at byte "));
+        // The mixed case: the drifting text ends in a loop. The loop's FAIL sets the verdict and
+        // its words; the drift stays a WARN beside it.
+        let looped = format!("{}\n{}", sample("drift"), "Let me check the file again. ".repeat(400));
+        let r = analyze(&looped);
+        assert_eq!((r.verdict, r.tripped), (Verdict::Fail, Some(Metric::Loop)), "{:?}", r.reasons);
+        assert_eq!(r.check(Metric::Drift).level, Verdict::Warn, "{:?}", r.reasons);
+        assert_eq!(verdict_headline(r.verdict, r.tripped), "Repetition collapse: the text loops");
+        assert!(onset_phrase(r.tripped, r.onset.unwrap()).starts_with("Turns degenerate at byte "));
+    }
+
+    #[test]
     fn the_one_line_samples_are_loops_found_by_the_loop_check() {
         for id in ["phrase-loop", "cjk-loop"] {
             let s = samples().into_iter().find(|s| s.id == id).unwrap();
