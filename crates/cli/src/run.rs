@@ -271,10 +271,7 @@ fn analyse_and_write(
         return (InputOutcome::Unreadable, unreadable(out, stderr, json, &file, why_not()));
     };
     let input_bytes = bytes.len();
-    let replaced = match std::str::from_utf8(&bytes) {
-        Ok(_) => 0,
-        Err(_) => bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count(),
-    };
+    let replaced = render::json::invalid_utf8_sequences(&bytes);
     drop(bytes);
     let worst_report = worst.full_report(&transcript);
     let written = match settings.output {

@@ -94,10 +94,7 @@ fn judged_line(data: &[u8], chosen: Option<Format>, options: &JudgeOptions, list
     }
     let why_not = || doc.transcript.diagnostics.first().map_or("no text to analyse".into(), |d| d.message.clone());
     let Some(worst) = doc.report.worst() else { return Err(PyValueError::new_err(why_not())) };
-    let replaced = match std::str::from_utf8(data) {
-        Ok(_) => 0,
-        Err(_) => data.utf8_chunks().filter(|c| !c.invalid().is_empty()).count(),
-    };
+    let replaced = coherency_core::render::json::invalid_utf8_sequences(data);
     let worst_report = worst.full_report(&doc.transcript);
     let line = FileReport::new("<data>", data.len(), replaced, &doc.transcript, &doc.report, worst, &worst_report)
         .listing(listing);

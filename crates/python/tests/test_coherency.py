@@ -110,7 +110,8 @@ def test_batches_give_what_one_at_a_time_gives_on_every_thread_count():
     assert coherency.verdicts([]) == []
 
 
-def test_a_batch_releases_the_gil():
+def ticks_while(run):
+    """How often another Python thread ticked (every millisecond) while `run()` ran."""
     ticks = []
     stop = threading.Event()
 
@@ -122,10 +123,15 @@ def test_a_batch_releases_the_gil():
     t = threading.Thread(target=tick)
     t.start()
     before = len(ticks)
-    coherency.verdicts([LOOP * 20] * 200, threads=1)
+    run()
     stop.set()
     t.join()
-    assert len(ticks) - before > 3, "another Python thread ran while the batch was scored"
+    return len(ticks) - before
+
+
+def test_a_batch_releases_the_gil():
+    ticks = ticks_while(lambda: coherency.verdicts([LOOP * 20] * 200, threads=1))
+    assert ticks > 3, "another Python thread ran while the batch was scored"
 
 
 def test_the_package_is_typed_and_versioned():
@@ -183,18 +189,5 @@ def test_an_arrow_array_that_is_not_text_is_a_type_error():
 
 
 def test_an_arrow_batch_releases_the_gil():
-    ticks = []
-    stop = threading.Event()
-
-    def tick():
-        while not stop.is_set():
-            ticks.append(1)
-            stop.wait(0.001)
-
-    t = threading.Thread(target=tick)
-    t.start()
-    before = len(ticks)
-    coherency.verdicts(pa.chunked_array([[LOOP * 20] * 100, [LOOP * 20] * 100]), threads=1)
-    stop.set()
-    t.join()
-    assert len(ticks) - before > 3, "another Python thread ran while the Arrow batch was scored"
+    ticks = ticks_while(lambda: coherency.verdicts(pa.chunked_array([[LOOP * 20] * 100, [LOOP * 20] * 100]), threads=1))
+    assert ticks > 3, "another Python thread ran while the Arrow batch was scored"

@@ -77,7 +77,7 @@ impl Analyzer {
     pub fn report(&self) -> Report {
         let prompt = self.prompt.as_deref();
         let (gzip_bytes, found, incoherent, ()) = gzip_and_loop_checks(&self.text, prompt, &self.thresholds, || ());
-        self.scans.report(&self.text, &self.thresholds, gzip_bytes, found, incoherent)
+        self.scans.report_with(&self.text, &self.thresholds, gzip_bytes, found, incoherent, Detail::Whole)
     }
 }
 
@@ -99,19 +99,8 @@ impl Scans {
 
     /// The report on `text`, of which everything up to the scanned words and lines was
     /// scanned; the rest (the unfinished last word and line) is counted tentatively.
-    /// `gzip_bytes` and `found` are the text's gzip size and the loop checks' findings.
-    fn report(
-        &self,
-        text: &str,
-        t: &Thresholds,
-        gzip_bytes: usize,
-        found: loop_checks::LoopFindings,
-        incoherent: IncoherenceFindings,
-    ) -> Report {
-        self.report_with(text, t, gzip_bytes, found, incoherent, Detail::Whole)
-    }
-
-    /// [`Scans::report`], with its reasons and onset only when `detail` asks for them.
+    /// `gzip_bytes` and `found` are the text's gzip size and the loop checks' findings; its
+    /// reasons and onset are written only when `detail` asks for them.
     fn report_with(
         &self,
         text: &str,
@@ -399,7 +388,7 @@ pub fn analyze_with_prompt(text: &str, prompt: Option<&str>, t: &Thresholds) -> 
         scans.scan(text, 0, t);
         scans
     });
-    scans.report(text, t, gzip_bytes, found, incoherent)
+    scans.report_with(text, t, gzip_bytes, found, incoherent, Detail::Whole)
 }
 
 /// Whether `text` PASSes against `t`, found without its two DEFLATE passes where they cannot

@@ -170,6 +170,15 @@ pub struct FileError<'a> {
     error: String,
 }
 
+/// Invalid UTF-8 sequences in `bytes` (each replaced by U+FFFD before analysis): what the
+/// line's `replaced_invalid_utf8` counts.
+pub fn invalid_utf8_sequences(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => 0,
+        Err(_) => bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count(),
+    }
+}
+
 impl<'a> FileReport<'a> {
     /// The line of `file` (`input_bytes` read, `replaced` invalid UTF-8 sequences replaced),
     /// read as `t` and judged as `analysis`, whose worst judged message is `worst` with its

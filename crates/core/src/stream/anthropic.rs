@@ -11,7 +11,7 @@
 //! and model.
 
 use super::anthropic_wire::ContentBlock;
-use super::assembler::Assembler;
+use super::assembler::{one_reply_methods, Assembler};
 use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, UsageIn};
 use super::reply::{widen, Reply, StreamInfo, ToolCall, Usage};
@@ -80,7 +80,7 @@ enum Kind {
 /// Incremental assembler of Anthropic Messages events. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct AnthropicAssembler {
-    turn: Reply,
+    reply: Reply,
     info: StreamInfo,
     /// The kind of the block last started at each index, and its last tool call's position
     /// (hash maps: a hostile stream may start tens of thousands of blocks).
@@ -97,10 +97,10 @@ impl AnthropicAssembler {
             return;
         }
         let (buf, last, source) = match kind {
-            Kind::Thinking => (&mut self.turn.reasoning, &mut self.last_thinking, &mut self.turn.reasoning_source),
-            Kind::Text => (&mut self.turn.content, &mut self.last_text, &mut self.turn.content_source),
+            Kind::Thinking => (&mut self.reply.reasoning, &mut self.last_thinking, &mut self.reply.reasoning_source),
+            Kind::Text => (&mut self.reply.content, &mut self.last_text, &mut self.reply.content_source),
             Kind::Tool => {
-                if let Some(call) = self.call_at.get(&index).and_then(|&k| self.turn.tool_calls.get_mut(k)) {
+                if let Some(call) = self.call_at.get(&index).and_then(|&k| self.reply.tool_calls.get_mut(k)) {
                     call.arguments.push_str(text);
                     widen(&mut call.source, range);
                 }
@@ -127,8 +127,8 @@ impl AnthropicAssembler {
             let args = block.input.filter(|i| i != "{}").unwrap_or_default();
             let name = block.name.unwrap_or_default();
             let source = Some(range.clone());
-            self.call_at.insert(index, self.turn.tool_calls.len());
-            self.turn.tool_calls.push(ToolCall { index, id: block.id, name, arguments: args, source });
+            self.call_at.insert(index, self.reply.tool_calls.len());
+            self.reply.tool_calls.push(ToolCall { index, id: block.id, name, arguments: args, source });
         } else {
             let text = if k == Kind::Thinking { block.thinking } else { block.text };
             self.append(k, index, text.as_deref().unwrap_or(""), range);
@@ -141,21 +141,23 @@ impl AnthropicAssembler {
         match kind {
             "message_start" => {
                 if let Some(m) = ev.message {
-                    self.turn.role = m.role.or(self.turn.role.take());
+                    self.reply.role = m.role.or(self.reply.role.take());
                     self.info.model = m.model;
                     self.info.usage = m.usage.map(Into::into);
                 }
             }
             "content_block_start" => self.start_block(index, ev.content_block.unwrap_or_default(), range),
             // A whole reply stands alone: read only when nothing came before it.
-            "message" if self.block_at.is_empty() && self.turn.content.is_empty() && self.turn.reasoning.is_empty() => {
-                self.turn.role = ev.role.or(self.turn.role.take());
+            "message"
+                if self.block_at.is_empty() && self.reply.content.is_empty() && self.reply.reasoning.is_empty() =>
+            {
+                self.reply.role = ev.role.or(self.reply.role.take());
                 self.info.model = ev.model.or(self.info.model.take());
                 self.info.usage = ev.usage.map(Into::into);
                 for (i, block) in ev.content.unwrap_or_default().into_iter().enumerate() {
                     self.start_block(i as u64, block, range.clone());
                 }
-                self.turn.finish_reason = ev.stop_reason;
+                self.reply.finish_reason = ev.stop_reason;
             }
             "content_block_delta" => {
                 let d = ev.delta.unwrap_or_default();
@@ -169,14 +171,14 @@ impl AnthropicAssembler {
                 };
                 if k == Kind::Tool && started != Some(Kind::Tool) {
                     self.block_at.insert(index, Kind::Tool);
-                    self.call_at.insert(index, self.turn.tool_calls.len());
-                    self.turn.tool_calls.push(ToolCall { index, ..ToolCall::default() });
+                    self.call_at.insert(index, self.reply.tool_calls.len());
+                    self.reply.tool_calls.push(ToolCall { index, ..ToolCall::default() });
                 }
                 self.append(k, index, text.as_deref().unwrap_or(""), range);
             }
             "message_delta" => {
                 if let Some(r) = ev.delta.and_then(|d| d.stop_reason) {
-                    self.turn.finish_reason = Some(r);
+                    self.reply.finish_reason = Some(r);
                 }
                 if let Some(u) = ev.usage {
                     let u: Usage = u.into();
@@ -222,22 +224,7 @@ impl Assembler for AnthropicAssembler {
         Ok(())
     }
 
-    fn comment(&mut self) {
-        self.info.comments += 1;
-    }
-
-    fn turns(&self) -> &[Reply] {
-        std::slice::from_ref(&self.turn)
-    }
-
-    fn info(&self) -> &StreamInfo {
-        &self.info
-    }
-
-    fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
-        self.info.finish_reason = self.turn.finish_reason.clone();
-        (vec![self.turn], self.info)
-    }
+    one_reply_methods!();
 }
 
 #[cfg(test)]

@@ -31,3 +31,29 @@ pub trait Assembler {
     where
         Self: Sized;
 }
+
+/// The [`Assembler`] methods a dialect whose stream is one reply writes the same way (Responses,
+/// Anthropic Messages): its reply in `self.reply`, its stream info in `self.info`; a keep-alive
+/// counted, the stream's finish reason the reply's. Expanded inside each dialect's
+/// `impl Assembler` after its own `push_event`.
+macro_rules! one_reply_methods {
+    () => {
+        fn comment(&mut self) {
+            self.info.comments += 1;
+        }
+
+        fn turns(&self) -> &[Reply] {
+            std::slice::from_ref(&self.reply)
+        }
+
+        fn info(&self) -> &StreamInfo {
+            &self.info
+        }
+
+        fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
+            self.info.finish_reason = self.reply.finish_reason.clone();
+            (vec![self.reply], self.info)
+        }
+    };
+}
+pub(super) use one_reply_methods;

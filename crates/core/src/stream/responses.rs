@@ -11,7 +11,7 @@
 //! `content` parts, and `function_call`s, with its status, usage and model.
 
 use super::anthropic_wire::ContentBlock;
-use super::assembler::Assembler;
+use super::assembler::{one_reply_methods, Assembler};
 use super::lenient::{json_problem, text as lenient_text};
 use super::openai_wire::{error_text, json_text, UsageIn};
 use super::reply::{widen, Reply, StreamInfo, ToolCall};
@@ -93,7 +93,7 @@ struct Incomplete {
 /// Incremental assembler of Responses API events. See the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct ResponsesAssembler {
-    turn: Reply,
+    reply: Reply,
     info: StreamInfo,
     /// The first tool call of each item id, and of each output index (hash maps: a hostile
     /// stream may start tens of thousands of calls).
@@ -106,8 +106,8 @@ pub struct ResponsesAssembler {
 impl ResponsesAssembler {
     /// Starts a call at output index `index` for item `item`; its position in the calls.
     fn new_call(&mut self, index: u64, item: Option<String>) -> usize {
-        let k = self.turn.tool_calls.len();
-        self.turn.tool_calls.push(ToolCall { index, ..ToolCall::default() });
+        let k = self.reply.tool_calls.len();
+        self.reply.tool_calls.push(ToolCall { index, ..ToolCall::default() });
         if let Some(item) = item {
             self.call_of_item.entry(item).or_insert(k);
         }
@@ -120,8 +120,8 @@ impl ResponsesAssembler {
         match kind {
             "response.output_text.delta" | "response.refusal.delta" => {
                 if let Some(d) = ev.delta.filter(|d| !d.is_empty()) {
-                    self.turn.content.push_str(&d);
-                    widen(&mut self.turn.content_source, range);
+                    self.reply.content.push_str(&d);
+                    widen(&mut self.reply.content_source, range);
                 }
             }
             "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
@@ -133,7 +133,7 @@ impl ResponsesAssembler {
                 if let Some(item) = ev.item.filter(|i| i.kind.as_deref() == Some("function_call")) {
                     let index = ev.output_index.unwrap_or(0);
                     self.new_call(index, item.id.clone());
-                    let call = self.turn.tool_calls.last_mut().expect("just pushed");
+                    let call = self.reply.tool_calls.last_mut().expect("just pushed");
                     (call.id, call.name, call.source) =
                         (item.call_id.or(item.id), item.name.unwrap_or_default(), Some(range));
                 }
@@ -145,7 +145,7 @@ impl ResponsesAssembler {
                     Some(k) => k,
                     None => self.new_call(ev.output_index.unwrap_or(0), ev.item_id.clone()),
                 };
-                let call = &mut self.turn.tool_calls[k];
+                let call = &mut self.reply.tool_calls[k];
                 call.arguments.push_str(ev.delta.as_deref().unwrap_or(""));
                 widen(&mut call.source, range);
             }
@@ -172,18 +172,18 @@ impl ResponsesAssembler {
     /// a blank line.
     fn reasoning(&mut self, part: (Option<String>, Option<u64>, Option<u64>), text: &str, range: Range<usize>) {
         let part = Some(part);
-        if self.reasoning_part != part && !self.turn.reasoning.is_empty() {
-            self.turn.reasoning.push_str("\n\n");
+        if self.reasoning_part != part && !self.reply.reasoning.is_empty() {
+            self.reply.reasoning.push_str("\n\n");
         }
         self.reasoning_part = part;
-        self.turn.reasoning.push_str(text);
-        widen(&mut self.turn.reasoning_source, range);
+        self.reply.reasoning.push_str(text);
+        widen(&mut self.reply.reasoning_source, range);
     }
 
     /// What an ended response says: why it ended, its model, usage and error.
     fn ended(&mut self, r: Response) {
         let reason = r.incomplete_details.and_then(|d| d.reason);
-        self.turn.finish_reason = reason.or(r.status);
+        self.reply.finish_reason = reason.or(r.status);
         self.info.model = r.model.or(self.info.model.take());
         self.info.usage = r.usage.map(Into::into);
         if let Some(e) = r.error.filter(|e| !e.is_null()) {
@@ -198,8 +198,8 @@ impl ResponsesAssembler {
                 Some("message") => {
                     for part in item.content.unwrap_or_default() {
                         if let Some(text) = part.text.or(part.refusal).filter(|t| !t.is_empty()) {
-                            self.turn.content.push_str(&text);
-                            widen(&mut self.turn.content_source, range.clone());
+                            self.reply.content.push_str(&text);
+                            widen(&mut self.reply.content_source, range.clone());
                         }
                     }
                 }
@@ -213,7 +213,7 @@ impl ResponsesAssembler {
                 }
                 Some("function_call") => {
                     let k = self.new_call(index as u64, item.id.clone());
-                    let call = &mut self.turn.tool_calls[k];
+                    let call = &mut self.reply.tool_calls[k];
                     call.id = item.call_id.or(item.id);
                     call.name = item.name.unwrap_or_default();
                     call.arguments = item.arguments.unwrap_or_default();
@@ -228,7 +228,7 @@ impl ResponsesAssembler {
 
 impl ResponsesAssembler {
     pub fn new() -> Self {
-        Self { turn: Reply { role: Some("assistant".into()), ..Reply::default() }, ..Self::default() }
+        Self { reply: Reply { role: Some("assistant".into()), ..Reply::default() }, ..Self::default() }
     }
 }
 
@@ -249,22 +249,7 @@ impl Assembler for ResponsesAssembler {
         Ok(())
     }
 
-    fn comment(&mut self) {
-        self.info.comments += 1;
-    }
-
-    fn turns(&self) -> &[Reply] {
-        std::slice::from_ref(&self.turn)
-    }
-
-    fn info(&self) -> &StreamInfo {
-        &self.info
-    }
-
-    fn finish(mut self) -> (Vec<Reply>, StreamInfo) {
-        self.info.finish_reason = self.turn.finish_reason.clone();
-        (vec![self.turn], self.info)
-    }
+    one_reply_methods!();
 }
 
 #[cfg(test)]
