@@ -5,7 +5,7 @@
 
 use coherency_core::analyze::Report;
 use coherency_core::ingest::Transcript;
-use coherency_core::stream::{StreamProblem, Reply};
+use coherency_core::stream::{Reply, StreamProblem};
 use std::ops::Range;
 
 /// `range` lies in `0..=len`, start before end.
