@@ -7,7 +7,7 @@
 //! known width), [`scrolling`] (the rows on screen for a scroll position), [`fragments`] (the
 //! highlighted fragments of those rows, loop copies banded), [`minimap`] and [`navigation`]
 //! (next / previous span, the place that shows a byte). [`highlight`] builds the page's one
-//! highlight element, for this view and the live mode's texts. [`link`] is how the rest of the
+//! highlight element, for this view and the live mode's texts. [`text_link`] is how the rest of the
 //! page asks the view to show a place: the root component owns it, it is not a global. Work per
 //! frame is the visible rows only: rows, segments and spans are found by binary search.
 

@@ -7,7 +7,7 @@
 //! - [`live`] — a live run's snapshots, its session held by the worker;
 //! - [`analyse`] — texts to analyse and their full reports;
 //! - [`compare`] — a comparison of outputs with a reference, in the words the page shows;
-//! - [`link`] — a result link's fragment, made by the worker (the page's wasm has no DEFLATE);
+//! - [`result_link`] — a result link's fragment, made by the worker (the page's wasm has no DEFLATE);
 //! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
 //!   reads its input through it, the page a plain text back from the file.
 //!

@@ -1,7 +1,7 @@
 //! Reports rendered for people: the [`segments`] a highlighted text is drawn from (the page's
 //! text view and the HTML report share them), a [`markdown`] summary to paste into an issue or a
 //! chat, a self-contained [`html`] report file that reads with JavaScript off, and the result
-//! [`link`] that carries the input itself, the drift rule's series in one line ([`drift_line`]); the [`json`] report (the CLI's `--json`), and a
+//! [`result_link`] that carries the input itself, the drift rule's series in one line ([`drift_line`]); the [`json`] report (the CLI's `--json`), and a
 //! [`saved_report`] (such JSON) read back to be shown again; the CLI's [`text`] report, with
 //! every value from the input made [`terminal`]-safe. A comparison with a golden reference
 //! (`compare`) has its own four: [`compare_text`], [`compare_json`], [`compare_markdown`] and
