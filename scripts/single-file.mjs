@@ -106,7 +106,7 @@ const page = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light dark">
   <title>Coherency Analyzer</title>
-  <meta name="description" content="Catch repetition collapse (loops) in LLM output, in your browser.">
+  <meta name="description" content="Catch repetition collapse and incoherence in LLM output, in your browser.">
   <link rel="icon" href="data:image/svg+xml;base64,${icon}">
   <style>${css}</style>
   <script>${theme}</script>

@@ -8,7 +8,7 @@
 //   the page posts the answer back ({kind: "helped", answer}).
 // - {kind: "deflate", file, start, end, thresholds, module}: the side passes of those bytes of
 //   the file (gzip-9 size, windowed profile and incoherence checks, a postcard buffer).
-// - {kind: "analyse", texts, thresholds, module}: the reports of those texts (postcard buffers
+// - {kind: "analyze", texts, thresholds, module}: the reports of those texts (postcard buffers
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers
 //   (`what`: markdown, html, json) of those input bytes, read and judged again (a buffer).
@@ -28,7 +28,7 @@
 // - {kind: "live-end", ending, why, t} → {kind: "live-snapshot", snapshot, capture}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyseInWorker, exportInWorker, compareInWorker, linkInWorker, openLinkInWorker, LiveRun } from "../pkg/coherency_analysis.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyzeInWorker, exportInWorker, compareInWorker, linkInWorker, openLinkInWorker, LiveRun } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;
@@ -102,8 +102,8 @@ onmessage = async ({ data }) => {
       postMessage({ kind: "helped", answer: answer.buffer }, [answer.buffer]);
       return;
     }
-    if (data.kind === "analyse") {
-      const reports = analyseInWorker(new Uint8Array(data.texts), data.thresholds);
+    if (data.kind === "analyze") {
+      const reports = analyzeInWorker(new Uint8Array(data.texts), data.thresholds);
       postMessage({ kind: "helped", answer: reports.buffer }, [reports.buffer]);
       return;
     }

@@ -349,7 +349,7 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
                 read_file(dispatcher, jobs, file, (chosen, thresholds), None);
             }
         }
-        Effect::Analyse { doc, source, wanted } => {
+        Effect::Analyze { doc, source, wanted } => {
             // Meanwhile the results say they are being updated (the text shown before stays).
             busy(results, true);
             let (dispatcher, results) = (dispatcher.clone(), results.clone());
@@ -358,7 +358,7 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
                 match report {
                     Ok(report) => {
                         let report = Box::new(report);
-                        dispatcher.dispatch(Action::Analysed { doc, wanted: wanted.clone(), report })
+                        dispatcher.dispatch(Action::Analyzed { doc, wanted: wanted.clone(), report })
                     }
                     Err(error) => dispatcher.dispatch(Action::LoadFailed { source: source.clone(), error }),
                 }
@@ -366,7 +366,7 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
                 busy(&results, false);
             });
             // A newer text shown replaces (ends) the job for the last one.
-            let started = loader::analyse_text(&text, Rc::clone(&done));
+            let started = loader::analyze_text(&text, Rc::clone(&done));
             jobs.borrow_mut().analysing = started.map_err(|error| done(Err(error))).ok();
         }
         Effect::Reveal(Reveal::Result) => {

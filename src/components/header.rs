@@ -11,7 +11,7 @@ pub fn header() -> Html {
             <div>
                 <h1>{ "Coherency Analyzer" }</h1>
                 <p class="tagline">
-                    { "Catches repetition collapse in LLM output: a model stuck repeating words, lines or paragraphs." }
+                    { "Catches repetition collapse and incoherence in LLM output: loops of words, lines or paragraphs, leaked chat templates, gibberish, word salad, topic drift." }
                 </p>
             </div>
             <ThemeToggle />

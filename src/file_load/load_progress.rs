@@ -55,7 +55,7 @@ pub fn load_progress(l: &Loading, on_cancel: &Callback<()>) -> Html {
             <div role="status" aria-live="polite">
                 { bar("progress-read", l.read_text(), Some((p.read, l.size)), false) }
                 <p id="progress-messages" class="progress-text" data-count={p.messages.map(|n| n.to_string())}>{ l.messages_text() }</p>
-                { bar("progress-analysed", l.analysed_text(), l.analysed_fraction(), l.one_long_text()) }
+                { bar("progress-analysed", l.analyzed_text(), l.analyzed_fraction(), l.one_long_text()) }
                 { for prepared }
                 { for so_far }
             </div>

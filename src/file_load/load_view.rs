@@ -50,7 +50,7 @@ impl Loading {
     }
 
     /// "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)".
-    pub fn analysed_text(&self) -> String {
+    pub fn analyzed_text(&self) -> String {
         match &self.progress.analysis {
             Some(a) => format!(
                 "{} of {} analysed ({} of {})",
@@ -64,7 +64,7 @@ impl Loading {
     }
 
     /// Analysed bytes and their total, for the progress bar.
-    pub fn analysed_fraction(&self) -> Option<(usize, usize)> {
+    pub fn analyzed_fraction(&self) -> Option<(usize, usize)> {
         self.progress.analysis.map(|a| (a.bytes_done, a.bytes))
     }
 
@@ -185,15 +185,15 @@ mod tests {
             preview: None,
         };
         let l = loading(Progress {
-            stage: Stage::Analysing,
+            stage: Stage::Analyzing,
             read: 50_000_000,
             messages: Some(40_840),
             analysis: Some(analysis),
             prepared: None,
         });
         assert_eq!(l.messages_text(), "40,840 messages found");
-        assert_eq!(l.analysed_text(), "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)");
-        assert_eq!(l.analysed_fraction(), Some((12_000_000, 47_500_000)));
+        assert_eq!(l.analyzed_text(), "1,234 of 44,834 texts analysed (12.0 MB of 47.5 MB)");
+        assert_eq!(l.analyzed_fraction(), Some((12_000_000, 47_500_000)));
         assert!(!l.one_long_text());
         let (v, text, provisional) = l.so_far().unwrap_or((Verdict::Pass, String::new(), true));
         assert_eq!(v, Verdict::Fail);
@@ -231,7 +231,7 @@ mod tests {
         for p in [
             Progress { stage: Stage::Reading, read: 4_194_304, ..Progress::default() },
             Progress {
-                stage: Stage::Analysing,
+                stage: Stage::Analyzing,
                 messages: Some(7),
                 analysis: Some(analysis),
                 prepared: Some((1, 2)),

@@ -24,7 +24,7 @@ use crate::dom;
 use coherency_core::analyze::{Report, Thresholds};
 use coherency_core::ingest::Format;
 use coherency_core::judge::JudgedDocument;
-use coherency_worker_wire::analyse::{decode_reports, encode_texts};
+use coherency_worker_wire::analyze::{decode_reports, encode_texts};
 use coherency_worker_wire::blob_reader::read_blob;
 use coherency_worker_wire::result_link::{decode_made, Made};
 use coherency_worker_wire::wire::Decoder;
@@ -228,10 +228,10 @@ fn job(pairs: &[(&str, JsValue)]) -> Object {
 }
 
 /// Makes the whole report of `text` against the default thresholds in a new worker (its
-/// `analyse` job: `analyseInWorker`); `done` gets it, or why not.
-pub fn analyse_text(text: &str, done: Rc<dyn Fn(Result<Report, String>)>) -> Result<OneJob, String> {
+/// `analyse` job: `analyzeInWorker`); `done` gets it, or why not.
+pub fn analyze_text(text: &str, done: Rc<dyn Fn(Result<Report, String>)>) -> Result<OneJob, String> {
     let texts = Uint8Array::from(encode_texts(&[text]).as_slice()).buffer();
-    let job = job(&[("kind", "analyse".into()), ("texts", texts.clone().into())]);
+    let job = job(&[("kind", "analyze".into()), ("texts", texts.clone().into())]);
     let read = move |answer: Result<Vec<u8>, String>| {
         done(answer.and_then(|bytes| decode_reports(&bytes, 1)).map(|mut reports| reports.remove(0)))
     };

@@ -39,8 +39,8 @@ pub enum Action {
     /// Show a report of the current document in full, from where it was asked.
     Select(Open),
     /// The analysis worker made the whole report document `doc` wanted
-    /// ([`Effect::Analyse`](super::Effect::Analyse)).
-    Analysed { doc: u64, wanted: WantedReport, report: Box<Report> },
+    /// ([`Effect::Analyze`](super::Effect::Analyze)).
+    Analyzed { doc: u64, wanted: WantedReport, report: Box<Report> },
     /// The page read what an [`Effect::Read`](super::Effect::Read) asked for, from `started` to `now`.
     Read { doc: Box<Document>, started: Option<f64>, now: Option<f64> },
     /// What an [`Effect::Read`](super::Effect::Read) asked to read was a report the CLI saved.

@@ -35,8 +35,8 @@ pub enum Effect {
     ReadFileAgain { chosen: Option<Format>, thresholds: Thresholds },
     /// Make the whole report of the text document `doc` wants shown (its report was summed up)
     /// in the analysis worker, against the default thresholds (the only ones a report is summed
-    /// up under); then [`Action::Analysed`](super::Action::Analysed).
-    Analyse { doc: u64, source: Source, wanted: WantedReport },
+    /// up under); then [`Action::Analysed`](super::Action::Analyzed).
+    Analyze { doc: u64, source: Source, wanted: WantedReport },
     /// Bring a part of the page into view if it is not.
     Reveal(Reveal),
 }

@@ -82,7 +82,7 @@ pub fn reduce(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
     // A text shown whose whole report is not here: asked of the analysis worker, once.
     if let Some((doc, wanted)) = wanted(&next).filter(|w| Some(w) != before.as_ref()) {
         let source = next.doc.as_ref().map_or(Source::Input, |d| d.source.clone());
-        effects.push(Effect::Analyse { doc, source, wanted });
+        effects.push(Effect::Analyze { doc, source, wanted });
     }
     (next, effects)
 }
@@ -196,7 +196,7 @@ fn transition(state: Rc<State>, action: Action) -> (Rc<State>, Vec<Effect>) {
             Some((_, None)) => (state, vec![Effect::ReadFileAgain { chosen, thresholds }]),
             None => (state, Vec::new()),
         },
-        Action::Analysed { doc, wanted, report } => {
+        Action::Analyzed { doc, wanted, report } => {
             match state.doc.as_ref().filter(|d| d.seq == doc).and_then(|d| d.analysed(&wanted, *report)) {
                 Some(doc) => (Rc::new(State { doc: Some(Rc::new(doc)), ..state.kept() }), Vec::new()),
                 None => (state, Vec::new()),
@@ -315,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn analysing_asks_the_page_to_read_then_shows_the_result() {
+    fn analyzing_asks_the_page_to_read_then_shows_the_result() {
         let (state, effects) = reduce(Rc::default(), analyze("Let me look again.\n", Source::Input, None));
         assert_eq!(state.doc, None, "nothing is read in the transition");
         let [Effect::Read { seq: 0, source: Source::Input, bytes, chosen: None, select: None, .. }] =
@@ -340,26 +340,26 @@ mod tests {
         let bytes = fixture("deepseek_reasoning_loop.sse");
         let loaded = Action::Loaded { name: "r.sse".into(), loaded: loaded(&bytes), note: None, now: None };
         let (state, effects) = reduce(Rc::default(), loaded);
-        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyse { .. })), "the worst text's report is whole");
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyze { .. })), "the worst text's report is whole");
         let doc = state.doc.clone().expect("a document");
         let passed = doc.rows.iter().find(|r| r.verdict == Verdict::Pass).expect("a passing row").report;
         let open = Action::Select(Open::clicked(passed, Opener::Table));
         let (state, effects) = reduce(state, open);
-        let asked: Vec<_> = effects.iter().filter(|e| matches!(e, Effect::Analyse { .. })).collect();
-        let [Effect::Analyse { doc: seq, wanted, .. }] = asked.as_slice() else { panic!("one ask: {effects:?}") };
+        let asked: Vec<_> = effects.iter().filter(|e| matches!(e, Effect::Analyze { .. })).collect();
+        let [Effect::Analyze { doc: seq, wanted, .. }] = asked.as_slice() else { panic!("one ask: {effects:?}") };
         let shown = state.doc.as_ref().expect("a document");
         let before = doc.detail.as_ref().map(|a| a.seq);
         let meanwhile = shown.detail.as_ref().map(|a| a.seq);
         assert_eq!((shown.selected, meanwhile), (Some(passed), before), "selected; the text before shown meanwhile");
         // Another action meanwhile does not ask again.
         let (state, effects) = reduce(state, Action::Progress(Progress::default()));
-        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyse { .. })));
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Analyze { .. })));
         let report = Box::new(coherency_core::analyze::analyze(&wanted.text));
-        let stale = Action::Analysed { doc: seq + 1, wanted: wanted.clone(), report: report.clone() };
+        let stale = Action::Analyzed { doc: seq + 1, wanted: wanted.clone(), report: report.clone() };
         let (state, _) = reduce(state, stale);
         let still = state.doc.as_ref().and_then(|d| d.detail.as_ref().map(|a| a.seq));
         assert_eq!(still, before, "another document's answer is not shown");
-        let (state, _) = reduce(state, Action::Analysed { doc: *seq, wanted: wanted.clone(), report });
+        let (state, _) = reduce(state, Action::Analyzed { doc: *seq, wanted: wanted.clone(), report });
         let detail = state.doc.as_ref().and_then(|d| d.detail.clone()).expect("shown");
         assert_eq!((detail.report.verdict, detail.text.len()), (Verdict::Pass, wanted.text.len()));
     }
@@ -400,7 +400,7 @@ mod tests {
             preview: None,
         };
         let worker =
-            Progress { stage: Stage::Analysing, read: 9, messages: Some(3), analysis: Some(analysis), prepared: None };
+            Progress { stage: Stage::Analyzing, read: 9, messages: Some(3), analysis: Some(analysis), prepared: None };
         let (state, _) = reduce(state, Action::Progress(worker.clone()));
         assert_eq!(state.loading.as_ref().map(|l| &l.progress), Some(&worker));
         // The page's own step keeps what the worker said on show.

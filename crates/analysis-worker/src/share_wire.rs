@@ -7,7 +7,7 @@
 
 use coherency_core::analyze::side_passes::SidePasses;
 
-pub use coherency_worker_wire::analyse::{decode_reports, decode_texts, encode_reports, encode_texts};
+pub use coherency_worker_wire::analyze::{decode_reports, decode_texts, encode_reports, encode_texts};
 
 /// A long text's side passes, counted by the second worker.
 pub fn encode_passes(passes: &SidePasses) -> Vec<u8> {

@@ -12,7 +12,7 @@
 //! windowed profile and its incoherence checks, about half its analysis — counted there from
 //! the same file ([`deflate_passes_in_worker`]; `coherency_core::analyze::side_passes`); a big
 //! log sends half its texts
-//! there ([`analyse_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
+//! there ([`analyze_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
 //! does that work itself.
 
 use std::cell::Cell;
@@ -27,7 +27,7 @@ use coherency_core::analyze::side_passes::{side_passes, SidePassCounter};
 use coherency_core::analyze::{analyze_with, analyze_without_side_passes, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::judge::{
-    analyse_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysedBefore, AnalysisProgress,
+    analyze_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysisProgress, AnalyzedBefore,
     JudgeOptions, JudgedDocument, TextKey, PREVIEW_OVER,
 };
 use coherency_worker_wire::blob_reader::read_blob;
@@ -74,7 +74,7 @@ impl Reporter<'_> {
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
 /// its answer: `{kind: "deflate", start, end, thresholds}` → the side passes of those bytes of
-/// the file (DEFLATE passes and incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyse", texts, thresholds}` → their reports ([`analyse_in_worker`]). Any other
+/// the file (DEFLATE passes and incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyze", texts, thresholds}` → their reports ([`analyze_in_worker`]). Any other
 /// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
@@ -109,7 +109,7 @@ pub async fn read_file_in_worker(
     reporter.send(&progress, true);
     let (detected, transcript) = reader.finish();
 
-    progress.stage = Stage::Analysing;
+    progress.stage = Stage::Analyzing;
     progress.messages = Some(transcript.messages.len());
     let mut last_worst = (None, None);
     let mut tell = |a: AnalysisProgress| {
@@ -121,11 +121,11 @@ pub async fn read_file_in_worker(
         reporter.send(&progress, news);
     };
     let analysed = match &ask_help {
-        Some(ask_help) => match analyse_long_text(&transcript, &options.thresholds, ask_help, &mut tell).await {
+        Some(ask_help) => match analyze_long_text(&transcript, &options.thresholds, ask_help, &mut tell).await {
             Some(report) => [report].into(),
-            None => analyse_in_two(&transcript, &options.thresholds, ask_help, &mut tell).await,
+            None => analyze_in_two(&transcript, &options.thresholds, ask_help, &mut tell).await,
         },
-        None => AnalysedBefore::new(),
+        None => AnalyzedBefore::new(),
     };
     // The judge starts counting again from its first text: not news when the texts were analysed.
     let shared = !analysed.is_empty();
@@ -168,7 +168,7 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
 /// A long plain text's report, its side passes (DEFLATE passes and incoherence checks) counted
 /// by another worker (through `ask_help`) while this one does the rest; `None` for any other
 /// document.
-async fn analyse_long_text(
+async fn analyze_long_text(
     t: &Transcript,
     thresholds: &Thresholds,
     ask_help: &Function,
@@ -205,26 +205,26 @@ async fn analyse_long_text(
 /// (through `ask_help`) while this one analyses the rest; nothing when they are too few bytes
 /// to share, and this worker's half alone when the other's answer does not read back (the
 /// judge analyses the rest).
-async fn analyse_in_two(
+async fn analyze_in_two(
     t: &Transcript,
     thresholds: &Thresholds,
     ask_help: &Function,
     on_progress: &mut dyn FnMut(AnalysisProgress),
-) -> AnalysedBefore {
+) -> AnalyzedBefore {
     let shares = split_in_two(t);
     let [mine, theirs] = &shares.shares;
     if shares.bytes < SHARE_FROM || theirs.is_empty() {
-        return AnalysedBefore::new();
+        return AnalyzedBefore::new();
     }
     let texts: Vec<_> = theirs.iter().filter_map(|&key| text_of(t, key)).collect();
     let buffer = Uint8Array::from(share_wire::encode_texts(&texts).as_slice()).buffer();
     drop(texts);
     let job: [(&str, &JsValue); 3] =
-        [("kind", &"analyse".into()), ("texts", &buffer), ("thresholds", &thresholds.compact().into())];
+        [("kind", &"analyze".into()), ("texts", &buffer), ("thresholds", &thresholds.compact().into())];
     let asked = ask(ask_help, &job, &Array::of1(&buffer));
     let mut progress = AnalysisProgress { texts: shares.texts, bytes: shares.bytes, ..AnalysisProgress::default() };
     on_progress(progress);
-    let mut analysed = analyse_share(t, mine, thresholds, &mut progress, on_progress);
+    let mut analysed = analyze_share(t, mine, thresholds, &mut progress, on_progress);
     let answer = match asked {
         Some(asked) => asked.await.ok(),
         None => None,
@@ -241,8 +241,8 @@ async fn analyse_in_two(
 /// The reports of the texts in `texts` (from [`share_wire::encode_texts`]) against
 /// `thresholds` (as [`read_file_in_worker`] takes them), for [`share_wire::decode_reports`]: a
 /// second worker's half of a big log.
-#[wasm_bindgen(js_name = analyseInWorker)]
-pub fn analyse_in_worker(texts: &[u8], thresholds: Option<String>) -> Result<Vec<u8>, JsValue> {
+#[wasm_bindgen(js_name = analyzeInWorker)]
+pub fn analyze_in_worker(texts: &[u8], thresholds: Option<String>) -> Result<Vec<u8>, JsValue> {
     let thresholds = read_thresholds(thresholds)?;
     let texts = share_wire::decode_texts(texts).map_err(|e| JsValue::from_str(&e))?;
     let reports: Vec<Report> = texts.iter().map(|text| analyze_with(text, &thresholds)).collect();

@@ -28,7 +28,7 @@ Exit status:
   3   an input could not be read or holds no text (the others are still analysed)
   64  the command line is wrong";
 
-/// Coherency Analyzer — catch repetition loops in LLM output.
+/// Coherency Analyzer — catch repetition loops and incoherence in LLM output.
 #[derive(Debug, Parser)]
 #[command(name = "coherency", version, after_help = EXAMPLES, subcommand_required = true, arg_required_else_help = true)]
 pub struct Cli {

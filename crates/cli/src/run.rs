@@ -12,7 +12,7 @@ use std::sync::mpsc;
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::Format;
-use coherency_core::judge::{text_of, Analysed, JudgeOptions, JudgedDocument};
+use coherency_core::judge::{text_of, Analyzed, JudgeOptions, JudgedDocument};
 use coherency_core::render::json::Listing;
 use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped, text_report, FileCounts};
@@ -105,7 +105,7 @@ pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress:
         let mut stderr = Vec::new();
         // A closed standard output is nothing left to report to: the outcome stands.
         let (outcome, _written) =
-            analyse_and_write(only, settings, progress, &mut ClearFirst { out, progress }, &mut stderr);
+            analyze_and_write(only, settings, progress, &mut ClearFirst { out, progress }, &mut stderr);
         progress.finish();
         for line in stderr {
             eprintln!("{line}");
@@ -123,7 +123,7 @@ pub fn run(inputs: &[Input], settings: &Settings, out: &mut dyn Write, progress:
                 }
                 let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
                 // Writing into memory cannot fail.
-                let (outcome, _) = analyse_and_write(input, settings, &NoTextProgress, &mut stdout, &mut stderr);
+                let (outcome, _) = analyze_and_write(input, settings, &NoTextProgress, &mut stdout, &mut stderr);
                 let written = Written { stdout, stderr, outcome };
                 // The receiver is gone only when writing stopped.
                 let _ = sender.send((i, written));
@@ -210,7 +210,7 @@ fn read(input: &Input) -> io::Result<Vec<u8>> {
 }
 
 /// Reads, judges and writes one input: what became of it, and `Err` when `out` is gone.
-fn analyse_and_write(
+fn analyze_and_write(
     input: &Input,
     settings: &Settings,
     texts: &dyn TextProgress,
@@ -244,7 +244,7 @@ fn analyse_and_write(
     // Its texts analysed on every core (many files share the cores through rayon's pool), then
     // judged in order: the same document as judging it alone.
     let thresholds = settings.options.thresholds;
-    let doc = JudgedDocument::read_analysing(&bytes, settings.format, &settings.options, |t, keys| {
+    let doc = JudgedDocument::read_analyzing(&bytes, settings.format, &settings.options, |t, keys| {
         // The texts as `str`s (the transcript shares them in `Rc`s, which stay on this thread).
         let keyed: Vec<_> = keys.into_iter().filter_map(|key| Some((key, text_of(t, key)?))).collect();
         texts.start(keyed.len());
@@ -252,7 +252,7 @@ fn analyse_and_write(
             .par_iter()
             .with_min_len(64)
             .map(|(key, text)| {
-                let analysed = Analysed::of(text, &thresholds);
+                let analysed = Analyzed::of(text, &thresholds);
                 texts.advance();
                 (*key, analysed)
             })

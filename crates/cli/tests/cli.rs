@@ -271,7 +271,7 @@ fn a_soak_runs_captures_file_is_read_to_the_verdicts_the_run_showed() {
 }
 
 #[test]
-fn bad_lines_become_diagnostics_and_the_rest_is_analysed() {
+fn bad_lines_become_diagnostics_and_the_rest_is_analyzed() {
     let out = run(&["analyze", "--json", "tests/data/formats/requests.jsonl"], b"");
     let r = &json_lines(&out)[0];
     assert_eq!(r["format"], "jsonl");

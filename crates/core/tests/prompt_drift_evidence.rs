@@ -12,7 +12,7 @@
 //! worker) give the same document.
 
 use coherency_core::analyze::{analyze, Metric, Verdict};
-use coherency_core::judge::{text_of, Analysed, JudgeOptions, JudgedDocument};
+use coherency_core::judge::{text_of, Analyzed, JudgeOptions, JudgedDocument};
 use coherency_test_support::prompted;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -66,8 +66,8 @@ fn replies_that_leave_the_prompt_warn_and_answers_pass() {
         // Analysed first without the prompt (the CLI's threads): the same document.
         if case.target <= 10_000 {
             let options = JudgeOptions::default();
-            let before = JudgedDocument::read_analysing(case.json.as_bytes(), None, &options, |t, keys| {
-                keys.into_iter().filter_map(|k| Some((k, Analysed::of(&text_of(t, k)?, &options.thresholds)))).collect()
+            let before = JudgedDocument::read_analyzing(case.json.as_bytes(), None, &options, |t, keys| {
+                keys.into_iter().filter_map(|k| Some((k, Analyzed::of(&text_of(t, k)?, &options.thresholds)))).collect()
             });
             if before != doc {
                 problems.push(format!("{what}: analysed first, another document"));

@@ -12,7 +12,7 @@ use std::num::NonZeroUsize;
 
 use coherency_core::analyze::{analyze_with, setting_names, Thresholds};
 use coherency_core::ingest::Format;
-use coherency_core::judge::{Analysed, JudgeOptions, JudgedDocument};
+use coherency_core::judge::{Analyzed, JudgeOptions, JudgedDocument};
 use coherency_core::render::json::{FileReport, Listing};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -125,9 +125,9 @@ fn verdicts<'py>(
     let texts = batch.texts()?;
     Ok(py.detach(|| {
         on_threads(&texts, threads, |text| {
-            text.as_deref().map(|text| match Analysed::of(text, &t) {
-                Analysed::Passed(_) => "PASS",
-                Analysed::Whole(report) => report.verdict.as_str(),
+            text.as_deref().map(|text| match Analyzed::of(text, &t) {
+                Analyzed::Passed(_) => "PASS",
+                Analyzed::Whole(report) => report.verdict.as_str(),
             })
         })
     }))

@@ -5,7 +5,7 @@
 //!   page between frames;
 //! - [`progress`] — the worker's progress reports;
 //! - [`live`] — a live run's snapshots, its session held by the worker;
-//! - [`analyse`] — texts to analyse and their full reports;
+//! - [`analyze`] — texts to analyse and their full reports;
 //! - [`compare`] — a comparison of outputs with a reference, in the words the page shows;
 //! - [`result_link`] — a result link's fragment, made by the worker (the page's wasm has no DEFLATE);
 //! - [`blob_reader`] (wasm32) — a `Blob`'s bytes read a few megabytes at a time: the worker
@@ -13,7 +13,7 @@
 //!
 //! Pure but for `blob_reader`: the round trips are unit-tested natively.
 
-pub mod analyse;
+pub mod analyze;
 pub mod blob_reader;
 pub mod compare;
 pub mod live;

@@ -18,7 +18,7 @@ pub enum Stage {
     /// Finding the messages in the bytes read.
     Parsing,
     /// Analysing each text.
-    Analysing,
+    Analyzing,
     /// The page takes in the result, piece by piece.
     Preparing,
 }
@@ -29,7 +29,7 @@ impl Stage {
             Stage::Starting => "starting",
             Stage::Reading => "reading",
             Stage::Parsing => "parsing",
-            Stage::Analysing => "analysing",
+            Stage::Analyzing => "analysing",
             Stage::Preparing => "preparing",
         }
     }

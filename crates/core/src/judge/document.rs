@@ -5,10 +5,10 @@
 use super::authorship::JudgeOptions;
 use std::collections::HashMap;
 
-use super::kept_report::Analysed;
+use super::kept_report::Analyzed;
 use super::report::TranscriptReport;
 use super::shares::{split_in_two, TextKey};
-use super::transcript::{judge_transcript_analysed, judge_transcript_with};
+use super::transcript::{judge_transcript_analyzed, judge_transcript_with};
 use crate::ingest::{self, Format, Transcript};
 use crate::wording::plural;
 
@@ -44,19 +44,19 @@ impl JudgedDocument {
     /// [`Self::read_with`], its texts analysed by `analyse` (given the transcript and the
     /// texts the judge analyses on their own, each distinct message text once and each reply
     /// joined: see [`split_in_two`]) before it is judged — the CLI analyses them on every core
-    /// ([`Analysed::of`] each); the same document as [`Self::read_with`].
-    pub fn read_analysing(
+    /// ([`Analyzed::of`] each); the same document as [`Self::read_with`].
+    pub fn read_analyzing(
         bytes: &[u8],
         chosen: Option<Format>,
         options: &JudgeOptions,
-        analyse: impl FnOnce(&Transcript, Vec<TextKey>) -> HashMap<TextKey, Analysed>,
+        analyse: impl FnOnce(&Transcript, Vec<TextKey>) -> HashMap<TextKey, Analyzed>,
     ) -> JudgedDocument {
         let detected = ingest::detect(bytes);
         let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
         let [mut keys, other] = split_in_two(&transcript).shares;
         keys.extend(other);
         let analysed = analyse(&transcript, keys);
-        let report = judge_transcript_analysed(&transcript, options, analysed);
+        let report = judge_transcript_analyzed(&transcript, options, analysed);
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 
@@ -114,10 +114,10 @@ mod tests {
         ] {
             let doc = JudgedDocument::read(bytes, None);
             let mut asked = 0;
-            let analysed = JudgedDocument::read_analysing(bytes, None, &JudgeOptions::default(), |t, keys| {
+            let analysed = JudgedDocument::read_analyzing(bytes, None, &JudgeOptions::default(), |t, keys| {
                 asked = keys.len();
                 keys.into_iter()
-                    .filter_map(|k| Some((k, Analysed::of(&super::super::text_of(t, k)?, &Thresholds::SEED))))
+                    .filter_map(|k| Some((k, Analyzed::of(&super::super::text_of(t, k)?, &Thresholds::SEED))))
                     .collect()
             });
             assert!(asked > 0);

@@ -39,15 +39,15 @@ pub struct PassedText {
 
 /// One text's analysis made before judging, on any thread (it holds no `Rc`): the whole
 /// report, or what is kept of a short text that passed. The judge keeps it as
-/// [`Analysed::kept`] says (see [`super::judge_transcript_analysed`]).
+/// [`Analyzed::kept`] says (see [`super::judge_transcript_analyzed`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Analysed {
+pub enum Analyzed {
     /// Boxed: a report is a few hundred bytes, and a log holds one `Analysed` per text.
     Whole(Box<Report>),
     Passed(PassedText),
 }
 
-impl Analysed {
+impl Analyzed {
     /// `text` analysed against `t`: [`KeptReport::of`]'s summary of a short text that
     /// passes, found without its DEFLATE passes when they cannot change its verdict (see
     /// [`passes_without_deflate`]); the whole report otherwise.
@@ -81,9 +81,9 @@ impl KeptReport {
         }
     }
 
-    /// What to keep of `text`'s analysis against `t` ([`Analysed::of`], kept).
+    /// What to keep of `text`'s analysis against `t` ([`Analyzed::of`], kept).
     pub fn analysed(text: &str, t: &Thresholds) -> Self {
-        Analysed::of(text, t).kept()
+        Analyzed::of(text, t).kept()
     }
 
     /// The whole report, when it is kept (always, unless the text passed).

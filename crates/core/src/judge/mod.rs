@@ -65,17 +65,17 @@ pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
 pub use canonical::{call_in_words, canonical_args, canonical_call};
 pub use conversation_report::{ConversationReport, LoopTurn};
 pub use document::JudgedDocument;
-pub use kept_report::{Analysed, KeptReport, PassedText, SUMMED_UP_UNDER};
+pub use kept_report::{Analyzed, KeptReport, PassedText, SUMMED_UP_UNDER};
 pub use model_stream::{shown, StreamKind, StreamLayout, StreamPiece, TURN_SEPARATOR};
 pub use progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 pub use prompt::prompt_of;
 pub use reply_text::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
-pub use shares::{analyse_share, split_in_two, text_of, AnalysedBefore, Shares, TextKey};
+pub use shares::{analyze_share, split_in_two, text_of, AnalyzedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
 pub use transcript::{
-    judge_transcript, judge_transcript_analysed, judge_transcript_with, judge_transcript_with_progress, preview_of,
+    judge_transcript, judge_transcript_analyzed, judge_transcript_with, judge_transcript_with_progress, preview_of,
 };
 pub use turn_view::TurnView;

@@ -1,9 +1,9 @@
 //! Judging a big transcript with two workers (the page's: a wasm worker has one thread). The
 //! texts judging analyses one by one — each distinct message text once, each reply's reasoning
 //! and content together — are split in two shares of about equal bytes ([`split_in_two`]); each
-//! share is analysed on its own ([`analyse_share`], anywhere: only the texts travel), and the
+//! share is analysed on its own ([`analyze_share`], anywhere: only the texts travel), and the
 //! reports go to [`judge_transcript_with_progress`](super::judge_transcript_with_progress) as
-//! made before ([`AnalysedBefore`]): the same reports as judging alone. A conversation's stream
+//! made before ([`AnalyzedBefore`]): the same reports as judging alone. A conversation's stream
 //! (planned across its turns) is left to the judge.
 
 use std::borrow::Cow;
@@ -25,7 +25,7 @@ pub enum TextKey {
 }
 
 /// Reports of texts analysed before judging began, by text.
-pub type AnalysedBefore = HashMap<TextKey, Report>;
+pub type AnalyzedBefore = HashMap<TextKey, Report>;
 
 /// The texts of a transcript in two shares of about equal bytes, each in the judge's order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -79,14 +79,14 @@ pub fn text_of(t: &Transcript, key: TextKey) -> Option<Cow<'_, str>> {
 
 /// Analyses the texts of one share against `thresholds`, telling `on_progress` after each
 /// (`progress` counts on from where it is: set its totals to the whole split's).
-pub fn analyse_share(
+pub fn analyze_share(
     t: &Transcript,
     keys: &[TextKey],
     thresholds: &Thresholds,
     progress: &mut AnalysisProgress,
     on_progress: &mut dyn FnMut(AnalysisProgress),
-) -> AnalysedBefore {
-    let mut out = AnalysedBefore::with_capacity(keys.len());
+) -> AnalyzedBefore {
+    let mut out = AnalyzedBefore::with_capacity(keys.len());
     for &key in keys {
         let Some(text) = text_of(t, key) else { continue };
         let report = analyze_with(&text, thresholds);
@@ -143,8 +143,8 @@ mod tests {
         let s = split_in_two(&t);
         let mut progress = AnalysisProgress { texts: s.texts, bytes: s.bytes, ..AnalysisProgress::default() };
         let mut seen = Vec::new();
-        let mut analysed = analyse_share(&t, &s.shares[0], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p));
-        analysed.extend(analyse_share(&t, &s.shares[1], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p)));
+        let mut analysed = analyze_share(&t, &s.shares[0], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p));
+        analysed.extend(analyze_share(&t, &s.shares[1], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p)));
         assert_eq!((progress.texts_done, progress.bytes_done), (s.texts, s.bytes));
         assert_eq!(seen.len(), s.texts);
         let judged = judge_transcript_with_progress(&t, &Default::default(), analysed, &mut |_| {});

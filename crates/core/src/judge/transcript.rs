@@ -9,13 +9,13 @@ use std::collections::HashMap;
 use super::authorship::{Author, JudgeOptions};
 use super::conversation::{judge_conversation, plan};
 use super::judged_text::{judged_texts, JudgedText};
-use super::kept_report::{Analysed, KeptReport};
+use super::kept_report::{Analyzed, KeptReport};
 use super::model_stream::{StreamKind, StreamLayout};
 use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::prompt::{against_prompt, prompt_of};
 use super::reply_text::{join_reply, joined_len};
 use super::report::{MessageReport, TranscriptReport};
-use super::shares::{AnalysedBefore, TextKey};
+use super::shares::{AnalyzedBefore, TextKey};
 use super::turns::conversations;
 use crate::analyze::incoherence::drift;
 use crate::analyze::text_units::floor_boundary;
@@ -42,7 +42,7 @@ pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> Transcri
 pub fn judge_transcript_with_progress(
     t: &Transcript,
     options: &JudgeOptions,
-    analysed: AnalysedBefore,
+    analysed: AnalyzedBefore,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> TranscriptReport {
     judge(t, options, before(analysed), Some(on_progress))
@@ -50,16 +50,16 @@ pub fn judge_transcript_with_progress(
 
 /// [`judge_transcript_with`], taking the texts' analyses made before (on other threads: the
 /// CLI analyses a big log's texts on every core); a text not among them is analysed here.
-pub fn judge_transcript_analysed(
+pub fn judge_transcript_analyzed(
     t: &Transcript,
     options: &JudgeOptions,
-    analysed: HashMap<TextKey, Analysed>,
+    analysed: HashMap<TextKey, Analyzed>,
 ) -> TranscriptReport {
     judge(t, options, analysed, None)
 }
 
-fn before(analysed: AnalysedBefore) -> HashMap<TextKey, Analysed> {
-    analysed.into_iter().map(|(k, r)| (k, Analysed::Whole(Box::new(r)))).collect()
+fn before(analysed: AnalyzedBefore) -> HashMap<TextKey, Analyzed> {
+    analysed.into_iter().map(|(k, r)| (k, Analyzed::Whole(Box::new(r)))).collect()
 }
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
@@ -67,7 +67,7 @@ fn before(analysed: AnalysedBefore) -> HashMap<TextKey, Analysed> {
 fn judge(
     t: &Transcript,
     options: &JudgeOptions,
-    mut analysed: HashMap<TextKey, Analysed>,
+    mut analysed: HashMap<TextKey, Analyzed>,
     on_progress: Option<&mut dyn FnMut(AnalysisProgress)>,
 ) -> TranscriptReport {
     let previews = on_progress.is_some();
@@ -104,7 +104,7 @@ fn judge(
                                 preview(previews, &m.text, &mut progress, on_progress);
                                 KeptReport::analysed(&m.text, &options.thresholds)
                             },
-                            Analysed::kept,
+                            Analyzed::kept,
                         )
                     }
                 };
@@ -127,7 +127,7 @@ fn judge(
                         preview(previews, &text, &mut progress, on_progress);
                         KeptReport::analysed(&text, &options.thresholds)
                     },
-                    Analysed::kept,
+                    Analyzed::kept,
                 );
                 let long = joined_len(parts.iter().map(|&k| msgs[k].text.len())) >= drift::MIN_BYTES;
                 let report = match long.then(|| prompt_of(t, parts[0])).flatten() {
@@ -283,7 +283,7 @@ mod tests {
         t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
         let mut seen = Vec::new();
         let r =
-            judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalysedBefore::new(), &mut |p| seen.push(p));
+            judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalyzedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
         let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
         assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
@@ -305,7 +305,7 @@ mod tests {
         let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
         t.messages.push(msg(0, Channel::Content, text));
         let mut seen = Vec::new();
-        judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalysedBefore::new(), &mut |p| seen.push(p));
+        judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalyzedBefore::new(), &mut |p| seen.push(p));
         assert_eq!(seen.len(), 3, "before, the preview, after");
         assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));

@@ -1,5 +1,5 @@
 //! Texts to analyse and their reports, between the page or a worker and an analysis worker
-//! (`analyseInWorker` in `www/worker.js`): a big log's second share, and a text the page
+//! (`analyzeInWorker` in `www/worker.js`): a big log's second share, and a text the page
 //! opens whose report was summed up (a short text that passed: its full report is made in the
 //! worker, the page's wasm holds no scorer). Postcard buffers, transferred. Pure: the round
 //! trips are unit-tested natively.
