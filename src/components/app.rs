@@ -34,6 +34,7 @@ use crate::file_load::load_progress::load_progress;
 use crate::file_load::load_view::{file_limit, too_big};
 use crate::file_load::loader::{self, Event, Job};
 use crate::file_load::upload_button::upload_button;
+use crate::file_load::ReadAs;
 use crate::live::LivePanel;
 use crate::model::conversation::has_conversation_view;
 use crate::model::document::Document;
@@ -122,7 +123,7 @@ pub fn App() -> Html {
                 return compare_files(&dispatcher, &jobs, files, thresholds);
             }
             let Some(file) = files.into_iter().next() else { return };
-            read_file(&dispatcher, &jobs, file, (None, thresholds), None);
+            read_file(&dispatcher, &jobs, file, ReadAs { format: None, thresholds }, None);
         })
     };
     let open_file = drop_files.clone();
@@ -346,7 +347,7 @@ fn run(effect: Effect, dispatcher: &UseReducerDispatcher<Store>, jobs: &Rc<RefCe
         Effect::ReadFileAgain { chosen, thresholds } => {
             let file = jobs.borrow().shown.clone();
             if let Some(file) = file {
-                read_file(dispatcher, jobs, file, (chosen, thresholds), None);
+                read_file(dispatcher, jobs, file, ReadAs { format: chosen, thresholds }, None);
             }
         }
         Effect::Analyze { doc, source, wanted } => {
@@ -424,7 +425,7 @@ fn read_in_worker(
     };
     let (dispatcher, jobs_now, results) = (dispatcher.clone(), Rc::clone(jobs), results.clone());
     let size = bytes.len();
-    let start = move || match loader::start_bytes(&bytes, &name, (chosen, &thresholds), on_event) {
+    let start = move || match loader::start_bytes(&bytes, &name, ReadAs { format: chosen, thresholds }, on_event) {
         Ok(job) => jobs_now.borrow_mut().reading = Some(job),
         Err(error) => {
             busy(&results, false);
@@ -480,7 +481,7 @@ fn read_file(
     dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
     file: web_sys::File,
-    (chosen, thresholds): (Option<Format>, Thresholds),
+    read_as: ReadAs,
     note: Option<String>,
 ) {
     let name = file.name();
@@ -496,8 +497,8 @@ fn read_file(
         return;
     }
     dispatcher.dispatch(Action::Loading { name: name.clone(), size, now: dom::now_ms() });
-    if chosen.is_some() {
-        return start_worker(dispatcher, jobs, file, (chosen, thresholds), note);
+    if read_as.format.is_some() {
+        return start_worker(dispatcher, jobs, file, read_as, note);
     }
     // A report the CLI saved is read here, as a whole; anything else in the worker.
     let (dispatcher, jobs) = (dispatcher.clone(), Rc::clone(jobs));
@@ -506,7 +507,7 @@ fn read_file(
             return; // another file was chosen meanwhile
         }
         if !head.is_some_and(|head| is_saved_report(&head)) {
-            return start_worker(&dispatcher, &jobs, file, (chosen, thresholds), note);
+            return start_worker(&dispatcher, &jobs, file, read_as, note);
         }
         dom::file_bytes(&file, move |bytes| {
             if jobs.borrow().generation != generation {
@@ -562,7 +563,7 @@ fn compare_files(
                     let first = files[0].clone();
                     let note =
                         format!("{n} files were given but not compared ({why}); this is the first, {}.", first.name());
-                    read_file(&dispatcher, &jobs, first, (None, thresholds), Some(note));
+                    read_file(&dispatcher, &jobs, first, ReadAs { format: None, thresholds }, Some(note));
                 }
             }
         }
@@ -583,7 +584,7 @@ fn start_worker(
     dispatcher: &UseReducerDispatcher<Store>,
     jobs: &Rc<RefCell<Jobs>>,
     file: web_sys::File,
-    (chosen, thresholds): (Option<Format>, Thresholds),
+    read_as: ReadAs,
     note: Option<String>,
 ) {
     let name = file.name();
@@ -603,7 +604,7 @@ fn start_worker(
             }
         })
     };
-    match loader::start(&file, (chosen, &thresholds), on_event) {
+    match loader::start(&file, read_as, on_event) {
         Ok(job) => jobs.borrow_mut().running = Some(job),
         Err(error) => dispatcher.dispatch(Action::LoadFailed { source: Source::File(name.into()), error }),
     }

@@ -13,6 +13,7 @@ use yew::prelude::*;
 
 use crate::dom;
 use crate::file_load::loader::{self, OneJob};
+use crate::file_load::ReadAs;
 use crate::model::document::Document;
 use crate::model::share::{
     json_downloaded, link_made, link_too_long, markdown_copied, report_downloaded, report_file_name, report_name,
@@ -44,7 +45,12 @@ fn export(
             Err(why) => said(format!("The report could not be made: {why}.")),
         };
         let name = report_name(&doc);
-        match loader::export(&bytes, (doc.chosen, &doc.thresholds()), (&name, what), Box::new(made)) {
+        match loader::export(
+            &bytes,
+            ReadAs { format: doc.chosen, thresholds: doc.thresholds() },
+            (&name, what),
+            Box::new(made),
+        ) {
             Ok(started) => *job.borrow_mut() = Some(started),
             Err(why) => say(format!("The report could not be made: {why}.")),
         }

@@ -20,6 +20,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::load_view::{Progress, Stage};
+use super::ReadAs;
 use crate::dom;
 use coherency_core::analyze::{Report, Thresholds};
 use coherency_core::ingest::Format;
@@ -243,7 +244,7 @@ pub fn analyze_text(text: &str, done: Rc<dyn Fn(Result<Report, String>)>) -> Res
 /// the same document as shown, read again); `done` gets it, or why not.
 pub fn export(
     bytes: &[u8],
-    (chosen, thresholds): (Option<Format>, &Thresholds),
+    ReadAs { format: chosen, thresholds }: ReadAs,
     (name, what): (&str, &str),
     done: Box<dyn Fn(Result<Vec<u8>, String>)>,
 ) -> Result<OneJob, String> {
@@ -324,7 +325,7 @@ fn transferable(value: &JsValue) -> Array {
 /// against `thresholds`.
 pub fn start(
     file: &web_sys::File,
-    (chosen, thresholds): (Option<Format>, &Thresholds),
+    ReadAs { format: chosen, thresholds }: ReadAs,
     on_event: Rc<dyn Fn(Event)>,
 ) -> Result<Job, String> {
     let worker = new_worker()?;
@@ -414,12 +415,7 @@ pub fn start(
 /// every input the page holds in memory) as `chosen` in a new worker, as [`start`] reads a file:
 /// the bytes go to the worker once, as a `File` named `name`, and the page's main thread does no
 /// analysis.
-pub fn start_bytes(
-    bytes: &[u8],
-    name: &str,
-    asked: (Option<Format>, &Thresholds),
-    on_event: Rc<dyn Fn(Event)>,
-) -> Result<Job, String> {
+pub fn start_bytes(bytes: &[u8], name: &str, asked: ReadAs, on_event: Rc<dyn Fn(Event)>) -> Result<Job, String> {
     let parts = Array::of1(&Uint8Array::from(bytes));
     let file = web_sys::File::new_with_u8_array_sequence(&parts, name)
         .map_err(|_| "the browser could not hand the text to the worker".to_string())?;

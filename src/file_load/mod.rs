@@ -5,10 +5,22 @@
 //! pieces the page takes in between frames. [`load_view`] words the progress and holds the
 //! size limit, [`load_progress`] shows it. A long text's DEFLATE passes, or half of a big log's
 //! texts, goes to a second worker meanwhile. `load_view` is pure and unit-tested natively; the
-//! rest needs a browser (the end-to-end tests read files through it).
+//! rest needs a browser (the end-to-end tests read files through it). [`ReadAs`] is how an
+//! input is read: the format chosen (or detected) and the thresholds it is judged against.
 
 pub mod drop_overlay;
 pub mod load_progress;
 pub mod load_view;
 pub mod loader;
 pub mod upload_button;
+
+use coherency_core::analyze::Thresholds;
+use coherency_core::ingest::Format;
+
+/// How an input is read: as `format` (`None`: the detected one), judged against `thresholds`.
+/// Every read, re-read and report job of the page takes one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReadAs {
+    pub format: Option<Format>,
+    pub thresholds: Thresholds,
+}
