@@ -44,4 +44,5 @@ pub fn start() {
         Some(root) => yew::Renderer::<components::app::App>::with_root(root).render(),
         None => yew::Renderer::<components::app::App>::new().render(),
     };
+    file_load::loader::warm_up_analysis();
 }

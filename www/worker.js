@@ -19,6 +19,9 @@
 //   those input bytes (a postcard buffer: the fragment, or its length when over the limit);
 // - {kind: "open-link", fragment, module}: the input bytes a result link carries (DEFLATE lives
 //   here, not in the page's wasm; crates/analysis-worker/src/link.rs).
+// - {kind: "warm-up", module}: the analysis run once on small inputs made in the wasm, so that V8
+//   optimizes its hot functions before the first big file (the page asks once, at load;
+//   crates/analysis-worker/src/warm_up.rs); answered with the bytes it read.
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
 // (crates/analysis-worker/src/live.rs) over many messages, answered in the order they came:
@@ -28,7 +31,7 @@
 // - {kind: "live-end", ending, why, t} → {kind: "live-snapshot", snapshot, capture}.
 // scripts/single-file.mjs builds the single file's classic worker from this file: keep the
 // import on one line and the glue's `init({`.
-import init, { readFileInWorker, deflatePassesInWorker, analyzeInWorker, exportInWorker, compareInWorker, linkInWorker, openLinkInWorker, LiveRun } from "../pkg/coherency_analysis.js";
+import init, { readFileInWorker, deflatePassesInWorker, analyzeInWorker, exportInWorker, compareInWorker, linkInWorker, openLinkInWorker, warmUpInWorker, LiveRun } from "../pkg/coherency_analysis.js";
 
 let ready = null;
 let answerHelp = null;
@@ -76,6 +79,10 @@ onmessage = async ({ data }) => {
     ready ??= init({ module_or_path: data.module });
     await ready;
     if (liveMessage(data)) return;
+    if (data.kind === "warm-up") {
+      postMessage({ kind: "helped", answer: warmUpInWorker() });
+      return;
+    }
     if (data.kind === "deflate") {
       const passes = await deflatePassesInWorker(data.file, data.start, data.end, data.thresholds);
       postMessage({ kind: "helped", answer: passes.buffer }, [passes.buffer]);

@@ -220,6 +220,27 @@ fn one_job(job: Object, transfer: Array, done: Box<dyn Fn(Result<Vec<u8>, String
     Ok(OneJob(helper))
 }
 
+/// Has a worker run the analysis once on small inputs (`warmUpInWorker`), so that V8 compiles
+/// its hot functions with the optimizing compiler before the first big file comes (a call that
+/// is running stays in baseline code until it returns: see
+/// `crates/analysis-worker/src/warm_up.rs`). The page asks once as it loads; the compiled code
+/// belongs to the analysis module every worker is handed. Nothing is reported: a failure costs
+/// only the speed-up.
+pub fn warm_up_analysis() {
+    thread_local! {
+        static WARMING: RefCell<Option<OneJob>> = const { RefCell::new(None) };
+    }
+    let done = Box::new(|_: Result<Vec<u8>, String>| {
+        // The worker has ended: let go of it once its message has been handled.
+        wasm_bindgen_futures::spawn_local(async {
+            WARMING.with(|warming| warming.borrow_mut().take());
+        });
+    });
+    if let Ok(started) = one_job(job(&[("kind", "warm-up".into())]), Array::new(), done) {
+        WARMING.with(|warming| *warming.borrow_mut() = Some(started));
+    }
+}
+
 fn job(pairs: &[(&str, JsValue)]) -> Object {
     let job = Object::new();
     for (k, v) in pairs {

@@ -4,7 +4,8 @@
 //! through `coherency_worker_wire`; and the live mode's streams, each scored as it arrives by a
 //! session held here (`live`); and the reports the page offers to copy or download
 //! (`export`), and outputs compared with a reference (`compare`), and result links' DEFLATE
-//! (`link`). A big input's work is shared with a second worker running
+//! (`link`); and the warm-up the page runs once at load, so that V8 optimizes the analysis
+//! before the first big file comes (`warm_up`). A big input's work is shared with a second worker running
 //! the same module (`share_wire` carries what they exchange). Built for speed (the
 //! `wasm-speed` profile), apart from the page's wasm, which is built for size and never links
 //! the analysis.
@@ -14,6 +15,7 @@ mod export;
 mod live;
 mod result_link;
 mod share_wire;
+mod warm_up;
 mod worker;
 
 /// A panic in the worker is logged with its message (the page reports the worker's failure).

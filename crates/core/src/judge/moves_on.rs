@@ -86,6 +86,9 @@ pub(super) fn moves_on(
     // what its source turn reported on, the calls since the text before it.
     let mut text_before: Vec<Option<usize>> = vec![None; c.turns.len()];
     let mut last_text: Option<usize> = None;
+    // The last turn that reads `seen`: what later turns say is never looked up (a plain text's one
+    // turn, 50 MB of it, spent seconds in wasm hashing pieces no turn looked up).
+    let last_reader = (0..c.turns.len()).rev().find(|&k| c.turns[k].model && !polling[k]);
     for (k, turn) in c.turns.iter().enumerate() {
         let messages = c.turn_messages(k);
         // A user's message is news when it asks again what the user asked before (the same
@@ -115,10 +118,13 @@ pub(super) fn moves_on(
         if texts.iter().any(|t| !t.trim().is_empty()) {
             last_text = Some(k);
         }
-        let said = said_again(&texts, &seen);
-        for text in &texts {
-            for h in pieces(text).into_iter().map(|(h, _)| h) {
-                seen.insert(h, k);
+        // Nothing seen yet: nothing said again.
+        let said = if seen.is_empty() { None } else { said_again(&texts, &seen) };
+        if Some(k) != last_reader {
+            for text in &texts {
+                for h in pieces(text).into_iter().map(|(h, _)| h) {
+                    seen.insert(h, k);
+                }
             }
         }
         let Some(said) = said else { continue };
