@@ -1,4 +1,4 @@
-//! Where to cut an input into pieces, chosen from the input itself, so that every seed of the
+//! Where to cut an input into pieces, chosen from the input itself, so that every fuzz input of the
 //! corpus is used as it is (no prefix of control bytes) and a crash replays from its file alone.
 
 /// FNV-1a of `bytes`: a cheap, stable hash that moves with every byte the fuzzer mutates.

@@ -1,18 +1,18 @@
 //! The live endpoint mode's wing of the page: the form and the run (`panel.rs`), the endpoint
-//! health checks (`checks.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `text.rs`)
+//! health probes (`probes.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `text.rs`)
 //! and their pure view model (`view.rs`, tested natively); under them the one run driver
 //! (`run.rs`: a streamed request's body handed, read by read, to a `LiveSession` held in the
 //! analysis worker — `scorer.rs` —, which sends back its snapshots) over gloo-net (`fetch.rs`).
 //!
 //! What the bytes mean is `coherency_core::live`'s business (the request, the session, the
-//! checks' judges, the words for failures): this wing only pumps bytes and timestamps into it
+//! probes' judges, the words for failures): this wing only pumps bytes and timestamps into it
 //! and shows what it reports; the scoring runs in the analysis worker's wasm, not the page's.
 
 mod channel_text;
-mod checks;
 mod fetch;
 mod needle;
 mod panel;
+mod probes;
 mod result;
 mod run;
 mod scorer;

@@ -16,16 +16,16 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortController;
 use yew::prelude::*;
 
-use super::checks::{LiveChecks, ReasoningSeen};
 use super::fetch;
 use super::needle::NeedleProbe;
+use super::probes::{LiveProbes, ReasoningSeen};
 use super::result::live_result;
 use super::run::{self, NoStream};
 use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
 use coherency_core::analyze::Verdict;
-use coherency_core::live::reasoning_check::ReasoningEvidence;
+use coherency_core::live::reasoning_probe::ReasoningEvidence;
 use coherency_core::live::{
     build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning, BoundKey,
     ChatRequest, LiveSnapshot, RequestForm, PRESETS,
@@ -109,7 +109,7 @@ pub fn LivePanel(props: &Props) -> Html {
     // "Stop when it FAILs": on by default for the long run (a loop rarely ends by itself).
     let stop_at_fail = use_state(|| true);
     let run = use_mut_ref(|| None::<Run>);
-    // Where the long run and the soak put their reasoning: check D's streamed evidence.
+    // Where the long run and the soak put their reasoning: probe D's streamed evidence.
     let streamed = use_mut_ref(ReasoningEvidence::default);
     let redraw = use_force_update();
     let on_reasoning = {
@@ -305,7 +305,7 @@ pub fn LivePanel(props: &Props) -> Html {
             <section class="card live-tools" aria-label="Soak, context fidelity and endpoint checks">
                 <SoakRun form={f.clone()} api_key={sent_key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
                 <NeedleProbe form={f.clone()} api_key={sent_key.clone()} />
-                <LiveChecks base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={streamed.borrow().clone()} />
+                <LiveProbes base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={streamed.borrow().clone()} />
             </section>
         </>
     }
@@ -316,7 +316,7 @@ struct Outputs {
     view: UseStateSetter<Option<Rc<LiveView>>>,
     failure: UseStateSetter<Option<Failure>>,
     running: UseStateSetter<bool>,
-    /// Where the run put its reasoning, for check D.
+    /// Where the run put its reasoning, for probe D.
     reasoning: Callback<ReasoningSeen>,
     /// "Stop when it FAILs" ticked: `Some`, with the request's max_tokens when it is a number.
     stop_at_fail: Option<Option<u64>>,

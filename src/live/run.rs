@@ -1,6 +1,6 @@
 //! The one run driver: a streamed chat-completion request sent, and its body handed read by
 //! read to a [`Scorer`] (the run's session in the analysis worker) until it ends. The live run
-//! (`panel.rs`), check F (`checks.rs`), the needle probe and the soak all stream through it.
+//! (`panel.rs`), probe F (`probes.rs`), the needle probe and the soak all stream through it.
 
 use std::rc::Rc;
 

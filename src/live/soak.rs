@@ -13,8 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::checks::ReasoningSeen;
 use super::fetch;
+use super::probes::ReasoningSeen;
 use super::run;
 use crate::components::compare_view::CompareReportView;
 use crate::dom;
@@ -39,7 +39,7 @@ pub struct Props {
     pub api_key: AttrValue,
     /// Opens a generation's capture in the text or file view.
     pub on_capture: Callback<Rc<[u8]>>,
-    /// Where each generation put its reasoning (check D's evidence).
+    /// Where each generation put its reasoning (probe D's evidence).
     pub on_reasoning: Callback<ReasoningSeen>,
 }
 

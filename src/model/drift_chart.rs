@@ -95,12 +95,12 @@ mod tests {
     }
 
     /// A paragraph of `words` between function words, as the core's drift tests write them.
-    fn paragraph(words: &[&str], seed: usize) -> String {
+    fn paragraph(words: &[&str], variant: usize) -> String {
         let mut s = String::new();
         for i in 0..60 {
-            s.push_str(["the", "and", "of", "to", "is", "a"][(i * 7 + seed) % 6]);
+            s.push_str(["the", "and", "of", "to", "is", "a"][(i * 7 + variant) % 6]);
             s.push(' ');
-            s.push_str(words[(i * 5 + seed * 3) % words.len()]);
+            s.push_str(words[(i * 5 + variant * 3) % words.len()]);
             s.push_str(if i % 12 == 11 { ". " } else { " " });
         }
         s.push_str("\n\n");

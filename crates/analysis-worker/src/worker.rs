@@ -27,8 +27,8 @@ use coherency_core::analyze::side_passes::{side_passes, SidePassCounter};
 use coherency_core::analyze::{analyze_with, analyze_without_side_passes, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::judge::{
-    analyze_share, judge_transcript_with_progress, preview_of, split_in_two, text_of, AnalysisProgress, AnalyzedBefore,
-    JudgeOptions, JudgedDocument, TextKey, PREVIEW_OVER,
+    analyze_share, preview_of, split_in_two, text_of, AnalysisProgress, AnalyzedBefore, JudgeOptions, JudgedDocument,
+    Judging, TextKey, PREVIEW_OVER,
 };
 use coherency_worker_wire::blob_reader::read_blob;
 use coherency_worker_wire::progress::{Progress, Stage};
@@ -129,11 +129,14 @@ pub async fn read_file_in_worker(
     };
     // The judge starts counting again from its first text: not news when the texts were analysed.
     let shared = !analysed.is_empty();
-    let report = judge_transcript_with_progress(&transcript, &options, analysed, &mut |a: AnalysisProgress| {
-        if !(shared && a.texts_done == 0) {
-            tell(a);
-        }
-    });
+    let report = Judging::new(options)
+        .analyzed(analysed)
+        .on_progress(&mut |a: AnalysisProgress| {
+            if !(shared && a.texts_done == 0) {
+                tell(a);
+            }
+        })
+        .judge(&transcript);
 
     let loaded = JudgedDocument { size, detected, chosen, transcript, report };
     // Each text that travels goes straight into the buffer the page gets (and is freed here at

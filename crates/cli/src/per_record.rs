@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use coherency_core::analyze::{Metric, Verdict};
 use coherency_core::ingest::{self, Format};
-use coherency_core::judge::{judge_transcript_with, JudgeOptions, JudgedDocument};
+use coherency_core::judge::{JudgeOptions, JudgedDocument, Judging};
 use coherency_core::render::terminal::safe_value;
 use coherency_core::render::text::{cannot_read, skipped};
 use coherency_core::wording::{plural, thousands};
@@ -116,7 +116,7 @@ fn judge(file: &str, p: Pending, format: Format, options: &JudgeOptions) -> Row 
     // Read as the input's format, without detecting each record's again (a tenth of a small
     // record's time).
     let transcript = ingest::parse(&bytes, format);
-    let report = judge_transcript_with(&transcript, options);
+    let report = Judging::new(*options).judge(&transcript);
     let doc = JudgedDocument { size: bytes.len(), detected: format, chosen: Some(format), transcript, report };
     if let Some(why) = doc.no_text() {
         row.error = Some(why);

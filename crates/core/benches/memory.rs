@@ -74,23 +74,24 @@ fn scorer_parts(mb: usize) {
         f();
         println!("  {name:<28} {:>6.2}", (peak() - before) as f64 / n);
     };
-    let toks = tokens::tokens(&text);
-    let ids = tokens::token_ids(&text, &toks);
+    let tokenized = tokens::Tokenized::new(&text);
+    let toks = tokenized.tokens().unwrap_or_default();
+    let ids = tokenized.ids();
     println!("text-{mb}mb by scorer ({} tokens, {} bytes each on this target):", toks.len(), size_of_val(&toks[0]));
     part("tokens", &mut || {
         std::hint::black_box(tokens::tokens(&text));
     });
     part("token ids", &mut || {
-        std::hint::black_box(tokens::token_ids(&text, &toks));
+        std::hint::black_box(tokens::token_ids(&text, toks));
     });
     part("n-gram stats", &mut || {
-        std::hint::black_box(ngram_stats::ngram_stats_of(&ids));
+        std::hint::black_box(ngram_stats::ngram_stats_of(ids));
     });
     part("copy coverage", &mut || {
-        std::hint::black_box(copy_coverage::copy_coverage_of_ids(&text, &toks, &ids));
+        std::hint::black_box(copy_coverage::copy_coverage(&tokenized, None));
     });
     part("tandem repeats", &mut || {
-        std::hint::black_box(tandem::tandems_of(&text, &toks, &ids));
+        std::hint::black_box(tandem::tandems(&tokenized, tandem::line_best(&text)));
     });
     part("windowed profile", &mut || {
         std::hint::black_box(profile::profile(&text));
@@ -101,7 +102,7 @@ fn scorer_parts(mb: usize) {
     part("gzip size", &mut || {
         std::hint::black_box(gzip_ratio::gzip_size(text.as_bytes()));
     });
-    drop((toks, ids));
+    drop(tokenized);
     part("loop checks (all of the above)", &mut || {
         std::hint::black_box(loop_checks::find(&text, Thresholds::SEED.loops));
     });

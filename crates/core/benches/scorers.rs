@@ -14,7 +14,7 @@ use coherency_test_support::labelled;
 use coherency_test_support::textgen;
 use coherency_test_support::timing;
 
-use coherency_core::analyze::{analyze, copy_coverage, loop_checks, ngram_stats, profile, tandem, Thresholds};
+use coherency_core::analyze::{analyze, copy_coverage, loop_checks, ngram_stats, profile, tandem, tokens, Thresholds};
 use coherency_test_support::grammar::{english, english_turning_into_loop};
 use gzip_pass::gzip_pass;
 use std::hint::black_box;
@@ -50,10 +50,10 @@ fn main() {
         };
         for (name, text) in &inputs {
             let t = best_of(runs, || {
-                black_box(tandem::tandems(text));
+                black_box(tandem::tandems(&tokens::Tokenized::new(text), tandem::line_best(text)));
             });
             let c = best_of(runs, || {
-                black_box(copy_coverage::copy_coverage(text));
+                black_box(copy_coverage::copy_coverage(&tokens::Tokenized::new(text), None));
             });
             let p = best_of(runs, || {
                 black_box(profile::profile(text));

@@ -10,8 +10,8 @@ use coherency_core::judge::{Author, JudgedDocument};
 use coherency_test_support::agent_sessions::{corpus, Session, HEALTHY, LOOPING};
 use coherency_test_support::parallel;
 
-/// Seeds per kind (`AGENT_EVIDENCE_SEEDS=40` for a bigger run).
-fn seeds() -> u64 {
+/// RNG seeds per kind (`AGENT_EVIDENCE_SEEDS=40` for a bigger run).
+fn rng_seeds() -> u64 {
     std::env::var("AGENT_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(8)
 }
 
@@ -80,7 +80,7 @@ fn judge(bytes: &[u8]) -> Outcome {
 
 #[test]
 fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
-    let sessions = corpus(seeds());
+    let sessions = corpus(rng_seeds());
     // Every (shape, session) judged on every core first; the table is then read in order.
     let jobs: Vec<(usize, usize)> = (0..SHAPES.len())
         .flat_map(|shape| (0..sessions.len()).map(move |s| (shape, s)))

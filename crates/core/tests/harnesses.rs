@@ -35,8 +35,8 @@ fn merged(h: Harness, kind: &str) -> bool {
         && matches!(kind, "reasoning_repeats" | "same_reply_every_turn" | "plan_restated")
 }
 
-/// Seeds per kind (`HARNESS_EVIDENCE_SEEDS=20` for a bigger run).
-fn seeds() -> u64 {
+/// RNG seeds per kind (`HARNESS_EVIDENCE_SEEDS=20` for a bigger run).
+fn rng_seeds() -> u64 {
     std::env::var("HARNESS_EVIDENCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(4)
 }
 
@@ -70,7 +70,7 @@ fn judge_as(h: Harness, bytes: &[u8]) -> Judged {
 
 #[test]
 fn every_harness_file_is_detected_from_its_start_and_judged() {
-    let sessions = corpus(seeds());
+    let sessions = corpus(rng_seeds());
     // Every (harness, session) read and judged on every core first; the table is then read in order.
     let jobs: Vec<(Harness, usize)> =
         Harness::ALL.into_iter().flat_map(|h| (0..sessions.len()).map(move |s| (h, s))).collect();

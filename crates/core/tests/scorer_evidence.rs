@@ -10,7 +10,8 @@ use coherency_test_support::labelled;
 use coherency_core::analyze::copy_coverage::{copy_coverage, CopyCoverage, CopySpan};
 use coherency_core::analyze::ngram_stats::{ngram_stats, NgramStats};
 use coherency_core::analyze::profile::{profile, Profile, WINDOW};
-use coherency_core::analyze::tandem::{tandems, Tandem, Tandems};
+use coherency_core::analyze::tandem::{line_best, tandems, Tandem, Tandems};
+use coherency_core::analyze::tokens::Tokenized;
 use coherency_core::analyze::{analyze, SpanKind, Verdict};
 use labelled::{corpus, Labelled, KINDS};
 use std::collections::BTreeMap;
@@ -24,7 +25,12 @@ struct Figures {
 }
 
 fn figures(text: &str) -> Figures {
-    Figures { tandems: tandems(text), copy: copy_coverage(text), profile: profile(text), ngrams: ngram_stats(text) }
+    Figures {
+        tandems: tandems(&Tokenized::new(text), line_best(text)),
+        copy: copy_coverage(&Tokenized::new(text), None),
+        profile: profile(text),
+        ngrams: ngram_stats(text),
+    }
 }
 
 /// Share of `n` bytes.

@@ -76,9 +76,9 @@ pub const LOOPING: &[&str] = &[
     "plan_restated",
 ];
 
-/// Every kind, each with `seeds` seeds.
-pub fn corpus(seeds: u64) -> Vec<Session> {
-    HEALTHY.iter().chain(LOOPING).flat_map(|&k| (0..seeds).map(move |s| generate(k, s))).collect()
+/// Every kind, each with `rng_seeds` RNG seeds.
+pub fn corpus(rng_seeds: u64) -> Vec<Session> {
+    HEALTHY.iter().chain(LOOPING).flat_map(|&k| (0..rng_seeds).map(move |s| generate(k, s))).collect()
 }
 
 /// One session of `kind` (one of [`HEALTHY`] or [`LOOPING`]).

@@ -246,12 +246,12 @@ pub fn generate(kind: &Kind, n: usize, seed: u64, agent: bool) -> Case {
     Case { label: kind.label, class: kind.class, agent, target: n, prompt, reply, json, onset }
 }
 
-/// Every kind at every length, as a chat and as an agent's turn, `seeds` seeds each.
-pub fn corpus(lengths: &[usize], seeds: u64) -> Vec<Case> {
+/// Every kind at every length, as a chat and as an agent's turn, `rng_seeds` RNG seeds each.
+pub fn corpus(lengths: &[usize], rng_seeds: u64) -> Vec<Case> {
     let mut out = Vec::new();
     for (k, kind) in KINDS.iter().enumerate() {
         for &n in lengths.iter().filter(|&&n| n >= kind.min_len) {
-            for s in 0..seeds {
+            for s in 0..rng_seeds {
                 for agent in [false, true] {
                     out.push(generate(kind, n, (k as u64 + 701) << 32 ^ (n as u64) << 4 ^ s, agent));
                 }

@@ -8,6 +8,8 @@
 use super::checks::{self, Evidence};
 use super::content_lines;
 use super::deflate_passes::DeflatePasses;
+#[cfg(not(target_arch = "wasm32"))]
+use super::first_come::FirstCome;
 use super::gzip_ratio::gzip_size;
 use super::incoherence::{self, IncoherenceFindings};
 use super::line_repeats::LineCounter;
@@ -329,35 +331,6 @@ fn gzip_and_loop_checks<R: Send>(
     let more = also();
     let found = loop_checks::find(text, &t.loop_rules());
     (gzip_size(text.as_bytes()), found, incoherence::find_with_prompt(text, prompt, &t.incoherence_rules()), more)
-}
-
-/// A piece of work either of two threads may do: the first to [`FirstCome::run`] it does.
-#[cfg(not(target_arch = "wasm32"))]
-struct FirstCome<F, R> {
-    work: std::sync::Mutex<Option<F>>,
-    done: std::sync::Mutex<Option<R>>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl<F: FnOnce() -> R, R> FirstCome<F, R> {
-    fn new(work: F) -> Self {
-        Self { work: std::sync::Mutex::new(Some(work)), done: std::sync::Mutex::new(None) }
-    }
-
-    /// Does the work unless it was taken already.
-    fn run(&self) {
-        let work = self.work.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-        if let Some(work) = work {
-            let result = work();
-            *self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
-        }
-    }
-
-    /// The result, once both threads have run it (or one has and the other was joined).
-    fn take(&self) -> R {
-        self.run();
-        self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().expect("the work was done")
-    }
 }
 
 /// Too short to judge: nothing but whitespace, or under `min_bytes` non-blank bytes in a text

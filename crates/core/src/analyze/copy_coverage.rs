@@ -20,7 +20,7 @@
 
 use super::first_seen::FirstSeen;
 use super::ngram_stats::ngram_id;
-use super::tokens::{token_classes, token_ids, token_ranges_at, tokens, Token, TokenClass};
+use super::tokens::{TokenClass, Tokenized};
 use std::ops::Range;
 
 /// Tokens per shingle: a copy must be at least this many tokens long to count.
@@ -85,44 +85,27 @@ impl CopyCoverage {
     }
 }
 
-/// Copy coverage of `text`.
-pub fn copy_coverage(text: &str) -> CopyCoverage {
-    copy_coverage_of(text, &tokens(text))
-}
-
-/// Copy coverage of `text` cut into `toks`.
-pub fn copy_coverage_of(text: &str, toks: &[Token]) -> CopyCoverage {
-    let ids = token_ids(text, toks);
-    copy_coverage_of_ids(text, toks, &ids)
-}
-
-/// Copy coverage of `text` cut into `toks`, whose ids are `ids` (shared with other scorers).
+/// Copy coverage of a text cut into tokens (`t`: ids and classes; the spans' bytes from its
+/// tokens, or found in one more tokenising pass when a long text's analysis has dropped them,
+/// see [`Tokenized::drop_ranges`]).
 ///
 /// One pass over the shingles, each looked up in a table of the first occurrence of every
 /// shingle seen ([`FirstSeen`]: 4 bytes a slot, compared by their token ids), which is also
-/// the source of a span that starts with it.
-pub fn copy_coverage_of_ids(text: &str, toks: &[Token], ids: &[u32]) -> CopyCoverage {
-    let classes = token_classes(text, toks);
-    copied_shingles(ids, &classes, usize::MAX).finish(text, |k| toks[k].range())
-}
-
-/// [`copy_coverage_of_ids`] when the text's tokens are no longer at hand (a long text's
-/// analysis drops them, 8 bytes a token, before this pass needs its table): the spans'
-/// bytes are found in one more tokenising pass afterwards.
-///
-/// `distinct_4grams` (from [`super::ngram_stats::NgramStats::distinct_count`]) sizes the table:
-/// there are at most its square of distinct 8-token shingles.
-pub fn copy_coverage_without_tokens(
-    text: &str,
-    ids: &[u32],
-    classes: &[TokenClass],
-    distinct_4grams: usize,
-) -> CopyCoverage {
-    let copied = copied_shingles(ids, classes, distinct_4grams.saturating_mul(distinct_4grams));
-    let wanted = copied.token_indices();
-    let ranges = token_ranges_at(text, &wanted);
-    // `wanted` is sorted and holds every token number `finish` asks for.
-    copied.finish(text, |k| ranges[wanted.binary_search(&k).unwrap_or(0)].clone())
+/// the source of a span that starts with it. `distinct_4grams` (from
+/// [`super::ngram_stats::NgramStats::distinct_count`], when known) sizes the table: there are
+/// at most its square of distinct 8-token shingles.
+pub fn copy_coverage(t: &Tokenized, distinct_4grams: Option<usize>) -> CopyCoverage {
+    let distinct = distinct_4grams.map_or(usize::MAX, |d| d.saturating_mul(d));
+    let copied = copied_shingles(t.ids(), t.classes(), distinct);
+    match t.tokens() {
+        Some(toks) => copied.finish(t.text(), |k| toks[k].range()),
+        None => {
+            let wanted = copied.token_indices();
+            let ranges = t.ranges_at(&wanted);
+            // `wanted` is sorted and holds every token number `finish` asks for.
+            copied.finish(t.text(), |k| ranges[wanted.binary_search(&k).unwrap_or(0)].clone())
+        }
+    }
 }
 
 /// The copied shingles of a token-id sequence, merged into spans of token numbers; the table
@@ -226,13 +209,17 @@ impl<'a> SpanBuilder<'a> {
 mod tests {
     use super::*;
 
+    fn copies_of(text: &str) -> CopyCoverage {
+        copy_coverage(&Tokenized::new(text), None)
+    }
+
     #[test]
     fn a_paragraph_repeated_with_a_changed_number_is_one_span() {
         let para =
             |n: usize| format!("The reclaim thread scans the list again and evicts the oldest pages of list {n}.\n");
         let first = para(1);
         let text = format!("{first}{}{}", para(2), para(3));
-        let c = copy_coverage(&text);
+        let c = copies_of(&text);
         assert_eq!(c.spans.len(), 1, "{c:?}");
         assert_eq!(c.spans[0].edits, 1, "the number of the second copy");
         let s = &c.spans[0];
@@ -243,28 +230,25 @@ mod tests {
 
     #[test]
     fn prose_and_short_texts_have_no_copies() {
-        assert_eq!(copy_coverage("one two three four five six seven eight nine ten").coverage, 0.0);
-        assert_eq!(copy_coverage("a a a").spans, vec![]);
-        assert_eq!(copy_coverage("").coverage, 0.0);
+        assert_eq!(copies_of("one two three four five six seven eight nine ten").coverage, 0.0);
+        assert_eq!(copies_of("a a a").spans, vec![]);
+        assert_eq!(copies_of("").coverage, 0.0);
     }
 
     #[test]
     fn without_tokens_gives_the_same_spans() {
         let para = "The cache is full, so the oldest page goes first; then the scan starts again.\n";
         for text in [para.repeat(5), format!("{}模型内存 {}", "la ".repeat(30), para.repeat(3)), String::new()] {
-            let toks = tokens(&text);
-            let ids = token_ids(&text, &toks);
-            let classes = token_classes(&text, &toks);
-            assert_eq!(
-                copy_coverage_without_tokens(&text, &ids, &classes, 1),
-                copy_coverage_of_ids(&text, &toks, &ids)
-            );
+            let whole = Tokenized::new(&text);
+            let mut dropped = whole.clone();
+            dropped.drop_ranges();
+            assert_eq!(copy_coverage(&dropped, Some(1)), copy_coverage(&whole, None));
         }
     }
 
     #[test]
     fn a_loop_of_one_token_is_copied_from_its_second_token() {
-        let c = copy_coverage(&"la ".repeat(20));
+        let c = copies_of(&"la ".repeat(20));
         assert_eq!(
             c.spans,
             vec![CopySpan {
@@ -284,15 +268,15 @@ mod tests {
     fn rows_of_numbers_under_a_counting_comment_are_data_and_a_paragraph_with_a_counter_is_not() {
         let rows: String =
             (0x41..0x61).map(|cp| format!("    {{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }},   // U+{cp:04X}\n")).collect();
-        let c = copy_coverage(&rows);
+        let c = copies_of(&rows);
         assert!(c.coverage > 0.8, "{c:?}");
         assert!(c.spans.iter().filter(|s| s.tokens >= 32).all(CopySpan::is_data), "{c:?}");
         let para = |n: usize| {
             format!("The reclaim thread scans the list again and evicts the oldest pages of list {n} at once.\n")
         };
         let text: String = (1..8).map(para).collect();
-        let c = copy_coverage(&text);
+        let c = copies_of(&text);
         assert!(c.spans.iter().all(|s| !s.is_data() && s.number_edits == s.edits), "{c:?}");
-        assert!(!copy_coverage(&"0x00 0x01 0x02 0x03 ".repeat(10)).spans[0].is_data(), "said verbatim");
+        assert!(!copies_of(&"0x00 0x01 0x02 0x03 ".repeat(10)).spans[0].is_data(), "said verbatim");
     }
 }

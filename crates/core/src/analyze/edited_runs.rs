@@ -145,13 +145,14 @@ pub fn extend(toks: &[Token], ids: &[u32], t: &Tandem, max_edits: f64) -> Tandem
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::tandem::tandems;
+    use crate::analyze::tandem::{line_best, tandems};
+    use crate::analyze::tokens::Tokenized;
     use crate::analyze::tokens::{token_ids, tokens};
 
     fn extended(text: &str) -> Tandem {
         let toks = tokens(text);
         let ids = token_ids(text, &toks);
-        let t = tandems(text).word.covering.unwrap();
+        let t = tandems(&Tokenized::new(text), line_best(text)).word.covering.unwrap();
         extend(&toks, &ids, &t, 0.12)
     }
 
@@ -181,7 +182,7 @@ mod tests {
         let text = format!("#include <stdlib.h>\n#include \"config.h\"\n{}", "#include <stdio.h>\n".repeat(8));
         let toks = tokens(&text);
         let ids = token_ids(&text, &toks);
-        let t = tandems(&text).line.covering.unwrap();
+        let t = tandems(&Tokenized::new(&text), line_best(&text)).line.covering.unwrap();
         let e = extend(&toks, &ids, &t, 0.12);
         assert_eq!(e, t);
     }

@@ -11,6 +11,8 @@ pub mod content_lines;
 pub mod copy_coverage;
 pub mod deflate_passes;
 pub mod edited_runs;
+#[cfg(not(target_arch = "wasm32"))]
+mod first_come;
 pub mod first_seen;
 pub mod gzip_ratio;
 pub mod hashed_set;

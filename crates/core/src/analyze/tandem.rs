@@ -24,7 +24,7 @@
 
 use super::first_seen::FirstSeen;
 use super::text_units::{ceil_boundary, floor_boundary, lines, trim};
-use super::tokens::{hash_bytes, token_class, token_ids, tokens, Token, TokenClass};
+use super::tokens::{hash_bytes, token_class, Token, TokenClass, Tokenized};
 use super::variation::Variation;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -434,40 +434,35 @@ pub fn within_a_number(text: &str, t: &Tandem) -> bool {
     before + (t.end - t.start) + after <= NUMBER_DIGITS
 }
 
-/// The longest and the most covering run at each level.
-pub fn tandems(text: &str) -> Tandems {
-    let toks = tokens(text);
-    let ids = token_ids(text, &toks);
-    tandems_of(text, &toks, &ids)
-}
-
-/// [`tandems`] of `text` already cut into `toks`, whose ids are `ids`.
-pub fn tandems_of(text: &str, toks: &[Token], ids: &[u32]) -> Tandems {
-    tandems_with_lines(text, toks, ids, line_best(text))
-}
-
-/// [`tandems_of`] with the line level found before (a long text's analysis finds it before it
-/// cuts the text into tokens, so that the two tables are not held at once).
-pub fn tandems_with_lines(text: &str, toks: &[Token], ids: &[u32], line: TandemBest) -> Tandems {
-    let mut t = Tandems { line, ..Tandems::default() };
+/// The longest and the most covering run at each level of a text cut into tokens (`t`, its
+/// tokens at hand: before [`Tokenized::drop_ranges`]), the line level being `line` (found by
+/// [`line_best`]: a long text's analysis finds it before it cuts the text into tokens, so that
+/// the two tables are not held at once).
+pub fn tandems(t: &Tokenized, line: TandemBest) -> Tandems {
+    let text = t.text();
+    let mut found = Tandems { line, ..Tandems::default() };
     char_tandems(text, |r| {
         if !within_a_number(text, &r) {
-            t.char.offer(r)
+            found.char.offer(r)
         }
     });
-    word_tandems(toks, ids, |r| t.word.offer(r));
-    t
+    word_tandems(t.tokens().unwrap_or_default(), t.ids(), |r| found.word.offer(r));
+    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn runs_of(text: &str) -> Tandems {
+        tandems(&Tokenized::new(text), line_best(text))
+    }
+
     #[test]
     fn a_phrase_loop_on_one_line_is_found_at_each_level() {
         let unit = "Let me check the file again. ";
         let text = format!("Hmm.\n{}", unit.repeat(10));
-        let t = tandems(&text);
+        let t = runs_of(&text);
         let c = t.char.covering.unwrap();
         assert_eq!((c.start, c.period, c.count, &text[c.unit.clone()]), (5, unit.len(), 10, unit));
         assert_eq!(c.end, text.len());
@@ -479,25 +474,25 @@ mod tests {
 
     #[test]
     fn sub_word_and_multibyte_loops() {
-        let c = tandems("NoNoNoNoNo").char.longest.unwrap();
+        let c = runs_of("NoNoNoNoNo").char.longest.unwrap();
         assert_eq!((c.period, c.count, c.start, c.end), (2, 5, 0, 10));
-        let c = tandems("x😂😂😂").char.longest.unwrap();
+        let c = runs_of("x😂😂😂").char.longest.unwrap();
         assert_eq!((c.period, c.count, c.start, c.end), (4, 3, 1, 13));
-        let c = tandems("好好好好").char.longest.unwrap();
+        let c = runs_of("好好好好").char.longest.unwrap();
         assert_eq!((c.period, c.count), (3, 4));
     }
 
     #[test]
     fn digits_inside_a_number_are_not_a_run_but_a_digit_loop_is() {
-        assert_eq!(tandems("answer number 100000").char.longest, None);
-        assert_eq!(tandems("pi is 3.14141414").char.longest, None);
-        assert_eq!(tandems(&"1".repeat(19)).char.longest.map(|t| t.count), Some(19));
-        assert_eq!(tandems("!!!!!!!!!!!!!!!!!!!!").char.longest.map(|t| t.count), Some(20));
+        assert_eq!(runs_of("answer number 100000").char.longest, None);
+        assert_eq!(runs_of("pi is 3.14141414").char.longest, None);
+        assert_eq!(runs_of(&"1".repeat(19)).char.longest.map(|t| t.count), Some(19));
+        assert_eq!(runs_of("!!!!!!!!!!!!!!!!!!!!").char.longest.map(|t| t.count), Some(20));
     }
 
     #[test]
     fn line_loops_ignore_blank_lines_and_indentation() {
-        let t = tandems("a\n  b\n\nb\nb\nc");
+        let t = runs_of("a\n  b\n\nb\nb\nc");
         let l = t.line.longest.unwrap();
         assert_eq!((l.period, l.count, l.start, l.end), (1, 3, 4, 10));
     }
@@ -505,7 +500,7 @@ mod tests {
     #[test]
     fn one_list_item_under_increasing_numbers_is_a_line_loop() {
         let text = "Steps:\n1. Open it.\n2. Check the cache.\n3. Check the cache.\n4. Check the cache.\n";
-        let l = tandems(text).line.longest.unwrap();
+        let l = runs_of(text).line.longest.unwrap();
         assert_eq!(
             (l.count, &text[l.start..l.end]),
             (3, "2. Check the cache.\n3. Check the cache.\n4. Check the cache.")
@@ -518,10 +513,11 @@ mod tests {
     }
 
     fn number_runs(text: &str) -> Vec<(String, usize, Variation)> {
-        let toks = tokens(text);
-        let ids = token_ids(text, &toks);
+        let t = Tokenized::new(text);
         let mut out = Vec::new();
-        number_tandems(text, &toks, &ids, |t| out.push((text[t.start..t.end].to_string(), t.count, t.variation)));
+        number_tandems(text, t.tokens().unwrap_or_default(), t.ids(), |t| {
+            out.push((text[t.start..t.end].to_string(), t.count, t.variation))
+        });
         out
     }
 

@@ -127,6 +127,62 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
+/// A text cut into tokens once for every scorer that compares tokens: their byte ranges, ids
+/// ([`token_ids`]) and classes ([`token_classes`]). A long text's analysis frees the ranges (8
+/// bytes a token) once the scorers that walk them are done ([`Self::drop_ranges`]); a scorer
+/// that needs a few ranges after that finds them in one more pass ([`Self::ranges_at`]).
+#[derive(Clone, Debug)]
+pub struct Tokenized<'a> {
+    text: &'a str,
+    tokens: Option<Vec<Token>>,
+    ids: Vec<u32>,
+    classes: Vec<TokenClass>,
+}
+
+impl<'a> Tokenized<'a> {
+    /// `text` cut into tokens, with their ids and classes.
+    pub fn new(text: &'a str) -> Self {
+        let toks = tokens(text);
+        let ids = token_ids(text, &toks);
+        let classes = token_classes(text, &toks);
+        Self { text, tokens: Some(toks), ids, classes }
+    }
+
+    /// The text cut.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The tokens' byte ranges; `None` once [`Self::drop_ranges`] has freed them.
+    pub fn tokens(&self) -> Option<&[Token]> {
+        self.tokens.as_deref()
+    }
+
+    /// Each token's id (see [`token_ids`]).
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// Each token's class (see [`token_classes`]).
+    pub fn classes(&self) -> &[TokenClass] {
+        &self.classes
+    }
+
+    /// Frees the tokens' byte ranges (8 bytes a token), keeping their ids and classes.
+    pub fn drop_ranges(&mut self) {
+        self.tokens = None;
+    }
+
+    /// The bytes of the tokens numbered `wanted` (sorted, no repeats), in that order: from the
+    /// tokens when they are at hand, else found by one more tokenising pass.
+    pub fn ranges_at(&self, wanted: &[usize]) -> Vec<Range<usize>> {
+        match &self.tokens {
+            Some(toks) => wanted.iter().map(|&k| toks[k].range()).collect(),
+            None => token_ranges_at(self.text, wanted),
+        }
+    }
+}
+
 /// What a token is, for telling data from a loop: a number (it starts with a digit: "42",
 /// "0x1F", "01T12", "3rd"), a word (two letters or more, or one CJK character), or anything
 /// else (a single Latin letter, a punctuation mark, an emoji).

@@ -221,10 +221,10 @@ mod tests {
     fn pairs_match_the_naive_oracle_on_many_tokenisations() {
         // Cut one text at pseudo-random places, twice, with a parting at several points.
         let text = "the quick brown fox jumps over the lazy dog again and again";
-        let mut seed = 7u64;
+        let mut rng_state = 7u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
+            rng_state = rng_state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (rng_state >> 33) as usize
         };
         for round in 0..300 {
             let cut = |next: &mut dyn FnMut() -> usize, s: &'static str| {

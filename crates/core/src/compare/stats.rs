@@ -160,17 +160,17 @@ mod tests {
         1.0 - 6.0 * d2 / (n * (n * n - 1.0))
     }
 
-    fn lcg(seed: &mut u64) -> f64 {
-        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (*seed >> 11) as f64 / (1u64 << 53) as f64
+    fn lcg(state: &mut u64) -> f64 {
+        *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*state >> 11) as f64 / (1u64 << 53) as f64
     }
 
     #[test]
     fn spearman_equals_the_textbook_formula_without_ties() {
-        let mut seed = 3;
+        let mut rng_state = 3;
         for n in [4, 5, 10, 37, 200] {
-            let x: Vec<f64> = (0..n).map(|_| lcg(&mut seed)).collect();
-            let y: Vec<f64> = x.iter().map(|v| v * 0.5 + lcg(&mut seed)).collect();
+            let x: Vec<f64> = (0..n).map(|_| lcg(&mut rng_state)).collect();
+            let y: Vec<f64> = x.iter().map(|v| v * 0.5 + lcg(&mut rng_state)).collect();
             let got = spearman(&x, &y).unwrap();
             assert!((got.value - naive_spearman(&x, &y)).abs() < 1e-9, "n {n}");
             assert!(got.low <= got.value && got.value <= got.high);
@@ -189,11 +189,11 @@ mod tests {
     #[test]
     fn the_median_interval_covers_the_median_as_often_as_it_says() {
         // Sorted-list oracle for the median; coverage of the interval over many samples.
-        let mut seed = 11;
+        let mut rng_state = 11;
         let mut covered = 0;
         let trials = 2000;
         for _ in 0..trials {
-            let v: Vec<f64> = (0..25).map(|_| lcg(&mut seed)).collect();
+            let v: Vec<f64> = (0..25).map(|_| lcg(&mut rng_state)).collect();
             let (m, q1, q3) = median(&v).unwrap();
             let s = sorted(&v);
             assert_eq!(m.value, s[12]);

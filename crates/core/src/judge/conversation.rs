@@ -347,7 +347,7 @@ mod tests {
     use super::super::test_messages::session;
     use super::*;
     use crate::analyze::Verdict;
-    use crate::judge::{judge_transcript, judge_transcript_with, JudgeOptions};
+    use crate::judge::{judge_transcript, JudgeOptions, Judging};
 
     #[test]
     fn a_tool_loop_fails_the_conversation_from_its_first_call() {
@@ -397,7 +397,7 @@ mod tests {
         assert_eq!(r.verdict, Some(Verdict::Pass), "the model did not loop");
         assert!(r.worst().unwrap().judged, "the worst judged text comes first");
         assert!(r.worst_first().iter().take_while(|m| m.judged).all(|m| m.report.verdict() == Verdict::Pass));
-        let asked = judge_transcript_with(&t, &JudgeOptions { judge_inputs: true, ..JudgeOptions::default() });
+        let asked = Judging::new(JudgeOptions { judge_inputs: true, ..JudgeOptions::default() }).judge(&t);
         assert_eq!(asked.verdict, Some(Verdict::Fail));
         let c = &asked.conversations[0];
         assert_eq!(c.onset_turn, Some(2));

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::kept_report::Analyzed;
 use super::report::TranscriptReport;
 use super::shares::{split_in_two, TextKey};
-use super::transcript::{judge_transcript_analyzed, judge_transcript_with};
+use super::transcript::Judging;
 use crate::ingest::{self, Format, Transcript};
 use crate::wording::plural;
 
@@ -28,7 +28,7 @@ pub struct JudgedDocument {
 impl JudgedDocument {
     /// Detects the format of `bytes`, reads them as `chosen` (`None`: as detected) and judges
     /// every text. (A document read in pieces through [`ingest::Reader`], as the page's worker
-    /// reads files, is judged with [`super::judge_transcript_with_progress`] instead.)
+    /// reads files, is judged with [`super::Judging`] instead.)
     pub fn read(bytes: &[u8], chosen: Option<Format>) -> JudgedDocument {
         Self::read_with(bytes, chosen, &JudgeOptions::default())
     }
@@ -37,7 +37,7 @@ impl JudgedDocument {
     pub fn read_with(bytes: &[u8], chosen: Option<Format>, options: &JudgeOptions) -> JudgedDocument {
         let detected = ingest::detect(bytes);
         let transcript = ingest::parse(bytes, chosen.unwrap_or(detected));
-        let report = judge_transcript_with(&transcript, options);
+        let report = Judging::new(*options).judge(&transcript);
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 
@@ -56,7 +56,7 @@ impl JudgedDocument {
         let [mut keys, other] = split_in_two(&transcript).shares;
         keys.extend(other);
         let analysed = analyse(&transcript, keys);
-        let report = judge_transcript_analyzed(&transcript, options, analysed);
+        let report = Judging::new(*options).analyzed(analysed).judge(&transcript);
         JudgedDocument { size: bytes.len(), detected, chosen, transcript, report }
     }
 

@@ -39,12 +39,18 @@ pub struct PassedText {
 
 /// One text's analysis made before judging, on any thread (it holds no `Rc`): the whole
 /// report, or what is kept of a short text that passed. The judge keeps it as
-/// [`Analyzed::kept`] says (see [`super::judge_transcript_analyzed`]).
+/// [`Analyzed::kept`] says (see [`super::Judging::analyzed`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Analyzed {
     /// Boxed: a report is a few hundred bytes, and a log holds one `Analysed` per text.
     Whole(Box<Report>),
     Passed(PassedText),
+}
+
+impl From<Report> for Analyzed {
+    fn from(report: Report) -> Self {
+        Self::Whole(Box::new(report))
+    }
 }
 
 impl Analyzed {

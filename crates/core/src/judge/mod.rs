@@ -75,7 +75,5 @@ pub use row::MessageRow;
 pub use shares::{analyze_share, split_in_two, text_of, AnalyzedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
-pub use transcript::{
-    judge_transcript, judge_transcript_analyzed, judge_transcript_with, judge_transcript_with_progress, preview_of,
-};
+pub use transcript::{judge_transcript, preview_of, Judging};
 pub use turn_view::TurnView;

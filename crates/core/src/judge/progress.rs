@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::Verdict;
 
-/// How far [`judge_transcript_with_progress`](super::judge_transcript_with_progress) has got:
+/// How far [`Judging`](super::Judging) has got:
 /// texts and their bytes analysed so far (a text met again counts as analysed), of how many,
 /// and the worst verdict so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! texts judging analyses one by one — each distinct message text once, each reply's reasoning
 //! and content together — are split in two shares of about equal bytes ([`split_in_two`]); each
 //! share is analysed on its own ([`analyze_share`], anywhere: only the texts travel), and the
-//! reports go to [`judge_transcript_with_progress`](super::judge_transcript_with_progress) as
+//! reports go to [`Judging`](super::Judging) as
 //! made before ([`AnalyzedBefore`]): the same reports as judging alone. A conversation's stream
 //! (planned across its turns) is left to the judge.
 
@@ -102,7 +102,7 @@ pub fn analyze_share(
 #[cfg(test)]
 mod tests {
     use super::super::test_messages::message;
-    use super::super::{judge_transcript, judge_transcript_with_progress};
+    use super::super::{judge_transcript, Judging};
     use super::*;
     use crate::ingest::{Channel, Format};
 
@@ -147,7 +147,7 @@ mod tests {
         analysed.extend(analyze_share(&t, &s.shares[1], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p)));
         assert_eq!((progress.texts_done, progress.bytes_done), (s.texts, s.bytes));
         assert_eq!(seen.len(), s.texts);
-        let judged = judge_transcript_with_progress(&t, &Default::default(), analysed, &mut |_| {});
+        let judged = Judging::default().analyzed(analysed).on_progress(&mut |_| {}).judge(&t);
         assert_eq!(judged, judge_transcript(&t));
     }
 

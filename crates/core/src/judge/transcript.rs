@@ -15,7 +15,7 @@ use super::progress::{AnalysisProgress, PREVIEW_BYTES, PREVIEW_OVER};
 use super::prompt::{against_prompt, prompt_of};
 use super::reply_text::{join_reply, joined_len};
 use super::report::{MessageReport, TranscriptReport};
-use super::shares::{AnalyzedBefore, TextKey};
+use super::shares::TextKey;
 use super::turns::conversations;
 use crate::analyze::incoherence::drift;
 use crate::analyze::text_units::floor_boundary;
@@ -24,42 +24,47 @@ use crate::ingest::Transcript;
 
 /// Judges every message of `t` (identical texts once: request logs repeat their history),
 /// every reply's reasoning + content, and every conversation across its turns; only the
-/// model's output sets the verdict.
+/// model's output sets the verdict. With the defaults: [`Judging`] says how else.
 pub fn judge_transcript(t: &Transcript) -> TranscriptReport {
-    judge_transcript_with(t, &JudgeOptions::default())
+    Judging::default().judge(t)
 }
 
-/// [`judge_transcript`] under `options` (the CLI's `--judge-inputs`).
-pub fn judge_transcript_with(t: &Transcript, options: &JudgeOptions) -> TranscriptReport {
-    judge(t, options, HashMap::new(), None)
+/// How a transcript is judged: under which [`JudgeOptions`], with which texts analysed before
+/// (on other threads or workers; a text not among them is analysed here), telling whom how far
+/// it got. `Judging::default().judge(t)` is [`judge_transcript`].
+#[derive(Default)]
+pub struct Judging<'a> {
+    options: JudgeOptions,
+    analyzed: HashMap<TextKey, Analyzed>,
+    on_progress: Option<&'a mut dyn FnMut(AnalysisProgress)>,
 }
 
-/// [`judge_transcript_with`], calling `on_progress` before the first text and after each one
-/// (the caller decides how often to pass it on); a long text is previewed from its start
-/// first (see [`AnalysisProgress::preview`]). The texts in `analysed` were analysed by the
-/// caller already, their reports taken as they are (the page's workers share the work: see
-/// [`super::split_in_two`]).
-pub fn judge_transcript_with_progress(
-    t: &Transcript,
-    options: &JudgeOptions,
-    analysed: AnalyzedBefore,
-    on_progress: &mut dyn FnMut(AnalysisProgress),
-) -> TranscriptReport {
-    judge(t, options, before(analysed), Some(on_progress))
-}
+impl<'a> Judging<'a> {
+    /// Judging under `options` (the CLI's `--judge-inputs` and thresholds).
+    pub fn new(options: JudgeOptions) -> Self {
+        Self { options, ..Self::default() }
+    }
 
-/// [`judge_transcript_with`], taking the texts' analyses made before (on other threads: the
-/// CLI analyses a big log's texts on every core); a text not among them is analysed here.
-pub fn judge_transcript_analyzed(
-    t: &Transcript,
-    options: &JudgeOptions,
-    analysed: HashMap<TextKey, Analyzed>,
-) -> TranscriptReport {
-    judge(t, options, analysed, None)
-}
+    /// With the analyses of some texts made before, taken as they are: the CLI analyses a big
+    /// log's texts on every core ([`Analyzed::of`] each), the page's workers share the work
+    /// (their [`Report`](crate::analyze::Report)s: see [`super::split_in_two`]).
+    pub fn analyzed<A: Into<Analyzed>>(mut self, analyzed: impl IntoIterator<Item = (TextKey, A)>) -> Self {
+        self.analyzed = analyzed.into_iter().map(|(k, a)| (k, a.into())).collect();
+        self
+    }
 
-fn before(analysed: AnalyzedBefore) -> HashMap<TextKey, Analyzed> {
-    analysed.into_iter().map(|(k, r)| (k, Analyzed::Whole(Box::new(r)))).collect()
+    /// Calling `on_progress` before the first text and after each one (the caller decides how
+    /// often to pass it on); a long text is previewed from its start first (see
+    /// [`AnalysisProgress::preview`]). Without it no preview is analysed: nobody would see it.
+    pub fn on_progress(mut self, on_progress: &'a mut dyn FnMut(AnalysisProgress)) -> Self {
+        self.on_progress = Some(on_progress);
+        self
+    }
+
+    /// Judges `t`.
+    pub fn judge(self, t: &Transcript) -> TranscriptReport {
+        judge(t, &self.options, self.analyzed, self.on_progress)
+    }
 }
 
 /// Judges `t` under `options`, telling `on_progress` how far it got when there is one to tell
@@ -207,7 +212,7 @@ fn preview(wanted: bool, text: &str, progress: &mut AnalysisProgress, on_progres
 }
 
 /// The verdict of a long text's first [`PREVIEW_BYTES`] (at a character boundary), and their
-/// length: the preview [`judge_transcript_with_progress`] gives of a text of [`PREVIEW_OVER`]
+/// length: the preview [`Judging::on_progress`] gives of a text of [`PREVIEW_OVER`]
 /// bytes or more.
 pub fn preview_of(text: &str) -> (usize, Verdict) {
     let head = prefix(text, PREVIEW_BYTES);
@@ -282,8 +287,7 @@ mod tests {
         t.messages.push(msg(1, Channel::Reasoning, "Wait, let me re-check the total.\n".repeat(35)));
         t.messages.push(msg(1, Channel::Content, "The total is 42.".into()));
         let mut seen = Vec::new();
-        let r =
-            judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalyzedBefore::new(), &mut |p| seen.push(p));
+        let r = Judging::default().on_progress(&mut |p| seen.push(p)).judge(&t);
         assert_eq!(r, judge_transcript(&t), "the same reports with or without progress");
         let total = t.messages.iter().map(|m| m.text.len()).sum::<usize>() + 35 * 33 + 2 + 16;
         assert_eq!(seen.len(), r.reports.len() + 1, "once before, once per text");
@@ -305,7 +309,7 @@ mod tests {
         let text = format!("{}{}", "Let me check the file again. ".repeat(80_000), "é".repeat(4_000_000));
         t.messages.push(msg(0, Channel::Content, text));
         let mut seen = Vec::new();
-        judge_transcript_with_progress(&t, &JudgeOptions::default(), AnalyzedBefore::new(), &mut |p| seen.push(p));
+        Judging::default().on_progress(&mut |p| seen.push(p)).judge(&t);
         assert_eq!(seen.len(), 3, "before, the preview, after");
         assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
@@ -320,22 +324,15 @@ mod tests {
         let mut given = analyze(&t.messages[0].text);
         assert_eq!(given.verdict, Verdict::Fail);
         let mut seen = Vec::new();
-        let same = judge_transcript_with_progress(
-            &t,
-            &JudgeOptions::default(),
-            [(TextKey::Message(0), given.clone())].into(),
-            &mut |p| seen.push(p),
-        );
+        let same = Judging::default()
+            .analyzed([(TextKey::Message(0), given.clone())])
+            .on_progress(&mut |p| seen.push(p))
+            .judge(&t);
         assert_eq!(same, whole, "the caller's report is the one analyze gives");
         // The given report is taken as it is (nothing analysed again): a PASS given stays PASS.
         given.verdict = Verdict::Pass;
         given.tripped = None;
-        let r = judge_transcript_with_progress(
-            &t,
-            &JudgeOptions::default(),
-            [(TextKey::Message(0), given.clone())].into(),
-            &mut |_| {},
-        );
+        let r = Judging::default().analyzed([(TextKey::Message(0), given.clone())]).on_progress(&mut |_| {}).judge(&t);
         assert_eq!(r.reports[0].report.verdict(), Verdict::Pass);
         assert_eq!(seen.len(), 2, "before and after its one text");
     }
@@ -352,7 +349,7 @@ mod tests {
         let mut loose = crate::analyze::Thresholds::SEED;
         loose.assign("maxline.warn=7").expect("a setting");
         let options = JudgeOptions { thresholds: loose, ..JudgeOptions::default() };
-        let r = judge_transcript_with(&t, &options);
+        let r = Judging::new(options).judge(&t);
         assert_eq!(r.verdict, Some(Verdict::Pass));
         let kept = &r.reports[0];
         assert_eq!(kept.report.whole().map(|w| w.thresholds), Some(loose), "kept whole, with its thresholds");

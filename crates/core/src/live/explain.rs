@@ -7,10 +7,10 @@ use crate::stream::openai_wire::error_text;
 /// which it does not follow (the key would go wherever the redirect points).
 pub const REDIRECT_REFUSED: &str = "RedirectRefused";
 
-/// How long one health-check request may take before the page gives up on it.
-pub const CHECK_TIMEOUT_MS: u32 = 60_000;
+/// How long one probe's request may take before the page gives up on it.
+pub const PROBE_TIMEOUT_MS: u32 = 60_000;
 
-/// Bytes of a body the page reads whole (a check's answer, an error's body, the model list)
+/// Bytes of a body the page reads whole (a probe's answer, an error's body, the model list)
 /// at most: such answers are kilobytes, and a server that sends more does not fill the tab.
 pub const MAX_BODY_BYTES: usize = 4 << 20;
 
@@ -36,7 +36,7 @@ pub fn explain_fetch_failure(url: &str, page_origin: &str, detail: &str) -> Stri
         return format!(
             "No answer from {url} within {} s: the server took the request but did not answer in time. It may be \
              overloaded, still loading the model, or stuck; check its log.",
-            CHECK_TIMEOUT_MS / 1000
+            PROBE_TIMEOUT_MS / 1000
         );
     }
     let mut out = format!(

@@ -2,7 +2,7 @@
 //! from the form and the endpoints' URLs, the streaming session (bytes →
 //! [`SsePump`](crate::stream::SsePump) (decoder and chat assembler, as for a saved capture) →
 //! [`Analyzer`](crate::analyze::Analyzer)s) with its timings and speed figures, the health
-//! checks' judges (check D from every reply seen, streamed or not), the words for failures,
+//! probes' judges (probe D from every reply seen, streamed or not), the words for failures,
 //! the statistics of a soak run (many generations, or A against B) and its captures in one
 //! file, the context fidelity (needle) probe, and the API key bound to the endpoint it was
 //! given for.
@@ -12,23 +12,23 @@
 //! aborting them and the clock are the caller's business, so all of this is tested natively.
 
 pub mod captures_file;
-pub mod checks;
 pub mod conversation;
 pub mod explain;
 pub mod key_binding;
 pub mod needle;
 pub mod outcome;
+pub mod probes;
 pub mod request;
 pub mod session;
 pub mod soak;
 
-pub use checks::reasoning_check;
 pub use explain::{
-    body_too_big, explain_fetch_failure, http_error_text, plain_http_key_warning, CHECK_TIMEOUT_MS, MAX_BODY_BYTES,
+    body_too_big, explain_fetch_failure, http_error_text, plain_http_key_warning, MAX_BODY_BYTES, PROBE_TIMEOUT_MS,
     REDIRECT_REFUSED,
 };
 pub use key_binding::BoundKey;
 pub use outcome::{broken_off, ending_line, stopped_at_fail, BrokenOff};
+pub use probes::reasoning_probe;
 pub use request::{build_request, chat_url, models_url, parse_models, ChatRequest, RequestForm, PRESETS};
 pub use session::{
     capture_full, ending_key, ending_text, estimate_tokens, worst_channel, Ending, LiveSession, LiveSnapshot,

@@ -1,7 +1,7 @@
 //! Where a reply's reasoning came from: which reasoning field carried it (`reasoning_content`,
 //! `reasoning`, `reasoning_details`, `thinking`) — bytes and chunks of each — and whether the
 //! content held it inline as `<think>…</think>` (or a lone `</think>`). The chat assembler keeps
-//! one while it rebuilds the text; check D (`live::reasoning_check`) judges from it whether an
+//! one while it rebuilds the text; probe D (`live::reasoning_probe`) judges from it whether an
 //! endpoint places reasoning where clients look for it.
 
 use serde::{Deserialize, Deserializer, Serialize};

@@ -272,12 +272,12 @@ fn lost(text: &str, tail: usize, asked: Vec<String>) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn paragraph(words: &[&str], n: usize, seed: usize) -> String {
+    fn paragraph(words: &[&str], n: usize, variant: usize) -> String {
         let mut s = String::new();
         for i in 0..n {
-            s.push_str(["the", "and", "of", "to", "is", "a"][(i * 7 + seed) % 6]);
+            s.push_str(["the", "and", "of", "to", "is", "a"][(i * 7 + variant) % 6]);
             s.push(' ');
-            s.push_str(words[(i * 5 + seed * 3) % words.len()]);
+            s.push_str(words[(i * 5 + variant * 3) % words.len()]);
             s.push(' ');
             if i % 12 == 11 {
                 s.push_str("and so it goes. ");

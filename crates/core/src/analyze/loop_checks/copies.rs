@@ -348,8 +348,9 @@ mod tests {
 
     #[test]
     fn a_quotation_said_twice_passes_and_a_block_said_three_times_fails() {
-        let para =
-            |seed: usize| -> String { (0..60).map(|i| format!("w{}x{} ", (i * 7 + seed * 13) % 97, seed)).collect() };
+        let para = |variant: usize| -> String {
+            (0..60).map(|i| format!("w{}x{} ", (i * 7 + variant * 13) % 97, variant)).collect()
+        };
         let quote = para(1);
         let text = format!("{}{quote}{}{quote}{}{}", para(2), para(3), para(4), para(5));
         assert_eq!(find(&text, &LoopRules::SEED).checks[1].level, Verdict::Pass);
@@ -360,8 +361,9 @@ mod tests {
     }
     #[test]
     fn a_code_block_shown_again_warns_and_the_same_prose_said_twice_fails() {
-        let para =
-            |seed: usize| -> String { (0..60).map(|i| format!("w{}x{} ", (i * 7 + seed * 13) % 97, seed)).collect() };
+        let para = |variant: usize| -> String {
+            (0..60).map(|i| format!("w{}x{} ", (i * 7 + variant * 13) % 97, variant)).collect()
+        };
         let code = format!("```rust\n{}\n```\n", para(1));
         let shown_again = format!("{}\n{code}\nThe fixed version:\n\n{code}", para(2));
         let f = find(&shown_again, &LoopRules::SEED);

@@ -5,9 +5,9 @@
 use super::share::share;
 use crate::analyze::edited_runs;
 use crate::analyze::report::{Check, Direction, Metric, TandemFigure, Verdict};
-use crate::analyze::tandem::{number_tandems, tandems_with_lines, Tandem, TandemBest, UnitKind};
+use crate::analyze::tandem::{number_tandems, tandems, Tandem, TandemBest, UnitKind};
 use crate::analyze::thresholds::{LoopRules, TandemClause};
-use crate::analyze::tokens::Token;
+use crate::analyze::tokens::{Token, Tokenized};
 use crate::analyze::variation::Variation;
 use crate::wording::{percent_of, plural, quote, thousands};
 use std::ops::Range;
@@ -51,13 +51,12 @@ pub fn tandem_level(t: &Tandem, n: usize, rules: &LoopRules) -> Verdict {
 /// The tandem repeat that decides the loop check: the worst-judged of each level's longest and
 /// most covering runs (then more bytes, more copies, lines before words before characters).
 pub(super) fn decisive_tandem(
-    text: &str,
-    toks: &[Token],
-    ids: &[u32],
+    tokenized: &Tokenized,
     lines: TandemBest,
     rules: &LoopRules,
 ) -> (Option<Tandem>, Verdict) {
-    let t = tandems_with_lines(text, toks, ids, lines);
+    let (text, toks, ids) = (tokenized.text(), tokenized.tokens().unwrap_or_default(), tokenized.ids());
+    let t = tandems(tokenized, lines);
     let mut numbers = TandemBest::default();
     number_tandems(text, toks, ids, |r| numbers.offer(r));
     let n = text.len();

@@ -25,14 +25,14 @@ mod degenerate_end;
 mod loop_check;
 mod share;
 
-use super::copy_coverage::{copy_coverage_without_tokens, CopyCoverage};
+use super::copy_coverage::{copy_coverage, CopyCoverage};
 use super::ngram_stats::{ngram_stats_of, NgramStats};
 use super::profile::{profile, Profile};
 use super::report::{Check, CopyFigure, ProfileFigure, Span, SpanKind, TandemFigure, Verdict};
 use super::restarts::restarts;
 use super::tandem::{line_best, Tandem};
 use super::thresholds::LoopRules;
-use super::tokens::{token_classes, token_ids, tokens};
+use super::tokens::Tokenized;
 use super::variation::Variation;
 use copies::{copy_figure, judge_copies, retellings, with_restarts, CopiesJudged};
 use degenerate_end::{degenerate_end_check, profile_figure};
@@ -95,13 +95,11 @@ pub fn find_by_tokens(text: &str, rules: &LoopRules) -> TokenFindings {
     // copies' table is made, so at most two of the three are held at once (with a byte a
     // token for the tokens' classes).
     let lines = line_best(text);
-    let toks = tokens(text);
-    let ids = token_ids(text, &toks);
-    let exact = decisive_tandem(text, &toks, &ids, lines, rules);
-    let classes = token_classes(text, &toks);
-    drop(toks);
-    let ngrams = ngram_stats_of(&ids);
-    let copies = copy_coverage_without_tokens(text, &ids, &classes, ngrams.distinct_count[3]);
+    let mut tokenized = Tokenized::new(text);
+    let exact = decisive_tandem(&tokenized, lines, rules);
+    tokenized.drop_ranges();
+    let ngrams = ngram_stats_of(tokenized.ids());
+    let copies = copy_coverage(&tokenized, Some(ngrams.distinct_count[3]));
     let judged = judge_copies(text, &copies, &rules.copies);
     // Restarts can only raise the copies check. A passage re-told twice in slightly other
     // words keeps some 8 tokens in a row unchanged: a text without a single copy has none.
@@ -111,12 +109,11 @@ pub fn find_by_tokens(text: &str, rules: &LoopRules) -> TokenFindings {
         with_restarts(
             text,
             judged,
-            &retellings(text, &restarts(&ids, &classes, ngrams.distinct_count[3])),
+            &retellings(text, &restarts(tokenized.ids(), tokenized.classes(), ngrams.distinct_count[3])),
             &rules.copies,
         )
     };
-    drop(ids);
-    drop(classes);
+    drop(tokenized);
     TokenFindings { exact, ngrams, copies, judged }
 }
 

@@ -1,6 +1,6 @@
-//! Checks A–G, one button: each request is sent in turn to the endpoint in the form, judged by
-//! `coherency_core::live::checks`, and its line (PASS / FAIL / SKIP with the evidence) appears as soon as
-//! it is known. Check D is judged from every reply seen (`live::reasoning_check`): the checks'
+//! Probes A–G, one button: each request is sent in turn to the endpoint in the form, judged by
+//! `coherency_core::live::probes`, and its line (PASS / FAIL / SKIP with the evidence) appears as soon as
+//! it is known. Probe D is judged from every reply seen (`live::reasoning_probe`): the probes'
 //! own completion and stream, and the long run's and the soak's streams, which the panel
 //! collects ([`ReasoningSeen`]).
 
@@ -10,15 +10,15 @@ use yew::prelude::*;
 
 use super::fetch;
 use super::run::{self, NoStream};
-use coherency_core::live::checks::{
-    check_bad_key, check_completion, check_models, check_stream, check_tools, completion_body, stream_body, tool_body,
-    unreachable, CheckOutcome, CheckResult, BAD_KEY, CHECKS,
+use coherency_core::live::probes::{
+    completion_body, probe_bad_key, probe_completion, probe_models, probe_stream, probe_tools, stream_body, tool_body,
+    unreachable, ProbeOutcome, ProbeResult, BAD_KEY, PROBES,
 };
-use coherency_core::live::reasoning_check::{reply_placement, ReasoningEvidence};
-use coherency_core::live::{chat_url, explain_fetch_failure, models_url, LiveStats, CHECK_TIMEOUT_MS};
+use coherency_core::live::reasoning_probe::{reply_placement, ReasoningEvidence};
+use coherency_core::live::{chat_url, explain_fetch_failure, models_url, LiveStats, PROBE_TIMEOUT_MS};
 use coherency_core::stream::ReasoningPlacement;
 
-/// A stream of the live panel ended: what it showed of the reasoning, for check D.
+/// A stream of the live panel ended: what it showed of the reasoning, for probe D.
 pub enum ReasoningSeen {
     LongRun(ReasoningPlacement),
     SoakStarted,
@@ -42,16 +42,16 @@ pub struct Props {
     pub model: AttrValue,
     /// The user's API key (may be empty); sent as a header only.
     pub api_key: AttrValue,
-    /// What the long run and the soak showed of the reasoning (check D's other evidence).
+    /// What the long run and the soak showed of the reasoning (probe D's other evidence).
     pub streamed: ReasoningEvidence,
 }
 
 #[component]
-pub fn LiveChecks(props: &Props) -> Html {
-    let results = use_state(|| Rc::new(Vec::<CheckResult>::new()));
+pub fn LiveProbes(props: &Props) -> Html {
+    let results = use_state(|| Rc::new(Vec::<ProbeResult>::new()));
     let running = use_state(|| false);
     let note = use_state(|| None::<String>);
-    // The checks' own completion and stream, as check D reads them.
+    // The probes' own completion and stream, as probe D reads them.
     let own = use_state(ReasoningEvidence::default);
 
     let run = {
@@ -74,7 +74,7 @@ pub fn LiveChecks(props: &Props) -> Html {
             let (base, model, key) = (base.clone(), model.clone(), key.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let mut done = Vec::new();
-                let mut add = |new: Vec<CheckResult>| {
+                let mut add = |new: Vec<ProbeResult>| {
                     done.extend(new);
                     results.set(Rc::new(done.clone()));
                 };
@@ -83,8 +83,8 @@ pub fn LiveChecks(props: &Props) -> Html {
                 own.set(ReasoningEvidence { reply: reply.clone(), ..Default::default() });
                 add(checks);
                 add(vec![tools(&base, &model, &key).await]);
-                let (check, check_stream) = streaming(&base, &model, &key).await;
-                own.set(ReasoningEvidence { reply, check_stream, ..Default::default() });
+                let (check, probe_stream) = streaming(&base, &model, &key).await;
+                own.set(ReasoningEvidence { reply, probe_stream, ..Default::default() });
                 add(vec![check]);
                 add(vec![bad_key(&base, &model).await]);
                 running.set(false);
@@ -94,11 +94,11 @@ pub fn LiveChecks(props: &Props) -> Html {
 
     let reasoning = ReasoningEvidence {
         reply: own.reply.clone(),
-        check_stream: own.check_stream.clone(),
+        probe_stream: own.probe_stream.clone(),
         ..props.streamed.clone()
     };
     let d = reasoning.judge();
-    let items = CHECKS.iter().map(|(id, title)| {
+    let items = PROBES.iter().map(|(id, title)| {
         let found = d.as_ref().filter(|_| *id == 'D').or_else(|| results.iter().find(|r| r.id == *id));
         let (outcome, evidence) = match found {
             Some(r) => (r.outcome.as_str(), r.evidence.clone()),
@@ -106,9 +106,9 @@ pub fn LiveChecks(props: &Props) -> Html {
             None => ("", String::new()),
         };
         let class = match found.map(|r| r.outcome) {
-            Some(CheckOutcome::Pass) => "pass",
-            Some(CheckOutcome::Fail) => "fail",
-            Some(CheckOutcome::Skip) => "skip",
+            Some(ProbeOutcome::Pass) => "pass",
+            Some(ProbeOutcome::Fail) => "fail",
+            Some(ProbeOutcome::Skip) => "skip",
             None => "pending",
         };
         html! {
@@ -137,16 +137,16 @@ fn no_response(url: &str, e: &wasm_bindgen::JsValue) -> String {
 }
 
 async fn get(method: &str, url: &str, body: Option<&str>, key: &str) -> Result<(u16, String), String> {
-    let r = fetch::send(method, url, body, key, Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)))
+    let r = fetch::send(method, url, body, key, Some(&fetch::timeout_signal(PROBE_TIMEOUT_MS)))
         .await
         .map_err(|e| no_response(url, &e))?;
     Ok((r.status(), fetch::text(&r).await.map_err(|e| fetch::error_text(&e))?))
 }
 
-async fn models(base: &str, model: &str, key: &str) -> CheckResult {
+async fn models(base: &str, model: &str, key: &str) -> ProbeResult {
     let u = models_url(base);
     match get("GET", &u, None, key).await {
-        Ok((status, body)) => check_models(status, &body, model),
+        Ok((status, body)) => probe_models(status, &body, model),
         Err(why) => unreachable('A', &why),
     }
 }
@@ -156,42 +156,42 @@ async fn completion(
     base: &str,
     model: &str,
     key: &str,
-) -> (Vec<CheckResult>, Option<Result<ReasoningPlacement, String>>) {
+) -> (Vec<ProbeResult>, Option<Result<ReasoningPlacement, String>>) {
     let u = chat_url(base);
     match get("POST", &u, Some(&completion_body(model)), key).await {
-        Ok((status, body)) => (check_completion(status, &body, model).to_vec(), Some(reply_placement(status, &body))),
+        Ok((status, body)) => (probe_completion(status, &body, model).to_vec(), Some(reply_placement(status, &body))),
         Err(why) => (['B', 'C', 'D'].iter().map(|id| unreachable(*id, &why)).collect(), None),
     }
 }
 
-async fn tools(base: &str, model: &str, key: &str) -> CheckResult {
+async fn tools(base: &str, model: &str, key: &str) -> ProbeResult {
     let u = chat_url(base);
     match get("POST", &u, Some(&tool_body(model)), key).await {
-        Ok((status, body)) => check_tools(status, &body),
+        Ok((status, body)) => probe_tools(status, &body),
         Err(why) => unreachable('E', &why),
     }
 }
 
 /// F, and where the stream put its reasoning.
-async fn streaming(base: &str, model: &str, key: &str) -> (CheckResult, Option<ReasoningPlacement>) {
+async fn streaming(base: &str, model: &str, key: &str) -> (ProbeResult, Option<ReasoningPlacement>) {
     let u = chat_url(base);
-    let signal = fetch::timeout_signal(CHECK_TIMEOUT_MS);
+    let signal = fetch::timeout_signal(PROBE_TIMEOUT_MS);
     match run::stream(&u, &stream_body(model), key, Some(&signal), &|| false, None).await {
-        Ok(s) => (check_stream(s.status, &s.snapshot.stats, s.ended_ms - s.started_ms), Some(s.snapshot.placement)),
+        Ok(s) => (probe_stream(s.status, &s.snapshot.stats, s.ended_ms - s.started_ms), Some(s.snapshot.placement)),
         // An error status fails on the status alone.
-        Err(NoStream::Refused { status, .. }) => (check_stream(status, &LiveStats::default(), 0.0), None),
+        Err(NoStream::Refused { status, .. }) => (probe_stream(status, &LiveStats::default(), 0.0), None),
         Err(e) => (unreachable('F', &e.text(&u)), None),
     }
 }
 
-async fn bad_key(base: &str, model: &str) -> CheckResult {
+async fn bad_key(base: &str, model: &str) -> ProbeResult {
     let u = chat_url(base);
     let response = match fetch::send(
         "POST",
         &u,
         Some(&completion_body(model)),
         BAD_KEY,
-        Some(&fetch::timeout_signal(CHECK_TIMEOUT_MS)),
+        Some(&fetch::timeout_signal(PROBE_TIMEOUT_MS)),
     )
     .await
     {
@@ -207,7 +207,7 @@ async fn bad_key(base: &str, model: &str) -> CheckResult {
         ),
     };
     match fetch::text(&response).await {
-        Ok(body) => check_bad_key(response.status(), &body, &cors),
+        Ok(body) => probe_bad_key(response.status(), &body, &cors),
         Err(e) => unreachable('G', &fetch::error_text(&e)),
     }
 }

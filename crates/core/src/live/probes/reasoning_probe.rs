@@ -1,8 +1,8 @@
-//! Check D from every reply the page saw, streamed or not: does the endpoint put a reasoning
+//! Probe D from every reply the page saw, streamed or not: does the endpoint put a reasoning
 //! model's reasoning in a reasoning field (`reasoning_content`, `reasoning`,
 //! `reasoning_details`, `thinking`), where clients look for it, or inline in the content as
 //! `<think>…</think>`, where a client shows it as the answer? The evidence comes from the
-//! non-streamed completion of checks B–D, check F's short stream, the long run and a soak's
+//! non-streamed completion of probes B–D, probe F's short stream, the long run and a soak's
 //! generations, each read by the chat assembler that rebuilds the text (the seed's section H
 //! finds and places streamed reasoning the same way).
 //!
@@ -11,18 +11,18 @@
 //! when any reply placed reasoning in a field; else it is SKIPped (the model did not reason).
 //! The evidence names each source and where its reasoning was.
 
-use super::result::{result, CheckOutcome, CheckResult};
+use super::result::{result, ProbeOutcome, ProbeResult};
 use crate::stream::{ChatAssembler, ReasoningPlacement, Tally};
 use crate::wording::plural;
 
-/// What check D is judged from. Sources not seen yet are `None`.
+/// What probe D is judged from. Sources not seen yet are `None`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReasoningEvidence {
-    /// The non-streamed completion of checks B–D: where its reasoning was, or why it could
+    /// The non-streamed completion of probes B–D: where its reasoning was, or why it could
     /// not be read (an HTTP error, a body that is not JSON).
     pub reply: Option<Result<ReasoningPlacement, String>>,
-    /// Check F's short stream.
-    pub check_stream: Option<ReasoningPlacement>,
+    /// Probe F's short stream.
+    pub probe_stream: Option<ReasoningPlacement>,
     /// The last long run (Start streaming), when it ended.
     pub long_run: Option<ReasoningPlacement>,
     /// The current soak's finished generations: how many, and their placements summed.
@@ -42,13 +42,13 @@ impl ReasoningEvidence {
         sum.merge(placement);
     }
 
-    /// Check D by the rule in the module doc; `None` before any reply was seen.
-    pub fn judge(&self) -> Option<CheckResult> {
+    /// Probe D by the rule in the module doc; `None` before any reply was seen.
+    pub fn judge(&self) -> Option<ProbeResult> {
         let soak_name = self.soak.as_ref().map(|(n, _)| plural(*n, "soak generation", "soak generations"));
         let reply = self.reply.as_ref().and_then(|r| r.as_ref().ok());
         let seen: Vec<Seen> = [
             (reply, "the non-streamed reply", false),
-            (self.check_stream.as_ref(), "check F's stream", true),
+            (self.probe_stream.as_ref(), "check F's stream", true),
             (self.long_run.as_ref(), "the long run", true),
             (self.soak.as_ref().map(|(_, p)| p), soak_name.as_deref().unwrap_or_default(), true),
         ]
@@ -62,16 +62,16 @@ impl ReasoningEvidence {
         let inline: Vec<String> = seen.iter().filter_map(Seen::inline_sentence).collect();
         let fields: Vec<String> = seen.iter().filter_map(Seen::field_sentence).collect();
         Some(if !inline.is_empty() {
-            result('D', CheckOutcome::Fail, [inline, fields].concat().join(" "))
+            result('D', ProbeOutcome::Fail, [inline, fields].concat().join(" "))
         } else if !fields.is_empty() {
-            result('D', CheckOutcome::Pass, fields.join(" "))
+            result('D', ProbeOutcome::Pass, fields.join(" "))
         } else {
             let mut said: Vec<String> = why_no_reply.cloned().into_iter().collect();
             let silent: Vec<&str> = seen.iter().map(|s| s.source).collect();
             if !silent.is_empty() {
                 said.push(format!("The model did not reason in {}, so there was nothing to place.", or_list(&silent)));
             }
-            result('D', CheckOutcome::Skip, said.join(" "))
+            result('D', ProbeOutcome::Skip, said.join(" "))
         })
     }
 }
@@ -153,7 +153,7 @@ mod tests {
         }
     }
 
-    fn judge(e: &ReasoningEvidence) -> (CheckOutcome, String) {
+    fn judge(e: &ReasoningEvidence) -> (ProbeOutcome, String) {
         let d = e.judge().expect("evidence to judge");
         assert_eq!((d.id, d.title), ('D', "Reasoning arrives in a reasoning field"));
         (d.outcome, d.evidence)
@@ -163,13 +163,13 @@ mod tests {
     fn nothing_seen_is_no_row_and_a_stream_alone_decides() {
         assert_eq!(ReasoningEvidence::default().judge(), None);
         let streamed = ReasoningEvidence {
-            check_stream: Some(placement(&[("reasoning_content", 1234, 56)], None)),
+            probe_stream: Some(placement(&[("reasoning_content", 1234, 56)], None)),
             ..Default::default()
         };
         assert_eq!(
             judge(&streamed),
             (
-                CheckOutcome::Pass,
+                ProbeOutcome::Pass,
                 "Reasoning streamed in \"reasoning_content\" (1,234 bytes, in 56 chunks) in check F's stream.".into()
             )
         );
@@ -179,14 +179,14 @@ mod tests {
     fn every_source_that_placed_reasoning_is_named() {
         let mut e = ReasoningEvidence {
             reply: Some(Ok(placement(&[("reasoning", 312, 1)], None))),
-            check_stream: Some(ReasoningPlacement::default()),
+            probe_stream: Some(ReasoningPlacement::default()),
             long_run: Some(placement(&[("reasoning", 9000, 2000), ("reasoning_details", 10, 1)], None)),
             soak: None,
         };
         e.soak_generation(&placement(&[("reasoning", 100, 10)], None));
         e.soak_generation(&placement(&[("reasoning", 50, 5)], None));
         let (outcome, evidence) = judge(&e);
-        assert_eq!(outcome, CheckOutcome::Pass);
+        assert_eq!(outcome, ProbeOutcome::Pass);
         assert_eq!(
             evidence,
             "Reasoning in \"reasoning\" (312 bytes) in the non-streamed reply. \
@@ -205,7 +205,7 @@ mod tests {
             ..Default::default()
         };
         let (outcome, evidence) = judge(&e);
-        assert_eq!(outcome, CheckOutcome::Fail);
+        assert_eq!(outcome, ProbeOutcome::Fail);
         assert_eq!(
             evidence,
             "Reasoning streamed inline in the content (<think>…</think>, 2,048 bytes, in 400 chunks), not in a reasoning field, in the long run. \
@@ -217,13 +217,13 @@ mod tests {
     fn no_reasoning_anywhere_is_skipped_with_the_sources_named() {
         let e = ReasoningEvidence {
             reply: Some(Ok(ReasoningPlacement::default())),
-            check_stream: Some(ReasoningPlacement::default()),
+            probe_stream: Some(ReasoningPlacement::default()),
             ..Default::default()
         };
         assert_eq!(
             judge(&e),
             (
-                CheckOutcome::Skip,
+                ProbeOutcome::Skip,
                 "The model did not reason in the non-streamed reply or check F's stream, so there was nothing to place."
                     .into()
             )

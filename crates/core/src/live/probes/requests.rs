@@ -1,9 +1,9 @@
-//! The requests the endpoint checks make: the bodies of the completion (B–D), the tool call
-//! (E) and the short stream (F), and the bad key check G sends.
+//! The requests the endpoint probes make: the bodies of the completion (B–D), the tool call
+//! (E) and the short stream (F), and the bad key probe G sends.
 
 use serde_json::{json, Value};
 
-/// The key sent by check G, which no real server should accept.
+/// The key sent by probe G, which no real server should accept.
 pub const BAD_KEY: &str = "coherency-check-deliberately-invalid-key";
 /// The body for B, C and D: a short, non-streamed completion.
 pub fn completion_body(model: &str) -> String {
