@@ -2,7 +2,7 @@
 //! `coherency_test_support::agent_sessions` — healthy work with the repeats real agents make
 //! legitimately, and the loops agents fall into, each with the assistant turn where it starts —
 //! read in the shapes users paste and judged whole. Prints the confusion table
-//! (`cargo test --test agent_evidence -- --nocapture`) and pins: no healthy session FAILs; every
+//! (`cargo test --test integration agent_evidence:: -- --nocapture`) and pins: no healthy session FAILs; every
 //! loop FAILs, with its onset at the turn where it was planted.
 
 use coherency_core::analyze::Verdict;

@@ -2,7 +2,7 @@
 //! `tests/data/NAME.expected.json`. The wasm build is held to the same files by
 //! `tests/wasm_parity.rs`, so native and wasm give the same numbers.
 //!
-//! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test golden`, then
+//! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test integration golden::`, then
 //! review the diff.
 
 use std::fs;

@@ -2,7 +2,7 @@
 //! `coherency_test_support::agent_sessions` written as each harness writes it
 //! (`agent_harnesses`), detected from its first 4 KB as that harness and never as another
 //! format, read, and judged whole. Prints the confusion table per harness
-//! (`cargo test --test harnesses -- --nocapture`) and pins: every healthy session PASSes (no
+//! (`cargo test --test integration harnesses:: -- --nocapture`) and pins: every healthy session PASSes (no
 //! WARN, no FAIL); every loop FAILs — where the harness merges reasoning and reply too (see
 //! `merged`) —, with its onset within one of the model's turns of where it was planted.
 

@@ -2,7 +2,7 @@
 //! look-alikes (`coherency_test_support::incoherent`) judged, as a confusion table per label
 //! (PASS / WARN / FAIL of the incoherence checks, and of the whole report) with the onset error.
 //!
-//! `cargo test --test incoherence_evidence -- --nocapture` prints it; `EVIDENCE_1MB=1` adds the
+//! `cargo test --test integration incoherence_evidence:: -- --nocapture` prints it; `EVIDENCE_1MB=1` adds the
 //! 1 MB texts. Pinned: every planted leak and soup FAILs its check with the report's onset
 //! where it was planted; no look-alike trips an incoherence check (a WARN is a defect); the
 //! loop corpus (`labelled`) trips none either; pushing in pieces gives the report of one push.

@@ -3,7 +3,7 @@
 //! conversation; the result must equal `tests/data/formats/NAME.expected.json` (NAME = the
 //! fixture's file name without extension).
 //!
-//! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test ingest`, then
+//! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test integration ingest::`, then
 //! review the diff.
 
 use coherency_core::analyze::Verdict;

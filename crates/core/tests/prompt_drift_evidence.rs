@@ -4,7 +4,7 @@
 //! its prompt, the transcript's verdict, and the same reply's drift check alone (no prompt) —
 //! with the onset error.
 //!
-//! `cargo test --test prompt_drift_evidence -- --nocapture` prints it; `EVIDENCE_1MB=1` adds
+//! `cargo test --test integration prompt_drift_evidence:: -- --nocapture` prints it; `EVIDENCE_1MB=1` adds
 //! 1 MB replies. Pinned: every reply that
 //! leaves the prompt's topic WARNs (never worse) with its onset within a paragraph of the
 //! planted one and a reason that quotes the prompt's words; every reply that answers the prompt

@@ -3,7 +3,7 @@
 //! On generated texts of many shapes and sizes: maxrun and maxline must equal the script's,
 //! exactly; the gzip ratio must stay within 0.003 of Python's zlib for texts of 1 KB and more,
 //! and equal it to 4 decimals on the calibration inputs. Prints the largest ratio deviation by
-//! size band (`cargo test --test python_reference -- --nocapture`).
+//! size band (`cargo test --test integration python_reference:: -- --nocapture`).
 //!
 //! Runs when `python3` and the script are present (the script is found beside the repository
 //! as `../shared/calibration/seed_heuristics.py`, or at `$SEED_HEURISTICS`); otherwise it says

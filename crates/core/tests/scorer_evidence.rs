@@ -1,7 +1,7 @@
 //! Evidence for the loop checks: the scorers' figures over the labelled corpus, as a table, and
 //! the verdict's confusion table (label × PASS/WARN/FAIL).
 //!
-//! `cargo test --test scorer_evidence -- --nocapture` prints them; `EVIDENCE_1MB=1` adds the
+//! `cargo test --test integration scorer_evidence:: -- --nocapture` prints them; `EVIDENCE_1MB=1` adds the
 //! 1 MB texts. Pinned: every loop FAILs with its onset where it was planted (within one unit);
 //! no legit text FAILs; the detectors find the planted unit, period and onset.
 

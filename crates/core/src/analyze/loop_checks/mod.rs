@@ -4,7 +4,7 @@
 //! The seed's three heuristics miss loops without newlines, sub-word and CJK loops, loops with
 //! small edits, blocks longer than DEFLATE's window and loops that start late in a long text.
 //! These checks see them; their thresholds were chosen on the labelled corpus of
-//! tests/support/labelled.rs (`cargo test --test scorer_evidence -- --nocapture` prints the
+//! tests/support/labelled.rs (`cargo test --test integration scorer_evidence:: -- --nocapture` prints the
 //! figures and the confusion table) for precision as much as recall: refrains, numbered lists,
 //! tables, logs, similar code lines and a quotation said twice stay at PASS or WARN.
 //!
