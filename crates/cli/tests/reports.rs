@@ -1,12 +1,14 @@
 //! `coherency analyze --markdown` and `--html` on every fixture (the formats' and the plain
 //! texts'), held to golden files under `tests/golden/`: what a user pastes into an issue or
 //! attaches to a CI job. To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test -p
-//! coherency-cli --test reports`, then review the diff.
+//! coherency-cli --test reports`, then review the diff (a difference fails with a unified diff:
+//! `coherency_test_support::golden`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use coherency_test_support::golden::{assert_golden, golden_difference};
 use coherency_test_support::{input_fixtures, workspace_root};
 
 /// Every input fixture, relative to the core's crate directory (where the CLI runs, so the
@@ -35,19 +37,14 @@ fn check_all(flag: &str, ext: &str) {
     assert!(fixtures.len() >= 40, "{} fixtures", fixtures.len());
     for fixture in &fixtures {
         let got = run(flag, fixture);
-        let golden = golden_path(fixture, ext);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = fs::read_to_string(&golden)
-            .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_GOLDEN=1", golden.display()));
-        if got != want {
-            differ.push(fixture.clone());
-        }
+        differ.extend(golden_difference(&golden_path(fixture, ext), &got));
     }
-    assert!(differ.is_empty(), "{flag} differs from its golden file for: {differ:?}");
+    assert!(
+        differ.is_empty(),
+        "{flag} differs from its golden file for {} fixtures:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
 }
 
 #[test]
@@ -161,13 +158,7 @@ fn saved_report_matches_its_golden_file() {
         .unwrap();
     let got = String::from_utf8(out.stdout).unwrap();
     assert_eq!(got.lines().count(), SAVED_REPORT_FILES.len());
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/saved-report.jsonl");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::write(&golden, &got).unwrap();
-        return;
-    }
-    let want = fs::read_to_string(&golden).expect("tests/golden/saved-report.jsonl: run with UPDATE_GOLDEN=1");
-    assert!(got == want, "the saved report differs from tests/golden/saved-report.jsonl");
+    assert_golden(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/saved-report.jsonl"), &got);
 }
 
 /// `--json` on a log of many records lists every flagged message and the worst N others

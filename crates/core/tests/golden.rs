@@ -3,22 +3,17 @@
 //! `tests/wasm_parity.rs`, so native and wasm give the same numbers.
 //!
 //! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test integration golden::`, then
-//! review the diff.
+//! review the diff (a difference fails with a unified diff: `coherency_test_support::golden`).
 
 use std::fs;
 use std::path::Path;
 
+use coherency_test_support::golden::assert_golden;
+
 fn check(txt: &Path) {
     let text = fs::read_to_string(txt).unwrap();
     let got = coherency_core::analyze::analyze(&text).to_pretty_json();
-    let golden = txt.with_extension("expected.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::write(&golden, &got).unwrap();
-        return;
-    }
-    let want = fs::read_to_string(&golden)
-        .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_GOLDEN=1", golden.display()));
-    assert_eq!(got, want, "report for {} differs from its golden file", txt.display());
+    assert_golden(&Path::new(env!("CARGO_MANIFEST_DIR")).join(txt.with_extension("expected.json")), &got);
 }
 
 #[test]

@@ -136,11 +136,9 @@ fn each_harness_has_a_healthy_and_a_looping_fixture() {
             let name = format!("formats/harness_{}_{label}.{ext}", format_of(h).name().replace('-', "_"));
             let path = coherency_test_support::fixture(&name);
             let bytes = generate(kind, 0).to_harness(h);
-            if std::env::var_os("UPDATE_GOLDEN").is_some() {
-                std::fs::write(&path, &bytes).expect("write the fixture");
-            }
-            let saved = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}: run with UPDATE_GOLDEN=1"));
-            assert!(saved == bytes, "{name} differs from the generator's output: run with UPDATE_GOLDEN=1");
+            let text = String::from_utf8(bytes).expect("a harness writes UTF-8");
+            coherency_test_support::golden::assert_golden(&path, &text);
+            let saved = std::fs::read(&path).expect("the fixture");
             let doc = JudgedDocument::read(&saved, None);
             assert_eq!(doc.detected, format_of(h), "{name}");
             let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);

@@ -4,11 +4,12 @@
 //! fixture's file name without extension).
 //!
 //! To refresh after an intended change: `UPDATE_GOLDEN=1 cargo test --test integration ingest::`, then
-//! review the diff.
+//! review the diff (a difference fails with a unified diff: `coherency_test_support::golden`).
 
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{self, Channel, Format, Transcript};
 use coherency_core::judge::{judge_transcript, ConversationReport, StreamKind};
+use coherency_test_support::golden::assert_golden;
 use serde::Serialize;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -81,27 +82,7 @@ fn check(path: &Path) {
     let t = ingest::read(&bytes);
     let got = golden_json(&t);
     let stem = path.file_stem().unwrap().to_string_lossy();
-    let golden = path.with_file_name(format!("{stem}.expected.json"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::write(&golden, &got).unwrap();
-        return;
-    }
-    let want = fs::read_to_string(&golden)
-        .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_GOLDEN=1", golden.display()));
-    if got != want {
-        let (n, (g, w)) = got
-            .lines()
-            .zip(want.lines())
-            .enumerate()
-            .find(|(_, (g, w))| g != w)
-            .unwrap_or((got.lines().count().min(want.lines().count()), ("(end)", "(end)")));
-        panic!(
-            "transcript of {} differs from {} at line {}:\n  got:  {g}\n  want: {w}\n(UPDATE_GOLDEN=1 refreshes)",
-            path.display(),
-            golden.display(),
-            n + 1
-        );
-    }
+    assert_golden(&path.with_file_name(format!("{stem}.expected.json")), &got);
 }
 
 #[test]

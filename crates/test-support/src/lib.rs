@@ -9,6 +9,7 @@ pub mod agent_harnesses;
 pub mod agent_sessions;
 pub mod biglog;
 pub mod counting_alloc;
+pub mod golden;
 pub mod grammar;
 pub mod gzip_pass;
 pub mod incoherent;
