@@ -195,6 +195,9 @@ async fn the_page_keeps_its_content_security_policy_and_refuses_what_it_forbids(
     let page = Page::open().await;
     page.click("[data-sample=\"line-loop\"]").await;
     page.expect_verdict("FAIL").await;
+    // The warm-up worker the page starts as it loads ran too (within the policy).
+    page.wait_for_js("return globalThis.coherencyWorker.warmedUp > 100000;", "the analysis warmed up in a worker")
+        .await;
     assert_eq!(page.csp_violations().await, Vec::<String>::new(), "the page itself breaks no rule");
     // What the policy is for: an injected inline script does not run, and it is reported.
     page.js("const s = document.createElement('script'); s.textContent = 'document.title = \"pwned\"'; document.head.append(s); return null;").await;
@@ -1244,6 +1247,9 @@ async fn the_single_file_page_runs_from_disk_pasted_loops_and_a_20_mb_log_in_its
     assert!(file.is_file(), "{} is missing: scripts/build-page writes it", file.display());
     let page = Page::open_from_disk(&file, "").await;
     assert!(page.js("return location.protocol;").await == json!("file:"));
+    // As it loads, the page has its worker warm the analysis up (V8 optimizes it before a big file).
+    page.wait_for_js("return globalThis.coherencyWorker.warmedUp > 100000;", "the analysis warmed up in a worker")
+        .await;
     // A pasted loop, analysed from the inlined wasm.
     let text = format!("Here is my plan.\n{}", "Let me check the config file again.\n".repeat(30));
     page.set_input(&text).await;

@@ -21,7 +21,7 @@
 //   here, not in the page's wasm; crates/analysis-worker/src/link.rs).
 // - {kind: "warm-up", module}: the analysis run once on small inputs made in the wasm, so that V8
 //   optimizes its hot functions before the first big file (the page asks once, at load;
-//   crates/analysis-worker/src/warm_up.rs); answered with the bytes it read.
+//   crates/analysis-worker/src/warm_up.rs); answered with how many bytes it read (a u64, little-endian).
 // A job's answer is posted as {kind: "helped", answer}; errors as {kind: "error", message}.
 // A live run's worker (src/live/scorer.rs: one per stream the page reads) holds its session
 // (crates/analysis-worker/src/live.rs) over many messages, answered in the order they came:
@@ -80,7 +80,8 @@ onmessage = async ({ data }) => {
     await ready;
     if (liveMessage(data)) return;
     if (data.kind === "warm-up") {
-      postMessage({ kind: "helped", answer: warmUpInWorker() });
+      const read = warmUpInWorker();
+      postMessage({ kind: "helped", answer: read.buffer }, [read.buffer]);
       return;
     }
     if (data.kind === "deflate") {

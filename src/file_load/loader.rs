@@ -230,7 +230,13 @@ pub fn warm_up_analysis() {
     thread_local! {
         static WARMING: RefCell<Option<OneJob>> = const { RefCell::new(None) };
     }
-    let done = Box::new(|_: Result<Vec<u8>, String>| {
+    let done = Box::new(|answer: Result<Vec<u8>, String>| {
+        // How many bytes it read, for the tests and anyone curious (`coherencyWorker.warmedUp`).
+        let read = answer.ok().and_then(|bytes| Some(u64::from_le_bytes(bytes.try_into().ok()?)));
+        let global = get(&js_sys::global(), ANALYSIS_WORKER);
+        if let Some(read) = read.filter(|_| global.is_object()) {
+            let _ = Reflect::set(&global, &"warmedUp".into(), &JsValue::from(read as f64));
+        }
         // The worker has ended: let go of it once its message has been handled.
         wasm_bindgen_futures::spawn_local(async {
             WARMING.with(|warming| warming.borrow_mut().take());

@@ -74,9 +74,14 @@ fn request_log(records: usize) -> String {
 }
 
 /// Runs the analysis's hot functions once on small inputs (see the module's header); returns
-/// how many bytes it read, so that nothing is optimized away.
+/// how many bytes it read (little-endian, 8 bytes: a buffer, as every job's answer is).
 #[wasm_bindgen(js_name = warmUpInWorker)]
-pub fn warm_up_in_worker() -> usize {
+pub fn warm_up_in_worker() -> Vec<u8> {
+    (warm_up() as u64).to_le_bytes().to_vec()
+}
+
+/// [`warm_up_in_worker`]'s work: how many bytes it read (so that nothing is optimized away).
+fn warm_up() -> usize {
     let thresholds = Thresholds::default();
     let text = prose(PROSE_BYTES);
     let mut read = 0;
@@ -101,4 +106,28 @@ pub fn warm_up_in_worker() -> usize {
         encode(document, &mut |_| (), &mut |_| ());
     }
     read
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_warm_up_reads_prose_a_log_and_every_sample() {
+        let samples: usize = samples::samples().iter().chain(&samples::capture_samples()).map(|s| s.text.len()).sum();
+        let log = request_log(24);
+        assert_eq!(log.lines().count(), 24);
+        assert!(log.lines().all(|l| serde_json::from_slice::<serde_json::Value>(l.as_bytes()).is_ok()));
+        let read = warm_up();
+        // The prose twice (as two shares, then as a file), the log, the samples.
+        assert!(read >= 2 * PROSE_BYTES + log.len() + samples, "{read}");
+        assert_eq!(warm_up_in_worker(), (read as u64).to_le_bytes());
+    }
+
+    #[test]
+    fn the_log_reads_as_a_log_of_conversations() {
+        let document = JudgedDocument::read(request_log(8).as_bytes(), None);
+        assert_eq!(document.detected.name(), "jsonl");
+        assert!(document.transcript.messages.len() > 8 * 2, "{}", document.transcript.messages.len());
+    }
 }
