@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the page in Firefox (a manual check; CI tests Chromium): opens URL in headless Firefox
-ESR over WebDriver BiDi, waits for the sample's verdict, pastes a loop, optionally chooses FILE
+ESR over WebDriver BiDi, waits for the sample's verdict and the analysis's warm-up in a worker, pastes a loop, optionally chooses FILE
 in the page's file input, and saves a screenshot.
 
 Needs Debian's `firefox-esr` and Python's `websockets` (`pip install websockets`).
@@ -66,6 +66,8 @@ async def check(url, upload, shot):
 
     verdict = "document.querySelector('#verdict')?.dataset.verdict"
     print("sample:", await wait(verdict, "the sample's verdict", 30))
+    warmed = "globalThis.coherencyWorker?.warmedUp"
+    print("warm-up (bytes read in a worker):", await wait(warmed, "the analysis's warm-up in a worker", 30))
     await evaluate(
         "(() => { const t = document.getElementById('input'); t.value = 'Let me check the file again.\\n'.repeat(60);"
         " t.dispatchEvent(new Event('input', {bubbles: true})); document.getElementById('analyze').click(); return 1; })()"
