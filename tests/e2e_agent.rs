@@ -175,8 +175,7 @@ async fn a_tool_log_session_passes_and_the_log_is_an_input_not_judged() {
 
     // In the conversation view, the log's turn is an input, not judged and not banded.
     let m = &doc.transcript.messages[doc.report.reports[log].messages[0]];
-    let (turn, row) =
-        (m.turn, doc.report.turns(&doc.transcript, m.conversation).iter().position(|t| t.index == m.turn));
+    let (turn, row) = (m.turn, turn_row(&doc, m.conversation, m.turn));
     let row = row.expect("the log's turn is a row");
     let css = format!("#conversation-turns .turn[data-turn=\"{turn}\"]");
     page.js(&format!(
@@ -315,8 +314,10 @@ async fn stepping_through_turns_opens_each_below_the_list_and_back_returns_to_th
     let next: usize = next.as_str().and_then(|t| t.parse().ok()).expect("a focused turn");
     assert!(next > onset, "Next goes on from the onset: {next}");
     let has_text = |turn: usize| {
-        let turns = doc.report.turns(&doc.transcript, c.conversation);
-        turns.iter().find(|t| t.index == turn).is_some_and(|t| !t.reports.is_empty())
+        let msgs = &doc.transcript.messages;
+        doc.report.reports.iter().filter(|r| r.stream.is_none()).any(|r| {
+            r.messages.first().is_some_and(|&k| (msgs[k].conversation, msgs[k].turn) == (c.conversation, turn))
+        })
     };
     if has_text(next) {
         page.wait_for_js(&opened(next), &format!("Next opens turn {next}")).await;
@@ -382,4 +383,13 @@ async fn stepping_through_turns_opens_each_below_the_list_and_back_returns_to_th
     assert!(!shares.is_empty());
     assert!(shares.iter().all(|&s| s >= 0.55), "previews squeezed at a narrow width: {shares:?}");
     page.close().await;
+}
+
+/// The row of `turn` in conversation `conversation`'s turn list: the conversation view lists
+/// its turns in order, one row a turn.
+fn turn_row(doc: &JudgedDocument, conversation: usize, turn: usize) -> Option<usize> {
+    let mut turns: Vec<usize> =
+        doc.transcript.messages.iter().filter(|m| m.conversation == conversation).map(|m| m.turn).collect();
+    turns.dedup();
+    turns.iter().position(|&t| t == turn)
 }

@@ -20,9 +20,10 @@ use super::turn_list::{TurnList, Turns};
 use crate::model::conversation::{choice_label, counts_sentence, first_conversation, onset_sentence, picker_choices};
 use crate::model::document::Document;
 use crate::model::level_key;
+use crate::model::turn_view::{turns, TurnView};
 use crate::state::{Open, Opener};
 use coherency_core::analyze::Thresholds;
-use coherency_core::judge::{ConversationReport, TurnView};
+use coherency_core::judge::ConversationReport;
 use coherency_core::wording::thousands;
 
 #[derive(Properties, PartialEq)]
@@ -43,7 +44,7 @@ pub fn ConversationView(props: &Props) -> Html {
     let asks = use_mut_ref(|| 0u64);
     let turns = {
         let (transcript, report) = (Rc::clone(&doc.transcript), Rc::clone(&doc.report));
-        use_memo((doc.seq, *conversation), move |&(_, c)| report.turns(&transcript, c))
+        use_memo((doc.seq, *conversation), move |&(_, c)| turns(&report, &transcript, c))
     };
     let choices = {
         let report = Rc::clone(&doc.report);

@@ -21,10 +21,11 @@ use crate::model::conversation::{
 };
 use crate::model::document::Document;
 use crate::model::level_key;
+use crate::model::turn_view::TurnView;
 use crate::state::{Open, Opener};
 use crate::text_view::scrolling::Geometry;
 use coherency_core::analyze::Verdict;
-use coherency_core::judge::{Author, TurnView};
+use coherency_core::judge::Author;
 use coherency_core::wording::{plural, thousands};
 
 /// A conversation's turns, compared by identity (the view makes them once per conversation).

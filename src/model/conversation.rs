@@ -2,14 +2,15 @@
 //! first, each turn as a row of the view (who wrote it, its texts folded to a few one-line
 //! previews, whether it is part of a loop across turns, the onset turn), what a click on a turn
 //! opens, and the steps of Next / Previous through the flagged turns. Every judgement comes
-//! from the core ([`TranscriptReport::turns`], [`ConversationReport`]); this only shapes it.
+//! from the core ([`TranscriptReport`], [`ConversationReport`]; grouped by turn in
+//! [`super::turn_view`]); this only shapes it.
 
 use coherency_core::analyze::{Breakdown, Verdict};
 use coherency_core::ingest::{Channel, Message, Transcript};
-use coherency_core::judge::{
-    call_in_words, is_call, is_result, Author, ConversationReport, TranscriptReport, TurnView,
-};
+use coherency_core::judge::{call_in_words, is_call, is_result, Author, ConversationReport, TranscriptReport};
 use coherency_core::wording::{lowercase_first, plural, thousands};
+
+use super::turn_view::TurnView;
 
 /// Text lines a turn row shows; more are counted ("+ 2 more").
 pub const PREVIEW_LINES: usize = 2;
@@ -190,6 +191,7 @@ pub fn onset_sentence(transcript: &Transcript, report: &TranscriptReport, c: &Co
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::turn_view::turns;
     use coherency_core::judge::{judge_transcript, JudgedDocument};
     use coherency_test_support::agent_sessions::generate;
 
@@ -226,7 +228,7 @@ mod tests {
         let c = first_conversation(r).expect("a conversation");
         let judgement = r.conversation(c).expect("judged");
         assert_eq!(judgement.verdict, Verdict::Fail);
-        let turns = r.turns(t, c);
+        let turns = turns(r, t, c);
         let flagged = flagged_rows(&turns);
         let onset = onset_row(&turns).expect("an onset");
         assert!(flagged.contains(&onset));
@@ -268,7 +270,7 @@ mod tests {
         let files = format!("the same call on {} different files (Edit)", judgement.moved_on.len() + 1);
         assert!(judgement.reasons.iter().any(|s| s.contains(&files)), "{files:?} in {:?}", judgement.reasons);
         assert!(counts_sentence(judgement).ends_with(&format!(", {} moved on", judgement.moved_on.len())));
-        let turns = r.turns(t, c);
+        let turns = turns(r, t, c);
         assert_eq!(flagged_rows(&turns), Vec::<usize>::new());
         let marked: Vec<usize> = turns.iter().filter(|u| u.moved_on).map(|u| u.index).collect();
         assert_eq!(marked, judgement.moved_on);
@@ -283,7 +285,7 @@ mod tests {
         let (t, r) = (&doc.transcript, &doc.report);
         let c = first_conversation(r).expect("a conversation");
         assert_eq!(r.conversation(c).map(|j| j.verdict), Some(Verdict::Pass));
-        let turns = r.turns(t, c);
+        let turns = turns(r, t, c);
         assert_eq!(flagged_rows(&turns), Vec::<usize>::new(), "an input's findings flag no turn");
         assert_eq!(onset_row(&turns), None);
         for turn in &turns {

@@ -13,6 +13,7 @@ pub mod document;
 pub mod drift_chart;
 pub mod saved;
 pub mod share;
+pub mod turn_view;
 
 use std::rc::Rc;
 

@@ -6,7 +6,7 @@
 //! (`export`), and outputs compared with a reference (`compare`), and result links' DEFLATE
 //! (`link`); and the warm-up the page runs once at load, so that V8 optimizes the analysis
 //! before the first big file comes (`warm_up`). A big input's work is shared with a second worker running
-//! the same module (`share_wire` carries what they exchange). Built for speed (the
+//! the same module (`share`: this worker's half of a big log; `share_wire` carries what they exchange). Built for speed (the
 //! `wasm-speed` profile), apart from the page's wasm, which is built for size and never links
 //! the analysis.
 
@@ -14,6 +14,7 @@ mod compare;
 mod export;
 mod live;
 mod result_link;
+mod share;
 mod share_wire;
 mod warm_up;
 mod worker;

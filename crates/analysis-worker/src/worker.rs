@@ -21,14 +21,15 @@ use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::share::analyze_share;
 use super::share_wire;
 use coherency_core::analyze::gzip_ratio::GzipSizeCounter;
 use coherency_core::analyze::side_passes::{side_passes, SidePassCounter};
 use coherency_core::analyze::{analyze_with, analyze_without_side_passes, Report, Thresholds};
 use coherency_core::ingest::{self, Format, Transcript};
 use coherency_core::judge::{
-    analyze_share, preview_of, split_in_two, text_of, AnalysisProgress, AnalyzedBefore, JudgeOptions, JudgedDocument,
-    Judging, TextKey, PREVIEW_OVER,
+    preview_of, split_in_two, text_of, AnalysisProgress, AnalyzedBefore, JudgeOptions, JudgedDocument, Judging,
+    TextKey, PREVIEW_OVER,
 };
 use coherency_worker_wire::blob_reader::read_blob;
 use coherency_worker_wire::progress::{Progress, Stage};

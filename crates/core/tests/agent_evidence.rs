@@ -49,12 +49,7 @@ fn judge(bytes: &[u8]) -> Outcome {
     let worst = r.conversations.iter().map(|c| c.verdict).max();
     assert_eq!(r.verdict, worst, "the transcript's verdict is its worst conversation's");
     assert_eq!(worst, Some(c.verdict), "the main conversation is the worst");
-    let model_turns: Vec<usize> = r
-        .turns(&doc.transcript, c.conversation)
-        .into_iter()
-        .filter(|u| u.author == Author::Model)
-        .map(|u| u.index)
-        .collect();
+    let model_turns = model_turns(&doc.transcript, c.conversation);
     let onset = c.onset_turn.map(|turn| model_turns.iter().position(|&u| u == turn).unwrap_or(usize::MAX));
     let mut tripped = Vec::new();
     if c.tool_calls.level() == c.verdict && c.verdict > Verdict::Pass {
@@ -143,4 +138,16 @@ fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The turns of conversation `conversation` that the model wrote (some of), in order.
+fn model_turns(t: &coherency_core::ingest::Transcript, conversation: usize) -> Vec<usize> {
+    let mut turns: Vec<usize> = t
+        .messages
+        .iter()
+        .filter(|m| m.conversation == conversation && Author::of(m) == Author::Model)
+        .map(|m| m.turn)
+        .collect();
+    turns.dedup();
+    turns
 }

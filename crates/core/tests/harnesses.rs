@@ -57,13 +57,7 @@ fn judge_as(h: Harness, bytes: &[u8]) -> Judged {
     let doc = JudgedDocument::read(bytes, None);
     let verdict = doc.report.verdict.unwrap_or(Verdict::Pass);
     let c = doc.report.conversations.iter().max_by_key(|c| c.verdict).expect("a conversation");
-    let model_turns: Vec<usize> = doc
-        .report
-        .turns(&doc.transcript, c.conversation)
-        .into_iter()
-        .filter(|u| u.author == Author::Model)
-        .map(|u| u.index)
-        .collect();
+    let model_turns = model_turns(&doc.transcript, c.conversation);
     let onset = c.onset_turn.and_then(|t| model_turns.iter().position(|&u| u == t));
     Judged { detected_from_start, verdict, onset, first_reason: c.reasons.first().map(|r| format!("{r:?}")) }
 }
@@ -148,4 +142,16 @@ fn each_harness_has_a_healthy_and_a_looping_fixture() {
             }
         }
     }
+}
+
+/// The turns of conversation `conversation` that the model wrote (some of), in order.
+fn model_turns(t: &coherency_core::ingest::Transcript, conversation: usize) -> Vec<usize> {
+    let mut turns: Vec<usize> = t
+        .messages
+        .iter()
+        .filter(|m| m.conversation == conversation && Author::of(m) == Author::Model)
+        .map(|m| m.turn)
+        .collect();
+    turns.dedup();
+    turns
 }

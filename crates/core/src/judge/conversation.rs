@@ -3,8 +3,8 @@
 //! its judged texts say together — the verdict, the turn where it turns degenerate (the onset
 //! turn), the turns that are part of a loop, the reasons in words.
 //!
-//! What the judgement comes to, [`ConversationReport`], is in `conversation_report.rs`; the turns
-//! as the conversation view shows them are made in `turn_view.rs`.
+//! What the judgement comes to, [`ConversationReport`], is in `conversation_report.rs`; the page
+//! groups its turns for the conversation view itself (its `model/turn_view.rs`).
 //!
 //! Turns that *poll* are left out of the streams: those whose calls all repeat the call before
 //! them in a run the tool-call check finds polling (the same call, at least

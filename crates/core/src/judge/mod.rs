@@ -27,9 +27,9 @@
 //! one text), `says_again.rs` (whether a stream is worth analysing), `moves_on.rs` (turns that say again
 //! only a formula while the work moves on: left out of the streams), `conversation.rs` (a
 //! conversation judged across its turns), `conversation_report.rs` (what that judgement comes
-//! to), `turn_view.rs` (its turns as the page's view shows them), `transcript.rs`
-//! (judging a transcript), `prompt.rs` (a reply's prompt, its drift measured against it), `progress.rs`, `shares.rs` (the analysis
-//! split between two workers), `report.rs` (the reports and the worst judged
+//! to), `transcript.rs`
+//! (judging a transcript), `prompt.rs` (a reply's prompt, its drift measured against it), `progress.rs` (how far judging has got), `shares.rs` (the texts
+//! analysed on their own, split in two), `report.rs` (the reports and the worst judged
 //! verdict), `row.rs` (the row model), `document.rs` (a document read and judged). A new kind of
 //! judged text or of verdict belongs here, not in `ingest` (which only reads) nor in `analyze`
 //! (which judges one text).
@@ -58,7 +58,6 @@ mod test_messages;
 mod tool_calls;
 mod tool_loop;
 mod transcript;
-mod turn_view;
 mod turns;
 
 pub use authorship::{Author, JudgeOptions, INPUT_ROLES};
@@ -72,8 +71,7 @@ pub use prompt::prompt_of;
 pub use reply_text::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
-pub use shares::{analyze_share, split_in_two, text_of, AnalyzedBefore, Shares, TextKey};
+pub use shares::{split_in_two, text_of, AnalyzedBefore, Shares, TextKey};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
 pub use transcript::{judge_transcript, preview_of, Judging};
-pub use turn_view::TurnView;

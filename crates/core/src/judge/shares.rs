@@ -1,18 +1,18 @@
-//! Judging a big transcript with two workers (the page's: a wasm worker has one thread). The
-//! texts judging analyses one by one — each distinct message text once, each reply's reasoning
-//! and content together — are split in two shares of about equal bytes ([`split_in_two`]); each
-//! share is analysed on its own ([`analyze_share`], anywhere: only the texts travel), and the
-//! reports go to [`Judging`](super::Judging) as
-//! made before ([`AnalyzedBefore`]): the same reports as judging alone. A conversation's stream
-//! (planned across its turns) is left to the judge.
+//! The texts judging analyses on their own — each distinct message text once, each reply's
+//! reasoning and content together — named by a [`TextKey`] and split in two shares of about
+//! equal bytes ([`split_in_two`]), so that they can be analysed elsewhere and handed to the
+//! judge as made before ([`AnalyzedBefore`]): the same reports as judging alone. The CLI analyses
+//! them on every core ([`JudgedDocument::read_analyzing`](super::JudgedDocument::read_analyzing)),
+//! the page's analysis worker shares them with a second worker (a wasm worker has one thread;
+//! each share analysed there, only the texts travel). A conversation's stream (planned across its
+//! turns) is left to the judge.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::judged_text::{judged_texts, JudgedText};
-use super::progress::AnalysisProgress;
 use super::reply_text::join_reply;
-use crate::analyze::{analyze_with, Report, Thresholds};
+use crate::analyze::Report;
 use crate::ingest::Transcript;
 
 /// A text judging analyses, by where it comes from in the transcript.
@@ -77,32 +77,9 @@ pub fn text_of(t: &Transcript, key: TextKey) -> Option<Cow<'_, str>> {
     }
 }
 
-/// Analyses the texts of one share against `thresholds`, telling `on_progress` after each
-/// (`progress` counts on from where it is: set its totals to the whole split's).
-pub fn analyze_share(
-    t: &Transcript,
-    keys: &[TextKey],
-    thresholds: &Thresholds,
-    progress: &mut AnalysisProgress,
-    on_progress: &mut dyn FnMut(AnalysisProgress),
-) -> AnalyzedBefore {
-    let mut out = AnalyzedBefore::with_capacity(keys.len());
-    for &key in keys {
-        let Some(text) = text_of(t, key) else { continue };
-        let report = analyze_with(&text, thresholds);
-        progress.texts_done += 1;
-        progress.bytes_done += text.len();
-        progress.worst = progress.worst.max(Some(report.verdict));
-        out.insert(key, report);
-        on_progress(*progress);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_messages::message;
-    use super::super::{judge_transcript, Judging};
     use super::*;
     use crate::ingest::{Channel, Format};
 
@@ -135,20 +112,6 @@ mod tests {
         assert_eq!(a + b, s.bytes);
         assert!(a.abs_diff(b) <= 1400, "about equal: {a} and {b}");
         assert!(s.shares[1].contains(&TextKey::Reply(1)) || s.shares[0].contains(&TextKey::Reply(1)));
-    }
-
-    #[test]
-    fn two_shares_analysed_apart_judge_as_one_worker_does() {
-        let t = log();
-        let s = split_in_two(&t);
-        let mut progress = AnalysisProgress { texts: s.texts, bytes: s.bytes, ..AnalysisProgress::default() };
-        let mut seen = Vec::new();
-        let mut analysed = analyze_share(&t, &s.shares[0], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p));
-        analysed.extend(analyze_share(&t, &s.shares[1], &Thresholds::SEED, &mut progress, &mut |p| seen.push(p)));
-        assert_eq!((progress.texts_done, progress.bytes_done), (s.texts, s.bytes));
-        assert_eq!(seen.len(), s.texts);
-        let judged = Judging::default().analyzed(analysed).on_progress(&mut |_| {}).judge(&t);
-        assert_eq!(judged, judge_transcript(&t));
     }
 
     #[test]
