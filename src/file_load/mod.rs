@@ -3,12 +3,15 @@
 //! which runs the analysis worker's wasm (`crates/analysis-worker`: the file read, parsed and
 //! analysed with the core); the result comes back through `coherency_worker_wire::wire` in
 //! pieces the page takes in between frames. [`load_view`] words the progress and holds the
-//! size limit, [`load_progress`] shows it. A long text's DEFLATE passes, or half of a big log's
+//! size limit, [`load_progress`] shows it; [`jobs`] runs the page's worker jobs for the shell
+//! (reads, re-reads, comparisons, result links, cancelling) and hands what comes of them to the
+//! reducer. A long text's DEFLATE passes, or half of a big log's
 //! texts, goes to a second worker meanwhile. `load_view` is pure and unit-tested natively; the
 //! rest needs a browser (the end-to-end tests read files through it). [`ReadAs`] is how an
 //! input is read: the format chosen (or detected) and the thresholds it is judged against.
 
 pub mod drop_overlay;
+pub mod jobs;
 pub mod load_progress;
 pub mod load_view;
 pub mod loader;
