@@ -18,6 +18,7 @@ use yew::prelude::*;
 
 use super::fetch;
 use super::needle::NeedleProbe;
+use super::panel_state::{Failure, Form, PanelAction, PanelState};
 use super::probes::{LiveProbes, ReasoningSeen};
 use super::result::live_result;
 use super::run::{self, NoStream};
@@ -25,66 +26,15 @@ use super::soak::SoakRun;
 use super::view::LiveView;
 use crate::dom;
 use coherency_core::analyze::Verdict;
-use coherency_core::live::reasoning_probe::ReasoningEvidence;
 use coherency_core::live::{
     build_request, explain_fetch_failure, http_error_text, models_url, parse_models, plain_http_key_warning, BoundKey,
-    ChatRequest, LiveSnapshot, RequestForm, PRESETS,
+    ChatRequest, LiveSnapshot, PRESETS,
 };
 
 const KEY_STORAGE: &str = "coherency-api-key";
-const DEFAULT_BASE: &str = "http://127.0.0.1:30000/v1";
 
 /// Numbers every snapshot (across runs), so a new snapshot never compares equal to an old one.
 static SEQ: AtomicU64 = AtomicU64::new(1);
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Form {
-    req: RequestForm,
-    key: BoundKey,
-    remember: bool,
-}
-
-impl Form {
-    fn initial() -> Self {
-        let stored = dom::stored(KEY_STORAGE).and_then(|s| BoundKey::from_stored(&s));
-        Form {
-            req: RequestForm {
-                base_url: DEFAULT_BASE.to_string(),
-                model: String::new(),
-                prompt: PRESETS.first().map(|p| p.1.to_string()).unwrap_or_default(),
-                max_tokens: "8000".to_string(),
-                temperature: "0.6".to_string(),
-                extra_json: String::new(),
-            },
-            remember: stored.is_some(),
-            key: stored.unwrap_or_default(),
-        }
-    }
-
-    /// The key to send to the base URL: none when it was given for another endpoint.
-    fn sent_key(&self) -> String {
-        self.key.for_endpoint(&self.req.base_url).unwrap_or_default().to_string()
-    }
-}
-
-/// One edit of the form: a setter and the new value.
-pub struct Edit(fn(&mut Form, String), String);
-
-impl Reducible for Form {
-    type Action = Edit;
-    fn reduce(self: Rc<Self>, Edit(set, value): Edit) -> Rc<Self> {
-        let mut next = (*self).clone();
-        set(&mut next, value);
-        Rc::new(next)
-    }
-}
-
-/// Why there is no stream to show: `kind` is `form`, `no-response`, `http` or `stopped`.
-#[derive(Clone, Debug, PartialEq)]
-struct Failure {
-    kind: &'static str,
-    text: String,
-}
 
 /// The run in progress: how to stop it.
 struct Run {
@@ -100,24 +50,13 @@ pub struct Props {
 
 #[component]
 pub fn LivePanel(props: &Props) -> Html {
-    let form = use_reducer(Form::initial);
-    let models = use_state(Vec::<String>::new);
-    let models_note = use_state(|| None::<String>);
-    let view = use_state(|| None::<Rc<LiveView>>);
-    let failure = use_state(|| None::<Failure>);
-    let running = use_state(|| false);
-    // "Stop when it FAILs": on by default for the long run (a loop rarely ends by itself).
-    let stop_at_fail = use_state(|| true);
+    let state = use_reducer(|| PanelState::new(dom::stored(KEY_STORAGE).and_then(|s| BoundKey::from_stored(&s))));
+    let form = &state.form;
+    // The run going: how to stop it (a browser handle, not state).
     let run = use_mut_ref(|| None::<Run>);
-    // Where the long run and the soak put their reasoning: probe D's streamed evidence.
-    let streamed = use_mut_ref(ReasoningEvidence::default);
-    let redraw = use_force_update();
     let on_reasoning = {
-        let (streamed, redraw) = (streamed.clone(), redraw.clone());
-        Callback::from(move |seen: ReasoningSeen| {
-            seen.add_to(&mut streamed.borrow_mut());
-            redraw.force_update();
-        })
+        let dispatcher = state.dispatcher();
+        Callback::from(move |seen: ReasoningSeen| dispatcher.dispatch(PanelAction::Reasoning(seen)))
     };
 
     // The key is stored only while "remember" is ticked; unticking forgets it.
@@ -126,38 +65,37 @@ pub fn LivePanel(props: &Props) -> Html {
     });
 
     let edit = |set: fn(&mut Form, String)| {
-        let dispatcher = form.dispatcher();
-        Callback::from(move |e: Event| dispatcher.dispatch(Edit(set, target_value(&e, "value"))))
+        let dispatcher = state.dispatcher();
+        Callback::from(move |e: Event| dispatcher.dispatch(PanelAction::Edit(set, target_value(&e, "value"))))
     };
     let typed = |set: fn(&mut Form, String)| {
-        let dispatcher = form.dispatcher();
-        Callback::from(move |e: InputEvent| dispatcher.dispatch(Edit(set, target_value(&e, "value"))))
+        let dispatcher = state.dispatcher();
+        Callback::from(move |e: InputEvent| dispatcher.dispatch(PanelAction::Edit(set, target_value(&e, "value"))))
     };
     let on_remember = {
-        let dispatcher = form.dispatcher();
+        let dispatcher = state.dispatcher();
         Callback::from(move |e: Event| {
             let checked = target_value(&e, "checked");
-            dispatcher.dispatch(Edit(|f, v| f.remember = v == "true", checked))
+            dispatcher.dispatch(PanelAction::Edit(|f, v| f.remember = v == "true", checked))
         })
     };
     let on_preset = {
-        let dispatcher = form.dispatcher();
+        let dispatcher = state.dispatcher();
         Callback::from(move |e: Event| {
             let chosen = target_value(&e, "value");
             if let Some((_, prompt)) = chosen.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
-                dispatcher.dispatch(Edit(|f, v| f.req.prompt = v, prompt.to_string()));
+                dispatcher.dispatch(PanelAction::Edit(|f, v| f.req.prompt = v, prompt.to_string()));
             }
         })
     };
 
     let load_models = {
-        let (form, models, models_note) = (form.clone(), models.setter(), models_note.setter());
+        let (form, dispatcher) = (form.clone(), state.dispatcher());
         Callback::from(move |_: MouseEvent| {
             let url = models_url(&form.req.base_url);
             let key = form.sent_key();
-            let (dispatcher, empty) = (form.dispatcher(), form.req.model.trim().is_empty());
-            let (models, models_note) = (models.clone(), models_note.clone());
-            models_note.set(Some("Loading models…".to_string()));
+            let (dispatcher, fill) = (dispatcher.clone(), form.req.model.trim().is_empty());
+            dispatcher.dispatch(PanelAction::ModelsLoading);
             wasm_bindgen_futures::spawn_local(async move {
                 let result = match fetch::send("GET", &url, None, &key, None).await {
                     Err(e) => Err(explain_fetch_failure(&url, &fetch::page_origin(), &fetch::error_text(&e))),
@@ -167,41 +105,31 @@ pub fn LivePanel(props: &Props) -> Html {
                         Ok(body) => parse_models(&body),
                     },
                 };
-                match result {
-                    Ok(ids) => {
-                        if let (true, Some(first)) = (empty, ids.first()) {
-                            dispatcher.dispatch(Edit(|f, v| f.req.model = v, first.clone()));
-                        }
-                        models_note.set(Some(format!("{} model(s) listed by {url}.", ids.len())));
-                        models.set(ids);
-                    }
-                    Err(e) => models_note.set(Some(e)),
-                }
+                dispatcher.dispatch(match result {
+                    Ok(ids) => PanelAction::ModelsListed { ids, url, fill },
+                    Err(e) => PanelAction::ModelsFailed(e),
+                });
             });
         })
     };
 
     let start = {
         let (form, run, reasoning) = (form.clone(), run.clone(), on_reasoning.clone());
-        let (view, failure, running, at_fail) = (view.setter(), failure.setter(), running.clone(), *stop_at_fail);
+        let (dispatcher, running, at_fail) = (state.dispatcher(), state.running, state.stop_at_fail);
         Callback::from(move |_: MouseEvent| {
-            if *running {
+            if running {
                 return;
             }
             let req = match build_request(&form.req) {
                 Ok(req) => req,
-                Err(text) => return failure.set(Some(Failure { kind: "form", text })),
+                Err(text) => return dispatcher.dispatch(PanelAction::Failed(Failure { kind: "form", text })),
             };
-            failure.set(None);
-            view.set(None);
-            running.set(true);
+            dispatcher.dispatch(PanelAction::Started);
             let controller = fetch::abort_controller();
             let stopped = Rc::new(Cell::new(false));
             *run.borrow_mut() = Some(Run { controller: controller.clone(), stopped: Rc::clone(&stopped) });
             let outputs = Outputs {
-                view: view.clone(),
-                failure: failure.clone(),
-                running: running.setter(),
+                dispatcher: dispatcher.clone(),
                 reasoning: reasoning.clone(),
                 stop_at_fail: at_fail.then(|| form.req.max_tokens.trim().parse().ok()),
             };
@@ -213,10 +141,14 @@ pub fn LivePanel(props: &Props) -> Html {
         Callback::from(move |_: MouseEvent| stop_run(&run))
     };
     let on_stop_at_fail = {
-        let stop_at_fail = stop_at_fail.clone();
-        Callback::from(move |e: Event| stop_at_fail.set(target_value(&e, "checked") == "true"))
+        let dispatcher = state.dispatcher();
+        Callback::from(move |e: Event| {
+            dispatcher.dispatch(PanelAction::StopAtFail(target_value(&e, "checked") == "true"))
+        })
     };
 
+    let models = &state.models;
+    let running = state.running;
     let options = models.iter().map(|id| html! { <option value={id.clone()}>{ id }</option> });
     let f = &form.req;
     let sent_key = form.sent_key();
@@ -224,10 +156,10 @@ pub fn LivePanel(props: &Props) -> Html {
     let presets = PRESETS.iter().enumerate().map(|(i, (label, prompt))| {
         html! { <option value={i.to_string()} selected={*prompt == f.prompt}>{ *label }</option> }
     });
-    let failure_view = (*failure).clone().map(|fl| {
+    let failure_view = state.failure.clone().map(|fl| {
         html! { <p id="live-failure" class="status notice-line" role="alert" data-kind={fl.kind}>{ fl.text }</p> }
     });
-    let status = match (&*view, *running) {
+    let status = match (&state.view, running) {
         (Some(v), _) => v.status(),
         (None, true) => "Connecting…".to_string(),
         (None, false) => String::new(),
@@ -270,7 +202,7 @@ pub fn LivePanel(props: &Props) -> Html {
                         </select>
                         <button type="button" id="live-load-models" class="button" onclick={load_models}>{ "Load models" }</button>
                     </div>
-                    if let Some(note) = (*models_note).clone() { <p id="live-models-note" class="help span-2">{ note }</p> }
+                    if let Some(note) = state.models_note.clone() { <p id="live-models-note" class="help span-2">{ note }</p> }
                     <label class="label" for="live-prompt">{ "Prompt" }</label>
                     <div>
                         <select id="live-preset" aria-label="Prompt presets" onchange={on_preset}>
@@ -288,10 +220,10 @@ pub fn LivePanel(props: &Props) -> Html {
                         oninput={typed(|f, v| f.req.extra_json = v)} />
                 </div>
                 <div class="actions">
-                    <button type="button" id="live-start" class="button primary" onclick={start} disabled={*running}>{ "Start streaming" }</button>
-                    <button type="button" id="live-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                    <button type="button" id="live-start" class="button primary" onclick={start} disabled={running}>{ "Start streaming" }</button>
+                    <button type="button" id="live-stop" class="button" onclick={stop} disabled={!running}>{ "Stop" }</button>
                     <label class="check">
-                        <input id="live-stop-at-fail" type="checkbox" checked={*stop_at_fail} onchange={on_stop_at_fail} />
+                        <input id="live-stop-at-fail" type="checkbox" checked={state.stop_at_fail} onchange={on_stop_at_fail} />
                         { " Stop when it FAILs" }
                     </label>
                     <span class="help">{ "Sends stream: true with stream_options.include_usage; the key only as an Authorization header." }</span>
@@ -300,12 +232,12 @@ pub fn LivePanel(props: &Props) -> Html {
                 { for failure_view }
             </section>
             <div class="results live-results">
-                if let Some(v) = (*view).clone() { { live_result(&v, &props.on_capture) } }
+                if let Some(v) = state.view.clone() { { live_result(&v, &props.on_capture) } }
             </div>
             <section class="card live-tools" aria-label="Soak, context fidelity and endpoint checks">
                 <SoakRun form={f.clone()} api_key={sent_key.clone()} on_capture={props.on_capture.clone()} {on_reasoning} />
                 <NeedleProbe form={f.clone()} api_key={sent_key.clone()} />
-                <LiveProbes base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={streamed.borrow().clone()} />
+                <LiveProbes base_url={f.base_url.clone()} model={f.model.clone()} api_key={sent_key} streamed={state.streamed.clone()} />
             </section>
         </>
     }
@@ -313,9 +245,8 @@ pub fn LivePanel(props: &Props) -> Html {
 
 /// Where a run reports to.
 struct Outputs {
-    view: UseStateSetter<Option<Rc<LiveView>>>,
-    failure: UseStateSetter<Option<Failure>>,
-    running: UseStateSetter<bool>,
+    /// The panel's state: the snapshots, the failure, the end.
+    dispatcher: UseReducerDispatcher<PanelState>,
     /// Where the run put its reasoning, for probe D.
     reasoning: Callback<ReasoningSeen>,
     /// "Stop when it FAILs" ticked: `Some`, with the request's max_tokens when it is a number.
@@ -362,7 +293,7 @@ async fn stream(
         }
         Err(NoStream::Unanswered(_)) if stopped.get() => {
             let text = "Stopped before the server answered.".to_string();
-            out.failure.set(Some(Failure { kind: "stopped", text }));
+            out.dispatcher.dispatch(PanelAction::Failed(Failure { kind: "stopped", text }));
         }
         Err(e) => {
             let kind = match e {
@@ -370,10 +301,10 @@ async fn stream(
                 NoStream::Refused { .. } => "http",
                 NoStream::Unscored(_) => "unscored",
             };
-            out.failure.set(Some(Failure { kind, text: e.text(&req.url) }));
+            out.dispatcher.dispatch(PanelAction::Failed(Failure { kind, text: e.text(&req.url) }));
         }
     }
-    out.running.set(false);
+    out.dispatcher.dispatch(PanelAction::Ended);
 }
 
 /// Shows `snapshot` (with the body as received, once the run has ended; `at_fail`: the run was
@@ -384,7 +315,7 @@ fn publish(snapshot: LiveSnapshot, capture: Option<Rc<[u8]>>, out: &Outputs, at_
         view = view.stopped_at_fail(max_tokens);
     }
     let fails = view.worst.is_some_and(|(v, _)| v == Verdict::Fail);
-    out.view.set(Some(Rc::new(view)));
+    out.dispatcher.dispatch(PanelAction::Snapshot(Rc::new(view)));
     fails
 }
 
