@@ -1,5 +1,5 @@
 //! The live endpoint mode's wing of the page: the form and the run (`panel.rs`; its state and pure reducer in `panel_state.rs`), the endpoint
-//! health probes (`probes.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `channel_text.rs`)
+//! health probes (`probes.rs`), the soak (`soak.rs`; its form and the run it plans in `soak_form.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `channel_text.rs`)
 //! and their pure view model (`view.rs`, tested natively); under them the one run driver
 //! (`run.rs`: a streamed request's body handed, read by read, to a `LiveSession` held in the
 //! analysis worker — `scorer.rs` —, which sends back its snapshots) over gloo-net (`fetch.rs`).
@@ -18,6 +18,7 @@ mod result;
 mod run;
 mod scorer;
 mod soak;
+mod soak_form;
 pub mod view;
 
 pub use panel::LivePanel;

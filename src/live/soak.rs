@@ -16,6 +16,7 @@ use yew::prelude::*;
 use super::fetch;
 use super::probes::ReasoningSeen;
 use super::run;
+use super::soak_form::{SoakEdit, SoakForm, SoakPlan};
 use crate::components::compare_view::CompareReportView;
 use crate::dom;
 use crate::file_load::loader::{self, OneJob};
@@ -23,10 +24,7 @@ use crate::model::level_key;
 use coherency_core::analyze::Thresholds;
 use coherency_core::live::captures_file::export_captures;
 use coherency_core::live::conversation::Conversation;
-use coherency_core::live::soak::{
-    compare, export_jsonl, for_comparison, plan, plan_ab, with_reference_again, Generation, Planned, SoakSummary,
-    Spread, MAX_CONCURRENCY,
-};
+use coherency_core::live::soak::{compare, export_jsonl, Generation, Planned, SoakSummary, Spread};
 use coherency_core::live::Ending;
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
@@ -58,18 +56,7 @@ struct Soak {
 
 #[component]
 pub fn SoakRun(props: &Props) -> Html {
-    let count = use_state(|| "10".to_string());
-    let concurrency = use_state(|| "1".to_string());
-    let first_seed = use_state(|| "1".to_string());
-    let prompts = use_state(String::new);
-    // A/B: a second configuration; its empty fields are A's (its key only for A's own URL).
-    let ab = use_state(|| false);
-    let (b_base, b_model, b_key, b_extra) =
-        (use_state(String::new), use_state(String::new), use_state(String::new), use_state(String::new));
-    // "Compare with a reference": A/B run greedy with logprobs, then A compared with B.
-    let reference = use_state(|| false);
-    // With a reference: the prompts as one conversation whose context grows turn by turn.
-    let conversation = use_state(|| false);
+    let fields = use_reducer(SoakForm::default);
     let compared = use_state(|| None::<Rc<CompareView>>);
     let compare_job = use_mut_ref(|| None::<OneJob>);
     let compared_files = use_mut_ref(|| ComparedFiles::None);
@@ -81,52 +68,21 @@ pub fn SoakRun(props: &Props) -> Html {
 
     let start = {
         let (form, key, on_reasoning) = (props.form.clone(), props.api_key.to_string(), props.on_reasoning.clone());
-        let (count, concurrency, first_seed, prompts) =
-            (count.clone(), concurrency.clone(), first_seed.clone(), prompts.clone());
-        let (ab, b_base, b_model, b_key, b_extra) =
-            (ab.clone(), b_base.clone(), b_model.clone(), b_key.clone(), b_extra.clone());
+        let fields = fields.clone();
         let (note, running, rows, soak, redraw) =
             (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
-        let (reference, compared, conversation) = (reference.clone(), compared.clone(), conversation.clone());
+        let compared = compared.clone();
         Callback::from(move |_: MouseEvent| {
             if *running {
                 return;
             }
-            let (Ok(n), Ok(streams), Ok(seed)) =
-                (count.trim().parse::<usize>(), concurrency.trim().parse::<usize>(), first_seed.trim().parse::<u64>())
-            else {
-                return note.set(Some("Generations, streams at once and the first seed are whole numbers.".into()));
-            };
-            if !(1..=MAX_CONCURRENCY).contains(&streams) {
-                return note.set(Some(format!("Run 1 to {MAX_CONCURRENCY} streams at once (got {streams}).")));
-            }
-            let set: Vec<String> =
-                prompts.lines().map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect();
-            let or_a = |b: &str, a: &str| if b.trim().is_empty() { a.to_string() } else { b.to_string() };
-            let form_b = RequestForm {
-                base_url: or_a(&b_base, &form.base_url),
-                model: or_a(&b_model, &form.model),
-                extra_json: or_a(&b_extra, &form.extra_json),
-                ..form.clone()
-            };
-            // A's key goes to A's URL only: B without a key of its own sends none elsewhere.
-            let key_b = match (b_key.is_empty(), form_b.base_url.trim() == form.base_url.trim()) {
-                (false, _) => (*b_key).clone(),
-                (true, true) => key.clone(),
-                (true, false) => String::new(),
-            };
-            let planned = match if *ab { plan_ab(&form, &form_b, &set, n, seed) } else { plan(&form, &set, n, seed) } {
-                Ok(p) if *ab && *reference => with_reference_again(for_comparison(p)),
-                Ok(p) if *reference => for_comparison(p),
+            let SoakPlan { planned, streams, keys, conversation } = match fields.plan(&form, &key) {
                 Ok(p) => p,
                 Err(e) => return note.set(Some(e)),
             };
             compared.set(None);
-            // A conversation's turn needs the reference's answer to the turn before: one stream.
-            let talk = (*reference && *conversation).then(|| Rc::new(RefCell::new(Conversation::new(&set))));
-            let streams = if talk.is_some() { 1 } else { streams };
-            let keys =
-                Rc::new([(key.clone(), form.model.trim().to_string()), (key_b, form_b.model.trim().to_string())]);
+            let talk = conversation.map(|set| Rc::new(RefCell::new(Conversation::new(&set))));
+            let keys = Rc::new(keys);
             rows.borrow_mut().clear();
             on_reasoning.emit(ReasoningSeen::SoakStarted);
             note.set(None);
@@ -178,14 +134,16 @@ pub fn SoakRun(props: &Props) -> Html {
         })
     };
     let save_captures = {
-        let (rows, soak, key, b_key) = (rows.clone(), soak.clone(), props.api_key.clone(), b_key.clone());
+        let (rows, soak, key, fields) = (rows.clone(), soak.clone(), props.api_key.clone(), fields.clone());
         Callback::from(move |_: MouseEvent| {
             // The keys the run sent, and those in the form now.
             let soak = soak.borrow();
             let sent = soak.as_ref().map(|s| [s.keys[0].0.as_str(), s.keys[1].0.as_str()]).unwrap_or_default();
             let rows = rows.borrow();
-            let file =
-                export_captures(rows.iter().map(|r| (&r.generation, &*r.capture)), &[sent[0], sent[1], &key, &b_key]);
+            let file = export_captures(
+                rows.iter().map(|r| (&r.generation, &*r.capture)),
+                &[sent[0], sent[1], &key, &fields.b_key],
+            );
             dom::download("coherency-captures.jsonl", file.as_bytes());
         })
     };
@@ -212,7 +170,7 @@ pub fn SoakRun(props: &Props) -> Html {
     };
     // The run compared with a golden file chosen here (A's outputs, or the run's without B).
     let compare_golden = {
-        let (comparer, ab) = (comparer.clone(), *ab);
+        let (comparer, ab) = (comparer.clone(), fields.ab);
         Callback::from(move |e: Event| {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
             let golden = input.files().and_then(|f| f.get(0));
@@ -224,7 +182,7 @@ pub fn SoakRun(props: &Props) -> Html {
     };
     // The reference's outputs (B's, or the run's without B) saved as a golden file.
     let save_golden = {
-        let (comparer, ab) = (comparer.clone(), *ab);
+        let (comparer, ab) = (comparer.clone(), fields.ab);
         Callback::from(move |_: MouseEvent| {
             let Some(file) = comparer.side(if ab { "B" } else { "" }) else { return };
             let note = comparer.note.clone();
@@ -243,10 +201,11 @@ pub fn SoakRun(props: &Props) -> Html {
         Callback::from(move |()| compared_files.borrow().clone())
     };
 
+    let (ab, reference) = (fields.ab, fields.reference);
     let rows_now = rows.borrow();
     let both_sides = ["A", "B"].iter().all(|c| rows_now.iter().any(|r| r.generation.config == *c));
-    let reference_side = rows_now.iter().any(|r| r.generation.config == if *ab { "B" } else { "" });
-    let candidate_side = rows_now.iter().any(|r| r.generation.config == if *ab { "A" } else { "" });
+    let reference_side = rows_now.iter().any(|r| r.generation.config == if ab { "B" } else { "" });
+    let candidate_side = rows_now.iter().any(|r| r.generation.config == if ab { "A" } else { "" });
     let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
     let of = |config: &str| SoakSummary::of(generations.iter().copied().filter(|g| g.config == config));
     let summary = if generations.is_empty() {
@@ -278,30 +237,30 @@ pub fn SoakRun(props: &Props) -> Html {
             <h3 id="soak-heading">{ "Soak: loop rate over many generations" }</h3>
             <p class="help">{ "One generation is one sample: a model that loops in 1 of 10 long generations looks healthy on most single tries. Each generation is sent with its own seed (first seed + its number); the prompts rotate." }</p>
             <div class="form-grid">
-                { field("soak-count", "Generations (1–100)", &count, Field::Number) }
-                { field("soak-streams", "Streams at once (1–4)", &concurrency, Field::Number) }
-                { field("soak-seed", "First seed", &first_seed, Field::Number) }
-                { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", &prompts, Field::Lines) }
+                { field("soak-count", "Generations (1–100)", (&fields, |f| &f.count, |f, v| f.count = v), Field::Number) }
+                { field("soak-streams", "Streams at once (1–4)", (&fields, |f| &f.concurrency, |f, v| f.concurrency = v), Field::Number) }
+                { field("soak-seed", "First seed", (&fields, |f| &f.first_seed, |f, v| f.first_seed = v), Field::Number) }
+                { field("soak-prompts", "Prompts, one per line (empty: the prompt above)", (&fields, |f| &f.prompts, |f, v| f.prompts = v), Field::Lines) }
                 <span class="label">{ "A/B" }</span>
                 <label class="check">
-                    <input id="soak-ab" type="checkbox" checked={*ab} onchange={{ let ab = ab.clone(); Callback::from(move |_: Event| ab.set(!*ab)) }} />
+                    <input id="soak-ab" type="checkbox" checked={ab} onchange={toggle(&fields, |f| &mut f.ab)} />
                     { " Compare with a second endpoint (B), alternating A, B on the same prompts and seeds" }
                 </label>
-                if *ab {
-                    { field("soak-b-base", "B: base URL (empty: A's)", &b_base, Field::Text) }
-                    { field("soak-b-model", "B: model (empty: A's)", &b_model, Field::Text) }
-                    { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", &b_key, Field::Secret) }
-                    { field("soak-b-extra", "B: advanced JSON (empty: A's)", &b_extra, Field::Text) }
+                if ab {
+                    { field("soak-b-base", "B: base URL (empty: A's)", (&fields, |f| &f.b_base, |f, v| f.b_base = v), Field::Text) }
+                    { field("soak-b-model", "B: model (empty: A's)", (&fields, |f| &f.b_model, |f, v| f.b_model = v), Field::Text) }
+                    { field("soak-b-key", "B: API key (empty: none, or A's for A's URL)", (&fields, |f| &f.b_key, |f, v| f.b_key = v), Field::Secret) }
+                    { field("soak-b-extra", "B: advanced JSON (empty: A's)", (&fields, |f| &f.b_extra, |f, v| f.b_extra = v), Field::Text) }
                 }
                 <span class="label">{ "Reference" }</span>
                 <label class="check">
-                    <input id="soak-reference" type="checkbox" checked={*reference} onchange={{ let reference = reference.clone(); Callback::from(move |_: Event| reference.set(!*reference)) }} />
+                    <input id="soak-reference" type="checkbox" checked={reference} onchange={toggle(&fields, |f| &mut f.reference)} />
                     { " Compare with a reference: every request at temperature 0 with logprobs (top 5) on fixed seeds. With A/B, B is the reference, each of its requests sent twice (R: how far the reference differs from itself, the noise floor); or compare the run with a golden file, or save it as one" }
                 </label>
-                if *reference {
+                if reference {
                     <span class="label">{ "Conversation" }</span>
                     <label class="check">
-                        <input id="soak-conversation" type="checkbox" checked={*conversation} onchange={{ let conversation = conversation.clone(); Callback::from(move |_: Event| conversation.set(!*conversation)) }} />
+                        <input id="soak-conversation" type="checkbox" checked={fields.conversation} onchange={toggle(&fields, |f| &mut f.conversation)} />
                         { " The prompts as one conversation, so that the context grows: each prompt is sent after the earlier ones, each followed by the reference's own answer (B's with A/B), so every side sees the same context. One stream at a time" }
                     </label>
                 }
@@ -312,14 +271,14 @@ pub fn SoakRun(props: &Props) -> Html {
                 <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
                 <button type="button" id="soak-export-captures" class="button" onclick={save_captures} disabled={rows_now.is_empty()}
                     title="Every generation's stream in one file, which this page and the CLI read back">{ "⤓ captures" }</button>
-                if *ab && *reference {
+                if ab && reference {
                     <button type="button" id="soak-compare-run" class="button" onclick={run_compare} disabled={*running || !both_sides}
                         title="A's outputs compared with B's, prompt by prompt (the same comparison as the CLI's coherency compare)">{ "Compare A with B" }</button>
                 }
-                if *reference {
+                if reference {
                     <span class="upload">
                         <input type="file" id="soak-golden-input" class="file-input" onchange={compare_golden} disabled={*running || !candidate_side} />
-                        <label for="soak-golden-input" class="button">{ if *ab { "Compare A with a golden file…" } else { "Compare with a golden file…" } }</label>
+                        <label for="soak-golden-input" class="button">{ if ab { "Compare A with a golden file…" } else { "Compare with a golden file…" } }</label>
                     </span>
                     <button type="button" id="soak-save-golden" class="button" onclick={save_golden} disabled={*running || !reference_side}
                         title="The reference's outputs (B's, or the run's) as a golden file, which this page and coherency compare read">{ "⤓ golden file" }</button>
@@ -410,14 +369,17 @@ enum Field {
     Lines,
 }
 
-/// A labelled text field of `kind` bound to `state`.
-fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>, kind: Field) -> Html {
-    let setter = state.setter();
+/// A field of the soak's form: its value in the form, and how an edit sets it.
+type Bound<'a> = (&'a UseReducerHandle<SoakForm>, fn(&SoakForm) -> &String, fn(&mut SoakForm, String));
+
+/// A labelled text field of `kind` bound to a field of the soak's form.
+fn field(id: &'static str, label: &'static str, (fields, get, set): Bound<'_>, kind: Field) -> Html {
+    let dispatcher = fields.dispatcher();
     let oninput = Callback::from(move |e: InputEvent| {
         let value = e.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string());
-        setter.set(value.unwrap_or_default());
+        dispatcher.dispatch(SoakEdit::Set(set, value.unwrap_or_default()));
     });
-    let value = (**state).clone();
+    let value = get(fields).clone();
     html! {
         <>
             <label class="label" for={id}>{ label }</label>
@@ -432,6 +394,12 @@ fn field(id: &'static str, label: &'static str, state: &UseStateHandle<String>, 
             }
         </>
     }
+}
+
+/// Flips a check box's field of the soak's form.
+fn toggle(fields: &UseReducerHandle<SoakForm>, field: fn(&mut SoakForm) -> &mut bool) -> Callback<Event> {
+    let dispatcher = fields.dispatcher();
+    Callback::from(move |_: Event| dispatcher.dispatch(SoakEdit::Toggle(field)))
 }
 
 /// The table's columns: (heading, numeric).
