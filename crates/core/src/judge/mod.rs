@@ -4,8 +4,9 @@
 //! reply's reasoning and content together: [`join_reply`], and every conversation across its
 //! turns: its model stream and its tool calls), who wrote it (only the model's output sets the
 //! verdict: [`Author`]), judges it, and puts the reports together: the worst judged verdict, the
-//! conversations' judgements and the turns of the conversation view, the rows of the
-//! per-message table worst first, a whole document read and judged ([`JudgedDocument`]).
+//! conversations' judgements, the rows of the per-message table worst first, a whole document
+//! read and judged ([`JudgedDocument`]). (The conversation view groups the reports by turn
+//! itself: the page's `model/turn_view.rs`.)
 //!
 //! ```
 //! use coherency_core::analyze::Verdict;
