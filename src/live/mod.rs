@@ -1,5 +1,5 @@
 //! The live endpoint mode's wing of the page: the form and the run (`panel.rs`; its state and pure reducer in `panel_state.rs`), the endpoint
-//! health probes (`probes.rs`), the soak (`soak.rs`; its form and the run it plans in `soak_form.rs`), the context fidelity probe (`needle.rs`), a run's result and its growing texts (`result.rs`, `channel_text.rs`)
+//! health probes (`probes.rs`; their state and reducer in `probes_state.rs`), the soak (`soak.rs`; its form and the run it plans in `soak_form.rs`), the context fidelity probe (`needle.rs`; its state and reducer in `needle_state.rs`), a run's result and its growing texts (`result.rs`, `channel_text.rs`)
 //! and their pure view model (`view.rs`, tested natively); under them the one run driver
 //! (`run.rs`: a streamed request's body handed, read by read, to a `LiveSession` held in the
 //! analysis worker — `scorer.rs` —, which sends back its snapshots) over gloo-net (`fetch.rs`).
@@ -11,9 +11,11 @@
 mod channel_text;
 mod fetch;
 mod needle;
+mod needle_state;
 mod panel;
 mod panel_state;
 mod probes;
+mod probes_state;
 mod result;
 mod run;
 mod scorer;

@@ -11,10 +11,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::fetch;
+use super::needle_state::{NeedleAction, NeedleState, DEPTHS_FROM, TWICE, UUID};
 use super::run;
 use coherency_core::live::needle::{
-    cell_shown, estimate_rule, length_label, plan, stopped_text, summarize, Answer, Depth, NeedleKind, Probe,
-    DEFAULT_LENGTHS, LENGTHS, SEED,
+    cell_shown, estimate_rule, length_label, plan, stopped_text, summarize, Answer, Depth, LENGTHS, SEED,
 };
 use coherency_core::live::RequestForm;
 
@@ -25,60 +25,36 @@ pub struct Props {
     pub api_key: AttrValue,
 }
 
-/// The boxes ticked are bits of one number: the lengths of `LENGTHS` from bit 0, the depths
-/// of `Depth::ALL` from this bit, then a UUID as the needle, then asking each twice.
-const DEPTHS_FROM: usize = LENGTHS.len();
-const UUID: u32 = 1 << (DEPTHS_FROM + Depth::ALL.len());
-const TWICE: u32 = UUID << 1;
-
-/// The probe in progress and its answers so far.
+/// The probe running: how to stop it (browser handles, not state).
 #[derive(Default)]
-struct Progress {
-    probe: Option<Rc<Probe>>,
-    answers: Vec<Answer>,
+struct Run {
     stopped: Option<Rc<Flag<bool>>>,
     controller: Option<web_sys::AbortController>,
 }
 
 #[component]
 pub fn NeedleProbe(props: &Props) -> Html {
-    let ticked = use_state(|| {
-        let lengths = (0..LENGTHS.len()).filter(|&i| DEFAULT_LENGTHS.contains(&LENGTHS[i]));
-        lengths.fold(TWICE | ((1 << Depth::ALL.len()) - 1) << DEPTHS_FROM, |bits, i| bits | 1 << i)
-    });
-    let note = use_state(|| None::<String>);
-    let running = use_state(|| false);
-    let progress = use_mut_ref(Progress::default);
-    let redraw = use_force_update();
+    let state = use_reducer(NeedleState::default);
+    let run = use_mut_ref(Run::default);
 
     let start = {
         let (form, key) = (props.form.clone(), props.api_key.to_string());
-        let ticked = ticked.clone();
-        let (note, running, progress, redraw) = (note.clone(), running.clone(), progress.clone(), redraw.clone());
+        let (state, run) = (state.clone(), run.clone());
         Callback::from(move |_: MouseEvent| {
-            if *running {
+            if state.running {
                 return;
             }
-            let bits = *ticked;
-            let lengths: Vec<usize> = (0..LENGTHS.len()).filter(|&i| bits & 1 << i != 0).map(|i| LENGTHS[i]).collect();
-            let depths: Vec<Depth> =
-                (0..Depth::ALL.len()).filter(|&i| bits & 1 << (DEPTHS_FROM + i) != 0).map(|i| Depth::ALL[i]).collect();
-            let kind = if bits & UUID != 0 { NeedleKind::Uuid } else { NeedleKind::Number };
-            let probe = match plan(&form, &lengths, &depths, kind, SEED, bits & TWICE != 0) {
+            let (lengths, depths, kind, twice) = state.asked();
+            let dispatcher = state.dispatcher();
+            let probe = match plan(&form, &lengths, &depths, kind, SEED, twice) {
                 Ok(p) => Rc::new(p),
-                Err(e) => return note.set(Some(e)),
+                Err(e) => return dispatcher.dispatch(NeedleAction::Refused(e)),
             };
-            note.set(None);
-            running.set(true);
+            dispatcher.dispatch(NeedleAction::Started(Rc::clone(&probe)));
             let stopped = Rc::new(Flag::new(false));
             let controller = fetch::abort_controller();
-            *progress.borrow_mut() = Progress {
-                probe: Some(Rc::clone(&probe)),
-                answers: Vec::new(),
-                stopped: Some(Rc::clone(&stopped)),
-                controller: controller.clone(),
-            };
-            let (key, progress, redraw, running) = (key.clone(), progress.clone(), redraw.clone(), running.setter());
+            *run.borrow_mut() = Run { stopped: Some(Rc::clone(&stopped)), controller: controller.clone() };
+            let key = key.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let signal = controller.as_ref().map(|c| c.signal());
                 for ask in &probe.asks {
@@ -98,17 +74,16 @@ pub fn NeedleProbe(props: &Props) -> Html {
                         Ok(s) => Answer::of(&probe, ask, Ok(&s.snapshot)),
                         Err(e) => Answer::of(&probe, ask, Err(e.text(&req.url))),
                     };
-                    progress.borrow_mut().answers.push(answer);
-                    redraw.force_update();
+                    dispatcher.dispatch(NeedleAction::Answered(answer));
                 }
-                running.set(false);
+                dispatcher.dispatch(NeedleAction::Ended { stopped: stopped.get() });
             });
         })
     };
     let stop = {
-        let progress = progress.clone();
+        let run = run.clone();
         Callback::from(move |_: MouseEvent| {
-            let p = progress.borrow();
+            let p = run.borrow();
             if let Some(s) = &p.stopped {
                 s.set(true);
             }
@@ -119,8 +94,8 @@ pub fn NeedleProbe(props: &Props) -> Html {
     };
 
     let tick = |id: String, label: &str, bit: u32| {
-        let (on, ticked) = (*ticked & bit != 0, ticked.clone());
-        let toggle = Callback::from(move |_: Event| ticked.set(*ticked ^ bit));
+        let (on, dispatcher) = (state.is_ticked(bit), state.dispatcher());
+        let toggle = Callback::from(move |_: Event| dispatcher.dispatch(NeedleAction::Toggle(bit)));
         html! { <label class="check"><input {id} type="checkbox" checked={on} onchange={toggle} />{ format!(" {label}") }</label> }
     };
     let length_boxes =
@@ -130,7 +105,7 @@ pub fn NeedleProbe(props: &Props) -> Html {
         tick(format!("needle-depth-{word}"), word, 1 << (DEPTHS_FROM + i))
     });
 
-    let now = progress.borrow();
+    let now = &*state;
     let result = now.probe.as_ref().map(|probe| {
         let summary = summarize(probe, &now.answers);
         let rows = probe.lengths.iter().map(|&l| {
@@ -152,7 +127,7 @@ pub fn NeedleProbe(props: &Props) -> Html {
             html! { <tr data-length={l.to_string()}><th scope="row">{ length_label(l) }</th>{ for cells }</tr> }
         });
         // Stopped: the run has ended by Stop, not by its last answer.
-        let stopped = !*running && now.stopped.as_ref().is_some_and(|s| s.get());
+        let stopped = !now.running && now.stopped;
         html! {
             <>
                 if stopped { <p id="needle-stopped" class="status notice-line" role="status">{ stopped_text(probe, &now.answers) }</p> }
@@ -188,10 +163,10 @@ pub fn NeedleProbe(props: &Props) -> Html {
                 </div>
             </div>
             <div class="actions">
-                <button type="button" id="needle-start" class="button" onclick={start} disabled={*running}>{ "Run the probe" }</button>
-                <button type="button" id="needle-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                <button type="button" id="needle-start" class="button" onclick={start} disabled={state.running}>{ "Run the probe" }</button>
+                <button type="button" id="needle-stop" class="button" onclick={stop} disabled={!state.running}>{ "Stop" }</button>
             </div>
-            if let Some(text) = (*note).clone() { <p id="needle-note" class="status notice-line" role="alert">{ text }</p> }
+            if let Some(text) = state.note.clone() { <p id="needle-note" class="status notice-line" role="alert">{ text }</p> }
             { for result }
         </section>
     }

@@ -4,11 +4,10 @@
 //! own completion and stream, and the long run's and the soak's streams, which the panel
 //! collects ([`ReasoningSeen`]).
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::fetch;
+use super::probes_state::{ProbesAction, ProbesState};
 use super::run::{self, NoStream};
 use coherency_core::live::probes::{
     completion_body, probe_bad_key, probe_completion, probe_models, probe_stream, probe_tools, stream_body, tool_body,
@@ -48,46 +47,36 @@ pub struct Props {
 
 #[component]
 pub fn LiveProbes(props: &Props) -> Html {
-    let results = use_state(|| Rc::new(Vec::<ProbeResult>::new()));
-    let running = use_state(|| false);
-    let note = use_state(|| None::<String>);
-    // The probes' own completion and stream, as probe D reads them.
-    let own = use_state(ReasoningEvidence::default);
+    let state = use_reducer(ProbesState::default);
+    let (results, running, own) = (&state.results, state.running, &state.own);
 
     let run = {
-        let (results, running, note, own) = (results.clone(), running.clone(), note.clone(), own.clone());
+        let dispatcher = state.dispatcher();
         let (base, model, key) =
             (props.base_url.to_string(), props.model.trim().to_string(), props.api_key.to_string());
         Callback::from(move |_: MouseEvent| {
-            if *running {
+            if running {
                 return;
             }
             if model.is_empty() {
-                note.set(Some("Choose a model first: the checks ask for it by name.".to_string()));
-                return;
+                let why = "Choose a model first: the checks ask for it by name.".to_string();
+                return dispatcher.dispatch(ProbesAction::Refused(why));
             }
-            note.set(None);
-            running.set(true);
-            results.set(Rc::new(Vec::new()));
-            own.set(ReasoningEvidence::default());
-            let (results, running, own) = (results.setter(), running.setter(), own.setter());
-            let (base, model, key) = (base.clone(), model.clone(), key.clone());
+            dispatcher.dispatch(ProbesAction::Started);
+            let (base, model, key, dispatcher) = (base.clone(), model.clone(), key.clone(), dispatcher.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let mut done = Vec::new();
-                let mut add = |new: Vec<ProbeResult>| {
-                    done.extend(new);
-                    results.set(Rc::new(done.clone()));
-                };
+                let add = |new: Vec<ProbeResult>| dispatcher.dispatch(ProbesAction::Found(new));
                 add(vec![models(&base, &model, &key).await]);
                 let (checks, reply) = completion(&base, &model, &key).await;
-                own.set(ReasoningEvidence { reply: reply.clone(), ..Default::default() });
+                dispatcher
+                    .dispatch(ProbesAction::Own(ReasoningEvidence { reply: reply.clone(), ..Default::default() }));
                 add(checks);
                 add(vec![tools(&base, &model, &key).await]);
                 let (check, probe_stream) = streaming(&base, &model, &key).await;
-                own.set(ReasoningEvidence { reply, probe_stream, ..Default::default() });
+                dispatcher.dispatch(ProbesAction::Own(ReasoningEvidence { reply, probe_stream, ..Default::default() }));
                 add(vec![check]);
                 add(vec![bad_key(&base, &model).await]);
-                running.set(false);
+                dispatcher.dispatch(ProbesAction::Ended);
             });
         })
     };
@@ -102,7 +91,7 @@ pub fn LiveProbes(props: &Props) -> Html {
         let found = d.as_ref().filter(|_| *id == 'D').or_else(|| results.iter().find(|r| r.id == *id));
         let (outcome, evidence) = match found {
             Some(r) => (r.outcome.as_str(), r.evidence.clone()),
-            None if *running => ("…", "waiting".to_string()),
+            None if running => ("…", "waiting".to_string()),
             None => ("", String::new()),
         };
         let class = match found.map(|r| r.outcome) {
@@ -123,10 +112,10 @@ pub fn LiveProbes(props: &Props) -> Html {
         <section id="live-checks" class="subsection" aria-labelledby="live-checks-heading" data-running={running.to_string()}>
             <h3 id="live-checks-heading">{ "Endpoint health checks" }</h3>
             <div class="actions">
-                <button type="button" id="live-run-checks" class="button" onclick={run} disabled={*running}>{ "Run checks A–G" }</button>
+                <button type="button" id="live-run-checks" class="button" onclick={run} disabled={running}>{ "Run checks A–G" }</button>
                 <span class="help">{ "Five short requests to the endpoint above (one with a made-up key, to see that it is refused)." }</span>
             </div>
-            if let Some(n) = (*note).clone() { <p id="live-checks-note" class="status notice-line">{ n }</p> }
+            if let Some(n) = state.note.clone() { <p id="live-checks-note" class="status notice-line">{ n }</p> }
             <ol class="checklist">{ for items }</ol>
         </section>
     }
