@@ -5,8 +5,9 @@
 //! (`cargo test --test integration agent_evidence:: -- --nocapture`) and pins: no healthy session FAILs; every
 //! loop FAILs, with its onset at the turn where it was planted.
 
+use crate::support::model_turns;
 use coherency_core::analyze::Verdict;
-use coherency_core::judge::{Author, JudgedDocument};
+use coherency_core::judge::JudgedDocument;
 use coherency_test_support::agent_sessions::{corpus, Session, HEALTHY, LOOPING};
 use coherency_test_support::parallel;
 
@@ -138,16 +139,4 @@ fn healthy_sessions_never_fail_and_every_loop_fails_at_its_planted_turn() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-/// The turns of conversation `conversation` that the model wrote (some of), in order.
-fn model_turns(t: &coherency_core::ingest::Transcript, conversation: usize) -> Vec<usize> {
-    let mut turns: Vec<usize> = t
-        .messages
-        .iter()
-        .filter(|m| m.conversation == conversation && Author::of(m) == Author::Model)
-        .map(|m| m.turn)
-        .collect();
-    turns.dedup();
-    turns
 }

@@ -6,9 +6,10 @@
 //! WARN, no FAIL); every loop FAILs — where the harness merges reasoning and reply too (see
 //! `merged`) —, with its onset within one of the model's turns of where it was planted.
 
+use crate::support::model_turns;
 use coherency_core::analyze::Verdict;
 use coherency_core::ingest::{detect, Format};
-use coherency_core::judge::{Author, JudgedDocument};
+use coherency_core::judge::JudgedDocument;
 use coherency_test_support::agent_harnesses::Harness;
 use coherency_test_support::agent_sessions::{corpus, HEALTHY, LOOPING};
 use coherency_test_support::parallel;
@@ -142,16 +143,4 @@ fn each_harness_has_a_healthy_and_a_looping_fixture() {
             }
         }
     }
-}
-
-/// The turns of conversation `conversation` that the model wrote (some of), in order.
-fn model_turns(t: &coherency_core::ingest::Transcript, conversation: usize) -> Vec<usize> {
-    let mut turns: Vec<usize> = t
-        .messages
-        .iter()
-        .filter(|m| m.conversation == conversation && Author::of(m) == Author::Model)
-        .map(|m| m.turn)
-        .collect();
-    turns.dedup();
-    turns
 }

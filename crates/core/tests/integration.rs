@@ -17,3 +17,4 @@ mod real_server_captures;
 mod rules_in_docs;
 mod scorer_evidence;
 mod sse_split;
+mod support;
