@@ -238,9 +238,22 @@ impl Page {
         el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
+    /// The text of the first element `css` finds. A result comes in pieces between frames, so
+    /// the element found may be rendered anew before its text is read (a stale element): it is
+    /// then found again.
     pub async fn text(&self, css: &str) -> String {
-        let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
-        el.text().await.unwrap_or_else(|e| panic!("text of {css}: {e}"))
+        let mut tries = 0;
+        loop {
+            let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+            match el.text().await {
+                Ok(text) => return text,
+                Err(e) if tries < 20 && e.to_string().contains("stale element") => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("text of {css}: {e}"),
+            }
+        }
     }
 
     pub async fn count(&self, css: &str) -> usize {
