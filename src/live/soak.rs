@@ -4,7 +4,8 @@
 //! for its full analysis), the summary a team quotes (the core's `live::soak`), Stop that keeps
 //! what finished, the rows as JSONL and the captures as one file (the core's
 //! `live::captures_file`, read back by the file path). The key goes only into each request's
-//! header.
+//! header. The run's state (its rows, the streams left, a word, the comparison shown) is one
+//! pure reducer (`soak_run_state.rs`) that the streams dispatch into.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -17,6 +18,7 @@ use super::fetch;
 use super::probes::ReasoningSeen;
 use super::run;
 use super::soak_form::{SoakEdit, SoakForm, SoakPlan};
+use super::soak_run_state::{Row, SoakRunAction, SoakRunState};
 use crate::components::compare_view::CompareReportView;
 use crate::dom;
 use crate::file_load::loader::{self, OneJob};
@@ -28,7 +30,7 @@ use coherency_core::live::soak::{compare, export_jsonl, Generation, Planned, Soa
 use coherency_core::live::Ending;
 use coherency_core::live::RequestForm;
 use coherency_core::wording::thousands;
-use coherency_worker_wire::compare::{decode_view, CompareView};
+use coherency_worker_wire::compare::decode_view;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -41,12 +43,6 @@ pub struct Props {
     pub on_reasoning: Callback<ReasoningSeen>,
 }
 
-/// A finished generation and its response body.
-struct Row {
-    generation: Generation,
-    capture: Rc<[u8]>,
-}
-
 /// The soak in progress: how to stop it, and the keys it sends (cut out of its captures).
 struct Soak {
     controller: Option<web_sys::AbortController>,
@@ -57,60 +53,45 @@ struct Soak {
 #[component]
 pub fn SoakRun(props: &Props) -> Html {
     let fields = use_reducer(SoakForm::default);
-    let compared = use_state(|| None::<Rc<CompareView>>);
+    let state = use_reducer(SoakRunState::default);
     let compare_job = use_mut_ref(|| None::<OneJob>);
     let compared_files = use_mut_ref(|| ComparedFiles::None);
-    let note = use_state(|| None::<String>);
-    let running = use_state(|| false);
-    let rows = use_mut_ref(Vec::<Row>::new);
     let soak = use_mut_ref(|| None::<Soak>);
-    let redraw = use_force_update();
 
     let start = {
         let (form, key, on_reasoning) = (props.form.clone(), props.api_key.to_string(), props.on_reasoning.clone());
-        let fields = fields.clone();
-        let (note, running, rows, soak, redraw) =
-            (note.clone(), running.clone(), rows.clone(), soak.clone(), redraw.clone());
-        let compared = compared.clone();
+        let (fields, running, dispatcher, soak) = (fields.clone(), state.running(), state.dispatcher(), soak.clone());
         Callback::from(move |_: MouseEvent| {
-            if *running {
+            if running {
                 return;
             }
             let SoakPlan { planned, streams, keys, conversation } = match fields.plan(&form, &key) {
                 Ok(p) => p,
-                Err(e) => return note.set(Some(e)),
+                Err(e) => return dispatcher.dispatch(SoakRunAction::Note(e)),
             };
-            compared.set(None);
             let talk = conversation.map(|set| Rc::new(RefCell::new(Conversation::new(&set))));
             let keys = Rc::new(keys);
-            rows.borrow_mut().clear();
             on_reasoning.emit(ReasoningSeen::SoakStarted);
-            note.set(None);
-            running.set(true);
+            dispatcher.dispatch(SoakRunAction::Started { streams });
             let stopped = Rc::new(Cell::new(false));
             let controller = fetch::abort_controller();
             *soak.borrow_mut() =
                 Some(Soak { controller: controller.clone(), stopped: Rc::clone(&stopped), keys: Rc::clone(&keys) });
             let queue = Rc::new(RefCell::new(VecDeque::from(planned)));
-            let left = Rc::new(Cell::new(streams));
             for _ in 0..streams {
                 let worker = Worker {
                     queue: Rc::clone(&queue),
                     keys: Rc::clone(&keys),
                     controller: controller.clone(),
                     stopped: Rc::clone(&stopped),
-                    rows: rows.clone(),
-                    redraw: redraw.clone(),
+                    dispatcher: dispatcher.clone(),
                     on_reasoning: on_reasoning.clone(),
                     conversation: talk.clone(),
                 };
-                let (left, running) = (Rc::clone(&left), running.setter());
+                let ended = dispatcher.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     worker.run().await;
-                    left.set(left.get() - 1);
-                    if left.get() == 0 {
-                        running.set(false);
-                    }
+                    ended.dispatch(SoakRunAction::StreamEnded);
                 });
             }
         })
@@ -127,21 +108,20 @@ pub fn SoakRun(props: &Props) -> Html {
         })
     };
     let export = {
-        let rows = rows.clone();
+        let state = state.clone();
         Callback::from(move |_: MouseEvent| {
-            let generations: Vec<Generation> = rows.borrow().iter().map(|r| r.generation.clone()).collect();
+            let generations: Vec<Generation> = state.generations().cloned().collect();
             dom::download("coherency-soak.jsonl", export_jsonl(&generations).as_bytes());
         })
     };
     let save_captures = {
-        let (rows, soak, key, fields) = (rows.clone(), soak.clone(), props.api_key.clone(), fields.clone());
+        let (state, soak, key, fields) = (state.clone(), soak.clone(), props.api_key.clone(), fields.clone());
         Callback::from(move |_: MouseEvent| {
             // The keys the run sent, and those in the form now.
             let soak = soak.borrow();
             let sent = soak.as_ref().map(|s| [s.keys[0].0.as_str(), s.keys[1].0.as_str()]).unwrap_or_default();
-            let rows = rows.borrow();
             let file = export_captures(
-                rows.iter().map(|r| (&r.generation, &*r.capture)),
+                state.rows.iter().map(|r| (&r.generation, &*r.capture)),
                 &[sent[0], sent[1], &key, &fields.b_key],
             );
             dom::download("coherency-captures.jsonl", file.as_bytes());
@@ -150,19 +130,13 @@ pub fn SoakRun(props: &Props) -> Html {
 
     // A's captures compared with B's (the reference), or with a golden file, in the analysis
     // worker, as captures files: the same comparison as files dropped on the page.
-    let comparer = Comparer {
-        rows: rows.clone(),
-        soak: soak.clone(),
-        compared: compared.clone(),
-        job: compare_job.clone(),
-        files: compared_files.clone(),
-        note: note.clone(),
-    };
+    let comparer =
+        Comparer { state: state.clone(), soak: soak.clone(), job: compare_job.clone(), files: compared_files.clone() };
     let run_compare = {
         let comparer = comparer.clone();
         Callback::from(move |_: MouseEvent| {
             // The reference first: B, then A, then B's second run (the noise floor) when it ran.
-            let again = comparer.rows.borrow().iter().any(|r| r.generation.config == "R");
+            let again = comparer.state.has("R");
             let sides: Option<Vec<web_sys::File>> =
                 ["B", "A", "R"].into_iter().take(if again { 3 } else { 2 }).map(|c| comparer.side(c)).collect();
             comparer.compare(sides, usize::from(again));
@@ -185,14 +159,18 @@ pub fn SoakRun(props: &Props) -> Html {
         let (comparer, ab) = (comparer.clone(), fields.ab);
         Callback::from(move |_: MouseEvent| {
             let Some(file) = comparer.side(if ab { "B" } else { "" }) else { return };
-            let note = comparer.note.clone();
-            let done = move |made: Result<Vec<u8>, String>| match made {
-                Ok(bytes) => dom::download("coherency-golden.jsonl", &bytes),
-                Err(why) => note.set(Some(format!("The golden file could not be made: {why}."))),
+            let note = comparer.state.dispatcher();
+            let refused = |why: String| SoakRunAction::Note(format!("The golden file could not be made: {why}."));
+            let done = {
+                let note = note.clone();
+                move |made: Result<Vec<u8>, String>| match made {
+                    Ok(bytes) => dom::download("coherency-golden.jsonl", &bytes),
+                    Err(why) => note.dispatch(refused(why)),
+                }
             };
             match loader::compare((&[file], 0), &Thresholds::SEED, "golden", Box::new(done)) {
                 Ok(job) => *comparer.job.borrow_mut() = Some(job),
-                Err(why) => comparer.note.set(Some(format!("The golden file could not be made: {why}."))),
+                Err(why) => note.dispatch(refused(why)),
             }
         })
     };
@@ -202,11 +180,11 @@ pub fn SoakRun(props: &Props) -> Html {
     };
 
     let (ab, reference) = (fields.ab, fields.reference);
-    let rows_now = rows.borrow();
-    let both_sides = ["A", "B"].iter().all(|c| rows_now.iter().any(|r| r.generation.config == *c));
-    let reference_side = rows_now.iter().any(|r| r.generation.config == if ab { "B" } else { "" });
-    let candidate_side = rows_now.iter().any(|r| r.generation.config == if ab { "A" } else { "" });
-    let generations: Vec<&Generation> = rows_now.iter().map(|r| &r.generation).collect();
+    let (rows_now, running) = (&state.rows, state.running());
+    let both_sides = state.has("A") && state.has("B");
+    let reference_side = state.has(if ab { "B" } else { "" });
+    let candidate_side = state.has(if ab { "A" } else { "" });
+    let generations: Vec<&Generation> = state.generations().collect();
     let of = |config: &str| SoakSummary::of(generations.iter().copied().filter(|g| g.config == config));
     let summary = if generations.is_empty() {
         html! {}
@@ -266,28 +244,28 @@ pub fn SoakRun(props: &Props) -> Html {
                 }
             </div>
             <div class="actions">
-                <button type="button" id="soak-start" class="button" onclick={start} disabled={*running}>{ "Run the generations" }</button>
-                <button type="button" id="soak-stop" class="button" onclick={stop} disabled={!*running}>{ "Stop" }</button>
+                <button type="button" id="soak-start" class="button" onclick={start} disabled={running}>{ "Run the generations" }</button>
+                <button type="button" id="soak-stop" class="button" onclick={stop} disabled={!running}>{ "Stop" }</button>
                 <button type="button" id="soak-export" class="button" onclick={export} disabled={rows_now.is_empty()}>{ "⤓ JSONL" }</button>
                 <button type="button" id="soak-export-captures" class="button" onclick={save_captures} disabled={rows_now.is_empty()}
                     title="Every generation's stream in one file, which this page and the CLI read back">{ "⤓ captures" }</button>
                 if ab && reference {
-                    <button type="button" id="soak-compare-run" class="button" onclick={run_compare} disabled={*running || !both_sides}
+                    <button type="button" id="soak-compare-run" class="button" onclick={run_compare} disabled={running || !both_sides}
                         title="A's outputs compared with B's, prompt by prompt (the same comparison as the CLI's coherency compare)">{ "Compare A with B" }</button>
                 }
                 if reference {
                     <span class="upload">
-                        <input type="file" id="soak-golden-input" class="file-input" onchange={compare_golden} disabled={*running || !candidate_side} />
+                        <input type="file" id="soak-golden-input" class="file-input" onchange={compare_golden} disabled={running || !candidate_side} />
                         <label for="soak-golden-input" class="button">{ if ab { "Compare A with a golden file…" } else { "Compare with a golden file…" } }</label>
                     </span>
-                    <button type="button" id="soak-save-golden" class="button" onclick={save_golden} disabled={*running || !reference_side}
+                    <button type="button" id="soak-save-golden" class="button" onclick={save_golden} disabled={running || !reference_side}
                         title="The reference's outputs (B's, or the run's) as a golden file, which this page and coherency compare read">{ "⤓ golden file" }</button>
                 }
-                if *running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
+                if running { <span class="help" role="status">{ format!("{} finished…", rows_now.len()) }</span> }
             </div>
-            if let Some(text) = (*note).clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
+            if let Some(text) = state.note.clone() { <p id="soak-note" class="status notice-line" role="alert">{ text }</p> }
             { summary }
-            if let Some(view) = (*compared).clone() {
+            if let Some(view) = state.compared.clone() {
                 if view.figures.iter().any(|f| f.name == "logprobs") {
                     <p id="soak-no-logprobs" class="status notice-line" role="status">
                         { "Logprobs were asked, but one side (or both) gave none: where the outputs part is compared, the drift of the logprobs is not." }
@@ -314,12 +292,11 @@ type ComparedFiles = Option<(Vec<web_sys::File>, usize)>;
 /// What starts a comparison of the run's captures and shows it.
 #[derive(Clone)]
 struct Comparer {
-    rows: Rc<RefCell<Vec<Row>>>,
+    /// The run's state as last drawn (its rows), and where comparisons and words go.
+    state: UseReducerHandle<SoakRunState>,
     soak: Rc<RefCell<Option<Soak>>>,
-    compared: UseStateHandle<Option<Rc<CompareView>>>,
     job: Rc<RefCell<Option<OneJob>>>,
     files: Rc<RefCell<ComparedFiles>>,
-    note: UseStateHandle<Option<String>>,
 }
 
 impl Comparer {
@@ -329,9 +306,8 @@ impl Comparer {
         let soak = self.soak.borrow();
         let sent: Vec<&str> =
             soak.as_ref().map(|s| vec![s.keys[0].0.as_str(), s.keys[1].0.as_str()]).unwrap_or_default();
-        let rows = self.rows.borrow();
         let file = export_captures(
-            rows.iter().filter(|r| r.generation.config == config).map(|r| (&r.generation, &*r.capture)),
+            self.state.rows.iter().filter(|r| r.generation.config == config).map(|r| (&r.generation, &*r.capture)),
             &sent,
         );
         let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(file.as_bytes()));
@@ -342,20 +318,23 @@ impl Comparer {
     /// Compares `files` (the reference first, or a golden file; the last `noise` the noise
     /// floor) in the worker and shows the comparison.
     fn compare(&self, files: Option<Vec<web_sys::File>>, noise: usize) {
+        let dispatcher = self.state.dispatcher();
         let Some(files) = files else {
-            return self.note.set(Some("The browser could not hand the captures to the worker.".into()));
+            return dispatcher
+                .dispatch(SoakRunAction::Note("The browser could not hand the captures to the worker.".into()));
         };
+        let refused = |why: String| SoakRunAction::Note(format!("The comparison could not be made: {why}."));
         let done = {
-            let (compared, note) = (self.compared.clone(), self.note.clone());
+            let dispatcher = dispatcher.clone();
             move |answer: Result<Vec<u8>, String>| match answer.and_then(|b| decode_view(&b)) {
-                Ok(view) => compared.set(Some(Rc::new(view))),
-                Err(why) => note.set(Some(format!("The comparison could not be made: {why}."))),
+                Ok(view) => dispatcher.dispatch(SoakRunAction::Compared(Rc::new(view))),
+                Err(why) => dispatcher.dispatch(refused(why)),
             }
         };
         *self.files.borrow_mut() = Some((files.clone(), noise));
         match loader::compare((&files, noise), &Thresholds::SEED, "view", Box::new(done)) {
             Ok(job) => *self.job.borrow_mut() = Some(job),
-            Err(why) => self.note.set(Some(format!("The comparison could not be made: {why}."))),
+            Err(why) => dispatcher.dispatch(refused(why)),
         }
     }
 }
@@ -472,8 +451,8 @@ struct Worker {
     keys: Rc<[(String, String); 2]>,
     controller: Option<web_sys::AbortController>,
     stopped: Rc<Cell<bool>>,
-    rows: Rc<RefCell<Vec<Row>>>,
-    redraw: UseForceUpdateHandle,
+    /// Where each finished generation goes.
+    dispatcher: UseReducerDispatcher<SoakRunState>,
     on_reasoning: Callback<ReasoningSeen>,
     /// The run's prompts as one conversation (a comparison's growing context), when asked.
     conversation: Option<Rc<RefCell<Conversation>>>,
@@ -501,8 +480,8 @@ impl Worker {
                         c.borrow_mut().record(&planned, None);
                     }
                     let generation = Generation::of(&planned, model, Err(e));
-                    self.rows.borrow_mut().push(Row { generation, capture: Rc::from(&b""[..]) });
-                    self.redraw.force_update();
+                    self.dispatcher
+                        .dispatch(SoakRunAction::Finished(Rc::new(Row { generation, capture: Rc::from(&b""[..]) })));
                     continue;
                 }
             };
@@ -530,8 +509,7 @@ impl Worker {
                 }
                 Err(e) => (Generation::of(&planned, model, Err(e.text(&req.url))), Rc::from(&b""[..])),
             };
-            self.rows.borrow_mut().push(Row { generation, capture });
-            self.redraw.force_update();
+            self.dispatcher.dispatch(SoakRunAction::Finished(Rc::new(Row { generation, capture })));
         }
     }
 }
