@@ -8,9 +8,11 @@
 //! makes a few calls that each run over a whole text (the tokenizer, the scorers, the incoherence
 //! checks), so on a big file they ran their whole length in baseline code: measured in V8 (node,
 //! the worker's wasm, 20 MB of prose), a first analysis took 8.2–8.5 s and the same analysis run
-//! again 5.3–5.7 s; after a warm-up over 16–64 KB of text, the first took 5.9–6.3 s. The
-//! compiled code belongs to the module, which the page compiles once and hands to every worker,
-//! so one warm-up serves the workers started after it.
+//! again 5.3–5.7 s; after a warm-up over 16–64 KB of text, the first took 5.9–6.3 s. Chromium's
+//! newer V8 loses far less (50 MB of prose in the page: 5,469 ms with the warm-up, 5,751
+//! without, mostly the early verdict on the first 2 MiB; docs/speed.md). The compiled code
+//! belongs to the module, which the page compiles once and hands to every worker, so one
+//! warm-up serves the workers started after it.
 //!
 //! The warm-up runs the same functions a file's analysis runs, on small inputs made here: a plain
 //! text read and judged as a file is (and both of the ways a long text is shared between two
