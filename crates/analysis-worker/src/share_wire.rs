@@ -21,8 +21,8 @@ pub fn decode_passes(bytes: &[u8], text_len: usize) -> Result<SidePasses, String
         postcard::from_bytes(bytes).map_err(|_| "the other worker's side passes did not read back".to_string())?;
     let incoherent = &passes.incoherent;
     let inside = |r: &std::ops::Range<usize>| r.start <= r.end && r.end <= text_len;
-    let fits = incoherent.spans.iter().all(|s| inside(&(s.start..s.end)))
-        && incoherent.regions.iter().flatten().all(inside);
+    let fits =
+        incoherent.spans.iter().all(|s| inside(&(s.start..s.end))) && incoherent.regions.iter().flatten().all(inside);
     if !fits {
         return Err(format!("the other worker's findings are not of a text of {text_len} bytes"));
     }

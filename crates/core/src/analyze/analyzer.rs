@@ -530,11 +530,16 @@ mod tests {
             "word ".repeat(50),
             String::new(),
         ] {
-            let report = analyze_without_deflate(&text, &Thresholds::SEED).finish(&text, gzip_size(text.as_bytes()), profile(&text));
+            let report = analyze_without_deflate(&text, &Thresholds::SEED).finish(
+                &text,
+                gzip_size(text.as_bytes()),
+                profile(&text),
+            );
             assert_eq!(report, analyze(&text));
             let mut loose = Thresholds::SEED;
             loose.assign("maxline.fail=5000").expect("a setting");
-            let report = analyze_without_deflate(&text, &loose).finish(&text, gzip_size(text.as_bytes()), profile(&text));
+            let report =
+                analyze_without_deflate(&text, &loose).finish(&text, gzip_size(text.as_bytes()), profile(&text));
             assert_eq!(report, analyze_with(&text, &loose), "the thresholds given are the ones judged against");
         }
     }
