@@ -128,12 +128,9 @@ const COMMON: &[&str] = &[
 
 /// The ASCII words of five letters or more in `text[from..to]`, with where each ends.
 fn words(text: &str, from: usize, to: usize) -> impl Iterator<Item = (&str, usize)> + '_ {
-    text[from..to].split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| (5..=32).contains(&w.len())).map(
-        move |w| {
-            let end = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
-            (w, end)
-        },
-    )
+    super::words::letter_runs(text, from, to)
+        .filter(|(_, w)| (5..=32).contains(&w.len()))
+        .map(|(start, w)| (w, start + w.len()))
 }
 
 /// Whether `text` is unstructured prose: long lines, no headings, list items, tables, quotes

@@ -28,6 +28,7 @@
 //! by [`super::no_language`]).
 
 use super::word_salad::{head, is_english};
+use super::words::words;
 use std::ops::Range;
 
 /// A misplaced pair: the bytes of its two words (or the word and its stop) and the index of
@@ -253,9 +254,9 @@ fn quotes(token: &str) -> bool {
 
 /// The misplaced pairs of `text` and the number of its words (whitespace-separated).
 pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
-    let mut words = 0;
+    let mut n_words = 0;
     if !is_english(head(text, 1 << 18)) {
-        return (Vec::new(), text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (Vec::new(), words(text).count());
     }
     let blocks = super::super::code_blocks::fenced_blocks(text);
     let mut block = 0;
@@ -271,9 +272,8 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
     // A run of one word said again and again (`the the the`) is a repeated word run (the
     // maxrun check's), not salad: its pairs are taken back from the run's third word.
     let (mut last_token, mut run, mut run_from) = ("", 0usize, 0usize);
-    for t in text.split(char::is_whitespace).filter(|t| !t.is_empty()) {
-        let start = t.as_ptr() as usize - text.as_ptr() as usize;
-        words += 1;
+    for (start, t) in words(text) {
+        n_words += 1;
         while blocks.get(block).is_some_and(|b| b.end <= start) {
             block += 1;
         }
@@ -293,7 +293,7 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
         let classed = word.and_then(|w| class_of_plain(w, sentence_start));
         if let (false, Some(p_start), Some(w)) = (sentence_start, prev_lower, word) {
             if capitalised_in_mid_sentence(w) {
-                found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
+                found.push(MisplacedPair { range: p_start..start + t.len(), index: n_words - 2 });
             }
         }
         prev_lower = word.filter(|w| !ends && w.as_bytes()[0].is_ascii_lowercase()).map(|_| start);
@@ -301,11 +301,11 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
         function.push(classed.is_some());
         if let (Some((p_start, p_class, p_word)), Some((c, w))) = (prev, classed) {
             if misplaced(p_word, p_class, w, c) {
-                found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
+                found.push(MisplacedPair { range: p_start..start + t.len(), index: n_words - 2 });
             }
         }
         if ends && word.is_some_and(|w| w.as_bytes()[0].is_ascii_lowercase()) && before_stop(t, classed) {
-            found.push(MisplacedPair { range: start..start + t.len(), index: words - 1 });
+            found.push(MisplacedPair { range: start..start + t.len(), index: n_words - 1 });
         }
         prev = classed.filter(|_| !ends).map(|(c, w)| (start, c, w));
     }
@@ -327,7 +327,7 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
             out.push(p);
         }
     }
-    (out, words)
+    (out, n_words)
 }
 
 #[cfg(test)]

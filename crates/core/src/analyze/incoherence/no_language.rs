@@ -14,6 +14,7 @@
 //! commas and line breaks are a few of its thousands of tokens. Scripts that do
 //! not space their words (Chinese, Japanese, Thai) are not judged.
 
+use super::char_set::CharSet;
 use super::function_words::is_function_word;
 use super::token_soup::{script_of, Script};
 use std::ops::Range;
@@ -123,10 +124,8 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
         for word in tokens {
             let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
             let kind = kind_of(word);
-            let comma = word.ends_with([',', ';', '،', '，']);
-            let stop = word
-                .trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*'])
-                .ends_with(['.', '!', '?', '。', '！', '？', '؟', '।']);
+            let comma = COMMAS.ends(word);
+            let stop = STOPS.ends(CLOSING_QUOTES.trim_end(word));
             let t = Token { range: start..start + word.len(), index, kind, line: line_no, comma, stop };
             index += 1;
             letters += (kind != Kind::Other) as usize;
@@ -184,13 +183,23 @@ fn change_point(ring: &std::collections::VecDeque<Token>) -> usize {
     best
 }
 
+/// A comma or semicolon ends a token that is one clause's end.
+const COMMAS: CharSet = CharSet::new(&[',', ';', '،', '，']);
+/// Closing quotes and brackets after a sentence's stop…
+const CLOSING_QUOTES: CharSet = CharSet::new(&['"', '\'', ')', ']', '”', '’', '»', '*']);
+/// …and the stops.
+const STOPS: CharSet = CharSet::new(&['.', '!', '?', '。', '！', '？', '؟', '।']);
+/// What a word of letters may have before it…
+const BEFORE: CharSet = CharSet::new(&['"', '\'', '(', '[', '“', '‘', '«', '¿', '¡', '*']);
+/// …and after it.
+const AFTER: CharSet =
+    CharSet::new(&['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '»', '*', '…', '،', '؟']);
+
 /// What a whitespace-separated token is: a word of letters of one spaced script (with quotes,
 /// brackets and sentence punctuation around it, apostrophes and hyphens inside), a function
 /// word among those, or something else.
 fn kind_of(token: &str) -> Kind {
-    let w = token
-        .trim_start_matches(['"', '\'', '(', '[', '“', '‘', '«', '¿', '¡', '*'])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '»', '*', '…', '،', '؟']);
+    let w = AFTER.trim_end(BEFORE.trim_start(token));
     if w.is_empty() || w.len() > 64 {
         return Kind::Other;
     }

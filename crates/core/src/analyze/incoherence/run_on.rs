@@ -14,6 +14,7 @@
 
 use super::function_words::is_function_word;
 use super::word_salad::{head, is_english};
+use super::words::words;
 use std::ops::Range;
 
 /// A run-on: its bytes, its first word's index among the text's words (whitespace-separated)
@@ -28,6 +29,23 @@ pub struct RunOn {
 /// The least share of function words in a run-on: English prose spends 30 to 50 % of its words
 /// on them; a line of keywords or names, a few.
 pub const MIN_FUNCTION_SHARE: f64 = 0.25;
+
+/// A token without the characters that are not letters at its ends (as
+/// `token.trim_matches(|c: char| !c.is_alphabetic())`), its ASCII ends trimmed byte by byte.
+fn letters(token: &str) -> &str {
+    let b = token.as_bytes();
+    let not_letter = |c: u8| c < 0x80 && !c.is_ascii_alphabetic();
+    let mut from = 0;
+    while from < b.len() && not_letter(b[from]) {
+        from += 1;
+    }
+    let mut to = b.len();
+    while to > from && not_letter(b[to - 1]) {
+        to -= 1;
+    }
+    // Both ends are character boundaries (next to ASCII bytes, or the token's ends).
+    token[from..to].trim_matches(|c: char| !c.is_alphabetic())
+}
 
 /// Whether a whitespace-separated token ends a sentence.
 fn ends_sentence(token: &str) -> bool {
@@ -55,9 +73,9 @@ pub const MIN_DISTINCT: f64 = 0.25;
 /// The run-ons of `text` of at least `min_words` words, in order, and the number of its words.
 pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
     let mut out = Vec::new();
-    let mut words = 0;
+    let mut n_words = 0;
     if !is_english(head(text, 1 << 18)) {
-        return (out, text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (out, words(text).count());
     }
     let blocks = super::super::code_blocks::fenced_blocks(text);
     let mut block = 0;
@@ -73,41 +91,40 @@ pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
             }
         }
     };
-    let mut at = 0;
     let mut in_code = false;
-    for line in text.split_inclusive('\n') {
-        let line_start = at;
-        at += line.len();
-        for t in line.split(char::is_whitespace).filter(|t| !t.is_empty()) {
-            let start = line_start + (t.as_ptr() as usize - line.as_ptr() as usize);
-            let index = words;
-            words += 1;
-            while blocks.get(block).is_some_and(|b| b.end <= start) {
-                block += 1;
-            }
-            if blocks.get(block).is_some_and(|b| b.contains(&start)) {
-                close(&mut run, &mut out);
-                continue;
-            }
-            let end = start + t.len();
-            // Words inside inline code are quoted code, not the sentence's function words.
-            let ticks = t.bytes().filter(|&b| b == b'`').count();
-            let quoted = in_code || ticks > 0;
-            in_code ^= ticks % 2 == 1;
-            let function = !quoted && is_function_word(t.trim_matches(|c: char| !c.is_alphabetic()));
-            let r = run.get_or_insert((start, index, 0, 0, end));
-            r.2 += 1;
-            r.3 += function as usize;
-            r.4 = end;
-            if ends_sentence(t) {
-                close(&mut run, &mut out);
-            }
-        }
+    let mut last_end = 0;
+    for (start, t) in words(text) {
         // A line break ends a run too (and inline code).
-        close(&mut run, &mut out);
-        in_code = false;
+        if text.as_bytes()[last_end..start].contains(&b'\n') {
+            close(&mut run, &mut out);
+            in_code = false;
+        }
+        let end = start + t.len();
+        last_end = end;
+        let index = n_words;
+        n_words += 1;
+        while blocks.get(block).is_some_and(|b| b.end <= start) {
+            block += 1;
+        }
+        if blocks.get(block).is_some_and(|b| b.contains(&start)) {
+            close(&mut run, &mut out);
+            continue;
+        }
+        // Words inside inline code are quoted code, not the sentence's function words.
+        let ticks = t.bytes().filter(|&b| b == b'`').count();
+        let quoted = in_code || ticks > 0;
+        in_code ^= ticks % 2 == 1;
+        let function = !quoted && is_function_word(letters(t));
+        let r = run.get_or_insert((start, index, 0, 0, end));
+        r.2 += 1;
+        r.3 += function as usize;
+        r.4 = end;
+        if ends_sentence(t) {
+            close(&mut run, &mut out);
+        }
     }
-    (out, words)
+    close(&mut run, &mut out);
+    (out, n_words)
 }
 
 #[cfg(test)]

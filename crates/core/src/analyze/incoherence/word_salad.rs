@@ -192,7 +192,7 @@ const ENGLISH_MARKERS: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "t
 /// Whether `text` reads as English: "the", "and", "of", "to"… are at least 4 % of its words.
 pub fn is_english(text: &str) -> bool {
     let (mut words, mut markers) = (0usize, 0usize);
-    for t in text.split(char::is_whitespace).filter(|t| !t.is_empty()) {
+    for (_, t) in super::words::words(text) {
         words += 1;
         if plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
             markers += 1;
@@ -223,8 +223,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     let code = &blocks;
     let tokens = || {
         let mut block = 0;
-        text.split(char::is_whitespace).filter(|t| !t.is_empty()).enumerate().map(move |(i, t)| {
-            let start = t.as_ptr() as usize - text.as_ptr() as usize;
+        super::words::words(text).enumerate().map(move |(i, (start, t))| {
             while code.get(block).is_some_and(|b| b.end <= start) {
                 block += 1;
             }
@@ -235,7 +234,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     // Only English text is judged (told from its first 256 KiB), so that a long text of other
     // words costs no table of them.
     if !is_english(head(text, 1 << 18)) {
-        return (Vec::new(), text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (Vec::new(), super::words::words(text).count());
     }
     // The words the text uses on their own (every lower-case part counts: `get-request` uses
     // "get"), and the plain words that might be glued.
@@ -247,9 +246,11 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         if in_code {
             continue;
         }
-        for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
-            if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
-                vocabulary.insert(hash_bytes(part.as_bytes()));
+        // Its runs of ASCII letters (a byte that is not one ends a run, as the character it
+        // is part of would).
+        for part in t.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
+            if (3..=24).contains(&part.len()) && part.iter().all(u8::is_ascii_lowercase) {
+                vocabulary.insert(hash_bytes(part));
             }
         }
         if let Some(w) = plain_word(t).filter(|w| (6..=48).contains(&w.len())) {
