@@ -116,13 +116,10 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
     for (line_no, line) in text.split_inclusive('\n').enumerate() {
         let line_start = at;
         at += line.len();
-        let tokens: Box<dyn Iterator<Item = &str>> = if line.is_ascii() {
-            Box::new(line.split_ascii_whitespace())
-        } else {
-            Box::new(line.split(char::is_whitespace).filter(|w| !w.is_empty()))
-        };
-        for word in tokens {
-            let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
+        // An ASCII line is cut at ASCII whitespace (not at a vertical tab), another at any.
+        let tokens = if line.is_ascii() { super::words::ascii_words(line) } else { super::words::words(line) };
+        for (at, word) in tokens {
+            let start = line_start + at;
             let kind = kind_of(word);
             let comma = COMMAS.ends(word);
             let stop = STOPS.ends(CLOSING_QUOTES.trim_end(word));

@@ -12,6 +12,7 @@
 //! function words are at least [`MIN_FUNCTION_SHARE`] of its words: a line of keywords,
 //! identifiers or names is not a sentence (and words of no language are `no_language`'s).
 
+use super::char_set::CharSet;
 use super::function_words::is_function_word;
 use super::word_salad::{head, is_english};
 use super::words::words;
@@ -47,11 +48,14 @@ fn letters(token: &str) -> &str {
     token[from..to].trim_matches(|c: char| !c.is_alphabetic())
 }
 
+/// What may follow a sentence's end in its last token…
+const AFTER_STOP: CharSet = CharSet::new(&['"', '\'', ')', ']', '”', '’', '»', '*', '_']);
+/// …and what ends a sentence.
+const STOPS: CharSet = CharSet::new(&['.', '!', '?', ';', ':', '…', '。', '！', '？']);
+
 /// Whether a whitespace-separated token ends a sentence.
 fn ends_sentence(token: &str) -> bool {
-    token
-        .trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*', '_'])
-        .ends_with(['.', '!', '?', ';', ':', '…', '。', '！', '？'])
+    STOPS.ends(AFTER_STOP.trim_end(token))
 }
 
 /// Whether a run says little: under [`MIN_DISTINCT`] of its first [`DISTINCT_WORDS`] words are

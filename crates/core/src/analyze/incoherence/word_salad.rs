@@ -15,6 +15,7 @@
 
 use super::super::hashed_set::HashedSet;
 use super::super::tokens::hash_bytes;
+use super::char_set::CharSet;
 use std::ops::Range;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
@@ -208,12 +209,15 @@ pub struct GluedWord {
     pub index: usize,
 }
 
+/// Quotes and brackets before a plain word…
+const BEFORE: CharSet = CharSet::new(&['"', '\'', '(', '[', '“', '‘', '*']);
+/// …and those and sentence punctuation after it.
+const AFTER: CharSet = CharSet::new(&['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '*']);
+
 /// The lower-case letters of a whitespace-separated token, when it is a plain word: letters
 /// with at most quotes, brackets or sentence punctuation around them.
 fn plain_word(token: &str) -> Option<&str> {
-    let w = token
-        .trim_start_matches(['"', '\'', '(', '[', '“', '‘', '*'])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '*']);
+    let w = AFTER.trim_end(BEFORE.trim_start(token));
     (!w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())).then_some(w)
 }
 

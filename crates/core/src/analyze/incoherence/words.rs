@@ -18,6 +18,28 @@ pub fn words(text: &str) -> Runs<'_> {
     Runs::new(text, 0, text.len(), not_whitespace)
 }
 
+/// The words of `text` as `text.split_ascii_whitespace()` gives them (the vertical tab is not
+/// a separator there), each with its start.
+pub fn ascii_words(text: &str) -> Runs<'_> {
+    Runs::new(text, 0, text.len(), not_ascii_whitespace)
+}
+
+/// How many words `text.split_ascii_whitespace()` gives: the bytes where a word starts, counted
+/// a block at a time.
+pub fn count_ascii_words(text: &str) -> usize {
+    let mut count = 0;
+    let mut last_in = false;
+    for block in text.as_bytes().chunks(BLOCK) {
+        let mut inside = not_ascii_whitespace(text, 0, block, &mut 0);
+        if block.len() < BLOCK {
+            inside &= (1u64 << block.len()) - 1;
+        }
+        count += (inside & !(inside << 1 | u64::from(last_in))).count_ones() as usize;
+        last_in = inside >> 63 == 1;
+    }
+    count
+}
+
 /// The runs of `text[from..to]` of ASCII letters and apostrophes (as
 /// `text[from..to].split(|c: char| !c.is_ascii_alphabetic() && c != '\'')` gives them, without the
 /// empty ones), each with its start. `from` and `to` are character boundaries.
@@ -76,6 +98,12 @@ fn not_whitespace(text: &str, at: usize, block: &[u8], carry: &mut u64) -> u64 {
         }
     }
     !space
+}
+
+/// A block's bytes that are not ASCII whitespace as `u8::is_ascii_whitespace` says (a space,
+/// `\t \n \x0C \r`).
+fn not_ascii_whitespace(_: &str, _: usize, block: &[u8], _: &mut u64) -> u64 {
+    !block_mask(block, b' ', |x| eq(x, b' ') | eq(x, b'\t') | eq(x, b'\n') | eq(x, 0x0C) | eq(x, b'\r'))
 }
 
 /// A block's bytes that are ASCII letters or apostrophes.
@@ -188,6 +216,10 @@ mod tests {
 
     fn same(text: &str) {
         assert_eq!(words(text).collect::<Vec<_>>(), naive(text), "{text:?}");
+        let ascii: Vec<(usize, &str)> =
+            text.split_ascii_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+        assert_eq!(ascii_words(text).collect::<Vec<_>>(), ascii, "{text:?}");
+        assert_eq!(count_ascii_words(text), ascii.len(), "{text:?}");
         assert_eq!(letter_runs(text, 0, text.len()).collect::<Vec<_>>(), naive_runs(text, 0, text.len()), "{text:?}");
         let mid = (0..=text.len() / 3).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
         assert_eq!(letter_runs(text, mid, text.len()).collect::<Vec<_>>(), naive_runs(text, mid, text.len()));
