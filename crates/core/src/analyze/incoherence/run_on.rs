@@ -44,8 +44,13 @@ fn letters(token: &str) -> &str {
     while to > from && not_letter(b[to - 1]) {
         to -= 1;
     }
-    // Both ends are character boundaries (next to ASCII bytes, or the token's ends).
-    token[from..to].trim_matches(|c: char| !c.is_alphabetic())
+    // Both ends are character boundaries (next to ASCII bytes, or the token's ends); ASCII
+    // bytes left at both ends are letters, and nothing more is trimmed.
+    let core = &token[from..to];
+    if from == to || (b[from] < 0x80 && b[to - 1] < 0x80) {
+        return core;
+    }
+    core.trim_matches(|c: char| !c.is_alphabetic())
 }
 
 /// What may follow a sentence's end in its last token…
@@ -139,6 +144,14 @@ mod tests {
     /// is a loop, not a run-on).
     fn clause(i: usize) -> String {
         format!("the server{i} that handles request {i} writes answer{i} to the cache{i} and")
+    }
+
+    #[test]
+    fn letters_trims_as_trim_matches_does() {
+        for t in ["", "'", "(the)", "don't", "«mot»", "«»", "“x”", "(é)", "é.", ".é", "1a2", "—and—", "a\u{301}", "’s"]
+        {
+            assert_eq!(letters(t), t.trim_matches(|c: char| !c.is_alphabetic()), "{t:?}");
+        }
     }
 
     #[test]
