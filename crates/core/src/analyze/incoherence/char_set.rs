@@ -24,7 +24,7 @@ impl CharSet {
 
     /// Whether the character whose UTF-8 starts at byte `at` of `s` (a boundary) is in the set,
     /// and its length in bytes.
-    #[inline]
+    #[inline(always)]
     fn at_start(&self, s: &str, at: usize) -> Option<usize> {
         let b = s.as_bytes()[at];
         if b < 0x80 {
@@ -36,7 +36,7 @@ impl CharSet {
 
     /// Whether the character that ends at byte `at` of `s` (a boundary, not 0) is in the set,
     /// and its length in bytes.
-    #[inline]
+    #[inline(always)]
     fn at_end(&self, s: &str, at: usize) -> Option<usize> {
         let b = s.as_bytes()[at - 1];
         if b < 0x80 {
@@ -47,7 +47,7 @@ impl CharSet {
     }
 
     /// `s.trim_start_matches(chars)`.
-    #[inline]
+    #[inline(always)]
     pub fn trim_start<'a>(&self, s: &'a str) -> &'a str {
         let mut at = 0;
         while at < s.len() {
@@ -60,7 +60,7 @@ impl CharSet {
     }
 
     /// `s.trim_end_matches(chars)`.
-    #[inline]
+    #[inline(always)]
     pub fn trim_end<'a>(&self, s: &'a str) -> &'a str {
         let mut at = s.len();
         while at > 0 {
@@ -73,7 +73,7 @@ impl CharSet {
     }
 
     /// `s.ends_with(chars)`.
-    #[inline]
+    #[inline(always)]
     pub fn ends(&self, s: &str) -> bool {
         !s.is_empty() && self.at_end(s, s.len()).is_some()
     }

@@ -16,6 +16,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
+use super::swar::{eq, low_bits_in, HIGH, ONES};
 use super::token_soup::{script_of, Script};
 use std::ops::Range;
 
@@ -121,8 +122,11 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
         for (at, word) in tokens {
             let start = line_start + at;
             let kind = kind_of(word);
-            let comma = COMMAS.ends(word);
-            let stop = STOPS.ends(CLOSING_QUOTES.trim_end(word));
+            // A word that ends with an ASCII letter or digit (most) ends no clause: none of the
+            // sets holds one.
+            let plain_end = word.as_bytes()[word.len() - 1].is_ascii_alphanumeric();
+            let comma = !plain_end && COMMAS.ends(word);
+            let stop = !plain_end && STOPS.ends(CLOSING_QUOTES.trim_end(word));
             let t = Token { range: start..start + word.len(), index, kind, line: line_no, comma, stop };
             index += 1;
             letters += (kind != Kind::Other) as usize;
@@ -202,8 +206,15 @@ fn kind_of(token: &str) -> Kind {
     }
     if w.is_ascii() {
         let b = w.as_bytes();
-        let letters =
-            b[0].is_ascii_alphabetic() && b.iter().all(|&c| c.is_ascii_alphabetic() || c == b'\'' || c == b'-');
+        // Letters, apostrophes and hyphens, eight bytes at a time.
+        let letters = b[0].is_ascii_alphabetic()
+            && b.chunks(8).all(|c| {
+                let mut x = [b'a'; 8];
+                x[..c.len()].copy_from_slice(c);
+                let x = u64::from_le_bytes(x);
+                let letter = low_bits_in(x | (ONES * 0x20), 0x61, 0x7A) | eq(x, b'\'') | eq(x, b'-');
+                letter == HIGH
+            });
         return match (letters, letters && is_function_word(w)) {
             (false, _) => Kind::Other,
             (true, true) => Kind::Function,
