@@ -275,6 +275,10 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     for (index, start, t, in_code) in tokens() {
         if !in_code && plain_word(t).is_some_and(|w| glued.remove(&hash_bytes(w.as_bytes()))) {
             out.push(GluedWord { range: start..start + t.len(), index });
+            if glued.is_empty() {
+                // Every glued word is placed.
+                break;
+            }
         }
     }
     (out, words)
