@@ -16,7 +16,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
-use super::swar::{eq, low_bits_in, HIGH, ONES};
+use super::swar::{all_bytes, eq, low_bits_in, ONES};
 use super::token_soup::{script_of, Script};
 use std::ops::Range;
 
@@ -208,13 +208,7 @@ fn kind_of(token: &str) -> Kind {
         let b = w.as_bytes();
         // Letters, apostrophes and hyphens, eight bytes at a time.
         let letters = b[0].is_ascii_alphabetic()
-            && b.chunks(8).all(|c| {
-                let mut x = [b'a'; 8];
-                x[..c.len()].copy_from_slice(c);
-                let x = u64::from_le_bytes(x);
-                let letter = low_bits_in(x | (ONES * 0x20), 0x61, 0x7A) | eq(x, b'\'') | eq(x, b'-');
-                letter == HIGH
-            });
+            && all_bytes(b, |x| low_bits_in(x | (ONES * 0x20), 0x61, 0x7A) | eq(x, b'\'') | eq(x, b'-'));
         return match (letters, letters && is_function_word(w)) {
             (false, _) => Kind::Other,
             (true, true) => Kind::Function,

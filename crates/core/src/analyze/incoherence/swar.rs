@@ -30,9 +30,42 @@ pub fn gather(high: u64) -> u64 {
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
+/// Whether every byte of `b` passes `f` (which gives the high bit of each byte of a `u64`
+/// that passes), read eight bytes at a time in windows that may overlap (no copy).
+#[inline]
+pub fn all_bytes(b: &[u8], f: impl Fn(u64) -> u64) -> bool {
+    let n = b.len();
+    let load = |at: usize| {
+        u64::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5], b[at + 6], b[at + 7]])
+    };
+    if n >= 8 {
+        (0..n / 8).all(|k| f(load(8 * k)) == HIGH) && f(load(n - 8)) == HIGH
+    } else if n >= 4 {
+        let low = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let high = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+        f(u64::from(low) | u64::from(high) << 32) == HIGH
+    } else {
+        b.iter().all(|&c| f(ONES * u64::from(c)) == HIGH)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_bytes_says_what_iter_all_says() {
+        let digit = |x: u64| low_bits_in(x, b'0', b'9') & !(x & HIGH);
+        for n in 0..40 {
+            for bad in 0..=n {
+                let mut b = vec![b'7'; n];
+                if bad < n {
+                    b[bad] = b'x';
+                }
+                assert_eq!(all_bytes(&b, digit), b.iter().all(u8::is_ascii_digit), "{n} {bad}");
+            }
+        }
+    }
 
     #[test]
     fn every_byte_is_told_exactly() {
