@@ -28,6 +28,7 @@
 //! by [`super::no_language`]).
 
 use super::char_set::CharSet;
+use super::swar::{any_bytes, eq};
 use super::word_salad::{head, is_english};
 use super::words::words;
 use std::ops::Range;
@@ -331,7 +332,8 @@ fn capitalised_in_mid_sentence(word: &str) -> bool {
 /// Whether a token holds a backtick or a quote mark (`'`, `"`, `“`, `‘`), looked for byte by
 /// byte (the curly quotes' UTF-8 starts with 0xE2).
 fn quotes(token: &str) -> bool {
-    token.bytes().any(|b| matches!(b, b'`' | b'"' | b'\'' | 0xE2)) && token.contains(['`', '"', '\'', '“', '‘'])
+    any_bytes(token.as_bytes(), |x| eq(x, b'`') | eq(x, b'"') | eq(x, b'\'') | eq(x, 0xE2))
+        && token.contains(['`', '"', '\'', '“', '‘'])
 }
 
 /// The misplaced pairs of `text` and the number of its words (whitespace-separated).

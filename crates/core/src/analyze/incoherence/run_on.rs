@@ -14,6 +14,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
+use super::swar::{any_bytes, eq};
 use super::word_salad::{head, is_english};
 use super::words::words;
 use std::ops::Range;
@@ -120,7 +121,7 @@ pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
             continue;
         }
         // Words inside inline code are quoted code, not the sentence's function words.
-        let ticks = t.bytes().filter(|&b| b == b'`').count();
+        let ticks = if any_bytes(t.as_bytes(), |x| eq(x, b'`')) { t.bytes().filter(|&b| b == b'`').count() } else { 0 };
         let quoted = in_code || ticks > 0;
         in_code ^= ticks % 2 == 1;
         let function = !quoted && is_function_word(letters(t));

@@ -49,6 +49,18 @@ pub fn all_bytes(b: &[u8], f: impl Fn(u64) -> u64) -> bool {
     }
 }
 
+/// Whether some byte of `b` passes `f` (see [`all_bytes`]).
+#[inline]
+pub fn any_bytes(b: &[u8], f: impl Fn(u64) -> u64) -> bool {
+    !all_bytes(b, |x| !f(x) & HIGH)
+}
+
+/// The high bit of each lower-case ASCII letter of `x`.
+#[inline]
+pub fn lowercase(x: u64) -> u64 {
+    low_bits_in(x, b'a', b'z') & !(x & HIGH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +75,8 @@ mod tests {
                     b[bad] = b'x';
                 }
                 assert_eq!(all_bytes(&b, digit), b.iter().all(u8::is_ascii_digit), "{n} {bad}");
+                assert_eq!(any_bytes(&b, |x| eq(x, b'x')), b.contains(&b'x'), "{n} {bad}");
+                assert_eq!(all_bytes(&b, lowercase), b.iter().all(u8::is_ascii_lowercase), "{n} {bad}");
             }
         }
     }

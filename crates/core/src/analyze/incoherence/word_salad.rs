@@ -16,6 +16,7 @@
 use super::super::hashed_set::HashedSet;
 use super::super::tokens::hash_bytes;
 use super::char_set::CharSet;
+use super::swar::{all_bytes, any_bytes, eq, lowercase};
 use std::ops::Range;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
@@ -218,7 +219,7 @@ const AFTER: CharSet = CharSet::new(&['.', ',', ';', ':', '!', '?', '"', '\'', '
 /// with at most quotes, brackets or sentence punctuation around them.
 fn plain_word(token: &str) -> Option<&str> {
     let w = AFTER.trim_end(BEFORE.trim_start(token));
-    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())).then_some(w)
+    (!w.is_empty() && all_bytes(w.as_bytes(), lowercase)).then_some(w)
 }
 
 /// The glued words of `text` and the number of its words (whitespace-separated).
@@ -231,7 +232,8 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
             while code.get(block).is_some_and(|b| b.end <= start) {
                 block += 1;
             }
-            let in_code = code.get(block).is_some_and(|b| b.contains(&start)) || t.contains('`');
+            let in_code =
+                code.get(block).is_some_and(|b| b.contains(&start)) || any_bytes(t.as_bytes(), |x| eq(x, b'`'));
             (i, start, t, in_code)
         })
     };
@@ -250,14 +252,23 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         if in_code {
             continue;
         }
-        // Its runs of ASCII letters (a byte that is not one ends a run, as the character it
-        // is part of would).
-        for part in t.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
-            if (3..=24).contains(&part.len()) && part.iter().all(u8::is_ascii_lowercase) {
-                vocabulary.insert(hash_bytes(part));
+        // A token of lower-case letters only (most) is its one run and its plain word.
+        let lower = all_bytes(t.as_bytes(), lowercase);
+        if lower {
+            if (3..=24).contains(&t.len()) {
+                vocabulary.insert(hash_bytes(t.as_bytes()));
+            }
+        } else {
+            // Its runs of ASCII letters (a byte that is not one ends a run, as the character it
+            // is part of would).
+            for part in t.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
+                if (3..=24).contains(&part.len()) && part.iter().all(u8::is_ascii_lowercase) {
+                    vocabulary.insert(hash_bytes(part));
+                }
             }
         }
-        if let Some(w) = plain_word(t).filter(|w| (6..=48).contains(&w.len())) {
+        let plain = if lower { Some(t) } else { plain_word(t) };
+        if let Some(w) = plain.filter(|w| (6..=48).contains(&w.len())) {
             if seen.insert(hash_bytes(w.as_bytes())) {
                 candidates.push(w);
             }
