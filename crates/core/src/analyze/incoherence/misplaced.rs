@@ -28,7 +28,7 @@
 //! by [`super::no_language`]).
 
 use super::char_set::CharSet;
-use super::swar::{any_bytes, eq};
+use super::swar::{all_bytes, any_bytes, eq, lowercase};
 use super::word_salad::{head, is_english};
 use super::words::words;
 use std::ops::Range;
@@ -361,8 +361,15 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
         while blocks.get(block).is_some_and(|b| b.end <= start) {
             block += 1;
         }
-        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || quotes(t);
-        let (word, ends) = if in_code { (None, false) } else { read(t) };
+        // A token of lower-case letters (most) holds no quote and reads as itself, ending
+        // nothing.
+        let lower = all_bytes(t.as_bytes(), lowercase);
+        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || (!lower && quotes(t));
+        let (word, ends) = match (in_code, lower) {
+            (true, _) => (None, false),
+            (false, true) => (Some(t), false),
+            (false, false) => read(t),
+        };
         if t.eq_ignore_ascii_case(last_token) {
             run += 1;
         } else {
@@ -431,6 +438,14 @@ mod tests {
         let lower = std::str::from_utf8(lower).ok()?;
         let class = class_of(lower)?;
         Some((class, WORDS.iter().find(|w| **w == lower).copied().unwrap_or("")))
+    }
+
+    #[test]
+    fn a_lower_case_token_reads_as_itself() {
+        for t in ["a", "the", "of", "xyzzy", "andrequest"] {
+            assert_eq!(read(t), (Some(t), false));
+            assert!(!quotes(t));
+        }
     }
 
     #[test]
