@@ -14,7 +14,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
-use super::swar::{any_bytes, eq};
+use super::swar::{all_bytes, any_bytes, eq, lowercase};
 use super::word_salad::{head, is_english};
 use super::words::words;
 use std::ops::Range;
@@ -121,15 +121,21 @@ pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
             continue;
         }
         // Words inside inline code are quoted code, not the sentence's function words.
-        let ticks = if any_bytes(t.as_bytes(), |x| eq(x, b'`')) { t.bytes().filter(|&b| b == b'`').count() } else { 0 };
+        // A token of lower-case letters (most) has no backtick and is its own letters.
+        let lower = all_bytes(t.as_bytes(), lowercase);
+        let ticks = if !lower && any_bytes(t.as_bytes(), |x| eq(x, b'`')) {
+            t.bytes().filter(|&b| b == b'`').count()
+        } else {
+            0
+        };
         let quoted = in_code || ticks > 0;
         in_code ^= ticks % 2 == 1;
-        let function = !quoted && is_function_word(letters(t));
+        let function = !quoted && is_function_word(if lower { t } else { letters(t) });
         let r = run.get_or_insert((start, index, 0, 0, end));
         r.2 += 1;
         r.3 += function as usize;
         r.4 = end;
-        if ends_sentence(t) {
+        if !lower && ends_sentence(t) {
             close(&mut run, &mut out);
         }
     }
@@ -149,6 +155,10 @@ mod tests {
 
     #[test]
     fn letters_trims_as_trim_matches_does() {
+        for t in ["the", "xyzzy"] {
+            assert_eq!(letters(t), t);
+            assert!(!ends_sentence(t));
+        }
         for t in ["", "'", "(the)", "don't", "«mot»", "«»", "“x”", "(é)", "é.", ".é", "1a2", "—and—", "a\u{301}", "’s"]
         {
             assert_eq!(letters(t), t.trim_matches(|c: char| !c.is_alphabetic()), "{t:?}");
