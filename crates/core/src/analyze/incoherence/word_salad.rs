@@ -222,6 +222,30 @@ fn plain_word(token: &str) -> Option<&str> {
     (!w.is_empty() && all_bytes(w.as_bytes(), lowercase)).then_some(w)
 }
 
+/// A set of hashes with a direct-mapped table of the last inserted in front of it: a text says
+/// most of its words again and again, and a value found there is in the set already (no probe).
+struct Remembered {
+    set: HashedSet,
+    recent: Vec<u64>,
+}
+
+impl Remembered {
+    fn new() -> Self {
+        Self { set: HashedSet::default(), recent: vec![0; 1 << 12] }
+    }
+
+    /// [`HashedSet::insert`]: whether `h` is new.
+    #[inline]
+    fn insert(&mut self, h: u64) -> bool {
+        let slot = &mut self.recent[(h >> 52) as usize];
+        if h != 0 && *slot == h {
+            return false;
+        }
+        *slot = h;
+        self.set.insert(h)
+    }
+}
+
 /// The glued words of `text` and the number of its words (whitespace-separated).
 pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     let blocks = super::super::code_blocks::fenced_blocks(text);
@@ -244,8 +268,8 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     }
     // The words the text uses on their own (every lower-case part counts: `get-request` uses
     // "get"), and the plain words that might be glued.
-    let mut vocabulary = HashedSet::default();
-    let (mut seen, mut candidates) = (HashedSet::default(), Vec::new());
+    let mut vocabulary = Remembered::new();
+    let (mut seen, mut candidates) = (Remembered::new(), Vec::new());
     let mut words = 0;
     for (_, _, t, in_code) in tokens() {
         words += 1;
@@ -275,7 +299,7 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
         }
     }
     let mut glued: HashedSet =
-        candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).map(|w| hash_bytes(w.as_bytes())).collect();
+        candidates.into_iter().filter(|w| is_glued(w, &vocabulary.set)).map(|w| hash_bytes(w.as_bytes())).collect();
     let mut out = Vec::new();
     if glued.is_empty() {
         return (out, words);
