@@ -15,13 +15,13 @@
 /// The words of `text` (as `text.split(char::is_whitespace).filter(|w| !w.is_empty())`), each
 /// with its start.
 pub fn words(text: &str) -> Runs<'_> {
-    Runs::new(text, 0, text.len(), not_whitespace)
+    Runs::new(text, 0, text.len(), Cut::Whitespace)
 }
 
 /// The words of `text` as `text.split_ascii_whitespace()` gives them (the vertical tab is not
 /// a separator there), each with its start.
 pub fn ascii_words(text: &str) -> Runs<'_> {
-    Runs::new(text, 0, text.len(), not_ascii_whitespace)
+    Runs::new(text, 0, text.len(), Cut::AsciiWhitespace)
 }
 
 /// How many words `text.split_ascii_whitespace()` gives: the bytes where a word starts, counted
@@ -45,7 +45,7 @@ pub fn count_ascii_words(text: &str) -> usize {
 /// empty ones), each with its start. `from` and `to` are character boundaries.
 pub fn letter_runs(text: &str, from: usize, to: usize) -> Runs<'_> {
     debug_assert!(from <= to && text.is_char_boundary(from) && text.is_char_boundary(to));
-    Runs::new(text, from, to, ascii_letters)
+    Runs::new(text, from, to, Cut::Letters)
 }
 
 use super::swar::{eq, gather, low_bits_in, HIGH, ONES};
@@ -53,9 +53,26 @@ use super::swar::{eq, gather, low_bits_in, HIGH, ONES};
 /// Bytes looked at together: a bit of a `u64` each.
 const BLOCK: usize = 64;
 
-/// The bytes of a block that belong to runs: bit `i` for `block[i]`, and bits for the block
-/// after it (the rest of a whitespace character that starts in this one) in `carry`.
-type Mask = fn(text: &str, at: usize, block: &[u8], carry: &mut u64) -> u64;
+/// Which bytes make runs: not whitespace, not ASCII whitespace, ASCII letters and apostrophes.
+#[derive(Clone, Copy)]
+enum Cut {
+    Whitespace,
+    AsciiWhitespace,
+    Letters,
+}
+
+impl Cut {
+    /// The bytes of a block that belong to runs: bit `i` for `block[i]`, and bits for the block
+    /// after it (the rest of a whitespace character that starts in this one) in `carry`.
+    #[inline(always)]
+    fn mask(self, text: &str, at: usize, block: &[u8], carry: &mut u64) -> u64 {
+        match self {
+            Cut::Whitespace => not_whitespace(text, at, block, carry),
+            Cut::AsciiWhitespace => not_ascii_whitespace(text, at, block, carry),
+            Cut::Letters => ascii_letters(text, at, block, carry),
+        }
+    }
+}
 
 /// A block's bytes as `u64`s (a short block padded with `pad`), applying `f` to each and
 /// gathering its high bits.
@@ -82,8 +99,13 @@ fn block_mask(block: &[u8], pad: u8, f: impl Fn(u64) -> u64) -> u64 {
 fn not_whitespace(text: &str, at: usize, block: &[u8], carry: &mut u64) -> u64 {
     // ASCII whitespace: a space, or \t \n \x0B \x0C \r (9 to 13).
     let mut space = block_mask(block, b' ', |x| (eq(x, b' ') | low_bits_in(x, 9, 13)) & !(x & HIGH));
-    // 0xC2, 0xE1 to 0xE3: the first bytes of the other whitespace characters.
-    let mut decode = block_mask(block, b' ', |x| eq(x, 0xC2) | (low_bits_in(x, 0x61, 0x63) & x & HIGH));
+    // 0xC2, 0xE1 to 0xE3: the first bytes of the other whitespace characters (none in a block
+    // of ASCII).
+    let mut decode = if block.is_ascii() {
+        0
+    } else {
+        block_mask(block, b' ', |x| eq(x, 0xC2) | (low_bits_in(x, 0x61, 0x63) & x & HIGH))
+    };
     space |= std::mem::take(carry);
     while decode != 0 {
         let i = decode.trailing_zeros() as usize;
@@ -116,7 +138,7 @@ fn ascii_letters(_: &str, _: usize, block: &[u8], _: &mut u64) -> u64 {
 pub struct Runs<'a> {
     text: &'a str,
     to: usize,
-    mask: Mask,
+    cut: Cut,
     /// The next block's start.
     next: usize,
     /// The current block's start, and the bits of its bytes where a run starts and where one
@@ -132,8 +154,8 @@ pub struct Runs<'a> {
 }
 
 impl<'a> Runs<'a> {
-    fn new(text: &'a str, from: usize, to: usize, mask: Mask) -> Self {
-        Self { text, to, mask, next: from, block: from, starts: 0, ends: 0, last_in: false, carry: 0, open: None }
+    fn new(text: &'a str, from: usize, to: usize, cut: Cut) -> Self {
+        Self { text, to, cut, next: from, block: from, starts: 0, ends: 0, last_in: false, carry: 0, open: None }
     }
 
     /// Reads the next block; false at the end.
@@ -145,7 +167,7 @@ impl<'a> Runs<'a> {
         let at = self.next;
         let end = (at + BLOCK).min(self.to);
         let block = &self.text.as_bytes()[at..end];
-        let mut inside = (self.mask)(self.text, at, block, &mut self.carry);
+        let mut inside = self.cut.mask(self.text, at, block, &mut self.carry);
         if block.len() < BLOCK {
             inside &= (1u64 << block.len()) - 1;
         }
