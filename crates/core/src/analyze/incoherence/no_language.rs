@@ -16,7 +16,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
-use super::swar::{all_bytes, eq, low_bits_in, lowercase, ONES};
+use super::swar::{all_bytes, eq, letter, low_bits_in, ONES};
 use super::token_soup::{script_of, Script};
 use std::ops::Range;
 
@@ -200,8 +200,8 @@ const AFTER: CharSet =
 /// brackets and sentence punctuation around it, apostrophes and hyphens inside), a function
 /// word among those, or something else.
 fn kind_of(token: &str) -> Kind {
-    // A word of lower-case letters (most) is its own core: nothing to trim, letters only.
-    if !token.is_empty() && token.len() <= 64 && all_bytes(token.as_bytes(), lowercase) {
+    // A word of ASCII letters (most) is its own core: nothing to trim, letters only.
+    if !token.is_empty() && token.len() <= 64 && all_bytes(token.as_bytes(), letter) {
         return if is_function_word(token) { Kind::Function } else { Kind::Content };
     }
     let w = AFTER.trim_end(BEFORE.trim_start(token));

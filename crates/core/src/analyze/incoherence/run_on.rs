@@ -14,7 +14,7 @@
 
 use super::char_set::CharSet;
 use super::function_words::is_function_word;
-use super::swar::{all_bytes, any_bytes, eq, lowercase};
+use super::swar::{all_bytes, any_bytes, eq, letter};
 use super::word_salad::{head, is_english};
 use super::words::words;
 use std::ops::Range;
@@ -121,21 +121,22 @@ pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
             continue;
         }
         // Words inside inline code are quoted code, not the sentence's function words.
-        // A token of lower-case letters (most) has no backtick and is its own letters.
-        let lower = all_bytes(t.as_bytes(), lowercase);
-        let ticks = if !lower && any_bytes(t.as_bytes(), |x| eq(x, b'`')) {
+        // A token of ASCII letters (most) has no backtick, is its own letters and ends no
+        // sentence.
+        let plain = all_bytes(t.as_bytes(), letter);
+        let ticks = if !plain && any_bytes(t.as_bytes(), |x| eq(x, b'`')) {
             t.bytes().filter(|&b| b == b'`').count()
         } else {
             0
         };
         let quoted = in_code || ticks > 0;
         in_code ^= ticks % 2 == 1;
-        let function = !quoted && is_function_word(if lower { t } else { letters(t) });
+        let function = !quoted && is_function_word(if plain { t } else { letters(t) });
         let r = run.get_or_insert((start, index, 0, 0, end));
         r.2 += 1;
         r.3 += function as usize;
         r.4 = end;
-        if !lower && ends_sentence(t) {
+        if !plain && ends_sentence(t) {
             close(&mut run, &mut out);
         }
     }
@@ -155,7 +156,7 @@ mod tests {
 
     #[test]
     fn letters_trims_as_trim_matches_does() {
-        for t in ["the", "xyzzy"] {
+        for t in ["the", "xyzzy", "The", "API", "eXtra"] {
             assert_eq!(letters(t), t);
             assert!(!ends_sentence(t));
         }

@@ -61,6 +61,12 @@ pub fn lowercase(x: u64) -> u64 {
     low_bits_in(x, b'a', b'z') & !(x & HIGH)
 }
 
+/// The high bit of each ASCII letter of `x`, of either case.
+#[inline]
+pub fn letter(x: u64) -> u64 {
+    low_bits_in(x | (ONES * 0x20), b'a', b'z') & !(x & HIGH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +83,10 @@ mod tests {
                 assert_eq!(all_bytes(&b, digit), b.iter().all(u8::is_ascii_digit), "{n} {bad}");
                 assert_eq!(any_bytes(&b, |x| eq(x, b'x')), b.contains(&b'x'), "{n} {bad}");
                 assert_eq!(all_bytes(&b, lowercase), b.iter().all(u8::is_ascii_lowercase), "{n} {bad}");
+                assert_eq!(all_bytes(&b, letter), b.iter().all(u8::is_ascii_alphabetic), "{n} {bad}");
+                let mut mixed = b.clone();
+                mixed.iter_mut().for_each(|c| *c = if *c == b'7' { b'Q' } else { b'@' });
+                assert_eq!(all_bytes(&mixed, letter), mixed.iter().all(u8::is_ascii_alphabetic), "{n} {bad}");
             }
         }
     }
