@@ -3,23 +3,31 @@
 //! `char`s, with the ASCII members looked up in a bit mask (the checks trim every word of a text
 //! of tens of megabytes several times; nearly every character they look at is ASCII).
 
-/// A set of characters: the ASCII ones as a bit mask, the others in a list.
+/// A set of characters: the ASCII ones as a bit mask (two `u64` halves: wasm has no 128-bit
+/// integers, and a `u128` shift is several instructions there), the others in a list.
 pub struct CharSet {
-    ascii: u128,
+    ascii: [u64; 2],
     chars: &'static [char],
 }
 
 impl CharSet {
     pub const fn new(chars: &'static [char]) -> Self {
-        let mut ascii = 0u128;
+        let mut ascii = [0u64; 2];
         let mut i = 0;
         while i < chars.len() {
             if chars[i].is_ascii() {
-                ascii |= 1 << chars[i] as u32;
+                let b = chars[i] as usize;
+                ascii[b >> 6] |= 1 << (b & 63);
             }
             i += 1;
         }
         Self { ascii, chars }
+    }
+
+    /// Whether the ASCII byte `b` is in the set.
+    #[inline(always)]
+    fn has_ascii(&self, b: u8) -> bool {
+        self.ascii[usize::from(b >> 6)] >> (b & 63) & 1 == 1
     }
 
     /// Whether the character whose UTF-8 starts at byte `at` of `s` (a boundary) is in the set,
@@ -28,7 +36,7 @@ impl CharSet {
     fn at_start(&self, s: &str, at: usize) -> Option<usize> {
         let b = s.as_bytes()[at];
         if b < 0x80 {
-            return (self.ascii >> b & 1 == 1).then_some(1);
+            return self.has_ascii(b).then_some(1);
         }
         let c = s[at..].chars().next()?;
         self.chars.contains(&c).then(|| c.len_utf8())
@@ -40,7 +48,7 @@ impl CharSet {
     fn at_end(&self, s: &str, at: usize) -> Option<usize> {
         let b = s.as_bytes()[at - 1];
         if b < 0x80 {
-            return (self.ascii >> b & 1 == 1).then_some(1);
+            return self.has_ascii(b).then_some(1);
         }
         let c = s[..at].chars().next_back()?;
         self.chars.contains(&c).then(|| c.len_utf8())
