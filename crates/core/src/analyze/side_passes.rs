@@ -4,8 +4,8 @@
 //! The page analyses a long text in two workers (wasm has one thread per worker): the first
 //! runs the token scorers, the seed's word and line scans and the windowed profile
 //! ([`analyze_without_side_passes`](super::analyze_without_side_passes)), the second reads the
-//! file again and counts these ([`SidePassCounter`]), so that both take about as long (measured
-//! in Chromium on 50 MB of prose, each about 4.6 s; see docs/speed.md). Natively the same parts
+//! file again and counts these ([`SidePassCounter`]), so that both take about as long (timed
+//! inside the workers in Chromium on 50 MB of prose: 4.3–4.8 s each; see docs/speed.md). Natively the same parts
 //! run on whichever thread is free first (`analyze_with`).
 
 use super::gzip_ratio::{gzip_size, GzipSizeCounter};
