@@ -8,9 +8,8 @@
 //!
 //! A wasm worker has one thread, so a big file's analysis is shared with a second worker, which
 //! the page starts when this one asks (`askHelp`) and whose answer it passes back: a long plain
-//! text (one message, the file's bytes unchanged) has its side passes — its gzip-9 size, its
-//! windowed profile and its incoherence checks, about half its analysis — counted there from
-//! the same file ([`deflate_passes_in_worker`]; `coherency_core::analyze::side_passes`); a big
+//! text (one message, the file's bytes unchanged) has its side passes — its gzip-9 size and its
+//! incoherence checks, about half its analysis — counted there from the same file ([`deflate_passes_in_worker`]; `coherency_core::analyze::side_passes`); a big
 //! log sends half its texts
 //! there ([`analyze_in_worker`]; the split: [`split_in_two`]). Without an answer this worker
 //! does that work itself.
@@ -75,7 +74,7 @@ impl Reporter<'_> {
 /// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
 /// its answer: `{kind: "deflate", start, end, thresholds}` → the side passes of those bytes of
-/// the file (DEFLATE passes and incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyze", texts, thresholds}` → their reports ([`analyze_in_worker`]). Any other
+/// the file (the gzip-9 size and the incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyze", texts, thresholds}` → their reports ([`analyze_in_worker`]). Any other
 /// answer: the work is done here after all.
 #[wasm_bindgen(js_name = readFileInWorker)]
 pub async fn read_file_in_worker(
@@ -169,7 +168,7 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
     ask_help.call2(&JsValue::NULL, &object(job), transfer).ok().map(|p| JsFuture::from(Promise::from(p)))
 }
 
-/// A long plain text's report, its side passes (DEFLATE passes and incoherence checks) counted
+/// A long plain text's report, its side passes (the gzip-9 size and the incoherence checks) counted
 /// by another worker (through `ask_help`) while this one does the rest; `None` for any other
 /// document.
 async fn analyze_long_text(
@@ -260,7 +259,7 @@ fn read_thresholds(compact: Option<String>) -> Result<Thresholds, JsValue> {
 }
 
 /// The side passes of `file`'s bytes `start..end` against `thresholds` (as
-/// [`read_file_in_worker`] takes them): its DEFLATE passes and incoherence checks
+/// [`read_file_in_worker`] takes them): its gzip-9 size and incoherence checks
 /// ([`share_wire::encode_passes`]: a second worker's job while the first analyses the rest of
 /// that text; see [`read_file_in_worker`]).
 #[wasm_bindgen(js_name = deflatePassesInWorker)]

@@ -7,7 +7,6 @@
 
 use super::checks::{self, Evidence};
 use super::content_lines;
-use super::deflate_passes::DeflatePasses;
 #[cfg(not(target_arch = "wasm32"))]
 use super::first_come::FirstCome;
 use super::gzip_ratio::gzip_size;
@@ -377,11 +376,8 @@ pub fn passes_without_deflate(text: &str, t: &Thresholds) -> Option<bool> {
     }
     // Stand-ins no check judges at this size (a ratio over 1, a profile without windows);
     // the report made with them is dropped, only its verdict read.
-    let unjudged = DeflatePasses {
-        gzip_bytes: text.len() + 1,
-        profile: Profile { window: super::profile::WINDOW, windows: Vec::new(), onset: None, min_ratio: 1.0 },
-    };
-    let report = analyze_without_deflate(text, t).finish_with(text, unjudged, Detail::Verdict);
+    let unprofiled = Profile { window: super::profile::WINDOW, windows: Vec::new(), onset: None, min_ratio: 1.0 };
+    let report = analyze_without_deflate(text, t).finish_with(text, text.len() + 1, unprofiled, Detail::Verdict);
     (report.verdict == Verdict::Pass).then_some(report.too_short)
 }
 
@@ -399,68 +395,90 @@ enum Detail {
 /// text's passes gives what [`analyze`] gives.
 #[derive(Debug)]
 pub struct AnalysisWithoutDeflate {
-    tokens: AnalysisWithoutSidePasses,
+    tokens: TokenAnalysis,
     incoherent: IncoherenceFindings,
 }
 
 /// Everything [`analyze_with`] does to `text` against `t` except its DEFLATE passes.
 pub fn analyze_without_deflate(text: &str, t: &Thresholds) -> AnalysisWithoutDeflate {
     AnalysisWithoutDeflate {
-        tokens: analyze_without_side_passes(text, t),
+        tokens: TokenAnalysis::new(text, t),
         incoherent: incoherence::find(text, &t.incoherence_rules()),
     }
 }
 
 impl AnalysisWithoutDeflate {
-    /// The report on `text` (the text this was made from), whose DEFLATE passes are `passes`
-    /// ([`super::deflate_passes::deflate_passes`]).
-    pub fn finish(self, text: &str, passes: DeflatePasses) -> Report {
-        self.finish_with(text, passes, Detail::Whole)
+    /// The report on `text` (the text this was made from), whose gzip-9 size is `gzip_bytes`
+    /// ([`gzip_size`]) and windowed profile `profile` ([`super::profile::profile`]).
+    pub fn finish(self, text: &str, gzip_bytes: usize, profile: Profile) -> Report {
+        self.finish_with(text, gzip_bytes, profile, Detail::Whole)
     }
 
-    fn finish_with(self, text: &str, passes: DeflatePasses, detail: Detail) -> Report {
-        self.tokens.finish_with(text, SidePasses { deflate: passes, incoherent: self.incoherent }, detail)
+    fn finish_with(self, text: &str, gzip_bytes: usize, profile: Profile, detail: Detail) -> Report {
+        self.tokens.finish_with(text, gzip_bytes, profile, self.incoherent, detail)
     }
 }
 
-/// A whole text analysed but for its side passes (its two DEFLATE passes and its incoherence
-/// checks: [`SidePasses`]), which are counted elsewhere meanwhile — the page counts a long
-/// file's in a second worker, from the file's bytes, while the first runs the token scorers and
-/// the seed's word and line scans (the wasm build has one thread per worker).
+/// A whole text analysed but for its side passes (its gzip-9 size and its incoherence checks:
+/// [`SidePasses`]), which are counted elsewhere meanwhile — the page counts a long file's in a
+/// second worker, from the file's bytes, while the first runs the token scorers, the seed's
+/// word and line scans and the windowed profile (the wasm build has one thread per worker).
 /// [`AnalysisWithoutSidePasses::finish`] with the text's side passes gives what [`analyze`]
 /// gives.
 #[derive(Debug)]
 pub struct AnalysisWithoutSidePasses {
-    thresholds: Thresholds,
-    scans: Scans,
-    found: loop_checks::TokenFindings,
+    tokens: TokenAnalysis,
+    profile: Profile,
 }
 
 /// Everything [`analyze_with`] does to `text` against `t` except its side passes
 /// ([`side_passes`](super::side_passes::side_passes)).
 pub fn analyze_without_side_passes(text: &str, t: &Thresholds) -> AnalysisWithoutSidePasses {
-    let mut scans = Scans::default();
-    scans.scan(text, 0, t);
-    AnalysisWithoutSidePasses { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
+    AnalysisWithoutSidePasses { tokens: TokenAnalysis::new(text, t), profile: super::profile::profile(text) }
 }
 
 impl AnalysisWithoutSidePasses {
     /// The report on `text` (the text this was made from), whose side passes are `side`
     /// ([`side_passes`](super::side_passes::side_passes), counted against the same thresholds).
     pub fn finish(self, text: &str, side: SidePasses) -> Report {
-        self.finish_with(text, side, Detail::Whole)
+        let SidePasses { gzip_bytes, incoherent } = side;
+        self.tokens.finish_with(text, gzip_bytes, self.profile, incoherent, Detail::Whole)
+    }
+}
+
+/// What both of the above hold: a text's token scorers' findings and the seed's word and line
+/// scans, against the thresholds they were made with.
+#[derive(Debug)]
+struct TokenAnalysis {
+    thresholds: Thresholds,
+    scans: Scans,
+    found: loop_checks::TokenFindings,
+}
+
+impl TokenAnalysis {
+    fn new(text: &str, t: &Thresholds) -> Self {
+        let mut scans = Scans::default();
+        scans.scan(text, 0, t);
+        Self { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
     }
 
-    fn finish_with(self, text: &str, side: SidePasses, detail: Detail) -> Report {
-        let SidePasses { deflate, incoherent } = side;
-        let found = self.found.judge(text, &self.thresholds.loop_rules(), deflate.profile);
-        self.scans.report_with(text, &self.thresholds, deflate.gzip_bytes, found, incoherent, detail)
+    /// The report on `text` given the passes the others count.
+    fn finish_with(
+        self,
+        text: &str,
+        gzip_bytes: usize,
+        profile: Profile,
+        incoherent: IncoherenceFindings,
+        detail: Detail,
+    ) -> Report {
+        let found = self.found.judge(text, &self.thresholds.loop_rules(), profile);
+        self.scans.report_with(text, &self.thresholds, gzip_bytes, found, incoherent, detail)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::deflate_passes::deflate_passes;
+    use super::super::profile::profile;
     use super::*;
 
     #[test]
@@ -512,11 +530,16 @@ mod tests {
             "word ".repeat(50),
             String::new(),
         ] {
-            let report = analyze_without_deflate(&text, &Thresholds::SEED).finish(&text, deflate_passes(&text));
+            let report = analyze_without_deflate(&text, &Thresholds::SEED).finish(
+                &text,
+                gzip_size(text.as_bytes()),
+                profile(&text),
+            );
             assert_eq!(report, analyze(&text));
             let mut loose = Thresholds::SEED;
             loose.assign("maxline.fail=5000").expect("a setting");
-            let report = analyze_without_deflate(&text, &loose).finish(&text, deflate_passes(&text));
+            let report =
+                analyze_without_deflate(&text, &loose).finish(&text, gzip_size(text.as_bytes()), profile(&text));
             assert_eq!(report, analyze_with(&text, &loose), "the thresholds given are the ones judged against");
         }
     }

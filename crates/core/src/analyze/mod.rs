@@ -9,7 +9,6 @@ pub mod code_blocks;
 mod compare_rules;
 pub mod content_lines;
 pub mod copy_coverage;
-pub mod deflate_passes;
 pub mod edited_runs;
 #[cfg(not(target_arch = "wasm32"))]
 mod first_come;

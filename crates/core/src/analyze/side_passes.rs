@@ -1,38 +1,37 @@
 //! A text's side passes: the parts of its analysis that read nothing but its bytes and none of
-//! the token scorers' work — its two DEFLATE passes (the seed's gzip-9 size and the windowed
-//! profile) and its incoherence checks.
+//! the token scorers' work — the seed's gzip-9 size and the incoherence checks.
 //!
 //! The page analyses a long text in two workers (wasm has one thread per worker): the first
-//! runs the token scorers and the seed's word and line scans
+//! runs the token scorers, the seed's word and line scans and the windowed profile
 //! ([`analyze_without_side_passes`](super::analyze_without_side_passes)), the second reads the
-//! file again and counts these ([`SidePassCounter`]), so that both take about as long (measured
-//! in V8 on 50 MB of prose: token scorers 4.8 s and word and line scans 0.5 s against DEFLATE
-//! passes 3.1 s and incoherence checks 1.9 s; see docs/speed.md). Natively the same parts run
-//! on whichever thread is free first (`analyze_with`).
+//! file again and counts these ([`SidePassCounter`]), so that both take about as long (timed
+//! inside the workers in Chromium on 50 MB of prose: 4.3–4.8 s each; see docs/speed.md). Natively the same parts
+//! run on whichever thread is free first (`analyze_with`).
 
-use super::deflate_passes::{deflate_passes, DeflatePassCounter, DeflatePasses};
+use super::gzip_ratio::{gzip_size, GzipSizeCounter};
 use super::incoherence::{self, IncoherenceFindings};
 use super::thresholds::{IncoherenceRules, Thresholds};
 use serde::{Deserialize, Serialize};
 
-/// A text's DEFLATE passes and incoherence findings.
+/// A text's gzip-9 size and incoherence findings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SidePasses {
-    pub deflate: DeflatePasses,
+    pub gzip_bytes: usize,
     pub incoherent: IncoherenceFindings,
 }
 
 /// The side passes of a whole text against `t`.
 pub fn side_passes(text: &str, t: &Thresholds) -> SidePasses {
-    SidePasses { deflate: deflate_passes(text), incoherent: incoherence::find(text, &t.incoherence_rules()) }
+    SidePasses { gzip_bytes: gzip_size(text.as_bytes()), incoherent: incoherence::find(text, &t.incoherence_rules()) }
 }
 
-/// The side passes of a text fed in pieces: the DEFLATE passes are counted as the pieces come,
-/// the incoherence checks run on the whole text at [`SidePassCounter::finish`], which gives what
+/// The side passes of a text fed in pieces: the gzip-9 size is counted as the pieces come, the
+/// incoherence checks run on the whole text at [`SidePassCounter::finish`], which gives what
 /// [`side_passes`] gives for the pieces joined (for a text longer than
-/// [`DUAL_ENCODING_LIMIT`](super::gzip_ratio::DUAL_ENCODING_LIMIT), as [`DeflatePassCounter`]).
+/// [`DUAL_ENCODING_LIMIT`](super::gzip_ratio::DUAL_ENCODING_LIMIT), as [`GzipSizeCounter`]).
 pub struct SidePassCounter {
-    deflate: DeflatePassCounter,
+    gzip: GzipSizeCounter,
+    len: usize,
     text: Vec<u8>,
     rules: IncoherenceRules,
 }
@@ -43,21 +42,23 @@ impl SidePassCounter {
     pub fn new(len: usize, t: &Thresholds) -> Option<Self> {
         let mut text = Vec::new();
         text.try_reserve_exact(len).ok()?;
-        Some(Self { deflate: DeflatePassCounter::new(len), text, rules: t.incoherence_rules() })
+        Some(Self { gzip: GzipSizeCounter::new(), len, text, rules: t.incoherence_rules() })
     }
 
     /// Counts the next piece.
     pub fn feed(&mut self, piece: &[u8]) {
-        self.deflate.feed(piece);
+        self.gzip.feed(piece);
         self.text.extend_from_slice(piece);
     }
 
     /// The side passes of what was fed; `None` when it was not the length announced or not
     /// UTF-8.
     pub fn finish(self) -> Option<SidePasses> {
-        let deflate = self.deflate.finish()?;
+        if self.text.len() != self.len {
+            return None;
+        }
         let text = String::from_utf8(self.text).ok()?;
-        Some(SidePasses { deflate, incoherent: incoherence::find(&text, &self.rules) })
+        Some(SidePasses { gzip_bytes: self.gzip.finish(), incoherent: incoherence::find(&text, &self.rules) })
     }
 }
 
@@ -117,6 +118,9 @@ mod tests {
         let mut short = SidePassCounter::new(text.len() + 1, &t).expect("memory");
         short.feed(text.as_bytes());
         assert_eq!(short.finish(), None, "shorter than announced");
+        let mut long = SidePassCounter::new(text.len() - 1, &t).expect("memory");
+        long.feed(text.as_bytes());
+        assert_eq!(long.finish(), None, "longer than announced");
         let mut broken = SidePassCounter::new(text.len(), &t).expect("memory");
         broken.feed(&text.as_bytes()[..text.len() - 1]);
         broken.feed(b"\xff");

@@ -219,9 +219,26 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
     mix(h)
 }
 
+/// [`hash_bytes`] of `bytes` with ASCII capitals lower-cased, without a copy of them.
+#[inline(always)]
+pub fn hash_ascii_lowercase(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    mix(h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lower_case_hash_is_the_hash_of_the_lower_case() {
+        for w in ["", "a", "The", "KERNEL", "mIxEd-Case's", "é É", "\u{0}Z\u{7F}"] {
+            assert_eq!(hash_ascii_lowercase(w.as_bytes()), hash_bytes(w.to_ascii_lowercase().as_bytes()), "{w:?}");
+        }
+    }
 
     fn texts(text: &str) -> Vec<&str> {
         tokens(text).into_iter().map(|t| &text[t.range()]).collect()

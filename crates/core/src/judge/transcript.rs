@@ -311,7 +311,7 @@ mod tests {
         let mut seen = Vec::new();
         Judging::default().on_progress(&mut |p| seen.push(p)).judge(&t);
         assert_eq!(seen.len(), 3, "before, the preview, after");
-        assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "2 MiB of the loop");
+        assert_eq!(seen[1].preview, Some((PREVIEW_BYTES, Verdict::Fail)), "1 MiB of the loop");
         assert_eq!((seen[1].texts_done, seen[2].preview), (0, None));
         assert_eq!(prefix("aé", 2), "a");
     }

@@ -24,7 +24,7 @@
 //! curve falls to nothing from the window that holds the last one.
 
 use super::super::hashed_set::HashedSet;
-use super::super::tokens::hash_bytes;
+use super::super::tokens::{hash_ascii_lowercase, hash_bytes};
 use super::word_salad::head;
 use std::ops::Range;
 
@@ -128,12 +128,9 @@ const COMMON: &[&str] = &[
 
 /// The ASCII words of five letters or more in `text[from..to]`, with where each ends.
 fn words(text: &str, from: usize, to: usize) -> impl Iterator<Item = (&str, usize)> + '_ {
-    text[from..to].split(|c: char| !c.is_ascii_alphabetic() && c != '\'').filter(|w| (5..=32).contains(&w.len())).map(
-        move |w| {
-            let end = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
-            (w, end)
-        },
-    )
+    super::words::letter_runs(text, from, to)
+        .filter(|(_, w)| (5..=32).contains(&w.len()))
+        .map(|(start, w)| (w, start + w.len()))
 }
 
 /// Whether `text` is unstructured prose: long lines, no headings, list items, tables, quotes
@@ -211,13 +208,9 @@ pub fn drift_from(text: &str, prompt: Option<&str>) -> Option<Drift> {
     // them (a word across the opening's end is two).
     let mut presence = Presence::new(text.len());
     let mut last = opening_end;
-    let mut lower = [0u8; 32];
     for (from, to) in [(0, opening_end), (opening_end, text.len())] {
         for (w, end) in words(text, from, to) {
-            let lower = &mut lower[..w.len()];
-            lower.copy_from_slice(w.as_bytes());
-            lower.make_ascii_lowercase();
-            let hit = topic_set.contains(&hash_bytes(lower));
+            let hit = topic_set.contains(&hash_ascii_lowercase(w.as_bytes()));
             presence.count(end, hit);
             if hit && from == opening_end {
                 last = end;
@@ -259,7 +252,7 @@ fn lost(text: &str, tail: usize, asked: Vec<String>) -> Vec<String> {
     if asked.is_empty() {
         return asked;
     }
-    let said: HashedSet = words(text, 0, tail).map(|(w, _)| hash_bytes(w.to_ascii_lowercase().as_bytes())).collect();
+    let said: HashedSet = words(text, 0, tail).map(|(w, _)| hash_ascii_lowercase(w.as_bytes())).collect();
     let mut out: Vec<String> =
         asked.iter().filter(|w| said.contains(&hash_bytes(w.as_bytes()))).take(5).cloned().collect();
     if out.is_empty() {

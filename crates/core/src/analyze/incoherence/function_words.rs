@@ -16,6 +16,7 @@
 
 use super::super::hashed_set::HashedSet;
 use super::super::tokens::hash_bytes;
+use super::swar::{eq, low_bits_in, HIGH};
 use std::sync::OnceLock;
 
 const WORDS: &str = "
@@ -81,7 +82,51 @@ kaj estas al ke mi vi li ŝi ĝi ili kun
 struct Table {
     hashed: HashedSet,
     longest: usize,
-    short_ascii: HashedSet,
+    short_ascii: Slots,
+}
+
+/// The packed short words' mixed values (see [`packed`]) by open addressing: a value's top bits
+/// are its slot, or the next free one after it; 0 is a free slot (a packed word of letters is
+/// never 0, and 0 is never looked up).
+struct Slots {
+    slots: Vec<u64>,
+    shift: u32,
+}
+
+impl FromIterator<u64> for Slots {
+    fn from_iter<I: IntoIterator<Item = u64>>(values: I) -> Self {
+        let values: Vec<u64> = values.into_iter().filter(|&v| v != 0).collect();
+        // At most a quarter full: a lookup reads one slot, two at times.
+        let size = (values.len() * 4).next_power_of_two().max(64);
+        let shift = 64 - size.trailing_zeros();
+        let mut slots = vec![0u64; size];
+        for v in values {
+            let mut i = (v >> shift) as usize;
+            while slots[i] != 0 && slots[i] != v {
+                i = (i + 1) & (size - 1);
+            }
+            slots[i] = v;
+        }
+        Slots { slots, shift }
+    }
+}
+
+impl Slots {
+    #[inline]
+    fn contains(&self, v: u64) -> bool {
+        if v == 0 {
+            return false;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = (v >> self.shift) as usize;
+        loop {
+            match self.slots[i] {
+                s if s == v => return true,
+                0 => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
 }
 
 /// An ASCII word of at most 8 bytes packed into a `u64` (lower-cased), mixed for the set.
@@ -90,7 +135,13 @@ fn packed(word: &[u8]) -> u64 {
     for &b in word {
         key = key << 8 | u64::from(b.to_ascii_lowercase());
     }
-    let h = (key ^ (word.len() as u64) << 60).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mixed(key, word.len())
+}
+
+/// A packed word of `len` bytes, mixed for the set.
+#[inline]
+fn mixed(key: u64, len: usize) -> u64 {
+    let h = (key ^ (len as u64) << 60).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h ^ h >> 29
 }
 
@@ -111,6 +162,26 @@ fn table() -> &'static Table {
 /// English `don't`).
 pub fn is_function_word(word: &str) -> bool {
     let table = table();
+    // Most words: ASCII of at most 8 bytes, no apostrophe (the word is its own head), packed
+    // as they are checked.
+    let n = word.len();
+    if n != 0 && n <= 8 && n <= table.longest {
+        // The bytes at the low end of a big-endian u64 (as `packed` shifts them in), read as
+        // two overlapping halves (or three bytes) rather than copied, eight tested at a time:
+        // ASCII without an apostrophe, capitals lower-cased.
+        let b = word.as_bytes();
+        let x = if n >= 4 {
+            let first = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+            let last = u32::from_be_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+            u64::from(first) << (8 * (n - 4)) | u64::from(last)
+        } else {
+            u64::from(b[0]) << (8 * (n - 1)) | u64::from(b[n / 2]) << (8 * (n - 1 - n / 2)) | u64::from(b[n - 1])
+        };
+        if (x & HIGH) | eq(x, b'\'') == 0 {
+            let key = x | low_bits_in(x, b'A', b'Z') >> 2;
+            return table.short_ascii.contains(mixed(key, n));
+        }
+    }
     // An apostrophe, ASCII or U+2019 (whose UTF-8 starts with 0xE2), found byte by byte.
     let apostrophe = word.bytes().position(|b| b == b'\'' || b == 0xE2).and_then(|at| {
         let rest = &word[at..];
@@ -132,7 +203,7 @@ pub fn is_function_word(word: &str) -> bool {
     }
     if head.is_ascii() {
         if head.len() <= 8 {
-            return table.short_ascii.contains(&packed(head.as_bytes()));
+            return table.short_ascii.contains(packed(head.as_bytes()));
         }
         // Lower case on the stack.
         let mut buf = [0u8; 32];

@@ -27,7 +27,10 @@
 //! of a vocabulary with few function words is not judged by this (words of no language are,
 //! by [`super::no_language`]).
 
+use super::char_set::CharSet;
+use super::swar::{all_bytes, any_bytes, eq, lowercase};
 use super::word_salad::{head, is_english};
+use super::words::words;
 use std::ops::Range;
 
 /// A misplaced pair: the bytes of its two words (or the word and its stop) and the index of
@@ -116,6 +119,79 @@ fn class_of(word: &str) -> Option<Class> {
     })
 }
 
+/// Every word [`class_of`] gives a class, in its order (the table [`class_of_plain`] looks words
+/// up in).
+const CLASS_WORDS: &[&str] = &[
+    "the", "a", "an", "its", "their", "our", "your", "my", "this", "these", "those", "that", "of", "to", "in", "on",
+    "at", "for", "with", "from", "by", "into", "onto", "about", "over", "under", "after", "before", "between",
+    "through", "and", "or", "but", "is", "are", "was", "were", "am", "be", "been", "being", "has", "have", "had", "do",
+    "does", "did", "will", "would", "can", "could", "should", "may", "might", "must", "shall", "not", "no", "it", "he",
+    "she", "they", "we", "you", "i", "me", "him", "us", "them", "which", "who", "whom", "whose", "what", "when",
+    "where", "why", "how", "if", "than", "then", "so", "as", "because", "although", "though", "until", "unless",
+    "since", "whether", "each", "every", "all", "some", "any", "also", "very", "just", "only", "such", "there", "here",
+    "her", "his",
+];
+
+/// A word of at most 8 ASCII bytes as a `u64`: its bytes, big-endian, and its length in the
+/// top bits (a class word is letters only: no two of them share a key).
+#[inline]
+fn key(word: &[u8]) -> u64 {
+    let n = word.len();
+    let bytes = if n >= 4 {
+        // Two overlapping halves.
+        let first = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        let last = u32::from_be_bytes([word[n - 4], word[n - 3], word[n - 2], word[n - 1]]);
+        u64::from(first) << (8 * (n - 4)) | u64::from(last)
+    } else if n > 0 {
+        u64::from(word[0]) << (8 * (n - 1)) | u64::from(word[n / 2]) << (8 * (n - 1 - n / 2)) | u64::from(word[n - 1])
+    } else {
+        0
+    };
+    bytes ^ (n as u64) << 60
+}
+
+/// The class words by key, open-addressed (a key is never 0: a word is not empty).
+struct ClassTable {
+    slots: Vec<(u64, Class, &'static str)>,
+    shift: u32,
+}
+
+fn class_table() -> &'static ClassTable {
+    static TABLE: std::sync::OnceLock<ClassTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let size = (CLASS_WORDS.len() * 4).next_power_of_two();
+        let shift = 64 - size.trailing_zeros();
+        let mut slots = vec![(0, Class::Other, ""); size];
+        for w in CLASS_WORDS {
+            let k = key(w.as_bytes());
+            let class = class_of(w).expect("a class word");
+            let mut i = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+            while slots[i].0 != 0 {
+                i = (i + 1) & (size - 1);
+            }
+            // The word again, as the table's own &'static str.
+            slots[i] = (k, class, WORDS.iter().find(|x| *x == w).copied().unwrap_or(""));
+        }
+        ClassTable { slots, shift }
+    })
+}
+
+impl ClassTable {
+    /// The class of the word whose key is `k`, and the word as the table's own str.
+    #[inline]
+    fn get(&self, k: u64) -> Option<(Class, &'static str)> {
+        let mask = self.slots.len() - 1;
+        let mut i = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            match self.slots[i] {
+                (0, _, _) => return None,
+                (s, class, w) if s == k => return Some((class, w)),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+}
+
 /// Whether English prose does not write `first` (of class `a`) before `next` (of class `b`).
 fn misplaced(first: &str, a: Class, next: &str, b: Class) -> bool {
     match (a, b) {
@@ -196,13 +272,24 @@ fn before_stop(token: &str, classed: Option<(Class, &str)>) -> bool {
     }
 }
 
+/// Brackets and emphasis before a word…
+const OPENING: CharSet = CharSet::new(&['(', '[', '*']);
+/// …and after it.
+const CLOSING: CharSet = CharSet::new(&[')', ']', '*']);
+/// A stop or a comma after a word.
+const STOP_OR_COMMA: CharSet = CharSet::new(&['.', ',', ';', '!', '?']);
+/// What may close a sentence after its stop…
+const CLOSING_OR_QUOTE: CharSet = CharSet::new(&[')', ']', '*', '"', '\'', '”', '’']);
+/// …and the stops.
+const STOPS: CharSet = CharSet::new(&['.', '!', '?']);
+
 /// How a whitespace-separated token reads: its lower-case letters when it is a plain word
 /// (brackets trimmed; lower case, or upper case at its start only; "I"), and whether it ends
 /// with a stop or a comma. A word in quotes is mentioned, not used: not a plain word.
 fn read(token: &str) -> (Option<&str>, bool) {
-    let w = token.trim_start_matches(['(', '[', '*']);
-    let core = w.trim_end_matches([')', ']', '*']);
-    let bare = core.trim_end_matches(['.', ',', ';', '!', '?']);
+    let w = OPENING.trim_start(token);
+    let core = CLOSING.trim_end(w);
+    let bare = STOP_OR_COMMA.trim_end(core);
     let ends = bare.len() < core.len() && !core.ends_with("..");
     let b = bare.as_bytes();
     let plain = !b.is_empty()
@@ -218,14 +305,11 @@ fn class_of_plain(word: &str, starts_sentence: bool) -> Option<(Class, &'static 
     if word.len() > 8 || (!starts_sentence && word.as_bytes()[0].is_ascii_uppercase() && word != "I") {
         return None;
     }
-    let mut buf = [0u8; 8];
-    let lower = &mut buf[..word.len()];
-    lower.copy_from_slice(word.as_bytes());
-    lower[0] = lower[0].to_ascii_lowercase();
-    let lower = std::str::from_utf8(lower).ok()?;
-    let class = class_of(lower)?;
-    // The word again, as the table's own &'static str.
-    Some((class, WORDS.iter().find(|w| **w == lower).copied().unwrap_or("")))
+    // Its key with the first letter lower-cased (a class word is lower-case ASCII: a word
+    // that is not ASCII has no key of one).
+    let n = word.len();
+    let k = key(word.as_bytes()) | u64::from(word.as_bytes()[0].is_ascii_uppercase()) << (8 * (n - 1) + 5);
+    class_table().get(k)
 }
 
 /// The words the checks above name one by one.
@@ -248,14 +332,15 @@ fn capitalised_in_mid_sentence(word: &str) -> bool {
 /// Whether a token holds a backtick or a quote mark (`'`, `"`, `“`, `‘`), looked for byte by
 /// byte (the curly quotes' UTF-8 starts with 0xE2).
 fn quotes(token: &str) -> bool {
-    token.bytes().any(|b| matches!(b, b'`' | b'"' | b'\'' | 0xE2)) && token.contains(['`', '"', '\'', '“', '‘'])
+    any_bytes(token.as_bytes(), |x| eq(x, b'`') | eq(x, b'"') | eq(x, b'\'') | eq(x, 0xE2))
+        && token.contains(['`', '"', '\'', '“', '‘'])
 }
 
 /// The misplaced pairs of `text` and the number of its words (whitespace-separated).
 pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
-    let mut words = 0;
+    let mut n_words = 0;
     if !is_english(head(text, 1 << 18)) {
-        return (Vec::new(), text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (Vec::new(), words(text).count());
     }
     let blocks = super::super::code_blocks::fenced_blocks(text);
     let mut block = 0;
@@ -271,14 +356,20 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
     // A run of one word said again and again (`the the the`) is a repeated word run (the
     // maxrun check's), not salad: its pairs are taken back from the run's third word.
     let (mut last_token, mut run, mut run_from) = ("", 0usize, 0usize);
-    for t in text.split(char::is_whitespace).filter(|t| !t.is_empty()) {
-        let start = t.as_ptr() as usize - text.as_ptr() as usize;
-        words += 1;
+    for (start, t) in words(text) {
+        n_words += 1;
         while blocks.get(block).is_some_and(|b| b.end <= start) {
             block += 1;
         }
-        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || quotes(t);
-        let (word, ends) = if in_code { (None, false) } else { read(t) };
+        // A token of lower-case letters (most) holds no quote and reads as itself, ending
+        // nothing.
+        let lower = all_bytes(t.as_bytes(), lowercase);
+        let in_code = blocks.get(block).is_some_and(|b| b.contains(&start)) || (!lower && quotes(t));
+        let (word, ends) = match (in_code, lower) {
+            (true, _) => (None, false),
+            (false, true) => (Some(t), false),
+            (false, false) => read(t),
+        };
         if t.eq_ignore_ascii_case(last_token) {
             run += 1;
         } else {
@@ -293,19 +384,19 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
         let classed = word.and_then(|w| class_of_plain(w, sentence_start));
         if let (false, Some(p_start), Some(w)) = (sentence_start, prev_lower, word) {
             if capitalised_in_mid_sentence(w) {
-                found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
+                found.push(MisplacedPair { range: p_start..start + t.len(), index: n_words - 2 });
             }
         }
         prev_lower = word.filter(|w| !ends && w.as_bytes()[0].is_ascii_lowercase()).map(|_| start);
-        sentence_start = ends && t.trim_end_matches([')', ']', '*', '"', '\'', '”', '’']).ends_with(['.', '!', '?']);
+        sentence_start = ends && STOPS.ends(CLOSING_OR_QUOTE.trim_end(t));
         function.push(classed.is_some());
         if let (Some((p_start, p_class, p_word)), Some((c, w))) = (prev, classed) {
             if misplaced(p_word, p_class, w, c) {
-                found.push(MisplacedPair { range: p_start..start + t.len(), index: words - 2 });
+                found.push(MisplacedPair { range: p_start..start + t.len(), index: n_words - 2 });
             }
         }
         if ends && word.is_some_and(|w| w.as_bytes()[0].is_ascii_lowercase()) && before_stop(t, classed) {
-            found.push(MisplacedPair { range: start..start + t.len(), index: words - 1 });
+            found.push(MisplacedPair { range: start..start + t.len(), index: n_words - 1 });
         }
         prev = classed.filter(|_| !ends).map(|(c, w)| (start, c, w));
     }
@@ -327,12 +418,60 @@ pub fn misplaced_pairs(text: &str) -> (Vec<MisplacedPair>, usize) {
             out.push(p);
         }
     }
-    (out, words)
+    (out, n_words)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`class_of_plain`] as it was written first: the word lower-cased on the stack and
+    /// matched.
+    fn class_of_plain_by_match(word: &str, starts_sentence: bool) -> Option<(Class, &'static str)> {
+        if word.len() > 8 || (!starts_sentence && word.as_bytes()[0].is_ascii_uppercase() && word != "I") {
+            return None;
+        }
+        let mut buf = [0u8; 8];
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower[0] = lower[0].to_ascii_lowercase();
+        let lower = std::str::from_utf8(lower).ok()?;
+        let class = class_of(lower)?;
+        Some((class, WORDS.iter().find(|w| **w == lower).copied().unwrap_or("")))
+    }
+
+    #[test]
+    fn a_lower_case_token_reads_as_itself() {
+        for t in ["a", "the", "of", "xyzzy", "andrequest"] {
+            assert_eq!(read(t), (Some(t), false));
+            assert!(!quotes(t));
+        }
+    }
+
+    #[test]
+    fn the_table_says_what_the_match_says() {
+        let mut words: Vec<String> = Vec::new();
+        for w in
+            CLASS_WORDS.iter().chain(&["I", "May", "You", "x", "ab", "thee", "theirs", "although", "alth", "é", "éa"])
+        {
+            let mut first = w.chars();
+            let capital: String = first.next().into_iter().flat_map(char::to_uppercase).chain(first).collect();
+            words.extend([w.to_string(), capital, format!("{w}s"), format!("x{w}"), w.chars().skip(1).collect()]);
+        }
+        words.extend(crate::samples::PROSE.split(|c: char| !c.is_ascii_alphabetic()).map(str::to_string));
+        for a in b'a'..=b'z' {
+            for b in b"aehinostuyAEIOU" {
+                words.push(String::from_utf8(vec![a, *b]).expect("ASCII"));
+                words.push(String::from_utf8(vec![a.to_ascii_uppercase(), *b]).expect("ASCII"));
+            }
+        }
+        for w in words.iter().filter(|w| !w.is_empty()) {
+            for start in [false, true] {
+                assert_eq!(class_of_plain(w, start), class_of_plain_by_match(w, start), "{w:?}");
+            }
+        }
+        assert!(CLASS_WORDS.iter().all(|w| class_of(w).is_some()));
+    }
 
     fn pairs(text: &str) -> Vec<&str> {
         misplaced_pairs(text).0.iter().map(|p| &text[p.range.clone()]).collect()

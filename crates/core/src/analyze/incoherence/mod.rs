@@ -5,14 +5,17 @@
 //! sentence that quotes what it found. The whole text is judged at every report, so a text
 //! pushed in pieces gets the same findings as one push.
 
+mod char_set;
 pub mod drift;
 pub mod function_words;
 pub mod misplaced;
 pub mod no_language;
 pub mod run_on;
+mod swar;
 pub mod template_leak;
 pub mod token_soup;
 pub mod word_salad;
+mod words;
 
 use super::report::{Check, Direction, DriftFigure, Metric, Span, SpanKind, Verdict};
 use super::thresholds::IncoherenceRules;

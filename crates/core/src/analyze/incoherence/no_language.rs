@@ -14,7 +14,9 @@
 //! commas and line breaks are a few of its thousands of tokens. Scripts that do
 //! not space their words (Chinese, Japanese, Thai) are not judged.
 
+use super::char_set::CharSet;
 use super::function_words::is_function_word;
+use super::swar::{all_bytes, eq, letter, low_bits_in, ONES};
 use super::token_soup::{script_of, Script};
 use std::ops::Range;
 
@@ -115,18 +117,16 @@ pub fn words(text: &str, window: usize, function_share: f64) -> Vec<NonLanguageW
     for (line_no, line) in text.split_inclusive('\n').enumerate() {
         let line_start = at;
         at += line.len();
-        let tokens: Box<dyn Iterator<Item = &str>> = if line.is_ascii() {
-            Box::new(line.split_ascii_whitespace())
-        } else {
-            Box::new(line.split(char::is_whitespace).filter(|w| !w.is_empty()))
-        };
-        for word in tokens {
-            let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
+        // An ASCII line is cut at ASCII whitespace (not at a vertical tab), another at any.
+        let tokens = if line.is_ascii() { super::words::ascii_words(line) } else { super::words::words(line) };
+        for (at, word) in tokens {
+            let start = line_start + at;
             let kind = kind_of(word);
-            let comma = word.ends_with([',', ';', '،', '，']);
-            let stop = word
-                .trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*'])
-                .ends_with(['.', '!', '?', '。', '！', '？', '؟', '।']);
+            // A word that ends with an ASCII letter or digit (most) ends no clause: none of the
+            // sets holds one.
+            let plain_end = word.as_bytes()[word.len() - 1].is_ascii_alphanumeric();
+            let comma = !plain_end && COMMAS.ends(word);
+            let stop = !plain_end && STOPS.ends(CLOSING_QUOTES.trim_end(word));
             let t = Token { range: start..start + word.len(), index, kind, line: line_no, comma, stop };
             index += 1;
             letters += (kind != Kind::Other) as usize;
@@ -184,20 +184,35 @@ fn change_point(ring: &std::collections::VecDeque<Token>) -> usize {
     best
 }
 
+/// A comma or semicolon ends a token that is one clause's end.
+const COMMAS: CharSet = CharSet::new(&[',', ';', '،', '，']);
+/// Closing quotes and brackets after a sentence's stop…
+const CLOSING_QUOTES: CharSet = CharSet::new(&['"', '\'', ')', ']', '”', '’', '»', '*']);
+/// …and the stops.
+const STOPS: CharSet = CharSet::new(&['.', '!', '?', '。', '！', '？', '؟', '।']);
+/// What a word of letters may have before it…
+const BEFORE: CharSet = CharSet::new(&['"', '\'', '(', '[', '“', '‘', '«', '¿', '¡', '*']);
+/// …and after it.
+const AFTER: CharSet =
+    CharSet::new(&['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '»', '*', '…', '،', '؟']);
+
 /// What a whitespace-separated token is: a word of letters of one spaced script (with quotes,
 /// brackets and sentence punctuation around it, apostrophes and hyphens inside), a function
 /// word among those, or something else.
 fn kind_of(token: &str) -> Kind {
-    let w = token
-        .trim_start_matches(['"', '\'', '(', '[', '“', '‘', '«', '¿', '¡', '*'])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '»', '*', '…', '،', '؟']);
+    // A word of ASCII letters (most) is its own core: nothing to trim, letters only.
+    if !token.is_empty() && token.len() <= 64 && all_bytes(token.as_bytes(), letter) {
+        return if is_function_word(token) { Kind::Function } else { Kind::Content };
+    }
+    let w = AFTER.trim_end(BEFORE.trim_start(token));
     if w.is_empty() || w.len() > 64 {
         return Kind::Other;
     }
     if w.is_ascii() {
         let b = w.as_bytes();
-        let letters =
-            b[0].is_ascii_alphabetic() && b.iter().all(|&c| c.is_ascii_alphabetic() || c == b'\'' || c == b'-');
+        // Letters, apostrophes and hyphens, eight bytes at a time.
+        let letters = b[0].is_ascii_alphabetic()
+            && all_bytes(b, |x| low_bits_in(x | (ONES * 0x20), 0x61, 0x7A) | eq(x, b'\'') | eq(x, b'-'));
         return match (letters, letters && is_function_word(w)) {
             (false, _) => Kind::Other,
             (true, true) => Kind::Function,

@@ -12,8 +12,11 @@
 //! function words are at least [`MIN_FUNCTION_SHARE`] of its words: a line of keywords,
 //! identifiers or names is not a sentence (and words of no language are `no_language`'s).
 
+use super::char_set::CharSet;
 use super::function_words::is_function_word;
+use super::swar::{all_bytes, any_bytes, eq, letter};
 use super::word_salad::{head, is_english};
+use super::words::words;
 use std::ops::Range;
 
 /// A run-on: its bytes, its first word's index among the text's words (whitespace-separated)
@@ -29,11 +32,36 @@ pub struct RunOn {
 /// on them; a line of keywords or names, a few.
 pub const MIN_FUNCTION_SHARE: f64 = 0.25;
 
+/// A token without the characters that are not letters at its ends (as
+/// `token.trim_matches(|c: char| !c.is_alphabetic())`), its ASCII ends trimmed byte by byte.
+fn letters(token: &str) -> &str {
+    let b = token.as_bytes();
+    let not_letter = |c: u8| c < 0x80 && !c.is_ascii_alphabetic();
+    let mut from = 0;
+    while from < b.len() && not_letter(b[from]) {
+        from += 1;
+    }
+    let mut to = b.len();
+    while to > from && not_letter(b[to - 1]) {
+        to -= 1;
+    }
+    // Both ends are character boundaries (next to ASCII bytes, or the token's ends); ASCII
+    // bytes left at both ends are letters, and nothing more is trimmed.
+    let core = &token[from..to];
+    if from == to || (b[from] < 0x80 && b[to - 1] < 0x80) {
+        return core;
+    }
+    core.trim_matches(|c: char| !c.is_alphabetic())
+}
+
+/// What may follow a sentence's end in its last token…
+const AFTER_STOP: CharSet = CharSet::new(&['"', '\'', ')', ']', '”', '’', '»', '*', '_']);
+/// …and what ends a sentence.
+const STOPS: CharSet = CharSet::new(&['.', '!', '?', ';', ':', '…', '。', '！', '？']);
+
 /// Whether a whitespace-separated token ends a sentence.
 fn ends_sentence(token: &str) -> bool {
-    token
-        .trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*', '_'])
-        .ends_with(['.', '!', '?', ';', ':', '…', '。', '！', '？'])
+    STOPS.ends(AFTER_STOP.trim_end(token))
 }
 
 /// Whether a run says little: under [`MIN_DISTINCT`] of its first [`DISTINCT_WORDS`] words are
@@ -55,9 +83,9 @@ pub const MIN_DISTINCT: f64 = 0.25;
 /// The run-ons of `text` of at least `min_words` words, in order, and the number of its words.
 pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
     let mut out = Vec::new();
-    let mut words = 0;
+    let mut n_words = 0;
     if !is_english(head(text, 1 << 18)) {
-        return (out, text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (out, words(text).count());
     }
     let blocks = super::super::code_blocks::fenced_blocks(text);
     let mut block = 0;
@@ -73,41 +101,47 @@ pub fn run_ons(text: &str, min_words: usize) -> (Vec<RunOn>, usize) {
             }
         }
     };
-    let mut at = 0;
     let mut in_code = false;
-    for line in text.split_inclusive('\n') {
-        let line_start = at;
-        at += line.len();
-        for t in line.split(char::is_whitespace).filter(|t| !t.is_empty()) {
-            let start = line_start + (t.as_ptr() as usize - line.as_ptr() as usize);
-            let index = words;
-            words += 1;
-            while blocks.get(block).is_some_and(|b| b.end <= start) {
-                block += 1;
-            }
-            if blocks.get(block).is_some_and(|b| b.contains(&start)) {
-                close(&mut run, &mut out);
-                continue;
-            }
-            let end = start + t.len();
-            // Words inside inline code are quoted code, not the sentence's function words.
-            let ticks = t.bytes().filter(|&b| b == b'`').count();
-            let quoted = in_code || ticks > 0;
-            in_code ^= ticks % 2 == 1;
-            let function = !quoted && is_function_word(t.trim_matches(|c: char| !c.is_alphabetic()));
-            let r = run.get_or_insert((start, index, 0, 0, end));
-            r.2 += 1;
-            r.3 += function as usize;
-            r.4 = end;
-            if ends_sentence(t) {
-                close(&mut run, &mut out);
-            }
-        }
+    let mut last_end = 0;
+    for (start, t) in words(text) {
         // A line break ends a run too (and inline code).
-        close(&mut run, &mut out);
-        in_code = false;
+        if text.as_bytes()[last_end..start].contains(&b'\n') {
+            close(&mut run, &mut out);
+            in_code = false;
+        }
+        let end = start + t.len();
+        last_end = end;
+        let index = n_words;
+        n_words += 1;
+        while blocks.get(block).is_some_and(|b| b.end <= start) {
+            block += 1;
+        }
+        if blocks.get(block).is_some_and(|b| b.contains(&start)) {
+            close(&mut run, &mut out);
+            continue;
+        }
+        // Words inside inline code are quoted code, not the sentence's function words.
+        // A token of ASCII letters (most) has no backtick, is its own letters and ends no
+        // sentence.
+        let plain = all_bytes(t.as_bytes(), letter);
+        let ticks = if !plain && any_bytes(t.as_bytes(), |x| eq(x, b'`')) {
+            t.bytes().filter(|&b| b == b'`').count()
+        } else {
+            0
+        };
+        let quoted = in_code || ticks > 0;
+        in_code ^= ticks % 2 == 1;
+        let function = !quoted && is_function_word(if plain { t } else { letters(t) });
+        let r = run.get_or_insert((start, index, 0, 0, end));
+        r.2 += 1;
+        r.3 += function as usize;
+        r.4 = end;
+        if !plain && ends_sentence(t) {
+            close(&mut run, &mut out);
+        }
     }
-    (out, words)
+    close(&mut run, &mut out);
+    (out, n_words)
 }
 
 #[cfg(test)]
@@ -118,6 +152,18 @@ mod tests {
     /// is a loop, not a run-on).
     fn clause(i: usize) -> String {
         format!("the server{i} that handles request {i} writes answer{i} to the cache{i} and")
+    }
+
+    #[test]
+    fn letters_trims_as_trim_matches_does() {
+        for t in ["the", "xyzzy", "The", "API", "eXtra"] {
+            assert_eq!(letters(t), t);
+            assert!(!ends_sentence(t));
+        }
+        for t in ["", "'", "(the)", "don't", "«mot»", "«»", "“x”", "(é)", "é.", ".é", "1a2", "—and—", "a\u{301}", "’s"]
+        {
+            assert_eq!(letters(t), t.trim_matches(|c: char| !c.is_alphabetic()), "{t:?}");
+        }
     }
 
     #[test]

@@ -111,15 +111,15 @@ pub fn odd_words(text: &str) -> (Vec<OddWord>, usize) {
         at += line.len();
         if line.is_ascii() {
             if line.contains("<0x") {
-                for word in line.split_ascii_whitespace() {
+                for (at, word) in super::words::ascii_words(line) {
                     if byte_token(word) {
-                        let start = line_start + (word.as_ptr() as usize - line.as_ptr() as usize);
+                        let start = line_start + at;
                         out.push(OddWord { range: start..start + word.len(), index, why: Oddity::ByteToken });
                     }
                     index += 1;
                 }
             } else {
-                index += line.split_ascii_whitespace().count();
+                index += super::words::count_ascii_words(line);
             }
             continue;
         }

@@ -15,6 +15,8 @@
 
 use super::super::hashed_set::HashedSet;
 use super::super::tokens::hash_bytes;
+use super::char_set::CharSet;
+use super::swar::{all_bytes, any_bytes, eq, lowercase};
 use std::ops::Range;
 
 /// Function words English never uses as a prefix of a longer word (or only in the words of
@@ -192,7 +194,7 @@ const ENGLISH_MARKERS: &[&str] = &["the", "and", "of", "to", "is", "a", "in", "t
 /// Whether `text` reads as English: "the", "and", "of", "to"… are at least 4 % of its words.
 pub fn is_english(text: &str) -> bool {
     let (mut words, mut markers) = (0usize, 0usize);
-    for t in text.split(char::is_whitespace).filter(|t| !t.is_empty()) {
+    for (_, t) in super::words::words(text) {
         words += 1;
         if plain_word(t).is_some_and(|w| ENGLISH_MARKERS.contains(&w)) {
             markers += 1;
@@ -208,13 +210,40 @@ pub struct GluedWord {
     pub index: usize,
 }
 
+/// Quotes and brackets before a plain word…
+const BEFORE: CharSet = CharSet::new(&['"', '\'', '(', '[', '“', '‘', '*']);
+/// …and those and sentence punctuation after it.
+const AFTER: CharSet = CharSet::new(&['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '*']);
+
 /// The lower-case letters of a whitespace-separated token, when it is a plain word: letters
 /// with at most quotes, brackets or sentence punctuation around them.
 fn plain_word(token: &str) -> Option<&str> {
-    let w = token
-        .trim_start_matches(['"', '\'', '(', '[', '“', '‘', '*'])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '”', '’', '*']);
-    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())).then_some(w)
+    let w = AFTER.trim_end(BEFORE.trim_start(token));
+    (!w.is_empty() && all_bytes(w.as_bytes(), lowercase)).then_some(w)
+}
+
+/// A set of hashes with a direct-mapped table of the last inserted in front of it: a text says
+/// most of its words again and again, and a value found there is in the set already (no probe).
+struct Remembered {
+    set: HashedSet,
+    recent: Vec<u64>,
+}
+
+impl Remembered {
+    fn new() -> Self {
+        Self { set: HashedSet::default(), recent: vec![0; 1 << 12] }
+    }
+
+    /// [`HashedSet::insert`]: whether `h` is new.
+    #[inline]
+    fn insert(&mut self, h: u64) -> bool {
+        let slot = &mut self.recent[(h >> 52) as usize];
+        if h != 0 && *slot == h {
+            return false;
+        }
+        *slot = h;
+        self.set.insert(h)
+    }
 }
 
 /// The glued words of `text` and the number of its words (whitespace-separated).
@@ -223,43 +252,54 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     let code = &blocks;
     let tokens = || {
         let mut block = 0;
-        text.split(char::is_whitespace).filter(|t| !t.is_empty()).enumerate().map(move |(i, t)| {
-            let start = t.as_ptr() as usize - text.as_ptr() as usize;
+        super::words::words(text).enumerate().map(move |(i, (start, t))| {
             while code.get(block).is_some_and(|b| b.end <= start) {
                 block += 1;
             }
-            let in_code = code.get(block).is_some_and(|b| b.contains(&start)) || t.contains('`');
+            let in_code =
+                code.get(block).is_some_and(|b| b.contains(&start)) || any_bytes(t.as_bytes(), |x| eq(x, b'`'));
             (i, start, t, in_code)
         })
     };
     // Only English text is judged (told from its first 256 KiB), so that a long text of other
     // words costs no table of them.
     if !is_english(head(text, 1 << 18)) {
-        return (Vec::new(), text.split(char::is_whitespace).filter(|t| !t.is_empty()).count());
+        return (Vec::new(), super::words::words(text).count());
     }
     // The words the text uses on their own (every lower-case part counts: `get-request` uses
     // "get"), and the plain words that might be glued.
-    let mut vocabulary = HashedSet::default();
-    let (mut seen, mut candidates) = (HashedSet::default(), Vec::new());
+    let mut vocabulary = Remembered::new();
+    let (mut seen, mut candidates) = (Remembered::new(), Vec::new());
     let mut words = 0;
     for (_, _, t, in_code) in tokens() {
         words += 1;
         if in_code {
             continue;
         }
-        for part in t.split(|c: char| !c.is_ascii_alphabetic()) {
-            if (3..=24).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_lowercase()) {
-                vocabulary.insert(hash_bytes(part.as_bytes()));
+        // A token of lower-case letters only (most) is its one run and its plain word.
+        let lower = all_bytes(t.as_bytes(), lowercase);
+        if lower {
+            if (3..=24).contains(&t.len()) {
+                vocabulary.insert(hash_bytes(t.as_bytes()));
+            }
+        } else {
+            // Its runs of ASCII letters (a byte that is not one ends a run, as the character it
+            // is part of would).
+            for part in t.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
+                if (3..=24).contains(&part.len()) && part.iter().all(u8::is_ascii_lowercase) {
+                    vocabulary.insert(hash_bytes(part));
+                }
             }
         }
-        if let Some(w) = plain_word(t).filter(|w| (6..=48).contains(&w.len())) {
+        let plain = if lower { Some(t) } else { plain_word(t) };
+        if let Some(w) = plain.filter(|w| (6..=48).contains(&w.len())) {
             if seen.insert(hash_bytes(w.as_bytes())) {
                 candidates.push(w);
             }
         }
     }
     let mut glued: HashedSet =
-        candidates.into_iter().filter(|w| is_glued(w, &vocabulary)).map(|w| hash_bytes(w.as_bytes())).collect();
+        candidates.into_iter().filter(|w| is_glued(w, &vocabulary.set)).map(|w| hash_bytes(w.as_bytes())).collect();
     let mut out = Vec::new();
     if glued.is_empty() {
         return (out, words);
@@ -270,6 +310,10 @@ pub fn glued_words(text: &str) -> (Vec<GluedWord>, usize) {
     for (index, start, t, in_code) in tokens() {
         if !in_code && plain_word(t).is_some_and(|w| glued.remove(&hash_bytes(w.as_bytes()))) {
             out.push(GluedWord { range: start..start + t.len(), index });
+            if glued.is_empty() {
+                // Every glued word is placed.
+                break;
+            }
         }
     }
     (out, words)
