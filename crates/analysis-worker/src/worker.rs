@@ -203,7 +203,7 @@ async fn analyze_long_text(
     };
     let counted = answer
         .filter(|a| a.is_instance_of::<js_sys::ArrayBuffer>())
-        .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text.len()).ok());
+        .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text).ok());
     let passes = counted.unwrap_or_else(|| side_passes(text, thresholds));
     Some((TextKey::Message(0), without_side.finish(text, passes)))
 }
