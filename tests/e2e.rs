@@ -1080,10 +1080,16 @@ async fn big_files_share_their_analysis_with_a_second_worker_to_the_same_numbers
     // 1 MB (all in the one worker), and an 8 MB log (half its texts analysed by a second worker).
     let text =
         |mb: usize| textgen::prose_then_loop(&mut textgen::Rng::new(11), mb * 1_000_000, mb * 700_000).into_bytes();
+    // A long plain text with a byte that is not UTF-8 near its end: not the file's bytes
+    // verbatim (the second worker counts its side passes from the file), so one worker does it all.
+    let mut invalid = text(5);
+    let at = invalid.len() - 1_000;
+    invalid[at] = 0xFF;
     let cases = [
         ("prose-loop-6mb.txt", text(6), 2),
         ("prose-loop-1mb.txt", text(1), 1),
         ("log-8mb.jsonl", biglog::generate_log(8_000_000).0, 2),
+        ("prose-invalid-5mb.txt", invalid, 1),
     ];
     for (name, bytes, workers) in cases {
         let path = dir.0.join(name);

@@ -1,13 +1,14 @@
 // The page's analysis Web Worker (crates/analysis-worker/src/worker.rs). It runs the analysis
 // wasm (built for speed, apart from the page's), which the page compiles as it loads and hands
-// over with the job as `module` (without one, the worker fetches it), and does one of three jobs,
+// over with the job as `module` (without one, the worker fetches it), and does one of these jobs,
 // as the page's first message says (src/file_load/loader.rs starts a worker per job, ends it when done):
 // - {file, format, thresholds, module}: readFileInWorker reads the file piece by piece, parses and analyses
 //   it, and posts progress and the result. For a big file it hands part of the work to a second
 //   worker ({kind: "help-needed", job}, one of the two jobs below) and goes on with the rest;
-//   the page posts the answer back ({kind: "helped", answer}).
+//   the page posts the answer back ({kind: "helped", answer}). A long text's own share done, it
+//   says so ({kind: "share-done"}: the page begins reading the text it will show).
 // - {kind: "deflate", file, start, end, thresholds, module}: the side passes of those bytes of
-//   the file (gzip-9 size, windowed profile and incoherence checks, a postcard buffer).
+//   the file (gzip-9 size and incoherence checks, a postcard buffer).
 // - {kind: "analyze", texts, thresholds, module}: the reports of those texts (postcard buffers
 //   both ways): a big log's second share, or a text the page shows whose report was summed up.
 // - {kind: "export", bytes, format, thresholds, name, what, module}: the report the page offers

@@ -358,10 +358,11 @@ pub fn start(
     let worker = new_worker()?;
     let cancelled = Rc::new(Cell::new(false));
     let helper: Rc<RefCell<Option<Helper>>> = Rc::new(RefCell::new(None));
+    let read_ahead: Rc<RefCell<ReadAhead>> = Rc::default();
 
     let on_message = {
         let (on_event, cancelled, worker) = (Rc::clone(&on_event), Rc::clone(&cancelled), worker.clone());
-        let (file, helper) = (file.clone(), Rc::clone(&helper));
+        let (file, helper, read_ahead) = (file.clone(), Rc::clone(&helper), Rc::clone(&read_ahead));
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if cancelled.get() {
                 return;
@@ -369,20 +370,30 @@ pub fn start(
             let data = e.data();
             match get(&data, "kind").as_string().as_deref() {
                 Some("help-needed") => {
+                    let job = get(&data, "job");
+                    // A long text's side passes: its bytes in the file.
+                    read_ahead.borrow_mut().range = (get(&job, "kind").as_string().as_deref() == Some("deflate"))
+                        .then(|| Some(get(&job, "start").as_f64()? as usize..get(&job, "end").as_f64()? as usize))
+                        .flatten();
                     let answer: Rc<dyn Fn(JsValue)> = {
-                        let worker = worker.clone();
+                        let (worker, file, read_ahead) = (worker.clone(), file.clone(), Rc::clone(&read_ahead));
                         Rc::new(move |answer: JsValue| {
+                            if !answer.is_null() {
+                                read_ahead.borrow_mut().begin(&file);
+                            }
                             let message = Object::new();
                             let _ = Reflect::set(&message, &"kind".into(), &"helped".into());
                             let _ = Reflect::set(&message, &"answer".into(), &answer);
                             let _ = worker.post_message_with_transfer(&message, &transferable(&answer));
                         })
                     };
-                    match start_helper(&file, get(&data, "job"), Rc::clone(&answer)) {
+                    match start_helper(&file, job, Rc::clone(&answer)) {
                         Ok(started) => *helper.borrow_mut() = Some(started),
                         Err(_) => answer(JsValue::NULL),
                     }
                 }
+                // The first worker's share of a long text is done (the second's may not be).
+                Some("share-done") => read_ahead.borrow_mut().begin(&file),
                 Some("progress") => {
                     let bytes = Uint8Array::new(&get(&data, "progress")).to_vec();
                     if let Ok(p) = postcard::from_bytes::<Progress>(&bytes) {
@@ -396,8 +407,9 @@ pub fn start(
                     let pieces = get(&data, "pieces").dyn_into::<Array>().unwrap_or_default();
                     let texts = Uint8Array::new(&get(&data, "texts"));
                     let (on_event, cancelled, file) = (Rc::clone(&on_event), Rc::clone(&cancelled), file.clone());
+                    let read_ahead = std::mem::take(&mut *read_ahead.borrow_mut());
                     wasm_bindgen_futures::spawn_local(async move {
-                        let result = take_in(pieces, texts, &file, &on_event, &cancelled).await;
+                        let result = take_in(pieces, texts, &file, read_ahead, &on_event, &cancelled).await;
                         if !cancelled.get() {
                             on_event(match result {
                                 Ok(loaded) => Event::Done(loaded),
@@ -459,12 +471,56 @@ fn explain(message: &str) -> String {
     }
 }
 
+/// A long text read from the file on the main thread while a worker ends its work: the page
+/// needs the text to show it, and once either worker has done its share one core is free (read
+/// before, beside both workers, it slowed them more than it saved; see docs/speed.md). (Taken
+/// from the first worker instead, a copy it makes, it came 40–50 ms sooner but raised the
+/// renderer's peak memory by 95 MB for a 50 MB text.)
+#[derive(Default)]
+struct ReadAhead {
+    /// The long text's bytes in the file, once a second worker was asked for its side passes.
+    range: Option<Range<usize>>,
+    /// The text once its reading has begun.
+    read: Option<TextRead>,
+}
+
+/// A text being read: empty until it is read (or could not be).
+type TextRead = Rc<RefCell<Option<Result<String, String>>>>;
+
+impl ReadAhead {
+    /// Begins reading the long text, unless there is none or it has begun.
+    fn begin(&mut self, file: &web_sys::File) {
+        let Some(range) = self.range.clone().filter(|_| self.read.is_none()) else { return };
+        let read = Rc::new(RefCell::new(None));
+        let (file, into) = (file.clone(), Rc::clone(&read));
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = read_from_file(&file, range).await;
+            *into.borrow_mut() = Some(text);
+        });
+        self.read = Some(read);
+    }
+
+    /// The text at `range` of the file once read, if it is the one read ahead (`None` when it
+    /// is not, or could not be read).
+    async fn text(self, range: &Range<usize>) -> Option<String> {
+        let read = self.read.filter(|_| self.range.as_ref() == Some(range))?;
+        loop {
+            if let Some(text) = read.borrow_mut().take() {
+                return text.ok();
+            }
+            dom::next_tick().await;
+        }
+    }
+}
+
 /// Decodes the result in slices of [`SLICE_MS`], yielding to the browser between them and
-/// freeing each piece once read; then reads the texts that stayed in the file.
+/// freeing each piece once read; then reads the texts that stayed in the file (a text read
+/// ahead is taken as it is).
 async fn take_in(
     pieces: Array,
     texts: Uint8Array,
     file: &web_sys::File,
+    mut read_ahead: ReadAhead,
     on_event: &Rc<dyn Fn(Event)>,
     cancelled: &Cell<bool>,
 ) -> Result<JudgedDocument, String> {
@@ -500,7 +556,10 @@ async fn take_in(
     let mut loaded = decoder.finish()?;
     drop((pieces, texts));
     for (i, range) in from_file {
-        let text = read_from_file(file, range).await?;
+        let text = match std::mem::take(&mut read_ahead).text(&range).await {
+            Some(text) => text,
+            None => read_from_file(file, range).await?,
+        };
         if cancelled.get() {
             return Err("cancelled".into());
         }

@@ -41,41 +41,24 @@ pub fn char_cols(c: char) -> usize {
     }
 }
 
+/// Bytes laid out by one call of [`Cutter::cut`]. V8 runs a wasm function's first calls in
+/// baseline code and cannot move a call under way to the optimized code (no on-stack
+/// replacement), so one call over a 50 MB text ran all of it in baseline code (80 ms in
+/// Chromium, 2026-12-08); cut in pieces, the later pieces run optimized. (`scripts/build-page`
+/// keeps `wasm-opt` from inlining `Cutter::cut` into its one caller.)
+const PIECE: usize = 64 << 10;
+
 impl Layout {
     /// Cuts `text` into rows of at most `cols` columns (at least 8), one pass over its bytes.
     pub fn new(text: &str, cols: usize) -> Layout {
+        Layout::in_pieces(text, cols, PIECE)
+    }
+
+    fn in_pieces(text: &str, cols: usize, piece: usize) -> Layout {
         let mut rows = Cutter::new(text, cols);
-        let bytes = text.as_bytes();
         let mut i = 0;
-        while i < bytes.len() {
-            // Fast path: a run of printable ASCII that fits in the row, one column each.
-            let room = (rows.cols.saturating_sub(rows.col)).min(rows.max_chars.saturating_sub(rows.chars));
-            let end = (i + room).min(bytes.len());
-            let (from, mut j, mut space) = (i, i, None);
-            while j < end {
-                let b = bytes[j];
-                if !(0x20..0x7f).contains(&b) {
-                    break;
-                }
-                if b == b' ' {
-                    space = Some(j);
-                }
-                j += 1;
-            }
-            if j > from {
-                let (col0, chars0) = (rows.col, rows.chars);
-                rows.col += j - from;
-                rows.chars += j - from;
-                if let Some(at) = space {
-                    let n = at + 1 - from;
-                    rows.soft = Some((at + 1, col0 + n, chars0 + n));
-                }
-                i = j;
-                if i >= bytes.len() {
-                    break;
-                }
-            }
-            i = rows.step(i);
+        while i < text.len() {
+            i = rows.cut(i, (i + piece).min(text.len()));
         }
         rows.finish()
     }
@@ -118,6 +101,44 @@ impl<'t> Cutter<'t> {
         let mut starts = Vec::with_capacity(text.len() / cols + 1);
         starts.push(0);
         Cutter { text, cols, max_chars: cols * 2, starts, col: 0, chars: 0, soft: None }
+    }
+
+    /// Lays out the characters from byte `i` until byte `to` is reached (the last may end past
+    /// it); returns the byte after the last.
+    #[inline(never)]
+    fn cut(&mut self, mut i: usize, to: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        while i < to {
+            // Fast path: a run of printable ASCII that fits in the row, one column each.
+            let room = (self.cols.saturating_sub(self.col)).min(self.max_chars.saturating_sub(self.chars));
+            let end = (i + room).min(to);
+            let (from, mut j, mut space) = (i, i, None);
+            while j < end {
+                let b = bytes[j];
+                if !(0x20..0x7f).contains(&b) {
+                    break;
+                }
+                if b == b' ' {
+                    space = Some(j);
+                }
+                j += 1;
+            }
+            if j > from {
+                let (col0, chars0) = (self.col, self.chars);
+                self.col += j - from;
+                self.chars += j - from;
+                if let Some(at) = space {
+                    let n = at + 1 - from;
+                    self.soft = Some((at + 1, col0 + n, chars0 + n));
+                }
+                i = j;
+                if i >= to {
+                    break;
+                }
+            }
+            i = self.step(i);
+        }
+        i
     }
 
     /// Lays out the character at byte `i`, starting a row before it if it does not fit;
@@ -202,8 +223,13 @@ mod tests {
                 text.push_str(parts[(x >> 33) as usize % parts.len()]);
             }
             for cols in [8, 13, 40, 100] {
-                let (fast, slow) = (Layout::new(&text, cols), naive_layout(&text, cols));
-                assert_eq!(fast.starts, slow.starts, "{text:?} at {cols} columns");
+                let slow = naive_layout(&text, cols);
+                assert_eq!(Layout::new(&text, cols).starts, slow.starts, "{text:?} at {cols} columns");
+                // Laid out in pieces of any size (a piece may end inside a character or a run).
+                for piece in [1, 3, 7, 64] {
+                    let fast = Layout::in_pieces(&text, cols, piece);
+                    assert_eq!(fast.starts, slow.starts, "{text:?} at {cols} columns, pieces of {piece}");
+                }
             }
         }
     }

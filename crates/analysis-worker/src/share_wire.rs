@@ -1,7 +1,7 @@
 //! What travels between the two workers sharing a document's analysis: for a big log
 //! ([`coherency_core::judge::split_in_two`]) the second worker's texts, and its reports back;
-//! for a long text, the side passes (the gzip-9 size and the incoherence checks) the second
-//! worker counted from the file. Each is one
+//! for a long text, the side passes (the gzip-9 size, the word scan and the incoherence checks)
+//! the second worker counted from the file. Each is one
 //! postcard buffer (transferred, not copied, between the workers). Pure: the round trips are
 //! unit-tested natively.
 
@@ -14,17 +14,18 @@ pub fn encode_passes(passes: &SidePasses) -> Vec<u8> {
     postcard::to_allocvec(passes).unwrap_or_default()
 }
 
-/// The passes [`encode_passes`] wrote, for a text of `text_len` bytes (their spans and regions
-/// must lie in it), or an error.
-pub fn decode_passes(bytes: &[u8], text_len: usize) -> Result<SidePasses, String> {
+/// The passes [`encode_passes`] wrote, for `text` (their spans and regions must lie in it, the
+/// word scan's places on its character boundaries), or an error.
+pub fn decode_passes(bytes: &[u8], text: &str) -> Result<SidePasses, String> {
     let passes: SidePasses =
         postcard::from_bytes(bytes).map_err(|_| "the other worker's side passes did not read back".to_string())?;
     let incoherent = &passes.incoherent;
-    let inside = |r: &std::ops::Range<usize>| r.start <= r.end && r.end <= text_len;
-    let fits =
-        incoherent.spans.iter().all(|s| inside(&(s.start..s.end))) && incoherent.regions.iter().flatten().all(inside);
+    let inside = |r: &std::ops::Range<usize>| r.start <= r.end && r.end <= text.len();
+    let fits = incoherent.spans.iter().all(|s| inside(&(s.start..s.end)))
+        && incoherent.regions.iter().flatten().all(inside)
+        && passes.words.fits(text);
     if !fits {
-        return Err(format!("the other worker's findings are not of a text of {text_len} bytes"));
+        return Err(format!("the other worker's findings are not of a text of {} bytes", text.len()));
     }
     Ok(passes)
 }
@@ -46,9 +47,15 @@ mod tests {
         let passes = side_passes(&text, &Thresholds::default());
         assert!(!passes.incoherent.spans.is_empty(), "the leaked template is shown");
         let bytes = encode_passes(&passes);
-        assert_eq!(decode_passes(&bytes, text.len()).unwrap(), passes, "floats and all");
+        assert_eq!(decode_passes(&bytes, &text).unwrap(), passes, "floats and all");
         let last = passes.incoherent.spans.iter().map(|s| s.end).max().expect("a span");
-        assert!(decode_passes(&bytes, last - 1).unwrap_err().contains("not of a text of"));
-        assert!(decode_passes(&bytes[..bytes.len() / 2], text.len()).is_err());
+        assert!(decode_passes(&bytes, &text[..last - 1]).unwrap_err().contains("not of a text of"));
+        assert!(decode_passes(&bytes[..bytes.len() / 2], &text).is_err());
+        // A word scan of other text (a character boundary there is not one here) is refused.
+        let other = format!("é{}", &text[2..]);
+        assert!(!passes.words.fits(&other) || passes.words.done < 2);
+        let mut shifted = passes.clone();
+        shifted.words.done = 1;
+        assert!(decode_passes(&encode_passes(&shifted), &other).is_err());
     }
 }

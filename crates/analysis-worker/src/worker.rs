@@ -71,7 +71,8 @@ impl Reporter<'_> {
 /// Reads `file` as `format` (a [`Format`] name; anything else means the detected format),
 /// judged against `thresholds` ([`Thresholds::compact`]; none: the defaults), calling `post(message, transfer)` with `{kind: "progress", progress: Uint8Array}` (a
 /// [`Progress`] in postcard, as the result: no JSON reader of it in the wasm) as it goes and
-/// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred).
+/// finally `{kind: "done", pieces: [ArrayBuffer], texts: ArrayBuffer}` (all transferred); a
+/// long text's, `{kind: "share-done"}` when this worker's share of it is done.
 /// `ask_help(job, transfer)`, when given, hands `job` to another worker and returns a promise of
 /// its answer: `{kind: "deflate", start, end, thresholds}` → the side passes of those bytes of
 /// the file (the gzip-9 size and the incoherence checks; an ArrayBuffer: [`share_wire::encode_passes`]); `{kind: "analyze", texts, thresholds}` → their reports ([`analyze_in_worker`]). Any other
@@ -121,7 +122,7 @@ pub async fn read_file_in_worker(
         reporter.send(&progress, news);
     };
     let analysed = match &ask_help {
-        Some(ask_help) => match analyze_long_text(&transcript, &options.thresholds, ask_help, &mut tell).await {
+        Some(ask_help) => match analyze_long_text(&transcript, &options.thresholds, ask_help, &post, &mut tell).await {
             Some(report) => [report].into(),
             None => analyze_in_two(&transcript, &options.thresholds, ask_help, &mut tell).await,
         },
@@ -169,12 +170,14 @@ fn ask(ask_help: &Function, job: &[(&str, &JsValue)], transfer: &Array) -> Optio
 }
 
 /// A long plain text's report, its side passes (the gzip-9 size and the incoherence checks) counted
-/// by another worker (through `ask_help`) while this one does the rest; `None` for any other
-/// document.
+/// by another worker (through `ask_help`) while this one does the rest, saying
+/// `{kind: "share-done"}` through `post` once it has (the page then reads the text it will show);
+/// `None` for any other document.
 async fn analyze_long_text(
     t: &Transcript,
     thresholds: &Thresholds,
     ask_help: &Function,
+    post: &Function,
     on_progress: &mut dyn FnMut(AnalysisProgress),
 ) -> Option<(TextKey, Report)> {
     let [message] = t.messages.as_slice() else { return None };
@@ -193,13 +196,14 @@ async fn analyze_long_text(
         on_progress(progress);
     }
     let without_side = analyze_without_side_passes(text, thresholds);
+    let _ = post.call2(&JsValue::NULL, &object(&[("kind", &"share-done".into())]), &Array::new());
     let answer = match asked {
         Some(asked) => asked.await.ok(),
         None => None,
     };
     let counted = answer
         .filter(|a| a.is_instance_of::<js_sys::ArrayBuffer>())
-        .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text.len()).ok());
+        .and_then(|a| share_wire::decode_passes(&Uint8Array::new(&a).to_vec(), text).ok());
     let passes = counted.unwrap_or_else(|| side_passes(text, thresholds));
     Some((TextKey::Message(0), without_side.finish(text, passes)))
 }

@@ -21,7 +21,6 @@
 //!
 //! What travels is the core's [`JudgedDocument`]; this module is only its encoding.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -30,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use coherency_core::analyze::{Span, Verdict};
 use coherency_core::ingest::{self, Diagnostic, Format, Message, Transcript};
 use coherency_core::judge::{
-    Author, ConversationReport, JudgedDocument, KeptReport, MessageReport, StreamKind, TranscriptReport,
+    Author, ConversationReport, JudgedDocument, KeptReport, MessageReport, StreamKind, TextTable, TranscriptReport,
 };
 use coherency_core::stream::StreamInfo;
 
@@ -95,7 +94,7 @@ enum TextFrom {
 
 fn text_sources(t: &Transcript) -> Vec<TextFrom> {
     let from_file = ingest::is_verbatim(t);
-    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut first: TextTable<usize> = TextTable::default();
     let mut from = Vec::with_capacity(t.messages.len());
     for (i, m) in t.messages.iter().enumerate() {
         from.push(if from_file {

@@ -19,7 +19,7 @@ use super::report::{Metric, Metrics, Report, Span, SpanKind, Verdict};
 use super::side_passes::SidePasses;
 use super::text_units::{end_of_last, is_py_line_break, is_py_whitespace};
 use super::thresholds::Thresholds;
-use super::word_runs::{cap_runs, RunScanner, WordRun, MAX_WORD_RUNS};
+use super::word_runs::{WordScan, MAX_WORD_RUNS};
 
 /// Accumulates a text and analyses it.
 #[derive(Clone, Debug, Default)]
@@ -34,12 +34,7 @@ pub struct Analyzer {
 /// What the word and line scanners have seen of a text so far.
 #[derive(Clone, Debug, Default)]
 struct Scans {
-    runs: RunScanner,
-    flagged_runs: Vec<WordRun>,
-    /// Flagged runs past the cap (see `word_runs::cap_runs`).
-    runs_not_listed: usize,
-    /// Words are scanned up to here (just after the last whitespace character).
-    words_done: usize,
+    words: WordScan,
     lines: LineCounter,
     /// Lines are counted up to here (just after the last line break).
     lines_done: usize,
@@ -86,12 +81,13 @@ impl Scans {
     /// Scans every word and line completed by `text[from..]` (the text before `from` was
     /// scanned already).
     fn scan(&mut self, text: &str, from: usize, t: &Thresholds) {
+        self.words.scan(text, from, t.maxrun_warn);
+        self.scan_lines(text, from, t);
+    }
+
+    /// Scans every line completed by `text[from..]`.
+    fn scan_lines(&mut self, text: &str, from: usize, t: &Thresholds) {
         let to = text.len();
-        if let Some(end) = end_of_last(text, from..to, is_py_whitespace) {
-            self.runs.scan(text, self.words_done..end, t.maxrun_warn, &mut self.flagged_runs);
-            cap_runs(&mut self.flagged_runs, &mut self.runs_not_listed);
-            self.words_done = end;
-        }
         if let Some(end) = end_of_last(text, from..to, is_py_line_break) {
             self.lines.add_lines(text, self.lines_done..end, t.maxline_warn);
             self.lines_done = end;
@@ -111,9 +107,9 @@ impl Scans {
         incoherent: IncoherenceFindings,
         detail: Detail,
     ) -> Report {
-        let mut runs = self.runs;
+        let mut runs = self.words.runs;
         let mut tail_runs = Vec::new();
-        runs.scan(text, self.words_done..text.len(), t.maxrun_warn, &mut tail_runs);
+        runs.scan(text, self.words.done..text.len(), t.maxrun_warn, &mut tail_runs);
         let longest_run = runs.finish(t.maxrun_warn, &mut tail_runs);
         let lines = self.lines.view(text, self.lines_done..text.len(), t.maxline_warn);
 
@@ -139,14 +135,15 @@ impl Scans {
 
         let level = |count: usize, fail_at: usize| if count >= fail_at { Verdict::Fail } else { Verdict::Warn };
         // Runs past the cap are counted, not listed (the tail's too, when the list is full).
-        let tail_listed = MAX_WORD_RUNS.saturating_sub(self.flagged_runs.len()).min(tail_runs.len());
-        let spans_not_listed = self.runs_not_listed
+        let tail_listed = MAX_WORD_RUNS.saturating_sub(self.words.flagged.len()).min(tail_runs.len());
+        let spans_not_listed = self.words.not_listed
             + (tail_runs.len() - tail_listed)
             + lines.not_listed
             + found.spans_not_listed
             + incoherent.spans_not_listed;
         let mut spans: Vec<Span> = self
-            .flagged_runs
+            .words
+            .flagged
             .iter()
             .chain(&tail_runs[..tail_listed])
             .map(|r| Span {
@@ -419,10 +416,11 @@ impl AnalysisWithoutDeflate {
     }
 }
 
-/// A whole text analysed but for its side passes (its gzip-9 size and its incoherence checks:
-/// [`SidePasses`]), which are counted elsewhere meanwhile — the page counts a long file's in a
-/// second worker, from the file's bytes, while the first runs the token scorers, the seed's
-/// word and line scans and the windowed profile (the wasm build has one thread per worker).
+/// A whole text analysed but for its side passes (its gzip-9 size, the seed's word scan and its
+/// incoherence checks: [`SidePasses`]), which are counted elsewhere meanwhile — the page counts
+/// a long file's in a second worker, from the file's bytes, while the first runs the token
+/// scorers, the seed's line scan and the windowed profile (the wasm build has one thread per
+/// worker).
 /// [`AnalysisWithoutSidePasses::finish`] with the text's side passes gives what [`analyze`]
 /// gives.
 #[derive(Debug)]
@@ -434,14 +432,18 @@ pub struct AnalysisWithoutSidePasses {
 /// Everything [`analyze_with`] does to `text` against `t` except its side passes
 /// ([`side_passes`](super::side_passes::side_passes)).
 pub fn analyze_without_side_passes(text: &str, t: &Thresholds) -> AnalysisWithoutSidePasses {
-    AnalysisWithoutSidePasses { tokens: TokenAnalysis::new(text, t), profile: super::profile::profile(text) }
+    let mut scans = Scans::default();
+    scans.scan_lines(text, 0, t);
+    let tokens = TokenAnalysis::with_scans(text, t, scans);
+    AnalysisWithoutSidePasses { tokens, profile: super::profile::profile(text) }
 }
 
 impl AnalysisWithoutSidePasses {
     /// The report on `text` (the text this was made from), whose side passes are `side`
     /// ([`side_passes`](super::side_passes::side_passes), counted against the same thresholds).
-    pub fn finish(self, text: &str, side: SidePasses) -> Report {
-        let SidePasses { gzip_bytes, incoherent } = side;
+    pub fn finish(mut self, text: &str, side: SidePasses) -> Report {
+        let SidePasses { gzip_bytes, words, incoherent } = side;
+        self.tokens.scans.words = words;
         self.tokens.finish_with(text, gzip_bytes, self.profile, incoherent, Detail::Whole)
     }
 }
@@ -459,6 +461,10 @@ impl TokenAnalysis {
     fn new(text: &str, t: &Thresholds) -> Self {
         let mut scans = Scans::default();
         scans.scan(text, 0, t);
+        Self::with_scans(text, t, scans)
+    }
+
+    fn with_scans(text: &str, t: &Thresholds, scans: Scans) -> Self {
         Self { thresholds: *t, scans, found: loop_checks::find_by_tokens(text, &t.loop_rules()) }
     }
 

@@ -1,38 +1,47 @@
 //! A text's side passes: the parts of its analysis that read nothing but its bytes and none of
-//! the token scorers' work — the seed's gzip-9 size and the incoherence checks.
+//! the token scorers' work — the seed's gzip-9 size and word scan (maxrun), and the
+//! incoherence checks.
 //!
 //! The page analyses a long text in two workers (wasm has one thread per worker): the first
-//! runs the token scorers, the seed's word and line scans and the windowed profile
+//! runs the token scorers, the seed's line scan and the windowed profile
 //! ([`analyze_without_side_passes`](super::analyze_without_side_passes)), the second reads the
 //! file again and counts these ([`SidePassCounter`]), so that both take about as long (timed
-//! inside the workers in Chromium on 50 MB of prose: 4.3–4.8 s each; see docs/speed.md). Natively the same parts
-//! run on whichever thread is free first (`analyze_with`).
+//! inside the workers in Chromium on 50 MB of prose; see docs/speed.md: with the word scan in
+//! the first, its share ended later in most runs). Natively the same parts run on whichever
+//! thread is free first (`analyze_with`).
 
 use super::gzip_ratio::{gzip_size, GzipSizeCounter};
 use super::incoherence::{self, IncoherenceFindings};
 use super::thresholds::{IncoherenceRules, Thresholds};
+use super::word_runs::WordScan;
 use serde::{Deserialize, Serialize};
 
-/// A text's gzip-9 size and incoherence findings.
+/// A text's gzip-9 size, word scan and incoherence findings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SidePasses {
     pub gzip_bytes: usize,
+    pub words: WordScan,
     pub incoherent: IncoherenceFindings,
 }
 
 /// The side passes of a whole text against `t`.
 pub fn side_passes(text: &str, t: &Thresholds) -> SidePasses {
-    SidePasses { gzip_bytes: gzip_size(text.as_bytes()), incoherent: incoherence::find(text, &t.incoherence_rules()) }
+    SidePasses {
+        gzip_bytes: gzip_size(text.as_bytes()),
+        words: WordScan::of(text, t.maxrun_warn),
+        incoherent: incoherence::find(text, &t.incoherence_rules()),
+    }
 }
 
 /// The side passes of a text fed in pieces: the gzip-9 size is counted as the pieces come, the
-/// incoherence checks run on the whole text at [`SidePassCounter::finish`], which gives what
+/// word scan and the incoherence checks run on the whole text at [`SidePassCounter::finish`], which gives what
 /// [`side_passes`] gives for the pieces joined (for a text longer than
 /// [`DUAL_ENCODING_LIMIT`](super::gzip_ratio::DUAL_ENCODING_LIMIT), as [`GzipSizeCounter`]).
 pub struct SidePassCounter {
     gzip: GzipSizeCounter,
     len: usize,
     text: Vec<u8>,
+    maxrun_warn: usize,
     rules: IncoherenceRules,
 }
 
@@ -42,7 +51,7 @@ impl SidePassCounter {
     pub fn new(len: usize, t: &Thresholds) -> Option<Self> {
         let mut text = Vec::new();
         text.try_reserve_exact(len).ok()?;
-        Some(Self { gzip: GzipSizeCounter::new(), len, text, rules: t.incoherence_rules() })
+        Some(Self { gzip: GzipSizeCounter::new(), len, text, maxrun_warn: t.maxrun_warn, rules: t.incoherence_rules() })
     }
 
     /// Counts the next piece.
@@ -58,7 +67,11 @@ impl SidePassCounter {
             return None;
         }
         let text = String::from_utf8(self.text).ok()?;
-        Some(SidePasses { gzip_bytes: self.gzip.finish(), incoherent: incoherence::find(&text, &self.rules) })
+        Some(SidePasses {
+            gzip_bytes: self.gzip.finish(),
+            words: WordScan::of(&text, self.maxrun_warn),
+            incoherent: incoherence::find(&text, &self.rules),
+        })
     }
 }
 
@@ -81,6 +94,11 @@ mod tests {
             ("CJK", format!("{}{}", cjk.repeat(1_500), PROSE.repeat(5))),
             ("drift", format!("{}{}", PROSE.repeat(30), drift.repeat(1_500))),
             ("salad", PROSE.split_whitespace().rev().collect::<Vec<_>>().join(" ").repeat(30)),
+            // More flagged word runs than are listed (the rest counted), one open at the end.
+            (
+                "word runs",
+                format!("{}{}no no no no no no no", PROSE.repeat(30), "so so so so so so so. ".repeat(2_500)),
+            ),
         ]
     }
 
@@ -97,6 +115,9 @@ mod tests {
                 tripped.extend(incoherent.map(|c| c.metric));
                 let split = analyze_without_side_passes(&text, &t).finish(&text, side.clone());
                 assert_eq!(split, whole, "{kind}, {} bytes", text.len());
+                if kind == "word runs" {
+                    assert!(side.words.fits(&text) && side.words.not_listed > 0 && whole.metrics.maxrun >= 7);
+                }
                 for piece in [4095, 65_536, text.len()] {
                     let mut counter = SidePassCounter::new(text.len(), &t).expect("memory");
                     for chunk in text.as_bytes().chunks(piece) {

@@ -9,11 +9,57 @@
 //! The scan is incremental: [`RunScanner::scan`] takes the next complete stretch of words and
 //! keeps the open run across calls, so a streamed text is never rescanned.
 
-use super::text_units::words;
+use super::text_units::{end_of_last, is_py_whitespace, words};
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// Flagged runs kept at most; the rest are counted (`Report::spans_not_listed`).
 pub const MAX_WORD_RUNS: usize = 2_000;
+
+/// What the word scan has seen of a text: the scanner, the runs it flagged (at most
+/// [`MAX_WORD_RUNS`], the rest counted) and where it stopped, just after the last whitespace
+/// character (serde: the page's second worker scans a long text's words, see
+/// [`super::side_passes`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordScan {
+    pub runs: RunScanner,
+    pub flagged: Vec<WordRun>,
+    pub not_listed: usize,
+    pub done: usize,
+}
+
+impl WordScan {
+    /// The words of a whole text scanned, runs of `min_flag` words or more flagged.
+    pub fn of(text: &str, min_flag: usize) -> WordScan {
+        let mut scan = WordScan::default();
+        scan.scan(text, 0, min_flag);
+        scan
+    }
+
+    /// Whether this could be a scan of `text`: every place it holds is a character boundary
+    /// in it (a scan read back from elsewhere is checked before it is trusted).
+    pub fn fits(&self, text: &str) -> bool {
+        let r = &self.runs;
+        let at = |i: usize| text.is_char_boundary(i);
+        let range = |a: usize, b: usize| a <= b && at(a) && at(b);
+        let runs = self.flagged.iter().all(|w| range(w.start, w.end) && range(w.word.start, w.word.end));
+        runs && at(self.done)
+            && r.prev.is_none_or(|(a, b)| range(a, b))
+            && at(r.run_start)
+            && range(r.best_start, r.best_end)
+            && range(r.best_word.0, r.best_word.1)
+    }
+
+    /// Scans every word that `text[from..]` completes (the text before `from` was scanned
+    /// already).
+    pub fn scan(&mut self, text: &str, from: usize, min_flag: usize) {
+        if let Some(end) = end_of_last(text, from..text.len(), is_py_whitespace) {
+            self.runs.scan(text, self.done..end, min_flag, &mut self.flagged);
+            cap_runs(&mut self.flagged, &mut self.not_listed);
+            self.done = end;
+        }
+    }
+}
 
 /// Keeps at most [`MAX_WORD_RUNS`] of `flagged`, adding how many it drops to `not_listed`.
 pub fn cap_runs(flagged: &mut Vec<WordRun>, not_listed: &mut usize) {
@@ -25,7 +71,7 @@ pub fn cap_runs(flagged: &mut Vec<WordRun>, not_listed: &mut usize) {
 
 /// A run of identical consecutive words: bytes `start..end` of the text, `count` words long,
 /// each word equal to `text[word]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WordRun {
     pub start: usize,
     pub end: usize,
@@ -34,7 +80,7 @@ pub struct WordRun {
 }
 
 /// Scanning state between calls. Small and `Copy`, so a report can finish a copy of it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunScanner {
     prev: Option<(usize, usize)>,
     run_start: usize,

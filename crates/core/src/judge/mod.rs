@@ -56,6 +56,7 @@ mod says_again;
 mod shares;
 #[cfg(test)]
 mod test_messages;
+mod text_table;
 mod tool_calls;
 mod tool_loop;
 mod transcript;
@@ -73,6 +74,7 @@ pub use reply_text::{join_reply, joined_len, REPLY_SEPARATOR};
 pub use report::{MessageReport, TranscriptReport};
 pub use row::MessageRow;
 pub use shares::{split_in_two, text_of, AnalyzedBefore, Shares, TextKey};
+pub use text_table::{TextHasher, TextTable};
 pub use tool_calls::{is_call, is_result};
 pub use tool_loop::{loop_sentence, ToolCheck, ToolLoop};
 pub use transcript::{judge_transcript, preview_of, Judging};

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::judged_text::{judged_texts, JudgedText};
 use super::reply_text::join_reply;
+use super::text_table::TextTable;
 use crate::analyze::Report;
 use crate::ingest::Transcript;
 
@@ -41,8 +42,8 @@ pub struct Shares {
 pub fn split_in_two(t: &Transcript) -> Shares {
     let mut out = Shares::default();
     let mut bytes = [0usize; 2];
-    // The judge's own table of texts met (one kind of table: less code in the wasm).
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    // The judge's own kind of table of texts met.
+    let mut seen: TextTable<usize> = TextTable::default();
     for judged in judged_texts(t) {
         let key = match &judged {
             JudgedText::Message(k) if seen.insert(t.messages[*k].text.as_str(), *k).is_none() => TextKey::Message(*k),

@@ -4,6 +4,7 @@
 //! overall verdict is the worst judged one — the model's output, unless inputs are judged on
 //! request ([`JudgeOptions`]).
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use super::authorship::{Author, JudgeOptions};
@@ -16,6 +17,7 @@ use super::prompt::{against_prompt, prompt_of};
 use super::reply_text::{join_reply, joined_len};
 use super::report::{MessageReport, TranscriptReport};
 use super::shares::TextKey;
+use super::text_table::TextTable;
 use super::turns::conversations;
 use crate::analyze::incoherence::drift;
 use crate::analyze::text_units::floor_boundary;
@@ -93,17 +95,17 @@ fn judge(
     let mut progress = AnalysisProgress { texts: texts.len(), bytes, worst: tools, ..AnalysisProgress::default() };
     on_progress(progress);
     let mut reports: Vec<MessageReport> = Vec::with_capacity(texts.len());
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: TextTable<usize> = TextTable::default();
     let mut prompted: HashMap<(&str, &str), KeptReport> = HashMap::new();
     for judged in texts {
         let size = judged.len(t);
         let report = match judged {
             JudgedText::Message(k) => {
                 let m = &msgs[k];
-                let report = match seen.get(m.text.as_str()) {
-                    Some(&r) => reports[r].report.clone(),
-                    None => {
-                        seen.insert(&m.text, reports.len());
+                let report = match seen.entry(m.text.as_str()) {
+                    Entry::Occupied(r) => reports[*r.get()].report.clone(),
+                    Entry::Vacant(v) => {
+                        v.insert(reports.len());
                         analysed.remove(&TextKey::Message(k)).map_or_else(
                             || {
                                 preview(previews, &m.text, &mut progress, on_progress);
